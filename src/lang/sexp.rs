@@ -1,0 +1,251 @@
+//! Lexer and parser: ZRF text to s-expressions with spans. The parser never stops at the first problem: it
+//! records every unbalanced parenthesis and unterminated string and returns what it could read.
+
+use super::diag::Diagnostic;
+use super::source::{FileId, Span};
+use std::rc::Rc;
+
+/// One s-expression.
+#[derive(Clone, Debug)]
+pub struct Node {
+    pub kind: NodeKind,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub enum NodeKind {
+    /// A bare word: a name, a number, a direction, `$1`.
+    Atom(Rc<str>),
+    /// A double-quoted string (ZRF has no escapes inside strings).
+    Str(Rc<str>),
+    List(Vec<Node>),
+}
+
+impl Node {
+    pub fn atom(&self) -> Option<&str> {
+        match &self.kind {
+            NodeKind::Atom(a) => Some(a),
+            _ => None,
+        }
+    }
+
+    pub fn string(&self) -> Option<&str> {
+        match &self.kind {
+            NodeKind::Str(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// An atom's or a string's text.
+    pub fn text(&self) -> Option<&str> {
+        match &self.kind {
+            NodeKind::Atom(a) | NodeKind::Str(a) => Some(a),
+            _ => None,
+        }
+    }
+
+    pub fn list(&self) -> Option<&[Node]> {
+        match &self.kind {
+            NodeKind::List(l) => Some(l),
+            _ => None,
+        }
+    }
+
+    /// The head word of a list: `piece` for `(piece (name Pawn) ...)`.
+    pub fn head(&self) -> Option<&str> {
+        self.list().and_then(|l| l.first()).and_then(|n| n.atom())
+    }
+
+    /// The elements after the head of a list (empty for atoms).
+    pub fn args(&self) -> &[Node] {
+        match &self.kind {
+            NodeKind::List(l) if !l.is_empty() => &l[1..],
+            _ => &[],
+        }
+    }
+
+    /// True for an atom equal (case-insensitively, as ZRF keywords are) to `word`.
+    pub fn is_atom(&self, word: &str) -> bool {
+        self.atom().is_some_and(|a| a.eq_ignore_ascii_case(word))
+    }
+
+    /// Writes the node back as ZRF text.
+    pub fn to_source(&self) -> String {
+        let mut s = String::new();
+        self.write_source(&mut s);
+        s
+    }
+
+    fn write_source(&self, out: &mut String) {
+        match &self.kind {
+            NodeKind::Atom(a) => out.push_str(a),
+            NodeKind::Str(s) => {
+                out.push('"');
+                out.push_str(s);
+                out.push('"');
+            }
+            NodeKind::List(l) => {
+                out.push('(');
+                for (i, n) in l.iter().enumerate() {
+                    if i > 0 {
+                        out.push(' ');
+                    }
+                    n.write_source(out);
+                }
+                out.push(')');
+            }
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Tok {
+    Open,
+    Close,
+    Atom,
+    Str,
+}
+
+fn is_delimiter(c: char) -> bool {
+    c.is_whitespace() || matches!(c, '(' | ')' | '"' | ';')
+}
+
+/// Splits text into tokens. Errors (an unterminated string) go to `errors`.
+fn lex(text: &str, file: FileId, errors: &mut Vec<Diagnostic>) -> Vec<(Tok, usize, usize)> {
+    let mut toks = Vec::new();
+    let mut it = text.char_indices().peekable();
+    while let Some((i, c)) = it.next() {
+        match c {
+            c if c.is_whitespace() => {}
+            ';' => {
+                while let Some(&(_, c)) = it.peek() {
+                    if c == '\n' {
+                        break;
+                    }
+                    it.next();
+                }
+            }
+            '(' => toks.push((Tok::Open, i, i + 1)),
+            ')' => toks.push((Tok::Close, i, i + 1)),
+            '"' => {
+                let mut end = None;
+                for (j, c) in it.by_ref() {
+                    if c == '"' {
+                        end = Some(j);
+                        break;
+                    }
+                }
+                match end {
+                    Some(j) => toks.push((Tok::Str, i, j + 1)),
+                    None => {
+                        errors.push(
+                            Diagnostic::error(Span::new(file, i, i + 1), "unterminated string")
+                                .with_hint("add the closing `\"`"),
+                        );
+                        return toks;
+                    }
+                }
+            }
+            _ => {
+                let mut end = i + c.len_utf8();
+                while let Some(&(j, c)) = it.peek() {
+                    if is_delimiter(c) {
+                        break;
+                    }
+                    end = j + c.len_utf8();
+                    it.next();
+                }
+                toks.push((Tok::Atom, i, end));
+            }
+        }
+    }
+    toks
+}
+
+/// Parses a whole file into its top-level forms, recovering from unbalanced parentheses.
+pub fn parse(text: &str, file: FileId) -> (Vec<Node>, Vec<Diagnostic>) {
+    let mut errors = Vec::new();
+    let toks = lex(text, file, &mut errors);
+    // A stack of open lists: (start offset, elements).
+    let mut stack: Vec<(usize, Vec<Node>)> = vec![(0, Vec::new())];
+    for (tok, start, end) in toks {
+        let span = Span::new(file, start, end);
+        match tok {
+            Tok::Open => stack.push((start, Vec::new())),
+            Tok::Close => {
+                if stack.len() == 1 {
+                    errors.push(
+                        Diagnostic::error(span, "unmatched `)`").with_hint("remove it, or add the `(` it closes"),
+                    );
+                    continue;
+                }
+                let (s, items) = stack.pop().unwrap();
+                let node = Node { kind: NodeKind::List(items), span: Span::new(file, s, end) };
+                stack.last_mut().unwrap().1.push(node);
+            }
+            Tok::Atom => {
+                let node = Node { kind: NodeKind::Atom(text[start..end].into()), span };
+                stack.last_mut().unwrap().1.push(node);
+            }
+            Tok::Str => {
+                let node = Node { kind: NodeKind::Str(text[start + 1..end - 1].into()), span };
+                stack.last_mut().unwrap().1.push(node);
+            }
+        }
+    }
+    if stack.len() > 1 {
+        // Report the outermost unclosed form: it is the one whose extent is wrong. The innermost is usually
+        // where the missing `)` belongs, so it goes in a note.
+        let outer = stack[1].0;
+        let inner = stack.last().unwrap().0;
+        let mut d = Diagnostic::error(Span::new(file, outer, outer + 1), "unclosed `(`: the file ends before it is closed")
+            .with_hint(format!("{} `)` missing", stack.len() - 1));
+        if inner != outer {
+            d = d.with_note(Span::new(file, inner, inner + 1), "the innermost form still open starts here");
+        }
+        errors.push(d);
+        while stack.len() > 1 {
+            let (s, items) = stack.pop().unwrap();
+            let node = Node { kind: NodeKind::List(items), span: Span::new(file, s, text.len()) };
+            stack.last_mut().unwrap().1.push(node);
+        }
+    }
+    (stack.pop().unwrap().1, errors)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn p(s: &str) -> (Vec<Node>, Vec<Diagnostic>) {
+        parse(s, FileId(0))
+    }
+
+    #[test]
+    fn parses_atoms_strings_lists_and_comments() {
+        let (nodes, errs) = p("(game (title \"A b\") ; comment (\n  (x$1 y))");
+        assert!(errs.is_empty());
+        assert_eq!(nodes.len(), 1);
+        assert_eq!(nodes[0].to_source(), "(game (title \"A b\") (x$1 y))");
+        assert_eq!(nodes[0].head(), Some("game"));
+    }
+
+    #[test]
+    fn backslashes_are_plain_characters_in_strings() {
+        let (nodes, errs) = p("(s \"Audio\\Pickup.wav\")");
+        assert!(errs.is_empty());
+        assert_eq!(nodes[0].args()[0].string(), Some("Audio\\Pickup.wav"));
+    }
+
+    #[test]
+    fn reports_unbalanced_parentheses() {
+        let (_, errs) = p("(a (b c)\n(d)");
+        assert_eq!(errs.len(), 1);
+        assert!(errs[0].message.contains("unclosed"));
+        let (_, errs) = p("(a))");
+        assert_eq!(errs.len(), 1);
+        assert!(errs[0].message.contains("unmatched"));
+        let (_, errs) = p("(a \"b)");
+        assert!(errs.iter().any(|e| e.message.contains("unterminated string")));
+    }
+}
