@@ -1,0 +1,362 @@
+//! The compiled game: everything the engine needs, immutable once built and shared between threads.
+//! Names are resolved to small typed indices here, so the engine never looks a name up.
+
+use crate::lang::Span;
+use std::collections::HashMap;
+
+macro_rules! id_type {
+    ($(#[$doc:meta])* $name:ident, $int:ty) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+        pub struct $name(pub $int);
+        impl $name {
+            #[inline]
+            pub fn idx(self) -> usize {
+                self.0 as usize
+            }
+        }
+    };
+}
+
+id_type!(/// A position (square, cell, hand) of the board.
+    Pos, u16);
+id_type!(/// A direction: a label on the board's links.
+    Dir, u16);
+id_type!(/// A piece type.
+    PieceType, u16);
+id_type!(/// A player, in the order of `(players ...)`.
+    Player, u8);
+id_type!(/// A zone name.
+    ZoneId, u16);
+id_type!(/// A move type (`(move-type t)`).
+    MoveType, u16);
+id_type!(/// A piece attribute.
+    AttrId, u16);
+id_type!(/// A flag or position flag of a move program.
+    FlagId, u16);
+
+/// "No position" in navigation tables.
+pub const NO_POS: u16 = u16::MAX;
+
+/// One position of the board.
+#[derive(Clone, Debug)]
+pub struct PositionInfo {
+    pub name: String,
+    /// Off-board (hands, counters): exists and holds pieces, but is not part of the playing area.
+    pub dummy: bool,
+    /// Screen rectangle (x1, y1, x2, y2) where the file gives one.
+    pub rect: Option<[i32; 4]>,
+}
+
+/// A named set of positions, which may differ per player.
+#[derive(Clone, Debug)]
+pub struct Zone {
+    pub name: String,
+    /// `members[player][pos]`.
+    pub members: Vec<Vec<bool>>,
+}
+
+/// The board graph and its precomputed navigation.
+#[derive(Clone, Debug, Default)]
+pub struct Board {
+    pub positions: Vec<PositionInfo>,
+    pub directions: Vec<String>,
+    /// `links[pos * directions.len() + dir]`: the neighbour, or `NO_POS`. Directions as written in the file.
+    pub links: Vec<u16>,
+    /// `symmetry[player][dir]`: what direction `dir` means for that player.
+    pub symmetry: Vec<Vec<Dir>>,
+    /// `nav[player][pos * directions.len() + dir]`: `links` after the player's symmetry. One lookup per step.
+    pub nav: Vec<Vec<u16>>,
+    pub zones: Vec<Zone>,
+    /// The reverse of each direction, derived from the links, where one exists.
+    pub opposite: Vec<Option<Dir>>,
+    /// Lower-case name to position.
+    pub position_index: HashMap<String, Pos>,
+    /// Lower-case name to direction.
+    pub direction_index: HashMap<String, Dir>,
+    /// Lower-case name to zone.
+    pub zone_index: HashMap<String, ZoneId>,
+}
+
+impl Board {
+    #[inline]
+    pub fn step(&self, player: Player, pos: Pos, dir: Dir) -> Option<Pos> {
+        let t = self.nav[player.idx()][pos.idx() * self.directions.len() + dir.idx()];
+        (t != NO_POS).then_some(Pos(t))
+    }
+
+    pub fn position(&self, name: &str) -> Option<Pos> {
+        self.position_index.get(&name.to_ascii_lowercase()).copied()
+    }
+
+    pub fn direction(&self, name: &str) -> Option<Dir> {
+        self.direction_index.get(&name.to_ascii_lowercase()).copied()
+    }
+
+    pub fn zone(&self, name: &str) -> Option<ZoneId> {
+        self.zone_index.get(&name.to_ascii_lowercase()).copied()
+    }
+
+    pub fn in_zone(&self, zone: ZoneId, player: Player, pos: Pos) -> bool {
+        self.zones[zone.idx()].members.get(player.idx()).is_some_and(|m| m[pos.idx()])
+    }
+
+    pub fn pos_name(&self, pos: Pos) -> &str {
+        &self.positions[pos.idx()].name
+    }
+}
+
+/// A player of the game.
+#[derive(Clone, Debug)]
+pub struct PlayerInfo {
+    pub name: String,
+    /// A `?` player: its moves are chosen uniformly at random from the game's seeded stream (dice).
+    pub random: bool,
+}
+
+/// One turn of the turn order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TurnEntry {
+    /// Whose turn it is.
+    pub player: Player,
+    /// Whose pieces that player moves (usually the same player).
+    pub moves_as: Player,
+    /// Only moves of this type are generated this turn.
+    pub move_type: Option<MoveType>,
+}
+
+/// The cycle of turns: `entries[repeat_from..]` repeats after the first pass through all entries.
+#[derive(Clone, Debug)]
+pub struct TurnOrder {
+    pub entries: Vec<TurnEntry>,
+    pub repeat_from: usize,
+}
+
+/// Where a predicate or an action looks: the cursor, a neighbour of it, or a named position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Loc {
+    Cursor,
+    Dir(Dir),
+    Pos(Pos),
+}
+
+/// A predicate of a move program.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Cond {
+    True,
+    False,
+    Not(Box<Cond>),
+    And(Vec<Cond>),
+    Or(Vec<Cond>),
+    Empty(Loc),
+    Friend(Loc),
+    Enemy(Loc),
+    Neutral(Loc),
+    /// One of these piece types stands there.
+    Piece(Vec<PieceType>, Loc),
+    InZone(ZoneId, Loc),
+    /// The location exists (for `Loc::Dir`: the cursor has a neighbour in that direction).
+    OnBoard(Loc),
+    LastFrom(Loc),
+    LastTo(Loc),
+    Marked(Loc),
+    /// The location is this position.
+    IsPosition(Pos, Loc),
+    Attacked(Loc),
+    Defended(Loc),
+    Flag(FlagId),
+    PositionFlag(FlagId, Loc),
+    /// A boolean attribute of the piece there.
+    Attribute(AttrId, Loc),
+}
+
+/// Where `go` sends the cursor.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GoTarget {
+    From,
+    To,
+    Mark,
+    LastFrom,
+    LastTo,
+}
+
+/// The player a `create` or `change-owner` gives a piece to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PlayerRef {
+    Mover,
+    Named(Player),
+}
+
+/// One instruction of a move program. Programs are trees: `If` and `While` hold blocks.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Instr {
+    /// Move the cursor one link (after the mover's symmetry); the path ends if there is none.
+    Step(Dir),
+    /// Move the cursor to the reverse of a direction.
+    StepOpposite(Dir),
+    JumpTo(Pos),
+    Verify(Cond),
+    If(Cond, Vec<Instr>, Vec<Instr>),
+    While(Cond, Vec<Instr>),
+    Mark,
+    Back,
+    Go(GoTarget),
+    From,
+    To,
+    Cascade,
+    /// Emit a move (or, with `partial`, a part that the same piece continues with moves of that type).
+    Add { promote: Vec<PieceType>, copy: bool, partial: Option<Option<MoveType>> },
+    Capture(Loc),
+    Create { player: PlayerRef, piece: Option<PieceType>, at: Loc },
+    ChangeType(PieceType, Loc),
+    Flip(Loc),
+    ChangeOwner(PlayerRef, Loc),
+    SetFlag(FlagId, Cond),
+    SetPositionFlag(FlagId, Cond, Loc),
+    SetAttribute(AttrId, Cond, Loc),
+}
+
+/// A move program with its type.
+#[derive(Clone, Debug)]
+pub struct MoveProgram {
+    pub move_type: Option<MoveType>,
+    pub body: Vec<Instr>,
+    /// Where the program was written (after macro expansion: the call site).
+    pub span: Span,
+    /// The program as ZRF text after expansion, for `dagaz check`.
+    pub source: String,
+}
+
+/// A piece type and its programs.
+#[derive(Clone, Debug)]
+pub struct PieceInfo {
+    pub name: String,
+    pub notation: Option<String>,
+    /// The attributes this piece declares, with their initial values.
+    pub attributes: Vec<(AttrId, bool)>,
+    pub moves: Vec<MoveProgram>,
+    pub drops: Vec<MoveProgram>,
+    /// Declared `(value N)`, for evaluation.
+    pub value: Option<f64>,
+}
+
+/// Initial placement.
+#[derive(Clone, Debug, Default)]
+pub struct Setup {
+    pub pieces: Vec<(Player, PieceType, Pos)>,
+    /// Off-board reserves: `(T off N)`.
+    pub reserves: Vec<(Player, PieceType, u32)>,
+}
+
+/// `pass turn`: may a player pass?
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum PassTurn {
+    #[default]
+    No,
+    Yes,
+    /// Only when there is no other move.
+    Forced,
+}
+
+/// `maximal captures`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum MaximalCaptures {
+    #[default]
+    No,
+    /// Only the moves that capture the most pieces.
+    Pieces,
+    /// Most kings first, then most pieces (`2`).
+    KingsThenPieces,
+}
+
+/// The options that change the rules; the others are kept as metadata.
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    pub pass_turn: PassTurn,
+    pub pass_partial: bool,
+    pub maximal_captures: MaximalCaptures,
+    pub recycle_captures: bool,
+    pub discard_cascades: bool,
+    pub include_off_pieces: bool,
+    pub deferred_captures: bool,
+    pub shared_pieces: bool,
+    pub detect_loops: bool,
+    /// Every option as written (name, value), known or not.
+    pub all: Vec<(String, String)>,
+}
+
+/// What an end condition does to the players it names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EndKind {
+    Win,
+    Loss,
+    Draw,
+    /// Ends the game and ranks players by piece count.
+    Count,
+}
+
+/// The condition of an end rule.
+#[derive(Clone, Debug, PartialEq)]
+pub enum EndCond {
+    Stalemated,
+    /// Pieces of these types (all types when empty) the player has left.
+    PiecesRemaining { n: u32, types: Vec<PieceType> },
+    /// Pieces of these types on the whole board, all players together.
+    TotalPieceCount { n: u32, types: Vec<PieceType> },
+    Checkmated(Vec<PieceType>),
+    Captured(Vec<PieceType>),
+    /// One of the types stands on one of the positions.
+    AbsoluteConfig { types: Vec<PieceType>, positions: Vec<Pos>, opponent: bool },
+    /// A chain `T dir T dir T ...` stands somewhere on the board.
+    RelativeConfig { types: Vec<PieceType>, dirs: Vec<Dir>, opponent: bool },
+    Repetition,
+    And(Vec<EndCond>),
+    Or(Vec<EndCond>),
+    Not(Box<EndCond>),
+}
+
+/// One end rule, tested for each listed player after each move.
+#[derive(Clone, Debug)]
+pub struct EndCondition {
+    pub kind: EndKind,
+    pub players: Vec<Player>,
+    pub cond: EndCond,
+    /// Declared `(name "...")`; else the condition kind (`stalemated`, `checkmated`, ...).
+    pub name: String,
+    /// Higher decides when several hold at once. Default: earlier declared is higher.
+    pub priority: i32,
+    pub span: Span,
+}
+
+/// A whole game, ready to play.
+#[derive(Clone, Debug)]
+pub struct Game {
+    pub title: String,
+    /// 1-based number of the game or variant in its file.
+    pub variant: usize,
+    pub players: Vec<PlayerInfo>,
+    pub turn_order: TurnOrder,
+    pub board: Board,
+    pub pieces: Vec<PieceInfo>,
+    pub attributes: Vec<String>,
+    pub flags: Vec<String>,
+    pub position_flags: Vec<String>,
+    pub move_types: Vec<String>,
+    /// Of these move types only the first with a legal move is generated.
+    pub move_priorities: Vec<MoveType>,
+    pub setup: Setup,
+    pub options: Options,
+    pub end_conditions: Vec<EndCondition>,
+    /// Sections that only concern a screen or the reader, kept as `(head, text)`.
+    pub metadata: Vec<(String, String)>,
+}
+
+impl Game {
+    pub fn piece_type(&self, name: &str) -> Option<PieceType> {
+        self.pieces.iter().position(|p| p.name.eq_ignore_ascii_case(name)).map(|i| PieceType(i as u16))
+    }
+
+    pub fn player(&self, name: &str) -> Option<Player> {
+        self.players.iter().position(|p| p.name.eq_ignore_ascii_case(name)).map(|i| Player(i as u8))
+    }
+}
