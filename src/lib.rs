@@ -1,5 +1,18 @@
 //! dagaz: an engine for abstract board games whose rules are written in ZRF, the rules language of Zillions of
-//! Games, plus this project's extensions; its main job is a headless tournament runner.
+//! Games, plus this project's extensions. Its main job is a headless tournament runner.
+//!
+//! The pipeline: [`lang`] reads a `.zrf` file into expanded sections per game, [`compile`] turns one of them
+//! into an immutable [`Game`], and [`load`] ties the two together:
+//!
+//! ```
+//! use dagaz::load::{load_game, VariantSel};
+//! let game = load_game(std::path::Path::new("games/breakthrough.zrf"), &VariantSel::First);
+//! # let _ = game;
+//! ```
 
+pub mod check;
 pub mod compile;
 pub mod lang;
+pub mod load;
+
+pub use compile::Game;

@@ -90,7 +90,9 @@ impl Board {
     }
 
     pub fn direction(&self, name: &str) -> Option<Dir> {
-        self.direction_index.get(&name.to_ascii_lowercase()).copied()
+        self.direction_index
+            .get(&name.to_ascii_lowercase())
+            .copied()
     }
 
     pub fn zone(&self, name: &str) -> Option<ZoneId> {
@@ -98,7 +100,10 @@ impl Board {
     }
 
     pub fn in_zone(&self, zone: ZoneId, player: Player, pos: Pos) -> bool {
-        self.zones[zone.idx()].members.get(player.idx()).is_some_and(|m| m[pos.idx()])
+        self.zones[zone.idx()]
+            .members
+            .get(player.idx())
+            .is_some_and(|m| m[pos.idx()])
     }
 
     pub fn pos_name(&self, pos: Pos) -> &str {
@@ -205,9 +210,17 @@ pub enum Instr {
     To,
     Cascade,
     /// Emit a move (or, with `partial`, a part that the same piece continues with moves of that type).
-    Add { promote: Vec<PieceType>, copy: bool, partial: Option<Option<MoveType>> },
+    Add {
+        promote: Vec<PieceType>,
+        copy: bool,
+        partial: Option<Option<MoveType>>,
+    },
     Capture(Loc),
-    Create { player: PlayerRef, piece: Option<PieceType>, at: Loc },
+    Create {
+        player: PlayerRef,
+        piece: Option<PieceType>,
+        at: Loc,
+    },
     ChangeType(PieceType, Loc),
     Flip(Loc),
     ChangeOwner(PlayerRef, Loc),
@@ -300,15 +313,29 @@ pub enum EndKind {
 pub enum EndCond {
     Stalemated,
     /// Pieces of these types (all types when empty) the player has left.
-    PiecesRemaining { n: u32, types: Vec<PieceType> },
+    PiecesRemaining {
+        n: u32,
+        types: Vec<PieceType>,
+    },
     /// Pieces of these types on the whole board, all players together.
-    TotalPieceCount { n: u32, types: Vec<PieceType> },
+    TotalPieceCount {
+        n: u32,
+        types: Vec<PieceType>,
+    },
     Checkmated(Vec<PieceType>),
     Captured(Vec<PieceType>),
     /// One of the types stands on one of the positions.
-    AbsoluteConfig { types: Vec<PieceType>, positions: Vec<Pos>, opponent: bool },
+    AbsoluteConfig {
+        types: Vec<PieceType>,
+        positions: Vec<Pos>,
+        opponent: bool,
+    },
     /// A chain `T dir T dir T ...` stands somewhere on the board.
-    RelativeConfig { types: Vec<PieceType>, dirs: Vec<Dir>, opponent: bool },
+    RelativeConfig {
+        types: Vec<PieceType>,
+        dirs: Vec<Dir>,
+        opponent: bool,
+    },
     Repetition,
     And(Vec<EndCond>),
     Or(Vec<EndCond>),
@@ -353,10 +380,16 @@ pub struct Game {
 
 impl Game {
     pub fn piece_type(&self, name: &str) -> Option<PieceType> {
-        self.pieces.iter().position(|p| p.name.eq_ignore_ascii_case(name)).map(|i| PieceType(i as u16))
+        self.pieces
+            .iter()
+            .position(|p| p.name.eq_ignore_ascii_case(name))
+            .map(|i| PieceType(i as u16))
     }
 
     pub fn player(&self, name: &str) -> Option<Player> {
-        self.players.iter().position(|p| p.name.eq_ignore_ascii_case(name)).map(|i| Player(i as u8))
+        self.players
+            .iter()
+            .position(|p| p.name.eq_ignore_ascii_case(name))
+            .map(|i| Player(i as u8))
     }
 }

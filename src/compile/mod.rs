@@ -1,6 +1,883 @@
-//! The compiler: the expanded sections of one game or variant to an immutable [`Game`].
+//! The compiler: the expanded sections of one game or variant to an immutable [`Game`]. Sections are compiled
+//! in dependency order (players, board, piece names, programs, setup, end conditions), so that every name is
+//! resolved against what the file declared.
 
 pub mod board;
 pub mod game;
+pub mod program;
 
 pub use game::*;
+
+use crate::lang::diag::suggest;
+use crate::lang::{Diagnostic, GameSource, Node, NodeKind};
+use program::{Names, ProgramCompiler};
+use std::collections::HashMap;
+
+/// Sections that concern only a screen or a reader: kept as metadata, never rules.
+const METADATA_SECTIONS: &[&str] = &[
+    "title",
+    "description",
+    "history",
+    "strategy",
+    "help",
+    "image",
+    "music",
+    "solution",
+    "default",
+    "notation",
+    "start-rectangle",
+    "look-at",
+    "opening",
+    "credits",
+    "author",
+    "date",
+    "version",
+    "board-image",
+];
+
+/// Options that only concern a screen.
+const UI_OPTIONS: &[&str] = &[
+    "animate captures",
+    "animate drops",
+    "smart moves",
+    "show moves list",
+    "prevent flipping",
+    "highlight goals",
+    "progressive levels",
+    "allow the computer to play as",
+    "board colors",
+    "animate moves",
+    "animate flips",
+    "animate transfers",
+    "show captures",
+    "sounds",
+    "hide pieces",
+    "ai",
+    "smart drops",
+    "remove pieces",
+    "allow flipping",
+    "selection screen",
+    "tutorial",
+    "show hints",
+    "animate",
+    "highlight moves",
+    "show goals",
+];
+
+/// Option names are matched with dashes and spaces equivalent, in lower case.
+fn option_key(name: &str) -> String {
+    name.trim().to_ascii_lowercase().replace(['-', '_'], " ")
+}
+
+fn bool_value(v: &str) -> Option<bool> {
+    match v.to_ascii_lowercase().as_str() {
+        "true" | "yes" | "1" => Some(true),
+        "false" | "no" | "0" => Some(false),
+        _ => None,
+    }
+}
+
+/// The reason a file cannot be played: its rules live in an external Axiom engine.
+pub fn engine_of(src: &GameSource) -> Option<(String, crate::lang::Span)> {
+    src.sections
+        .iter()
+        .find(|s| s.head().is_some_and(|h| h.eq_ignore_ascii_case("engine")))
+        .map(|s| {
+            (
+                s.args()
+                    .first()
+                    .and_then(|n| n.text())
+                    .unwrap_or("?")
+                    .to_string(),
+                s.span,
+            )
+        })
+}
+
+struct Compiler<'d> {
+    diags: &'d mut Vec<Diagnostic>,
+}
+
+impl Compiler<'_> {
+    fn err(&mut self, span: crate::lang::Span, msg: impl Into<String>) {
+        self.diags.push(Diagnostic::error(span, msg));
+    }
+
+    fn players(&mut self, sections: &[&Node]) -> Vec<PlayerInfo> {
+        let mut players: Vec<PlayerInfo> = Vec::new();
+        for s in sections {
+            players.clear();
+            for a in s.args() {
+                match a.atom() {
+                    Some(name) if players.iter().any(|p| p.name.eq_ignore_ascii_case(name)) => {
+                        self.err(a.span, format!("player `{name}` is listed twice"))
+                    }
+                    Some(name) => players.push(PlayerInfo {
+                        name: name.to_string(),
+                        random: name.starts_with('?'),
+                    }),
+                    None => self.err(a.span, "a player is a name"),
+                }
+            }
+        }
+        if players.len() > 64 {
+            self.err(sections[0].span, "more than 64 players");
+            players.truncate(64);
+        }
+        players
+    }
+
+    fn player(&mut self, node: &Node, players: &[PlayerInfo]) -> Option<Player> {
+        let name = node.atom().unwrap_or("");
+        match players
+            .iter()
+            .position(|p| p.name.eq_ignore_ascii_case(name))
+        {
+            Some(i) => Some(Player(i as u8)),
+            None => {
+                let d = Diagnostic::error(
+                    node.span,
+                    format!("unknown player `{}`", node.text().unwrap_or("(list)")),
+                );
+                let d = match suggest(name, players.iter().map(|p| p.name.as_str())) {
+                    Some(s) => d.with_hint(format!("did you mean `{s}`?")),
+                    None => d.with_hint(format!(
+                        "the players are {}",
+                        players
+                            .iter()
+                            .map(|p| p.name.as_str())
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    )),
+                };
+                self.diags.push(d);
+                None
+            }
+        }
+    }
+
+    fn turn_order(
+        &mut self,
+        section: Option<&Node>,
+        players: &[PlayerInfo],
+        names: &mut Vec<String>,
+    ) -> TurnOrder {
+        let default = || TurnOrder {
+            entries: (0..players.len())
+                .map(|i| TurnEntry {
+                    player: Player(i as u8),
+                    moves_as: Player(i as u8),
+                    move_type: None,
+                })
+                .collect(),
+            repeat_from: 0,
+        };
+        let Some(section) = section else {
+            return default();
+        };
+        let mut entries = Vec::new();
+        let mut repeat_from = 0;
+        for a in section.args() {
+            if a.is_atom("repeat") {
+                repeat_from = entries.len();
+                continue;
+            }
+            match &a.kind {
+                NodeKind::Atom(_) => {
+                    if let Some(p) = self.player(a, players) {
+                        entries.push(TurnEntry {
+                            player: p,
+                            moves_as: p,
+                            move_type: None,
+                        });
+                    }
+                }
+                NodeKind::List(items) if !items.is_empty() && items.len() <= 3 => {
+                    let Some(p) = self.player(&items[0], players) else {
+                        continue;
+                    };
+                    let mut e = TurnEntry {
+                        player: p,
+                        moves_as: p,
+                        move_type: None,
+                    };
+                    for (k, it) in items[1..].iter().enumerate() {
+                        let name = it.atom().unwrap_or("");
+                        let is_player = players.iter().any(|q| q.name.eq_ignore_ascii_case(name));
+                        if k == 0 && is_player && items.len() >= 2 {
+                            e.moves_as = self.player(it, players).unwrap_or(p);
+                        } else if !name.is_empty() {
+                            let l = name.to_ascii_lowercase();
+                            let id = match names.iter().position(|n| *n == l) {
+                                Some(i) => i,
+                                None => {
+                                    names.push(l);
+                                    names.len() - 1
+                                }
+                            };
+                            e.move_type = Some(MoveType(id as u16));
+                        } else {
+                            self.err(it.span, "expected a player or a move type");
+                        }
+                    }
+                    entries.push(e);
+                }
+                _ => self.err(
+                    a.span,
+                    "a turn is `P`, `(P move-type)`, `(P Q)` or `(P Q move-type)`",
+                ),
+            }
+        }
+        if entries.is_empty() {
+            self.err(section.span, "empty turn order");
+            return default();
+        }
+        if repeat_from >= entries.len() {
+            repeat_from = 0;
+        }
+        TurnOrder {
+            entries,
+            repeat_from,
+        }
+    }
+
+    fn piece_list(
+        &mut self,
+        nodes: &[Node],
+        pieces: &HashMap<String, PieceType>,
+    ) -> Vec<PieceType> {
+        let mut out = vec![];
+        for n in nodes {
+            match &n.kind {
+                NodeKind::List(items) => out.extend(self.piece_list(items, pieces)),
+                _ => match n.atom().and_then(|a| pieces.get(&a.to_ascii_lowercase())) {
+                    Some(&t) => out.push(t),
+                    None => self.unknown_piece(n, pieces),
+                },
+            }
+        }
+        out
+    }
+
+    fn unknown_piece(&mut self, n: &Node, pieces: &HashMap<String, PieceType>) {
+        let word = n.text().unwrap_or("(list)");
+        let d = Diagnostic::error(n.span, format!("unknown piece type `{word}`"));
+        let d = match suggest(word, pieces.keys().map(String::as_str)) {
+            Some(s) => d.with_hint(format!("did you mean `{s}`?")),
+            None => d,
+        };
+        self.diags.push(d);
+    }
+
+    fn setup(
+        &mut self,
+        sections: &[&Node],
+        players: &[PlayerInfo],
+        pieces: &HashMap<String, PieceType>,
+        board: &Board,
+    ) -> Setup {
+        let mut setup = Setup::default();
+        for s in sections {
+            for per_player in s.args() {
+                let Some(items) = per_player.list().filter(|l| !l.is_empty()) else {
+                    self.err(per_player.span, "expected `(Player (Piece pos ...) ...)`");
+                    continue;
+                };
+                let Some(player) = self.player(&items[0], players) else {
+                    continue;
+                };
+                for group in &items[1..] {
+                    let Some(g) = group.list().filter(|l| !l.is_empty()) else {
+                        self.err(group.span, "expected `(Piece pos ...)`");
+                        continue;
+                    };
+                    let Some(&t) = g[0]
+                        .atom()
+                        .and_then(|a| pieces.get(&a.to_ascii_lowercase()))
+                    else {
+                        self.unknown_piece(&g[0], pieces);
+                        continue;
+                    };
+                    let rest = &g[1..];
+                    if rest.first().is_some_and(|n| n.is_atom("off")) {
+                        match rest
+                            .get(1)
+                            .and_then(|n| n.atom())
+                            .and_then(|a| a.parse::<u32>().ok())
+                        {
+                            Some(n) => setup.reserves.push((player, t, n)),
+                            None => self.err(g[0].span, "`(Piece off N)` needs a count"),
+                        }
+                        continue;
+                    }
+                    for p in rest {
+                        match p.atom().and_then(|a| board.position(a)) {
+                            Some(pos) => setup.pieces.push((player, t, pos)),
+                            None => {
+                                let name = p.text().unwrap_or("(list)");
+                                let d =
+                                    Diagnostic::error(p.span, format!("unknown position `{name}`"));
+                                let d = match suggest(
+                                    name,
+                                    board.positions.iter().map(|q| q.name.as_str()),
+                                ) {
+                                    Some(s) => d.with_hint(format!("did you mean `{s}`?")),
+                                    None => d,
+                                };
+                                self.diags.push(d);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        setup
+    }
+
+    fn option(&mut self, opts: &mut Options, name: &str, value: &Node) {
+        let key = option_key(name);
+        let v = value.text().unwrap_or("").to_ascii_lowercase();
+        opts.all.push((key.clone(), v.clone()));
+        let flag = |c: &mut Self, target: &mut bool| match bool_value(&v) {
+            Some(b) => *target = b,
+            None => c.err(value.span, format!("option `{key}` takes true or false")),
+        };
+        match key.as_str() {
+            "pass turn" => {
+                opts.pass_turn = match v.as_str() {
+                    "true" | "1" => PassTurn::Yes,
+                    "false" | "0" => PassTurn::No,
+                    "forced" | "2" => PassTurn::Forced,
+                    _ => {
+                        self.err(value.span, "`pass turn` is true, false or forced");
+                        PassTurn::No
+                    }
+                }
+            }
+            "maximal captures" => {
+                opts.maximal_captures = match v.as_str() {
+                    "true" | "1" => MaximalCaptures::Pieces,
+                    "false" | "0" => MaximalCaptures::No,
+                    "2" => MaximalCaptures::KingsThenPieces,
+                    _ => {
+                        self.err(value.span, "`maximal captures` is true, false or 2");
+                        MaximalCaptures::No
+                    }
+                }
+            }
+            "pass partial" => flag(self, &mut opts.pass_partial),
+            "recycle captures" => flag(self, &mut opts.recycle_captures),
+            "discard cascades" => flag(self, &mut opts.discard_cascades),
+            "include off pieces" => flag(self, &mut opts.include_off_pieces),
+            "deferred captures" => flag(self, &mut opts.deferred_captures),
+            "shared pieces" => flag(self, &mut opts.shared_pieces),
+            "detect loops" => flag(self, &mut opts.detect_loops),
+            k if UI_OPTIONS.contains(&k) => {}
+            _ => self.diags.push(
+                Diagnostic::warning(value.span, format!("unknown option `{name}` ignored"))
+                    .with_hint("if it changes the rules, the game plays without that rule"),
+            ),
+        }
+    }
+
+    fn end_cond(
+        &mut self,
+        node: &Node,
+        pieces: &HashMap<String, PieceType>,
+        board: &Board,
+    ) -> Option<EndCond> {
+        let (head, args) = match &node.kind {
+            NodeKind::Atom(a) => (a.to_ascii_lowercase(), &[][..]),
+            NodeKind::List(items) if !items.is_empty() && items[0].atom().is_some() => {
+                (items[0].atom().unwrap().to_ascii_lowercase(), &items[1..])
+            }
+            _ => {
+                self.err(node.span, "expected an end condition");
+                return None;
+            }
+        };
+        let count = |c: &mut Self, n: Option<&Node>| -> Option<u32> {
+            match n.and_then(|n| n.atom()).and_then(|a| a.parse::<u32>().ok()) {
+                Some(v) => Some(v),
+                None => {
+                    c.err(node.span, format!("`{head}` needs a count"));
+                    None
+                }
+            }
+        };
+        let positions = |c: &mut Self, n: &Node| -> Vec<Pos> {
+            let mut out = vec![];
+            let items: &[Node] = match n.list() {
+                Some(l) => l,
+                None => std::slice::from_ref(n),
+            };
+            for p in items {
+                let name = p.atom().unwrap_or("");
+                if let Some(pos) = board.position(name) {
+                    out.push(pos);
+                } else if let Some(z) = board.zone(name) {
+                    // A zone in a position list stands for its squares (for any player).
+                    let zone = &board.zones[z.idx()];
+                    for (i, _) in board.positions.iter().enumerate() {
+                        if zone.members.iter().any(|m| m[i]) {
+                            out.push(Pos(i as u16));
+                        }
+                    }
+                } else {
+                    c.err(
+                        p.span,
+                        format!("unknown position `{}`", p.text().unwrap_or("(list)")),
+                    );
+                }
+            }
+            out
+        };
+        // `(opponent T...)` in a config means the pieces are the opponent's.
+        let types = |c: &mut Self, nodes: &[Node]| -> (Vec<PieceType>, bool) {
+            let mut opp = false;
+            let mut out = vec![];
+            for n in nodes {
+                if n.head().is_some_and(|h| h.eq_ignore_ascii_case("opponent")) {
+                    opp = true;
+                    out.extend(c.piece_list(n.args(), pieces));
+                } else {
+                    out.extend(c.piece_list(std::slice::from_ref(n), pieces));
+                }
+            }
+            (out, opp)
+        };
+        Some(match head.as_str() {
+            "stalemated" => EndCond::Stalemated,
+            "repetition" => EndCond::Repetition,
+            "pieces-remaining" => {
+                let n = count(self, args.first())?;
+                EndCond::PiecesRemaining {
+                    n,
+                    types: self.piece_list(args.get(1..).unwrap_or(&[]), pieces),
+                }
+            }
+            "total-piece-count" => {
+                let n = count(self, args.first())?;
+                EndCond::TotalPieceCount {
+                    n,
+                    types: self.piece_list(args.get(1..).unwrap_or(&[]), pieces),
+                }
+            }
+            "checkmated" => EndCond::Checkmated(self.piece_list(args, pieces)),
+            "captured" => EndCond::Captured(self.piece_list(args, pieces)),
+            "absolute-config" => {
+                let Some((last, ts)) = args.split_last() else {
+                    self.err(
+                        node.span,
+                        "`absolute-config` needs piece types and positions",
+                    );
+                    return None;
+                };
+                let (types, opponent) = types(self, ts);
+                EndCond::AbsoluteConfig {
+                    types,
+                    positions: positions(self, last),
+                    opponent,
+                }
+            }
+            "relative-config" => {
+                let mut ts = vec![];
+                let mut dirs = vec![];
+                let mut opponent = false;
+                for (i, a) in args.iter().enumerate() {
+                    if i % 2 == 0 {
+                        let (t, o) = types(self, std::slice::from_ref(a));
+                        opponent |= o;
+                        ts.push(t.first().copied().unwrap_or_default());
+                    } else {
+                        match a.atom().and_then(|d| board.direction(d)) {
+                            Some(d) => dirs.push(d),
+                            None => self.err(
+                                a.span,
+                                format!("unknown direction `{}`", a.text().unwrap_or("(list)")),
+                            ),
+                        }
+                    }
+                }
+                EndCond::RelativeConfig {
+                    types: ts,
+                    dirs,
+                    opponent,
+                }
+            }
+            "and" | "or" => {
+                let subs: Vec<EndCond> = args
+                    .iter()
+                    .filter_map(|a| self.end_cond(a, pieces, board))
+                    .collect();
+                if head == "and" {
+                    EndCond::And(subs)
+                } else {
+                    EndCond::Or(subs)
+                }
+            }
+            "not" => EndCond::Not(Box::new(self.end_cond(args.first()?, pieces, board)?)),
+            _ => {
+                let words = [
+                    "stalemated",
+                    "repetition",
+                    "pieces-remaining",
+                    "total-piece-count",
+                    "checkmated",
+                    "captured",
+                    "absolute-config",
+                    "relative-config",
+                    "and",
+                    "or",
+                    "not",
+                ];
+                let d = Diagnostic::error(node.span, format!("unknown end condition `{head}`"));
+                let d = match suggest(&head, words) {
+                    Some(s) => d.with_hint(format!("did you mean `{s}`?")),
+                    None => d.with_hint(format!("end conditions are {}", words.join(", "))),
+                };
+                self.diags.push(d);
+                return None;
+            }
+        })
+    }
+}
+
+fn cond_kind_name(c: &EndCond) -> String {
+    match c {
+        EndCond::Stalemated => "stalemated",
+        EndCond::PiecesRemaining { .. } => "pieces-remaining",
+        EndCond::TotalPieceCount { .. } => "total-piece-count",
+        EndCond::Checkmated(_) => "checkmated",
+        EndCond::Captured(_) => "captured",
+        EndCond::AbsoluteConfig { .. } => "absolute-config",
+        EndCond::RelativeConfig { .. } => "relative-config",
+        EndCond::Repetition => "repetition",
+        EndCond::And(_) => "and",
+        EndCond::Or(_) => "or",
+        EndCond::Not(_) => "not",
+    }
+    .to_string()
+}
+
+/// Compiles one game or variant. Errors and warnings go to `diags`; `None` when there were errors.
+pub fn compile(src: &GameSource, diags: &mut Vec<Diagnostic>) -> Option<Game> {
+    let errors_before = diags.iter().filter(|d| d.is_error()).count();
+    if let Some((engine, span)) = engine_of(src) {
+        diags.push(
+            Diagnostic::error(span, format!("the rules of this game live in the external Axiom engine `{engine}`"))
+                .with_hint("dagaz plays rules written in ZRF; a game whose rules are a compiled program cannot be loaded"),
+        );
+        return None;
+    }
+    let mut c = Compiler { diags };
+    let by_head = |h: &str| -> Vec<&Node> {
+        src.sections
+            .iter()
+            .filter(|s| s.head().is_some_and(|x| x.eq_ignore_ascii_case(h)))
+            .collect()
+    };
+
+    let player_sections = by_head("players");
+    if player_sections.is_empty() {
+        c.err(src.span, "the game declares no `players`");
+        return None;
+    }
+    let players = c.players(&player_sections);
+
+    let boards = by_head("board");
+    let board = match boards.as_slice() {
+        [] => {
+            c.err(src.span, "the game has no `board`");
+            return None;
+        }
+        [one] => board::compile_board(one, &players, c.diags),
+        [.., last] => {
+            c.diags.push(Diagnostic::warning(
+                last.span,
+                "several `board` sections: the last one is used",
+            ));
+            board::compile_board(last, &players, c.diags)
+        }
+    };
+
+    // Piece names and attributes first: programs may name any piece.
+    let piece_nodes = by_head("piece");
+    let mut piece_index = HashMap::new();
+    let mut attributes: Vec<String> = vec![];
+    let mut attr_index: HashMap<String, AttrId> = HashMap::new();
+    let mut pieces: Vec<PieceInfo> = vec![];
+    for p in &piece_nodes {
+        let name = p
+            .args()
+            .iter()
+            .find(|a| a.head().is_some_and(|h| h.eq_ignore_ascii_case("name")))
+            .and_then(|a| a.args().first())
+            .and_then(|n| n.text());
+        let Some(name) = name else {
+            c.err(p.span, "a piece needs `(name N)`");
+            continue;
+        };
+        if piece_index.contains_key(&name.to_ascii_lowercase()) {
+            c.err(p.span, format!("piece `{name}` is declared twice"));
+            continue;
+        }
+        piece_index.insert(name.to_ascii_lowercase(), PieceType(pieces.len() as u16));
+        let mut info = PieceInfo {
+            name: name.to_string(),
+            notation: None,
+            attributes: vec![],
+            moves: vec![],
+            drops: vec![],
+            value: None,
+        };
+        for a in p.args() {
+            match a.head().map(|h| h.to_ascii_lowercase()).as_deref() {
+                Some("attribute") => {
+                    let (Some(an), v) = (a.args().first().and_then(|n| n.atom()), a.args().get(1))
+                    else {
+                        c.err(a.span, "`attribute` needs a name and a value");
+                        continue;
+                    };
+                    let l = an.to_ascii_lowercase();
+                    let id = *attr_index.entry(l.clone()).or_insert_with(|| {
+                        attributes.push(l);
+                        AttrId(attributes.len() as u16 - 1)
+                    });
+                    let value = match v.and_then(|n| n.text()).and_then(bool_value) {
+                        Some(b) => b,
+                        None => {
+                            c.err(
+                                v.map_or(a.span, |n| n.span),
+                                "an attribute's value is true or false",
+                            );
+                            false
+                        }
+                    };
+                    info.attributes.push((id, value));
+                }
+                Some("notation") => {
+                    info.notation = a.args().first().and_then(|n| n.text()).map(str::to_string)
+                }
+                Some("value") => match a
+                    .args()
+                    .first()
+                    .and_then(|n| n.text())
+                    .and_then(|t| t.parse::<f64>().ok())
+                {
+                    Some(v) => info.value = Some(v),
+                    None => c.err(a.span, "`value` needs a number"),
+                },
+                _ => {}
+            }
+        }
+        pieces.push(info);
+    }
+    if pieces.is_empty() {
+        c.err(src.span, "the game declares no pieces");
+    }
+
+    let mut move_types: Vec<String> = vec![];
+    let turn_order = {
+        let t = by_head("turn-order");
+        c.turn_order(t.last().copied(), &players, &mut move_types)
+    };
+    let mut flags = vec![];
+    let mut position_flags = vec![];
+    {
+        let names = Names {
+            board: &board,
+            players: &players,
+            pieces: &piece_index,
+            attributes: &attr_index,
+            move_types: &mut move_types,
+            flags: &mut flags,
+            position_flags: &mut position_flags,
+        };
+        let mut pc = ProgramCompiler {
+            names,
+            diags: c.diags,
+        };
+        let mut k = 0;
+        for p in &piece_nodes {
+            let Some(info) = pieces.get_mut(k) else { break };
+            let is_this = p
+                .args()
+                .iter()
+                .find(|a| a.head().is_some_and(|h| h.eq_ignore_ascii_case("name")))
+                .and_then(|a| a.args().first())
+                .and_then(|n| n.text())
+                .is_some_and(|n| n.eq_ignore_ascii_case(&info.name));
+            if !is_this {
+                continue;
+            }
+            k += 1;
+            for a in p.args() {
+                match a.head().map(|h| h.to_ascii_lowercase()).as_deref() {
+                    Some("moves") => info.moves.extend(pc.section(a.args())),
+                    Some("drops") => info.drops.extend(pc.section(a.args())),
+                    _ => {}
+                }
+            }
+        }
+    }
+
+    let mut move_priorities = vec![];
+    for s in by_head("move-priorities") {
+        move_priorities.clear();
+        for a in s.args() {
+            match a.atom() {
+                Some(n) => {
+                    let l = n.to_ascii_lowercase();
+                    let id = match move_types.iter().position(|m| *m == l) {
+                        Some(i) => i,
+                        None => {
+                            c.diags.push(Diagnostic::warning(
+                                a.span,
+                                format!("move type `{n}` in move-priorities is used by no piece"),
+                            ));
+                            move_types.push(l);
+                            move_types.len() - 1
+                        }
+                    };
+                    move_priorities.push(MoveType(id as u16));
+                }
+                None => c.err(a.span, "a move priority is a move type name"),
+            }
+        }
+    }
+
+    let setup = c.setup(&by_head("board-setup"), &players, &piece_index, &board);
+
+    let mut options = Options::default();
+    let mut metadata = vec![];
+    let mut end_conditions = vec![];
+    for s in &src.sections {
+        let Some(head) = s.head().map(|h| h.to_ascii_lowercase()) else {
+            c.diags.push(Diagnostic::warning(
+                s.span,
+                "ignored: a section is a list that starts with a name",
+            ));
+            continue;
+        };
+        match head.as_str() {
+            "players" | "turn-order" | "board" | "piece" | "board-setup" | "move-priorities" => {}
+            "option" => match (s.args().first().and_then(|n| n.text()), s.args().get(1)) {
+                (Some(name), Some(v)) => c.option(&mut options, name, v),
+                _ => c.err(s.span, "`option` needs a name and a value"),
+            },
+            // The older form of options: `(pass-turn true)`.
+            "pass-turn" | "pass-partial" | "recycle-captures" | "discard-cascades"
+            | "maximal-captures" | "include-off-pieces" => match s.args().first() {
+                Some(v) => c.option(&mut options, &head, v),
+                None => c.err(s.span, format!("`{head}` needs a value")),
+            },
+            "win-condition" | "loss-condition" | "draw-condition" | "count-condition" => {
+                let kind = match head.as_str() {
+                    "win-condition" => EndKind::Win,
+                    "loss-condition" => EndKind::Loss,
+                    "draw-condition" => EndKind::Draw,
+                    _ => EndKind::Count,
+                };
+                let args = s.args();
+                let Some(first) = args.first() else {
+                    c.err(s.span, format!("`{head}` needs players and a condition"));
+                    continue;
+                };
+                let ps: Vec<Player> = match first.list() {
+                    Some(l) => l.iter().filter_map(|p| c.player(p, &players)).collect(),
+                    None => {
+                        c.err(
+                            first.span,
+                            "expected the list of players, as in `(White Black)`",
+                        );
+                        continue;
+                    }
+                };
+                let mut name = None;
+                let mut priority = None;
+                let mut conds = vec![];
+                for a in &args[1..] {
+                    match a.head().map(|h| h.to_ascii_lowercase()).as_deref() {
+                        Some("name") => {
+                            name = a.args().first().and_then(|n| n.text()).map(str::to_string)
+                        }
+                        Some("priority") => {
+                            match a
+                                .args()
+                                .first()
+                                .and_then(|n| n.atom())
+                                .and_then(|t| t.parse::<i32>().ok())
+                            {
+                                Some(p) => priority = Some(p),
+                                None => c.err(a.span, "`priority` needs a whole number"),
+                            }
+                        }
+                        _ => conds.push(a),
+                    }
+                }
+                let cond = match conds.as_slice() {
+                    [one] => c.end_cond(one, &piece_index, &board),
+                    [] => {
+                        c.err(s.span, format!("`{head}` needs a condition"));
+                        None
+                    }
+                    many => {
+                        let subs: Vec<_> = many
+                            .iter()
+                            .filter_map(|n| c.end_cond(n, &piece_index, &board))
+                            .collect();
+                        Some(EndCond::And(subs))
+                    }
+                };
+                if let Some(cond) = cond {
+                    let index = end_conditions.len() as i32;
+                    end_conditions.push(EndCondition {
+                        kind,
+                        players: ps,
+                        name: name.unwrap_or_else(|| cond_kind_name(&cond)),
+                        cond,
+                        priority: priority.unwrap_or(-index),
+                        span: s.span,
+                    });
+                }
+            }
+            h if METADATA_SECTIONS.contains(&h)
+                || h.ends_with("-sound")
+                || h.starts_with("animate") =>
+            {
+                let text = s.args().iter().map(|a| {
+                    a.text()
+                        .map(str::to_string)
+                        .unwrap_or_else(|| a.to_source())
+                });
+                metadata.push((head.clone(), text.collect::<Vec<_>>().join(" ")));
+            }
+            _ => c.diags.push(
+                Diagnostic::warning(s.span, format!("unknown section `{head}` ignored"))
+                    .with_hint("the game is played without it"),
+            ),
+        }
+    }
+
+    if c.diags.iter().filter(|d| d.is_error()).count() > errors_before {
+        return None;
+    }
+    Some(Game {
+        title: src.title.clone(),
+        variant: src.number,
+        players,
+        turn_order,
+        board,
+        pieces,
+        attributes,
+        flags,
+        position_flags,
+        move_types,
+        move_priorities,
+        setup,
+        options,
+        end_conditions,
+        metadata,
+    })
+}

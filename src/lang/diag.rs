@@ -22,16 +22,34 @@ pub struct Diagnostic {
 
 impl Diagnostic {
     pub fn error(span: Span, message: impl Into<String>) -> Diagnostic {
-        Diagnostic { severity: Severity::Error, message: message.into(), span: Some(span), hint: None, notes: vec![] }
+        Diagnostic {
+            severity: Severity::Error,
+            message: message.into(),
+            span: Some(span),
+            hint: None,
+            notes: vec![],
+        }
     }
 
     pub fn warning(span: Span, message: impl Into<String>) -> Diagnostic {
-        Diagnostic { severity: Severity::Warning, message: message.into(), span: Some(span), hint: None, notes: vec![] }
+        Diagnostic {
+            severity: Severity::Warning,
+            message: message.into(),
+            span: Some(span),
+            hint: None,
+            notes: vec![],
+        }
     }
 
     /// An error that belongs to no place in a file (a missing file, say).
     pub fn global(message: impl Into<String>) -> Diagnostic {
-        Diagnostic { severity: Severity::Error, message: message.into(), span: None, hint: None, notes: vec![] }
+        Diagnostic {
+            severity: Severity::Error,
+            message: message.into(),
+            span: None,
+            hint: None,
+            notes: vec![],
+        }
     }
 
     pub fn with_hint(mut self, hint: impl Into<String>) -> Diagnostic {
@@ -86,13 +104,34 @@ fn render_snippet(out: &mut String, sources: &SourceMap, span: Span, label: Opti
     let (line, col) = file.line_col(span.start);
     let text = file.line_text(line);
     let (end_line, end_col) = file.line_col(span.end.max(span.start));
-    let width = if end_line == line { end_col.saturating_sub(col).max(1) } else { 1 };
+    let width = if end_line == line {
+        end_col.saturating_sub(col).max(1)
+    } else {
+        1
+    };
     let gutter = line.to_string().len();
-    let _ = writeln!(out, "{:gutter$}--> {}:{}:{}", "", file.path.display(), line, col);
+    let _ = writeln!(
+        out,
+        "{:gutter$}--> {}:{}:{}",
+        "",
+        file.path.display(),
+        line,
+        col
+    );
     let _ = writeln!(out, "{:gutter$} |", "");
-    let shown: String = text.chars().map(|c| if c == '\t' { ' ' } else { c }).collect();
+    let shown: String = text
+        .chars()
+        .map(|c| if c == '\t' { ' ' } else { c })
+        .collect();
     let _ = writeln!(out, "{line} | {shown}");
-    let _ = write!(out, "{:gutter$} | {:pad$}{}", "", "", "^".repeat(width), pad = col - 1);
+    let _ = write!(
+        out,
+        "{:gutter$} | {:pad$}{}",
+        "",
+        "",
+        "^".repeat(width),
+        pad = col - 1
+    );
     match label {
         Some(l) => {
             let _ = writeln!(out, " {l}");
@@ -103,7 +142,11 @@ fn render_snippet(out: &mut String, sources: &SourceMap, span: Span, label: Opti
 
 /// Renders many diagnostics, errors and warnings in source order.
 pub fn render_all(diags: &[Diagnostic], sources: &SourceMap) -> String {
-    diags.iter().map(|d| d.render(sources)).collect::<Vec<_>>().join("\n")
+    diags
+        .iter()
+        .map(|d| d.render(sources))
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 /// The closest candidate to `word` by edit distance, if it is close enough to be a likely typo.
@@ -123,7 +166,9 @@ fn edit_distance(a: &str, b: &str) -> usize {
     for (i, ca) in a.chars().enumerate() {
         let mut cur = vec![i + 1; b.len() + 1];
         for (j, &cb) in b.iter().enumerate() {
-            cur[j + 1] = (prev[j] + (ca != cb) as usize).min(prev[j + 1] + 1).min(cur[j] + 1);
+            cur[j + 1] = (prev[j] + (ca != cb) as usize)
+                .min(prev[j + 1] + 1)
+                .min(cur[j] + 1);
         }
         prev = cur;
     }
@@ -144,7 +189,8 @@ mod tests {
     fn renders_caret_under_span() {
         let mut sm = SourceMap::new();
         let f = sm.add("t.zrf", "(a\n  (slide nne))\n".into(), false);
-        let d = Diagnostic::error(Span::new(f, 12, 15), "unknown direction `nne`").with_hint("did you mean `ne`?");
+        let d = Diagnostic::error(Span::new(f, 12, 15), "unknown direction `nne`")
+            .with_hint("did you mean `ne`?");
         let r = d.render(&sm);
         assert!(r.contains("--> t.zrf:2:10"), "{r}");
         assert!(r.contains("2 |   (slide nne))"), "{r}");

@@ -49,14 +49,23 @@ fn resolve_includes(
 ) -> Vec<Node> {
     let mut out = Vec::with_capacity(nodes.len());
     for node in nodes {
-        if node.head().is_some_and(|h| h.eq_ignore_ascii_case("include")) {
+        if node
+            .head()
+            .is_some_and(|h| h.eq_ignore_ascii_case("include"))
+        {
             let Some(name) = node.args().first().and_then(|n| n.text()) else {
-                diags.push(Diagnostic::error(node.span, "`include` needs a file name").with_hint("(include \"file.zrf\")"));
+                diags.push(
+                    Diagnostic::error(node.span, "`include` needs a file name")
+                        .with_hint("(include \"file.zrf\")"),
+                );
                 continue;
             };
             let path = dir.join(name.replace('\\', "/"));
             if depth >= MAX_INCLUDE_DEPTH || seen.contains(&path) {
-                diags.push(Diagnostic::error(node.span, format!("`{name}` includes itself")));
+                diags.push(Diagnostic::error(
+                    node.span,
+                    format!("`{name}` includes itself"),
+                ));
                 continue;
             }
             match sources.read(&path) {
@@ -65,12 +74,22 @@ fn resolve_includes(
                     diags.extend(errs);
                     seen.insert(path.clone());
                     let sub_dir = path.parent().unwrap_or(dir).to_path_buf();
-                    out.extend(resolve_includes(forms, &sub_dir, sources, diags, depth + 1, seen));
+                    out.extend(resolve_includes(
+                        forms,
+                        &sub_dir,
+                        sources,
+                        diags,
+                        depth + 1,
+                        seen,
+                    ));
                     seen.remove(&path);
                 }
                 Err(e) => diags.push(
-                    Diagnostic::error(node.args()[0].span, format!("cannot read included file `{}`: {e}", path.display()))
-                        .with_hint("include paths are relative to the including file"),
+                    Diagnostic::error(
+                        node.args()[0].span,
+                        format!("cannot read included file `{}`: {e}", path.display()),
+                    )
+                    .with_hint("include paths are relative to the including file"),
                 ),
             }
             continue;
@@ -78,7 +97,10 @@ fn resolve_includes(
         match node.kind {
             NodeKind::List(items) if items.iter().any(|n| n.list().is_some()) => {
                 let items = resolve_includes(items, dir, sources, diags, depth, seen);
-                out.push(Node { kind: NodeKind::List(items), span: node.span });
+                out.push(Node {
+                    kind: NodeKind::List(items),
+                    span: node.span,
+                });
             }
             _ => out.push(node),
         }
@@ -97,14 +119,21 @@ impl Expander<'_> {
     /// Collects every `define` (at any depth, outside other defines); the last definition of a name wins.
     fn collect(&mut self, nodes: &[Node]) {
         for node in nodes {
-            if node.head().is_some_and(|h| h.eq_ignore_ascii_case("define")) {
+            if node
+                .head()
+                .is_some_and(|h| h.eq_ignore_ascii_case("define"))
+            {
                 match node.args().first().and_then(|n| n.atom()) {
                     Some(name) => {
-                        let m = Macro { name: name.into(), body: node.args()[1..].to_vec() };
+                        let m = Macro {
+                            name: name.into(),
+                            body: node.args()[1..].to_vec(),
+                        };
                         self.macros.insert(name.to_ascii_lowercase(), Rc::new(m));
                     }
                     None => self.diags.push(
-                        Diagnostic::error(node.span, "`define` needs a name").with_hint("(define NAME body...)"),
+                        Diagnostic::error(node.span, "`define` needs a name")
+                            .with_hint("(define NAME body...)"),
                     ),
                 }
             } else if let Some(items) = node.list() {
@@ -141,12 +170,18 @@ impl Expander<'_> {
         if head.is_some_and(|h| h.eq_ignore_ascii_case("define")) {
             return;
         }
-        if let Some(m) = head.and_then(|h| self.macros.get(&h.to_ascii_lowercase())).cloned() {
+        if let Some(m) = head
+            .and_then(|h| self.macros.get(&h.to_ascii_lowercase()))
+            .cloned()
+        {
             if depth >= MAX_DEPTH {
                 self.failed = true;
                 self.diags.push(
-                    Diagnostic::error(node.span, format!("expansion of macro `{}` nests too deeply", m.name))
-                        .with_hint("a macro calls itself, directly or through others"),
+                    Diagnostic::error(
+                        node.span,
+                        format!("expansion of macro `{}` nests too deeply", m.name),
+                    )
+                    .with_hint("a macro calls itself, directly or through others"),
                 );
                 return;
             }
@@ -160,7 +195,10 @@ impl Expander<'_> {
             return;
         }
         let items = self.expand_all(items, depth);
-        out.push(Node { kind: NodeKind::List(items), span: node.span });
+        out.push(Node {
+            kind: NodeKind::List(items),
+            span: node.span,
+        });
     }
 }
 
@@ -222,25 +260,37 @@ fn substitute(body: &Node, args: &[Node], call: Span, out: &mut Vec<Node>) {
             if text.is_empty() {
                 return;
             }
-            if text.chars().any(|c| c.is_whitespace() || matches!(c, '(' | ')' | '"' | ';')) {
+            if text
+                .chars()
+                .any(|c| c.is_whitespace() || matches!(c, '(' | ')' | '"' | ';'))
+            {
                 let (nodes, _) = parse(&text, body.span.file);
                 for mut n in nodes {
                     set_spans(&mut n, body.span);
                     out.push(n);
                 }
             } else {
-                out.push(Node { kind: NodeKind::Atom(text.into()), span: body.span });
+                out.push(Node {
+                    kind: NodeKind::Atom(text.into()),
+                    span: body.span,
+                });
             }
         }
         NodeKind::Str(s) if s.contains('$') => {
-            out.push(Node { kind: NodeKind::Str(paste(s, args).into()), span: body.span });
+            out.push(Node {
+                kind: NodeKind::Str(paste(s, args).into()),
+                span: body.span,
+            });
         }
         NodeKind::List(items) => {
             let mut new = Vec::with_capacity(items.len());
             for i in items {
                 substitute(i, args, call, &mut new);
             }
-            out.push(Node { kind: NodeKind::List(new), span: body.span });
+            out.push(Node {
+                kind: NodeKind::List(new),
+                span: body.span,
+            });
         }
         _ => out.push(body.clone()),
     }
@@ -320,7 +370,12 @@ pub fn preprocess(
     diags: &mut Vec<Diagnostic>,
 ) -> Preprocessed {
     let forms = resolve_includes(forms, dir, sources, diags, 0, &mut HashSet::new());
-    let mut ex = Expander { macros: HashMap::new(), diags, produced: 0, failed: false };
+    let mut ex = Expander {
+        macros: HashMap::new(),
+        diags,
+        produced: 0,
+        failed: false,
+    };
     ex.collect(&forms);
     let forms = ex.expand_all(&forms, 0);
     let failed = ex.failed;
@@ -335,7 +390,8 @@ pub fn preprocess(
         match head.as_deref() {
             Some("game") => {
                 let sections = form.args().to_vec();
-                let title = title_of(&sections).unwrap_or_else(|| format!("game {}", games.len() + 1));
+                let title =
+                    title_of(&sections).unwrap_or_else(|| format!("game {}", games.len() + 1));
                 let default = sections.iter().any(|s| is_section(s, "default"));
                 base = Some(sections.clone());
                 games.push(GameSource {
@@ -360,7 +416,8 @@ pub fn preprocess(
                     continue;
                 };
                 let sections = merge_variant(b, own);
-                let title = title_of(&sections).unwrap_or_else(|| format!("variant {}", games.len() + 1));
+                let title =
+                    title_of(&sections).unwrap_or_else(|| format!("variant {}", games.len() + 1));
                 games.push(GameSource {
                     title,
                     number: games.len() + 1,
@@ -370,10 +427,17 @@ pub fn preprocess(
                     span: form.span,
                 });
             }
-            Some("version") => version = form.args().first().and_then(|n| n.text()).map(str::to_string),
+            Some("version") => {
+                version = form
+                    .args()
+                    .first()
+                    .and_then(|n| n.text())
+                    .map(str::to_string)
+            }
             _ => diags.push(
-                Diagnostic::warning(form.span, "ignored top-level form")
-                    .with_hint("a file holds `define`, `include`, `version`, `game` and `variant` forms"),
+                Diagnostic::warning(form.span, "ignored top-level form").with_hint(
+                    "a file holds `define`, `include`, `version`, `game` and `variant` forms",
+                ),
             ),
         }
     }
@@ -407,7 +471,11 @@ mod tests {
         assert!(d.is_empty(), "{d:?}");
         assert_eq!(
             src(&g[0].sections),
-            ["(moves (n (verify empty?) add) (c (a b)))", "(image \"images/King.bmp\")", "(flag frozen-King?)"]
+            [
+                "(moves (n (verify empty?) add) (c (a b)))",
+                "(image \"images/King.bmp\")",
+                "(flag frozen-King?)"
+            ]
         );
     }
 
@@ -419,7 +487,10 @@ mod tests {
              (define m (verify (not (safe $1))))
              (game (moves ((m ne) add)))",
         );
-        assert_eq!(src(&g[0].sections), ["(moves ((verify (not (and (on-board? ne) (not-enemy? ne)))) add))"]);
+        assert_eq!(
+            src(&g[0].sections),
+            ["(moves ((verify (not (and (on-board? ne) (not-enemy? ne)))) add))"]
+        );
     }
 
     #[test]
@@ -432,7 +503,10 @@ mod tests {
     fn recursive_macros_are_an_error_not_a_hang() {
         let (g, d) = games_of("(define r (a (r $1))) (game (r x))");
         assert!(g.is_empty());
-        assert!(d.iter().any(|d| d.message.contains("nests too deeply")), "{d:?}");
+        assert!(
+            d.iter().any(|d| d.message.contains("nests too deeply")),
+            "{d:?}"
+        );
         let (_, d) = games_of("(define r ((r $1 $1) (r $1 $1))) (game (r x))");
         assert!(d.iter().any(|d| d.is_error()), "{d:?}");
     }

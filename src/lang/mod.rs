@@ -37,7 +37,10 @@ pub fn read_file(path: &Path) -> ReadFile {
             sources,
             games: vec![],
             version: None,
-            diagnostics: vec![Diagnostic::global(format!("cannot read `{}`: {e}", path.display()))],
+            diagnostics: vec![Diagnostic::global(format!(
+                "cannot read `{}`: {e}",
+                path.display()
+            ))],
         },
     }
 }
@@ -53,5 +56,10 @@ fn read_source(mut sources: SourceMap, id: source::FileId, dir: &Path) -> ReadFi
     let text = sources.file(id).text.clone();
     let (forms, mut diagnostics) = sexp::parse(&text, id);
     let p = expand::preprocess(forms, dir, &mut sources, &mut diagnostics);
-    ReadFile { sources, games: p.games, version: p.version, diagnostics }
+    ReadFile {
+        sources,
+        games: p.games,
+        version: p.version,
+        diagnostics,
+    }
 }

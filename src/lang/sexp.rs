@@ -175,20 +175,30 @@ pub fn parse(text: &str, file: FileId) -> (Vec<Node>, Vec<Diagnostic>) {
             Tok::Close => {
                 if stack.len() == 1 {
                     errors.push(
-                        Diagnostic::error(span, "unmatched `)`").with_hint("remove it, or add the `(` it closes"),
+                        Diagnostic::error(span, "unmatched `)`")
+                            .with_hint("remove it, or add the `(` it closes"),
                     );
                     continue;
                 }
                 let (s, items) = stack.pop().unwrap();
-                let node = Node { kind: NodeKind::List(items), span: Span::new(file, s, end) };
+                let node = Node {
+                    kind: NodeKind::List(items),
+                    span: Span::new(file, s, end),
+                };
                 stack.last_mut().unwrap().1.push(node);
             }
             Tok::Atom => {
-                let node = Node { kind: NodeKind::Atom(text[start..end].into()), span };
+                let node = Node {
+                    kind: NodeKind::Atom(text[start..end].into()),
+                    span,
+                };
                 stack.last_mut().unwrap().1.push(node);
             }
             Tok::Str => {
-                let node = Node { kind: NodeKind::Str(text[start + 1..end - 1].into()), span };
+                let node = Node {
+                    kind: NodeKind::Str(text[start + 1..end - 1].into()),
+                    span,
+                };
                 stack.last_mut().unwrap().1.push(node);
             }
         }
@@ -198,15 +208,24 @@ pub fn parse(text: &str, file: FileId) -> (Vec<Node>, Vec<Diagnostic>) {
         // where the missing `)` belongs, so it goes in a note.
         let outer = stack[1].0;
         let inner = stack.last().unwrap().0;
-        let mut d = Diagnostic::error(Span::new(file, outer, outer + 1), "unclosed `(`: the file ends before it is closed")
-            .with_hint(format!("{} `)` missing", stack.len() - 1));
+        let mut d = Diagnostic::error(
+            Span::new(file, outer, outer + 1),
+            "unclosed `(`: the file ends before it is closed",
+        )
+        .with_hint(format!("{} `)` missing", stack.len() - 1));
         if inner != outer {
-            d = d.with_note(Span::new(file, inner, inner + 1), "the innermost form still open starts here");
+            d = d.with_note(
+                Span::new(file, inner, inner + 1),
+                "the innermost form still open starts here",
+            );
         }
         errors.push(d);
         while stack.len() > 1 {
             let (s, items) = stack.pop().unwrap();
-            let node = Node { kind: NodeKind::List(items), span: Span::new(file, s, text.len()) };
+            let node = Node {
+                kind: NodeKind::List(items),
+                span: Span::new(file, s, text.len()),
+            };
             stack.last_mut().unwrap().1.push(node);
         }
     }
@@ -246,6 +265,8 @@ mod tests {
         assert_eq!(errs.len(), 1);
         assert!(errs[0].message.contains("unmatched"));
         let (_, errs) = p("(a \"b)");
-        assert!(errs.iter().any(|e| e.message.contains("unterminated string")));
+        assert!(errs
+            .iter()
+            .any(|e| e.message.contains("unterminated string")));
     }
 }

@@ -17,7 +17,11 @@ pub struct Span {
 
 impl Span {
     pub fn new(file: FileId, start: usize, end: usize) -> Span {
-        Span { file, start: start as u32, end: end as u32 }
+        Span {
+            file,
+            start: start as u32,
+            end: end as u32,
+        }
     }
 }
 
@@ -40,14 +44,20 @@ impl SourceFile {
         };
         let start = self.line_starts[line] as usize;
         let end = (offset as usize).min(self.text.len());
-        let col = self.text.get(start..end).map_or(end - start, |s| s.chars().count());
+        let col = self
+            .text
+            .get(start..end)
+            .map_or(end - start, |s| s.chars().count());
         (line + 1, col + 1)
     }
 
     /// The text of a 1-based line, without its line break.
     pub fn line_text(&self, line: usize) -> &str {
         let start = self.line_starts[line - 1] as usize;
-        let end = self.line_starts.get(line).map_or(self.text.len(), |&e| e as usize);
+        let end = self
+            .line_starts
+            .get(line)
+            .map_or(self.text.len(), |&e| e as usize);
         self.text[start..end].trim_end_matches(['\n', '\r'])
     }
 }
@@ -60,8 +70,8 @@ pub struct SourceMap {
 
 /// Windows-1252 code points for bytes 0x80..0x9F; the rest of the range maps to itself (Latin-1).
 const CP1252_HIGH: [char; 32] = [
-    '€', '\u{81}', '‚', 'ƒ', '„', '…', '†', '‡', 'ˆ', '‰', 'Š', '‹', 'Œ', '\u{8d}', 'Ž', '\u{8f}', '\u{90}', '‘',
-    '’', '“', '”', '•', '–', '—', '˜', '™', 'š', '›', 'œ', '\u{9d}', 'ž', 'Ÿ',
+    '€', '\u{81}', '‚', 'ƒ', '„', '…', '†', '‡', 'ˆ', '‰', 'Š', '‹', 'Œ', '\u{8d}', 'Ž', '\u{8f}',
+    '\u{90}', '‘', '’', '“', '”', '•', '–', '—', '˜', '™', 'š', '›', 'œ', '\u{9d}', 'ž', 'Ÿ',
 ];
 
 /// Decodes a file's bytes: UTF-8 when valid, else Windows-1252, the encoding of most Zillions-era files.
@@ -72,7 +82,13 @@ pub fn decode(bytes: Vec<u8>) -> (String, bool) {
             let bytes = e.into_bytes();
             let s = bytes
                 .iter()
-                .map(|&b| if (0x80..0xA0).contains(&b) { CP1252_HIGH[(b - 0x80) as usize] } else { b as char })
+                .map(|&b| {
+                    if (0x80..0xA0).contains(&b) {
+                        CP1252_HIGH[(b - 0x80) as usize]
+                    } else {
+                        b as char
+                    }
+                })
                 .collect();
             (s, true)
         }
@@ -92,7 +108,12 @@ impl SourceMap {
                 line_starts.push(i as u32 + 1);
             }
         }
-        self.files.push(SourceFile { path: path.into(), text, legacy_encoding, line_starts });
+        self.files.push(SourceFile {
+            path: path.into(),
+            text,
+            legacy_encoding,
+            line_starts,
+        });
         FileId(self.files.len() as u32 - 1)
     }
 
@@ -114,7 +135,9 @@ impl SourceMap {
     /// The source text a span covers.
     pub fn text(&self, span: Span) -> &str {
         let f = self.file(span.file);
-        f.text.get(span.start as usize..span.end as usize).unwrap_or("")
+        f.text
+            .get(span.start as usize..span.end as usize)
+            .unwrap_or("")
     }
 
     /// `path:line:col` of the start of a span.

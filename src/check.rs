@@ -1,0 +1,241 @@
+//! `dagaz check`: what a compiled game contains, as text for people or JSON for programs.
+
+use crate::compile::*;
+use serde_json::{json, Value};
+use std::fmt::Write;
+
+fn names<T: Copy>(items: &[T], f: impl Fn(T) -> String) -> String {
+    items.iter().map(|&i| f(i)).collect::<Vec<_>>().join(" ")
+}
+
+fn end_cond_text(g: &Game, c: &EndCond) -> String {
+    let pieces = |ts: &[PieceType]| names(ts, |t| g.pieces[t.idx()].name.clone());
+    match c {
+        EndCond::Stalemated => "stalemated".into(),
+        EndCond::Repetition => "repetition".into(),
+        EndCond::PiecesRemaining { n, types } => {
+            format!("(pieces-remaining {n} {})", pieces(types)).replace(" )", ")")
+        }
+        EndCond::TotalPieceCount { n, types } => {
+            format!("(total-piece-count {n} {})", pieces(types)).replace(" )", ")")
+        }
+        EndCond::Checkmated(t) => format!("(checkmated {})", pieces(t)),
+        EndCond::Captured(t) => format!("(captured {})", pieces(t)),
+        EndCond::AbsoluteConfig {
+            types,
+            positions,
+            opponent,
+        } => format!(
+            "(absolute-config {}{} ({}))",
+            if *opponent { "opponent " } else { "" },
+            pieces(types),
+            names(positions, |p| g.board.pos_name(p).to_string())
+        ),
+        EndCond::RelativeConfig {
+            types,
+            dirs,
+            opponent,
+        } => {
+            let mut s = String::from("(relative-config");
+            if *opponent {
+                s.push_str(" opponent");
+            }
+            for (i, t) in types.iter().enumerate() {
+                let _ = write!(s, " {}", g.pieces[t.idx()].name);
+                if let Some(d) = dirs.get(i) {
+                    let _ = write!(s, " {}", g.board.directions[d.idx()]);
+                }
+            }
+            s + ")"
+        }
+        EndCond::And(v) => format!(
+            "(and {})",
+            v.iter()
+                .map(|c| end_cond_text(g, c))
+                .collect::<Vec<_>>()
+                .join(" ")
+        ),
+        EndCond::Or(v) => format!(
+            "(or {})",
+            v.iter()
+                .map(|c| end_cond_text(g, c))
+                .collect::<Vec<_>>()
+                .join(" ")
+        ),
+        EndCond::Not(c) => format!("(not {})", end_cond_text(g, c)),
+    }
+}
+
+fn kind_word(k: EndKind) -> &'static str {
+    match k {
+        EndKind::Win => "win",
+        EndKind::Loss => "loss",
+        EndKind::Draw => "draw",
+        EndKind::Count => "count",
+    }
+}
+
+fn turn_text(g: &Game, e: &TurnEntry) -> String {
+    let p = &g.players[e.player.idx()].name;
+    let mut parts = vec![p.clone()];
+    if e.moves_as != e.player {
+        parts.push(g.players[e.moves_as.idx()].name.clone());
+    }
+    if let Some(t) = e.move_type {
+        parts.push(g.move_types[t.idx()].clone());
+    }
+    if parts.len() == 1 {
+        parts.remove(0)
+    } else {
+        format!("({})", parts.join(" "))
+    }
+}
+
+/// A readable summary of a game.
+pub fn describe(g: &Game) -> String {
+    let mut o = String::new();
+    let b = &g.board;
+    let _ = writeln!(o, "game {}: {}", g.variant, g.title);
+    let players: Vec<String> = g
+        .players
+        .iter()
+        .map(|p| {
+            if p.random {
+                format!("{} (random)", p.name)
+            } else {
+                p.name.clone()
+            }
+        })
+        .collect();
+    let _ = writeln!(o, "  players: {}", players.join(", "));
+    let mut turns: Vec<String> = g
+        .turn_order
+        .entries
+        .iter()
+        .map(|e| turn_text(g, e))
+        .collect();
+    if g.turn_order.repeat_from > 0 {
+        turns.insert(g.turn_order.repeat_from, "repeat".into());
+    }
+    let _ = writeln!(o, "  turn order: {}", turns.join(" "));
+    let dummies = b.positions.iter().filter(|p| p.dummy).count();
+    let _ = writeln!(
+        o,
+        "  positions: {} ({} on the board, {} off it)",
+        b.positions.len(),
+        b.positions.len() - dummies,
+        dummies
+    );
+    let links = b.links.iter().filter(|&&l| l != NO_POS).count();
+    let dirs: Vec<String> = b
+        .directions
+        .iter()
+        .enumerate()
+        .map(|(i, d)| match b.opposite.get(i).copied().flatten() {
+            Some(o) => format!("{d}/{}", b.directions[o.idx()]),
+            None => d.clone(),
+        })
+        .collect();
+    let _ = writeln!(o, "  directions ({links} links): {}", dirs.join(" "));
+    for z in &b.zones {
+        let per: Vec<String> = z
+            .members
+            .iter()
+            .enumerate()
+            .filter(|(_, m)| m.iter().any(|&x| x))
+            .map(|(p, m)| format!("{} {}", g.players[p].name, m.iter().filter(|&&x| x).count()))
+            .collect();
+        let _ = writeln!(o, "  zone {}: {}", z.name, per.join(", "));
+    }
+    if !g.move_types.is_empty() {
+        let _ = writeln!(o, "  move types: {}", g.move_types.join(" "));
+    }
+    if !g.move_priorities.is_empty() {
+        let _ = writeln!(
+            o,
+            "  move priorities: {}",
+            names(&g.move_priorities, |t| g.move_types[t.idx()].clone())
+        );
+    }
+    for p in &g.pieces {
+        let attrs = p
+            .attributes
+            .iter()
+            .map(|(a, v)| format!("{}={v}", g.attributes[a.idx()]))
+            .collect::<Vec<_>>()
+            .join(" ");
+        let _ = writeln!(
+            o,
+            "  piece {}: {} moves, {} drops{}{}",
+            p.name,
+            p.moves.len(),
+            p.drops.len(),
+            if attrs.is_empty() {
+                String::new()
+            } else {
+                format!(", attributes {attrs}")
+            },
+            p.value.map_or(String::new(), |v| format!(", value {v}"))
+        );
+        for (kind, progs) in [("move", &p.moves), ("drop", &p.drops)] {
+            for m in progs {
+                let t = m
+                    .move_type
+                    .map_or(String::new(), |t| format!(" [{}]", g.move_types[t.idx()]));
+                let _ = writeln!(o, "    {kind}{t}: {}", m.source);
+            }
+        }
+    }
+    let _ = writeln!(
+        o,
+        "  setup: {} pieces on the board, {} in reserves",
+        g.setup.pieces.len(),
+        g.setup.reserves.iter().map(|r| r.2).sum::<u32>()
+    );
+    for (k, v) in &g.options.all {
+        let _ = writeln!(o, "  option {k}: {v}");
+    }
+    for e in &g.end_conditions {
+        let ps = names(&e.players, |p| g.players[p.idx()].name.clone());
+        let _ = writeln!(
+            o,
+            "  {} for {ps}: {} (name {}, priority {})",
+            kind_word(e.kind),
+            end_cond_text(g, &e.cond),
+            e.name,
+            e.priority
+        );
+    }
+    o
+}
+
+/// The same summary as JSON.
+pub fn describe_json(g: &Game) -> Value {
+    let b = &g.board;
+    json!({
+        "variant": g.variant,
+        "title": g.title,
+        "players": g.players.iter().map(|p| json!({"name": p.name, "random": p.random})).collect::<Vec<_>>(),
+        "turn_order": g.turn_order.entries.iter().map(|e| turn_text(g, e)).collect::<Vec<_>>(),
+        "repeat_from": g.turn_order.repeat_from,
+        "positions": b.positions.len(),
+        "off_board_positions": b.positions.iter().filter(|p| p.dummy).map(|p| p.name.clone()).collect::<Vec<_>>(),
+        "directions": b.directions,
+        "zones": b.zones.iter().map(|z| z.name.clone()).collect::<Vec<_>>(),
+        "move_types": g.move_types,
+        "pieces": g.pieces.iter().map(|p| json!({
+            "name": p.name,
+            "moves": p.moves.iter().map(|m| m.source.clone()).collect::<Vec<_>>(),
+            "drops": p.drops.iter().map(|m| m.source.clone()).collect::<Vec<_>>(),
+            "value": p.value,
+        })).collect::<Vec<_>>(),
+        "options": g.options.all.iter().map(|(k, v)| json!({"name": k, "value": v})).collect::<Vec<_>>(),
+        "end_conditions": g.end_conditions.iter().map(|e| json!({
+            "kind": kind_word(e.kind),
+            "players": e.players.iter().map(|p| g.players[p.idx()].name.clone()).collect::<Vec<_>>(),
+            "condition": end_cond_text(g, &e.cond),
+            "name": e.name,
+            "priority": e.priority,
+        })).collect::<Vec<_>>(),
+    })
+}

@@ -1,0 +1,658 @@
+//! Move programs: the expanded ZRF text of `moves` and `drops` compiled to the [`Instr`] tree the engine runs.
+//! Every bare word is resolved here to what the file declared (direction, position, zone, piece type,
+//! attribute, flag, move type); an unknown word is an error with a did-you-mean hint.
+
+use super::game::*;
+use crate::lang::diag::suggest;
+use crate::lang::{Diagnostic, Node, NodeKind};
+use std::collections::HashMap;
+
+/// Names a program may use, and the tables it extends (flags are declared by use).
+pub struct Names<'a> {
+    pub board: &'a Board,
+    pub players: &'a [PlayerInfo],
+    pub pieces: &'a HashMap<String, PieceType>,
+    pub attributes: &'a HashMap<String, AttrId>,
+    pub move_types: &'a mut Vec<String>,
+    pub flags: &'a mut Vec<String>,
+    pub position_flags: &'a mut Vec<String>,
+}
+
+const INSTRUCTION_WORDS: &[&str] = &[
+    "from",
+    "to",
+    "cascade",
+    "add",
+    "add-copy",
+    "add-partial",
+    "add-copy-partial",
+    "mark",
+    "back",
+    "capture",
+    "flip",
+    "change-owner",
+    "change-type",
+    "create",
+    "go",
+    "verify",
+    "if",
+    "while",
+    "set-flag",
+    "set-position-flag",
+    "set-attribute",
+    "opposite",
+];
+
+const PREDICATE_WORDS: &[&str] = &[
+    "empty?",
+    "friend?",
+    "enemy?",
+    "neutral?",
+    "piece?",
+    "in-zone?",
+    "on-board?",
+    "last-from?",
+    "last-to?",
+    "marked?",
+    "position?",
+    "attacked?",
+    "defended?",
+    "flag?",
+    "position-flag?",
+    "true",
+    "false",
+    "and",
+    "or",
+    "not",
+];
+
+fn lower(s: &str) -> String {
+    s.to_ascii_lowercase()
+}
+
+/// Strips one `not-` prefix, returning whether it was there.
+fn negated(word: &str) -> (bool, &str) {
+    match word.strip_prefix("not-") {
+        Some(rest) if !rest.is_empty() => (true, rest),
+        _ => (false, word),
+    }
+}
+
+impl Names<'_> {
+    fn intern(table: &mut Vec<String>, name: &str) -> u16 {
+        let l = lower(name);
+        match table.iter().position(|f| *f == l) {
+            Some(i) => i as u16,
+            None => {
+                table.push(l);
+                table.len() as u16 - 1
+            }
+        }
+    }
+
+    pub fn move_type(&mut self, name: &str) -> MoveType {
+        MoveType(Self::intern(self.move_types, name))
+    }
+
+    fn flag(&mut self, name: &str) -> FlagId {
+        FlagId(Self::intern(self.flags, name))
+    }
+
+    fn position_flag(&mut self, name: &str) -> FlagId {
+        FlagId(Self::intern(self.position_flags, name))
+    }
+
+    fn piece(&self, name: &str) -> Option<PieceType> {
+        self.pieces.get(&lower(name)).copied()
+    }
+
+    fn player(&self, name: &str) -> Option<Player> {
+        self.players
+            .iter()
+            .position(|p| p.name.eq_ignore_ascii_case(name))
+            .map(|i| Player(i as u8))
+    }
+
+    fn attribute(&self, name: &str) -> Option<AttrId> {
+        let l = lower(name);
+        if let Some(a) = self.attributes.get(&l) {
+            return Some(*a);
+        }
+        // `never-moved?` as a predicate names the attribute `never-moved`, and the reverse.
+        match l.strip_suffix('?') {
+            Some(base) => self.attributes.get(base).copied(),
+            None => self.attributes.get(&format!("{l}?")).copied(),
+        }
+    }
+
+    /// Every name a bare word could have meant, for did-you-mean hints.
+    fn all_words(&self) -> Vec<&str> {
+        let b = self.board;
+        let mut v: Vec<&str> = INSTRUCTION_WORDS
+            .iter()
+            .chain(PREDICATE_WORDS)
+            .copied()
+            .collect();
+        v.extend(b.directions.iter().map(String::as_str));
+        v.extend(b.positions.iter().map(|p| p.name.as_str()));
+        v.extend(b.zones.iter().map(|z| z.name.as_str()));
+        v.extend(self.pieces.keys().map(String::as_str));
+        v.extend(self.attributes.keys().map(String::as_str));
+        v
+    }
+
+    fn unknown(&self, node: &Node, what: &str) -> Diagnostic {
+        let word = node
+            .text()
+            .map(str::to_string)
+            .unwrap_or_else(|| node.to_source());
+        let d = Diagnostic::error(node.span, format!("unknown {what} `{word}`"));
+        match suggest(&word, self.all_words()) {
+            Some(s) => d.with_hint(format!("did you mean `{s}`?")),
+            None => d,
+        }
+    }
+}
+
+/// Compiles move programs. One instance per game; errors accumulate in `diags`.
+pub struct ProgramCompiler<'a, 'd> {
+    pub names: Names<'a>,
+    pub diags: &'d mut Vec<Diagnostic>,
+}
+
+impl ProgramCompiler<'_, '_> {
+    fn err(&mut self, d: Diagnostic) {
+        self.diags.push(d);
+    }
+
+    /// Compiles the elements of a `moves` or `drops` section into programs, with their move types.
+    pub fn section(&mut self, items: &[Node]) -> Vec<MoveProgram> {
+        let mut out = Vec::new();
+        let mut move_type = None;
+        for item in items {
+            if item
+                .head()
+                .is_some_and(|h| h.eq_ignore_ascii_case("move-type"))
+            {
+                match item.args().first().and_then(|n| n.atom()) {
+                    Some(t) => move_type = Some(self.names.move_type(t)),
+                    None => self.err(Diagnostic::error(item.span, "`move-type` needs a name")),
+                }
+                continue;
+            }
+            let body = match &item.kind {
+                NodeKind::List(l) => self.block(l),
+                _ => self.block(std::slice::from_ref(item)),
+            };
+            out.push(MoveProgram {
+                move_type,
+                body,
+                span: item.span,
+                source: item.to_source(),
+            });
+        }
+        out
+    }
+
+    /// A sequence of instructions.
+    fn block(&mut self, items: &[Node]) -> Vec<Instr> {
+        let mut out = Vec::with_capacity(items.len());
+        for item in items {
+            self.instr(item, &mut out);
+        }
+        out
+    }
+
+    fn loc(&mut self, node: &Node) -> Option<Loc> {
+        if let Some(a) = node.atom() {
+            if let Some(d) = self.names.board.direction(a) {
+                return Some(Loc::Dir(d));
+            }
+            if let Some(p) = self.names.board.position(a) {
+                return Some(Loc::Pos(p));
+            }
+        }
+        let d = self.names.unknown(node, "position or direction");
+        self.err(d);
+        None
+    }
+
+    /// An optional location argument: the cursor when absent.
+    fn opt_loc(&mut self, args: &[Node]) -> Loc {
+        match args.first() {
+            None => Loc::Cursor,
+            Some(n) => self.loc(n).unwrap_or(Loc::Cursor),
+        }
+    }
+
+    fn piece_arg(&mut self, node: &Node) -> Option<PieceType> {
+        match node.atom().and_then(|a| self.names.piece(a)) {
+            Some(p) => Some(p),
+            None => {
+                let d = self.names.unknown(node, "piece type");
+                self.err(d);
+                None
+            }
+        }
+    }
+
+    fn instr(&mut self, node: &Node, out: &mut Vec<Instr>) {
+        match &node.kind {
+            NodeKind::Atom(a) => {
+                let word = lower(a);
+                let i = match word.as_str() {
+                    "from" => Instr::From,
+                    "to" => Instr::To,
+                    "cascade" => Instr::Cascade,
+                    "add" => Instr::Add {
+                        promote: vec![],
+                        copy: false,
+                        partial: None,
+                    },
+                    "add-copy" => Instr::Add {
+                        promote: vec![],
+                        copy: true,
+                        partial: None,
+                    },
+                    "add-partial" => Instr::Add {
+                        promote: vec![],
+                        copy: false,
+                        partial: Some(None),
+                    },
+                    "add-copy-partial" => Instr::Add {
+                        promote: vec![],
+                        copy: true,
+                        partial: Some(None),
+                    },
+                    "mark" => Instr::Mark,
+                    "back" => Instr::Back,
+                    "capture" => Instr::Capture(Loc::Cursor),
+                    "flip" => Instr::Flip(Loc::Cursor),
+                    "change-owner" => Instr::ChangeOwner(PlayerRef::Mover, Loc::Cursor),
+                    _ => {
+                        if let Some(d) = self.names.board.direction(&word) {
+                            Instr::Step(d)
+                        } else if let Some(p) = self.names.board.position(&word) {
+                            Instr::JumpTo(p)
+                        } else {
+                            let d = self.names.unknown(node, "instruction");
+                            self.err(d);
+                            return;
+                        }
+                    }
+                };
+                out.push(i);
+            }
+            NodeKind::Str(_) => {
+                self.err(Diagnostic::error(
+                    node.span,
+                    "a string cannot stand in a move program",
+                ));
+            }
+            NodeKind::List(items) => {
+                let Some(head) = items.first() else { return };
+                let Some(h) = head.atom() else {
+                    // A nested block, as macros produce: ((verify x) add).
+                    for i in items {
+                        self.instr(i, out);
+                    }
+                    return;
+                };
+                let args = &items[1..];
+                match lower(h).as_str() {
+                    "verify" => {
+                        let c = self.cond_args(node, args);
+                        out.push(Instr::Verify(c));
+                    }
+                    "if" => {
+                        let Some(c) = args.first() else {
+                            self.err(Diagnostic::error(node.span, "`if` needs a condition"));
+                            return;
+                        };
+                        let c = self.cond(c);
+                        let rest = &args[1..];
+                        let split = rest.iter().position(|n| n.is_atom("else"));
+                        let (then, els) = match split {
+                            Some(i) => (&rest[..i], &rest[i + 1..]),
+                            None => (rest, &rest[rest.len()..]),
+                        };
+                        let then = self.block(then);
+                        let els = self.block(els);
+                        out.push(Instr::If(c, then, els));
+                    }
+                    "while" => {
+                        let Some(c) = args.first() else {
+                            self.err(Diagnostic::error(node.span, "`while` needs a condition"));
+                            return;
+                        };
+                        let c = self.cond(c);
+                        let body = self.block(&args[1..]);
+                        out.push(Instr::While(c, body));
+                    }
+                    "go" => {
+                        let t = args.first().and_then(|n| n.atom()).map(lower);
+                        let t = match t.as_deref() {
+                            Some("from") => GoTarget::From,
+                            Some("to") => GoTarget::To,
+                            Some("mark") => GoTarget::Mark,
+                            Some("last-from") => GoTarget::LastFrom,
+                            Some("last-to") => GoTarget::LastTo,
+                            _ => {
+                                self.err(
+                                    Diagnostic::error(
+                                        node.span,
+                                        "`go` needs one of from, to, mark, last-from, last-to",
+                                    )
+                                    .with_hint("(go from)"),
+                                );
+                                return;
+                            }
+                        };
+                        out.push(Instr::Go(t));
+                    }
+                    "mark" if args.is_empty() => out.push(Instr::Mark),
+                    "back" if args.is_empty() => out.push(Instr::Back),
+                    "from" | "to" | "mark" | "back" | "cascade" if args.len() == 1 => {
+                        // `(from a1)`: the instruction at a given place, by jumping there first.
+                        match self.loc(&args[0]) {
+                            Some(Loc::Pos(p)) => out.push(Instr::JumpTo(p)),
+                            Some(Loc::Dir(d)) => out.push(Instr::Step(d)),
+                            _ => return,
+                        }
+                        let mut one = vec![];
+                        self.instr(head, &mut one);
+                        out.extend(one);
+                    }
+                    w @ ("add" | "add-copy" | "add-partial" | "add-copy-partial") => {
+                        let copy = w.contains("copy");
+                        let is_partial = w.contains("partial");
+                        let mut promote = vec![];
+                        let mut mt = None;
+                        for a in args {
+                            let name = a.atom().unwrap_or("");
+                            if let Some(p) = self.names.piece(name) {
+                                promote.push(p);
+                            } else if is_partial && mt.is_none() && !name.is_empty() {
+                                mt = Some(self.names.move_type(name));
+                            } else {
+                                let d = self.names.unknown(a, "piece type");
+                                self.err(d);
+                            }
+                        }
+                        let partial = is_partial.then_some(mt);
+                        out.push(Instr::Add {
+                            promote,
+                            copy,
+                            partial,
+                        });
+                    }
+                    "capture" => {
+                        let l = self.opt_loc(args);
+                        out.push(Instr::Capture(l));
+                    }
+                    "flip" => {
+                        let l = self.opt_loc(args);
+                        out.push(Instr::Flip(l));
+                    }
+                    "change-owner" => {
+                        let mut player = PlayerRef::Mover;
+                        let mut at = Loc::Cursor;
+                        for a in args {
+                            if let Some(p) = a.atom().and_then(|n| self.names.player(n)) {
+                                player = PlayerRef::Named(p);
+                            } else if let Some(l) = self.loc(a) {
+                                at = l;
+                            }
+                        }
+                        out.push(Instr::ChangeOwner(player, at));
+                    }
+                    "change-type" => {
+                        let Some(t) = args.first().and_then(|a| self.piece_arg(a)) else {
+                            if args.is_empty() {
+                                self.err(Diagnostic::error(
+                                    node.span,
+                                    "`change-type` needs a piece type",
+                                ));
+                            }
+                            return;
+                        };
+                        let l = self.opt_loc(&args[1..]);
+                        out.push(Instr::ChangeType(t, l));
+                    }
+                    "create" => {
+                        let mut player = PlayerRef::Mover;
+                        let mut piece = None;
+                        let mut at = Loc::Cursor;
+                        for a in args {
+                            let name = a.atom().unwrap_or("");
+                            if let Some(p) = self.names.player(name) {
+                                player = PlayerRef::Named(p);
+                            } else if let Some(t) = self.names.piece(name) {
+                                piece = Some(t);
+                            } else if let Some(l) = self.loc(a) {
+                                at = l;
+                            }
+                        }
+                        out.push(Instr::Create { player, piece, at });
+                    }
+                    "set-flag" => {
+                        let (Some(f), Some(v)) = (args.first().and_then(|n| n.atom()), args.get(1))
+                        else {
+                            self.err(
+                                Diagnostic::error(node.span, "`set-flag` needs a flag and a value")
+                                    .with_hint("(set-flag name true)"),
+                            );
+                            return;
+                        };
+                        let f = self.names.flag(f);
+                        let v = self.cond(v);
+                        out.push(Instr::SetFlag(f, v));
+                    }
+                    "set-position-flag" => {
+                        let (Some(f), Some(v)) = (args.first().and_then(|n| n.atom()), args.get(1))
+                        else {
+                            self.err(Diagnostic::error(
+                                node.span,
+                                "`set-position-flag` needs a flag and a value",
+                            ));
+                            return;
+                        };
+                        let f = self.names.position_flag(f);
+                        let v = self.cond(v);
+                        let l = self.opt_loc(&args[2..]);
+                        out.push(Instr::SetPositionFlag(f, v, l));
+                    }
+                    "set-attribute" => {
+                        let (Some(a), Some(v)) = (args.first(), args.get(1)) else {
+                            self.err(Diagnostic::error(
+                                node.span,
+                                "`set-attribute` needs an attribute and a value",
+                            ));
+                            return;
+                        };
+                        let Some(attr) = a.atom().and_then(|n| self.names.attribute(n)) else {
+                            let d = self.names.unknown(a, "attribute");
+                            self.err(d);
+                            return;
+                        };
+                        let v = self.cond(v);
+                        let l = self.opt_loc(&args[2..]);
+                        out.push(Instr::SetAttribute(attr, v, l));
+                    }
+                    "opposite" => match args
+                        .first()
+                        .and_then(|n| n.atom())
+                        .and_then(|a| self.names.board.direction(a))
+                    {
+                        Some(d) => out.push(Instr::StepOpposite(d)),
+                        None => {
+                            let d = self
+                                .names
+                                .unknown(args.first().unwrap_or(node), "direction");
+                            self.err(d);
+                        }
+                    },
+                    _ => {
+                        // Not an instruction word: a block whose first element is itself an instruction
+                        // (a direction, say), as macros produce.
+                        if self.names.board.direction(h).is_some()
+                            || self.names.board.position(h).is_some()
+                        {
+                            for i in items {
+                                self.instr(i, out);
+                            }
+                        } else {
+                            let d = self.names.unknown(head, "instruction");
+                            self.err(d);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// The condition of `verify`: one argument, or several taken as `and`.
+    fn cond_args(&mut self, node: &Node, args: &[Node]) -> Cond {
+        match args {
+            [] => {
+                self.err(Diagnostic::error(node.span, "`verify` needs a condition"));
+                Cond::True
+            }
+            [one] => self.cond(one),
+            many => Cond::And(many.iter().map(|n| self.cond(n)).collect()),
+        }
+    }
+
+    /// Compiles a predicate.
+    pub fn cond(&mut self, node: &Node) -> Cond {
+        match &node.kind {
+            NodeKind::Atom(a) => self.pred(node, a, &[]),
+            NodeKind::Str(_) => {
+                self.err(Diagnostic::error(node.span, "a string is not a condition"));
+                Cond::False
+            }
+            NodeKind::List(items) => match items.first().and_then(|h| h.atom()) {
+                Some(h) => self.pred(node, h, &items[1..]),
+                None if items.len() == 1 => self.cond(&items[0]),
+                None => {
+                    self.err(Diagnostic::error(node.span, "expected a condition"));
+                    Cond::False
+                }
+            },
+        }
+    }
+
+    fn pred(&mut self, node: &Node, word: &str, args: &[Node]) -> Cond {
+        let w = lower(word);
+        match w.as_str() {
+            "true" => return Cond::True,
+            "false" => return Cond::False,
+            "and" => return Cond::And(args.iter().map(|a| self.cond(a)).collect()),
+            "or" => return Cond::Or(args.iter().map(|a| self.cond(a)).collect()),
+            "not" => {
+                return match args {
+                    [one] => Cond::Not(Box::new(self.cond(one))),
+                    _ => {
+                        self.err(Diagnostic::error(node.span, "`not` takes one condition"));
+                        Cond::False
+                    }
+                }
+            }
+            _ => {}
+        }
+        let (neg, base) = negated(&w);
+        let c = match self.positive_pred(node, base, args) {
+            Some(c) => c,
+            None => {
+                // `not-x` may be a name of its own (an attribute called `not-moved`).
+                if neg {
+                    if let Some(c) = self.positive_pred(node, &w, args) {
+                        return c;
+                    }
+                }
+                let d = self.names.unknown(
+                    node.list().and_then(|l| l.first()).unwrap_or(node),
+                    "condition",
+                );
+                self.err(d);
+                return Cond::False;
+            }
+        };
+        if neg {
+            Cond::Not(Box::new(c))
+        } else {
+            c
+        }
+    }
+
+    fn positive_pred(&mut self, node: &Node, w: &str, args: &[Node]) -> Option<Cond> {
+        let c = match w {
+            "empty?" => Cond::Empty(self.opt_loc(args)),
+            "friend?" => Cond::Friend(self.opt_loc(args)),
+            "enemy?" => Cond::Enemy(self.opt_loc(args)),
+            "neutral?" => Cond::Neutral(self.opt_loc(args)),
+            "last-from?" => Cond::LastFrom(self.opt_loc(args)),
+            "last-to?" => Cond::LastTo(self.opt_loc(args)),
+            "marked?" => Cond::Marked(self.opt_loc(args)),
+            "attacked?" => Cond::Attacked(self.opt_loc(args)),
+            "defended?" => Cond::Defended(self.opt_loc(args)),
+            "on-board?" => Cond::OnBoard(self.opt_loc(args)),
+            "piece?" => {
+                let Some(t) = args.first().and_then(|a| self.piece_arg(a)) else {
+                    if args.is_empty() {
+                        self.err(Diagnostic::error(node.span, "`piece?` needs a piece type"));
+                    }
+                    return Some(Cond::False);
+                };
+                Cond::Piece(vec![t], self.opt_loc(&args[1..]))
+            }
+            "in-zone?" => {
+                let Some(z) = args
+                    .first()
+                    .and_then(|a| a.atom())
+                    .and_then(|a| self.names.board.zone(a))
+                else {
+                    let d = self.names.unknown(args.first().unwrap_or(node), "zone");
+                    self.err(d);
+                    return Some(Cond::False);
+                };
+                Cond::InZone(z, self.opt_loc(&args[1..]))
+            }
+            "position?" => {
+                let Some(p) = args
+                    .first()
+                    .and_then(|a| a.atom())
+                    .and_then(|a| self.names.board.position(a))
+                else {
+                    let d = self.names.unknown(args.first().unwrap_or(node), "position");
+                    self.err(d);
+                    return Some(Cond::False);
+                };
+                Cond::IsPosition(p, self.opt_loc(&args[1..]))
+            }
+            "flag?" => {
+                let Some(f) = args.first().and_then(|a| a.atom()) else {
+                    self.err(Diagnostic::error(node.span, "`flag?` needs a flag name"));
+                    return Some(Cond::False);
+                };
+                Cond::Flag(self.names.flag(f))
+            }
+            "position-flag?" => {
+                let Some(f) = args.first().and_then(|a| a.atom()) else {
+                    self.err(Diagnostic::error(
+                        node.span,
+                        "`position-flag?` needs a flag name",
+                    ));
+                    return Some(Cond::False);
+                };
+                let f = self.names.position_flag(f);
+                Cond::PositionFlag(f, self.opt_loc(&args[1..]))
+            }
+            other => {
+                let a = self.names.attribute(other)?;
+                Cond::Attribute(a, self.opt_loc(args))
+            }
+        };
+        Some(c)
+    }
+}
