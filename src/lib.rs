@@ -12,6 +12,7 @@
 
 pub mod check;
 pub mod compile;
+pub mod engine;
 pub mod lang;
 pub mod load;
 

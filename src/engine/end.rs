@@ -1,0 +1,243 @@
+//! End of game: the win, loss, draw and count conditions, tested for each listed player after each move. When
+//! several hold at once the highest priority decides. A player to move with no legal move and no condition
+//! that covers it draws the game (Zillions' default), recorded as type `stalemated`.
+//!
+//! Decisions where ZRF is unclear (see README): `pieces-remaining n` means exactly n pieces on the board (and in
+//! reserve with `include off-pieces`); `repetition` means the position (with the player to move) occurs for the
+//! third time; `stalemated` and `checkmated` hold only for the player to move.
+
+use super::gen;
+use super::moves::Move;
+use super::state::State;
+use super::EngineError;
+use crate::compile::*;
+
+/// How a game ended.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Outcome {
+    /// Per player: 1 win, 0 draw, -1 loss.
+    pub results: Vec<i8>,
+    /// The condition kind that fired (`checkmated`, `stalemated`, `absolute-config`, ... or `move-limit`).
+    pub end_type: String,
+    /// Declared name, or the kind.
+    pub name: String,
+    pub priority: i32,
+}
+
+struct Ctx<'a> {
+    game: &'a Game,
+    state: &'a State,
+    /// Legal moves of the player to move.
+    moves: &'a [Move],
+    history: &'a [u64],
+    royal: &'a [Vec<PieceType>],
+}
+
+impl Ctx<'_> {
+    fn to_move(&self) -> Player {
+        self.game.turn_order.entries[self.state.turn].player
+    }
+
+    fn count(&self, player: Option<Player>, types: &[PieceType]) -> u32 {
+        let np = self.game.pieces.len();
+        let on_board = self
+            .state
+            .cells
+            .iter()
+            .flatten()
+            .filter(|x| {
+                !x.dead
+                    && player.is_none_or(|p| x.owner == p)
+                    && (types.is_empty() || types.contains(&x.kind))
+            })
+            .count() as u32;
+        if !self.game.options.include_off_pieces {
+            return on_board;
+        }
+        let mut off = 0;
+        for (slot, &n) in self.state.reserves.iter().enumerate() {
+            let (p, t) = (slot / np.max(1), slot % np.max(1));
+            if player.is_none_or(|q| q.idx() == p)
+                && (types.is_empty() || types.iter().any(|x| x.idx() == t))
+            {
+                off += n;
+            }
+        }
+        on_board + off
+    }
+
+    fn holds(&self, c: &EndCond, p: Player) -> Result<bool, EngineError> {
+        let g = self.game;
+        Ok(match c {
+            EndCond::Stalemated => self.to_move() == p && self.moves.is_empty(),
+            EndCond::PiecesRemaining { n, types } => self.count(Some(p), types) == *n,
+            EndCond::TotalPieceCount { n, types } => self.count(None, types) == *n,
+            EndCond::Checkmated(types) => {
+                self.to_move() == p
+                    && self.moves.is_empty()
+                    && gen::royal_attacked(g, self.state, p, types)?
+            }
+            EndCond::Captured(types) => {
+                // Every piece of these types the player had is gone (and the player had one at the start).
+                let had = g
+                    .setup
+                    .pieces
+                    .iter()
+                    .any(|(q, t, _)| *q == p && types.contains(t));
+                had && self.count(Some(p), types) == 0
+            }
+            EndCond::AbsoluteConfig {
+                types,
+                positions,
+                opponent,
+            } => positions.iter().any(|&pos| {
+                self.state.get(pos).is_some_and(|x| {
+                    !x.dead
+                        && (x.owner == p) != *opponent
+                        && (types.is_empty() || types.contains(&x.kind))
+                })
+            }),
+            EndCond::RelativeConfig {
+                types,
+                dirs,
+                opponent,
+            } => (0..self.state.cells.len()).any(|start| {
+                let mut pos = Some(Pos(start as u16));
+                for (i, t) in types.iter().enumerate() {
+                    let Some(here) = pos else { return false };
+                    let ok = self
+                        .state
+                        .get(here)
+                        .is_some_and(|x| !x.dead && x.kind == *t && (x.owner == p) != *opponent);
+                    if !ok {
+                        return false;
+                    }
+                    pos = dirs.get(i).and_then(|d| g.board.step(p, here, *d));
+                }
+                true
+            }),
+            EndCond::Repetition => {
+                let k = self.state.key();
+                self.history.iter().filter(|&&h| h == k).count() >= 2
+            }
+            EndCond::And(cs) => {
+                for c in cs {
+                    if !self.holds(c, p)? {
+                        return Ok(false);
+                    }
+                }
+                true
+            }
+            EndCond::Or(cs) => {
+                for c in cs {
+                    if self.holds(c, p)? {
+                        return Ok(true);
+                    }
+                }
+                false
+            }
+            EndCond::Not(c) => !self.holds(c, p)?,
+        })
+    }
+}
+
+fn kind_name(c: &EndCond) -> &'static str {
+    match c {
+        EndCond::Stalemated => "stalemated",
+        EndCond::PiecesRemaining { .. } => "pieces-remaining",
+        EndCond::TotalPieceCount { .. } => "total-piece-count",
+        EndCond::Checkmated(_) => "checkmated",
+        EndCond::Captured(_) => "captured",
+        EndCond::AbsoluteConfig { .. } => "absolute-config",
+        EndCond::RelativeConfig { .. } => "relative-config",
+        EndCond::Repetition => "repetition",
+        EndCond::And(cs) | EndCond::Or(cs) => cs.first().map_or("and", kind_name),
+        EndCond::Not(c) => kind_name(c),
+    }
+}
+
+/// The outcome of the state, if the game is over. `moves` are the legal moves of the player to move;
+/// `history` the keys of earlier positions of this game (for `repetition`).
+pub fn outcome(
+    game: &Game,
+    state: &State,
+    moves: &[Move],
+    history: &[u64],
+    royal: &[Vec<PieceType>],
+) -> Result<Option<Outcome>, EngineError> {
+    let ctx = Ctx {
+        game,
+        state,
+        moves,
+        history,
+        royal,
+    };
+    let n = game.players.len();
+    let mut best: Option<(i32, usize, Outcome)> = None;
+    for (index, ec) in game.end_conditions.iter().enumerate() {
+        if best.as_ref().is_some_and(|(p, i, _)| {
+            (*p, std::cmp::Reverse(*i)) >= (ec.priority, std::cmp::Reverse(index))
+        }) {
+            continue;
+        }
+        for &p in &ec.players {
+            if !ctx.holds(&ec.cond, p)? {
+                continue;
+            }
+            let mut results = vec![0i8; n];
+            match ec.kind {
+                EndKind::Win => {
+                    results.iter_mut().for_each(|r| *r = -1);
+                    results[p.idx()] = 1;
+                }
+                EndKind::Loss => {
+                    results.iter_mut().for_each(|r| *r = 1);
+                    results[p.idx()] = -1;
+                }
+                EndKind::Draw => {}
+                EndKind::Count => {
+                    let counts: Vec<u32> = (0..n)
+                        .map(|q| ctx.count(Some(Player(q as u8)), &[]))
+                        .collect();
+                    let max = counts.iter().copied().max().unwrap_or(0);
+                    let winners = counts.iter().filter(|&&c| c == max).count();
+                    for (q, &c) in counts.iter().enumerate() {
+                        results[q] = if c == max && winners == 1 {
+                            1
+                        } else if c == max {
+                            0
+                        } else {
+                            -1
+                        };
+                    }
+                }
+            }
+            for (q, info) in game.players.iter().enumerate() {
+                if info.random {
+                    results[q] = 0;
+                }
+            }
+            let out = Outcome {
+                results,
+                end_type: kind_name(&ec.cond).to_string(),
+                name: ec.name.clone(),
+                priority: ec.priority,
+            };
+            best = Some((ec.priority, index, out));
+            break;
+        }
+    }
+    if let Some((_, _, o)) = best {
+        return Ok(Some(o));
+    }
+    let _ = ctx.royal;
+    if moves.is_empty() {
+        return Ok(Some(Outcome {
+            results: vec![0; n],
+            end_type: "stalemated".into(),
+            name: "stalemated".into(),
+            priority: i32::MIN,
+        }));
+    }
+    Ok(None)
+}

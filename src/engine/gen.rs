@@ -1,0 +1,893 @@
+//! The move-program interpreter and the generation of complete moves.
+//!
+//! A program runs with a cursor over a frozen board (the state at the start of the part): predicates read the
+//! board as it was, and actions are recorded, not applied. `add` emits a part and the program goes on;
+//! captures and drops made before an `add` are not carried into later emissions (Zillions' rule), movements
+//! and cascades are. Composite moves are enumerated whole: a part made by `add-partial` is applied to a copy of
+//! the state and the same piece continues; only complete moves are returned.
+
+use super::moves::{Action, Move, Part};
+use super::state::{initial_attrs, Piece, State};
+use super::EngineError;
+use crate::compile::*;
+use std::collections::HashSet;
+
+/// Instructions one program run may execute before it is declared runaway.
+const STEP_BUDGET: u32 = 1_000_000;
+/// Parts one composite move may have.
+const MAX_PARTS: usize = 256;
+/// Complete moves one position may have.
+const MAX_MOVES: usize = 200_000;
+
+/// A part emitted by a program, with what continues it.
+#[derive(Clone, Debug)]
+pub struct Emitted {
+    pub part: Part,
+    /// `Some(t)` for `add-partial`: the same piece continues with moves of type `t` (any type for `None`).
+    pub cont: Option<Option<MoveType>>,
+}
+
+/// Why a program run stopped early.
+enum Stop {
+    /// The path ends (a failed `verify`, a step off the board): nothing more is emitted.
+    Path,
+    /// In attack mode: a capture on the target was found.
+    Found,
+    /// The step budget ran out.
+    Budget,
+}
+
+/// What a program run is for.
+#[derive(Clone, Copy)]
+enum Mode {
+    /// Emit every part.
+    Generate,
+    /// Stop at the first part that captures on this position.
+    Attack(Pos),
+}
+
+struct Run<'a> {
+    game: &'a Game,
+    state: &'a State,
+    /// The player to move: symmetry, zones, `friend?` refer to it.
+    player: Player,
+    mode: Mode,
+    start: Pos,
+    cursor: Pos,
+    mark: Option<Pos>,
+    from: Option<Pos>,
+    held: Option<Piece>,
+    to: Option<Pos>,
+    /// A drop: the type dropped and whether it comes from the reserve.
+    drop: Option<(PieceType, bool)>,
+    captures: Vec<Pos>,
+    placed: Vec<(Pos, Piece)>,
+    cascades: Vec<(Pos, Pos)>,
+    changes: Vec<Action>,
+    flags: Vec<bool>,
+    position_flags: Vec<(FlagId, Pos, bool)>,
+    move_type: Option<MoveType>,
+    steps: u32,
+    out: &'a mut Vec<Emitted>,
+}
+
+impl Run<'_> {
+    #[inline]
+    fn loc(&self, l: Loc) -> Option<Pos> {
+        match l {
+            Loc::Cursor => Some(self.cursor),
+            Loc::Dir(d) => self.game.board.step(self.player, self.cursor, d),
+            Loc::Pos(p) => Some(p),
+        }
+    }
+
+    #[inline]
+    fn live(&self, pos: Pos) -> Option<Piece> {
+        self.state.get(pos)
+    }
+
+    fn cond(&mut self, c: &Cond) -> Result<bool, Stop> {
+        Ok(match c {
+            Cond::True => true,
+            Cond::False => false,
+            Cond::Not(c) => !self.cond(c)?,
+            Cond::And(cs) => {
+                for c in cs {
+                    if !self.cond(c)? {
+                        return Ok(false);
+                    }
+                }
+                true
+            }
+            Cond::Or(cs) => {
+                for c in cs {
+                    if self.cond(c)? {
+                        return Ok(true);
+                    }
+                }
+                false
+            }
+            Cond::Empty(l) => self.loc(*l).is_some_and(|p| self.live(p).is_none()),
+            Cond::Friend(l) => self
+                .loc(*l)
+                .and_then(|p| self.live(p))
+                .is_some_and(|x| !x.dead && x.owner == self.player),
+            Cond::Enemy(l) => self
+                .loc(*l)
+                .and_then(|p| self.live(p))
+                .is_some_and(|x| !x.dead && x.owner != self.player),
+            Cond::Neutral(l) => {
+                let turn_players = &self.game.turn_order.entries;
+                self.loc(*l)
+                    .and_then(|p| self.live(p))
+                    .is_some_and(|x| !x.dead && !turn_players.iter().any(|e| e.player == x.owner))
+            }
+            Cond::Piece(ts, l) => self
+                .loc(*l)
+                .and_then(|p| self.live(p))
+                .is_some_and(|x| ts.contains(&x.kind)),
+            Cond::InZone(z, l) => self
+                .loc(*l)
+                .is_some_and(|p| self.game.board.in_zone(*z, self.player, p)),
+            Cond::OnBoard(l) => self.loc(*l).is_some(),
+            Cond::LastFrom(l) => self
+                .loc(*l)
+                .is_some_and(|p| self.state.last_from == Some(p)),
+            Cond::LastTo(l) => self.loc(*l).is_some_and(|p| self.state.last_to == Some(p)),
+            Cond::Marked(l) => self.loc(*l).is_some_and(|p| self.mark == Some(p)),
+            Cond::IsPosition(q, l) => self.loc(*l) == Some(*q),
+            Cond::Attacked(l) | Cond::Defended(l) => {
+                if matches!(self.mode, Mode::Attack(_)) {
+                    return Ok(false); // no nested attack searches
+                }
+                let Some(p) = self.loc(*l) else {
+                    return Ok(false);
+                };
+                let defended = matches!(c, Cond::Defended(_));
+                match attacked_by(self.game, self.state, p, self.player, defended) {
+                    Ok(b) => b,
+                    Err(_) => return Err(Stop::Budget),
+                }
+            }
+            Cond::Flag(f) => self.flags.get(f.idx()).copied().unwrap_or(false),
+            Cond::PositionFlag(f, l) => match self.loc(*l) {
+                Some(p) => self
+                    .position_flags
+                    .iter()
+                    .rev()
+                    .find(|(g, q, _)| g == f && *q == p)
+                    .is_some_and(|x| x.2),
+                None => false,
+            },
+            Cond::Attribute(a, l) => self
+                .loc(*l)
+                .and_then(|p| self.live(p))
+                .is_some_and(|x| x.attr(*a)),
+        })
+    }
+
+    fn block(&mut self, body: &[Instr]) -> Result<(), Stop> {
+        for i in body {
+            self.steps += 1;
+            if self.steps > STEP_BUDGET {
+                return Err(Stop::Budget);
+            }
+            self.instr(i)?;
+        }
+        Ok(())
+    }
+
+    fn instr(&mut self, i: &Instr) -> Result<(), Stop> {
+        match i {
+            Instr::Step(d) => {
+                self.cursor = self
+                    .game
+                    .board
+                    .step(self.player, self.cursor, *d)
+                    .ok_or(Stop::Path)?
+            }
+            Instr::StepOpposite(d) => {
+                let o = self.game.board.opposite[d.idx()].ok_or(Stop::Path)?;
+                self.cursor = self
+                    .game
+                    .board
+                    .step(self.player, self.cursor, o)
+                    .ok_or(Stop::Path)?;
+            }
+            Instr::JumpTo(p) => self.cursor = *p,
+            Instr::Verify(c) => {
+                if !self.cond(c)? {
+                    return Err(Stop::Path);
+                }
+            }
+            Instr::If(c, then, els) => {
+                if self.cond(c)? {
+                    self.block(then)?
+                } else {
+                    self.block(els)?
+                }
+            }
+            Instr::While(c, body) => {
+                while self.cond(c)? {
+                    self.steps += 1;
+                    if self.steps > STEP_BUDGET {
+                        return Err(Stop::Budget);
+                    }
+                    self.block(body)?;
+                }
+            }
+            Instr::Mark => self.mark = Some(self.cursor),
+            Instr::Back => self.cursor = self.mark.unwrap_or(self.start),
+            Instr::Go(t) => {
+                self.cursor = match t {
+                    GoTarget::From => self.from.unwrap_or(self.start),
+                    GoTarget::To => self.to.unwrap_or(self.cursor),
+                    GoTarget::Mark => self.mark.unwrap_or(self.start),
+                    GoTarget::LastFrom => self.state.last_from.ok_or(Stop::Path)?,
+                    GoTarget::LastTo => self.state.last_to.ok_or(Stop::Path)?,
+                }
+            }
+            Instr::From => {
+                self.from = Some(self.cursor);
+                self.held = self.live(self.cursor);
+                self.drop = None;
+            }
+            Instr::To => self.to = Some(self.cursor),
+            Instr::Cascade => {
+                // The held piece's movement ends here; the piece that stood here at the start moves on.
+                if let Some(f) = self.from {
+                    if f != self.cursor {
+                        self.cascades.push((f, self.cursor));
+                    }
+                }
+                self.from = Some(self.cursor);
+                self.held = self.live(self.cursor);
+                self.to = None;
+                self.drop = None;
+            }
+            Instr::Add {
+                promote,
+                copy,
+                partial,
+            } => self.emit(promote, *copy, *partial)?,
+            Instr::Capture(l) => {
+                if let Some(p) = self.loc(*l) {
+                    if self.live(p).is_some_and(|x| !x.dead) && !self.captures.contains(&p) {
+                        self.captures.push(p);
+                    }
+                }
+            }
+            Instr::Create { player, piece, at } => {
+                let Some(p) = self.loc(*at) else {
+                    return Err(Stop::Path);
+                };
+                let owner = match player {
+                    PlayerRef::Mover => self.player,
+                    PlayerRef::Named(q) => *q,
+                };
+                let Some(kind) = piece.or(self.held.map(|h| h.kind)) else {
+                    return Ok(());
+                };
+                let attrs = initial_attrs(self.game, kind);
+                self.placed.push((
+                    p,
+                    Piece {
+                        kind,
+                        owner,
+                        attrs,
+                        dead: false,
+                    },
+                ));
+            }
+            Instr::ChangeType(t, l) => {
+                let at = self.loc(*l).ok_or(Stop::Path)?;
+                self.changes.push(Action::ChangeType { at, kind: *t });
+            }
+            Instr::Flip(l) => {
+                let at = self.loc(*l).ok_or(Stop::Path)?;
+                if let Some(x) = self.live(at) {
+                    let n = self.game.players.len() as u8;
+                    let owner = if x.owner != self.player {
+                        self.player
+                    } else {
+                        Player((x.owner.0 + 1) % n.max(1))
+                    };
+                    self.changes.push(Action::ChangeOwner { at, owner });
+                }
+            }
+            Instr::ChangeOwner(p, l) => {
+                let at = self.loc(*l).ok_or(Stop::Path)?;
+                let owner = match p {
+                    PlayerRef::Mover => self.player,
+                    PlayerRef::Named(q) => *q,
+                };
+                self.changes.push(Action::ChangeOwner { at, owner });
+            }
+            Instr::SetFlag(f, c) => {
+                let v = self.cond(c)?;
+                if self.flags.len() <= f.idx() {
+                    self.flags.resize(f.idx() + 1, false);
+                }
+                self.flags[f.idx()] = v;
+            }
+            Instr::SetPositionFlag(f, c, l) => {
+                let v = self.cond(c)?;
+                let p = self.loc(*l).ok_or(Stop::Path)?;
+                self.position_flags.push((*f, p, v));
+            }
+            Instr::SetAttribute(a, c, l) => {
+                let v = self.cond(c)?;
+                let at = self.loc(*l).ok_or(Stop::Path)?;
+                self.changes.push(Action::SetAttribute {
+                    at,
+                    attr: *a,
+                    value: v,
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether a piece stands on `pos` when the held piece arrives there (so arriving captures it).
+    fn occupied_on_arrival(&self, pos: Pos) -> bool {
+        self.live(pos).is_some_and(|x| !x.dead)
+            && !self.cascades.iter().any(|(f, _)| *f == pos)
+            && self.from != Some(pos)
+            && !self.captures.contains(&pos)
+    }
+
+    fn emit(
+        &mut self,
+        promote: &[PieceType],
+        copy: bool,
+        cont: Option<Option<MoveType>>,
+    ) -> Result<(), Stop> {
+        let dest = self.to.unwrap_or(self.cursor);
+        let mut actions = Vec::with_capacity(4 + self.captures.len() + self.changes.len());
+        for &c in &self.captures {
+            actions.push(Action::Capture { at: c });
+        }
+        for &(f, t) in &self.cascades {
+            if self.live(t).is_some_and(|x| !x.dead)
+                && !self.captures.contains(&t)
+                && !self.cascades.iter().any(|c| c.0 == t)
+            {
+                actions.push(Action::Capture { at: t });
+            }
+            actions.push(Action::Move { from: f, to: t });
+        }
+        let piece_kind;
+        let mut from = None;
+        match (self.drop, self.from, self.held) {
+            (Some((kind, reserve)), _, _) => {
+                if self.occupied_on_arrival(dest) {
+                    actions.push(Action::Capture { at: dest });
+                }
+                let attrs = initial_attrs(self.game, kind);
+                actions.push(Action::Place {
+                    at: dest,
+                    piece: Piece {
+                        kind,
+                        owner: self.player,
+                        attrs,
+                        dead: false,
+                    },
+                    reserve,
+                });
+                piece_kind = kind;
+            }
+            (None, Some(f), Some(h)) => {
+                if f != dest {
+                    if self.occupied_on_arrival(dest) {
+                        actions.push(Action::Capture { at: dest });
+                    }
+                    actions.push(Action::Move { from: f, to: dest });
+                    if copy {
+                        actions.push(Action::Place {
+                            at: f,
+                            piece: h,
+                            reserve: false,
+                        });
+                    }
+                }
+                piece_kind = h.kind;
+                from = Some(f);
+            }
+            _ => piece_kind = PieceType(0),
+        }
+        for &(p, piece) in &self.placed {
+            if self.live(p).is_some() && !self.captures.contains(&p) {
+                actions.push(Action::Capture { at: p });
+            }
+            actions.push(Action::Place {
+                at: p,
+                piece,
+                reserve: false,
+            });
+        }
+        // A change made on the square the held piece left follows the piece.
+        let moved = from.filter(|f| *f != dest);
+        for ch in &self.changes {
+            let mut ch = *ch;
+            if let Some(f) = moved {
+                match &mut ch {
+                    Action::ChangeType { at, .. }
+                    | Action::ChangeOwner { at, .. }
+                    | Action::SetAttribute { at, .. }
+                        if *at == f =>
+                    {
+                        *at = dest
+                    }
+                    _ => {}
+                }
+            }
+            actions.push(ch);
+        }
+        let part = Part {
+            actions,
+            from,
+            to: Some(dest),
+            piece: piece_kind,
+            move_type: self.move_type,
+        };
+        if let Mode::Attack(target) = self.mode {
+            if part
+                .actions
+                .iter()
+                .any(|a| matches!(a, Action::Capture { at } if *at == target))
+            {
+                return Err(Stop::Found);
+            }
+        } else if promote.is_empty() {
+            self.out.push(Emitted { part, cont });
+        } else {
+            for &t in promote {
+                let mut p = part.clone();
+                p.actions.push(Action::ChangeType { at: dest, kind: t });
+                self.out.push(Emitted { part: p, cont });
+            }
+        }
+        // Captures and drops before an `add` are not carried into later emissions.
+        self.captures.clear();
+        self.placed.clear();
+        Ok(())
+    }
+}
+
+/// Runs one program; returns whether an attack target was found. A runaway program is an error.
+#[allow(clippy::too_many_arguments)]
+fn run_program(
+    game: &Game,
+    state: &State,
+    player: Player,
+    mode: Mode,
+    prog: &MoveProgram,
+    start: Pos,
+    held: Option<Piece>,
+    drop: Option<(PieceType, bool)>,
+    out: &mut Vec<Emitted>,
+) -> Result<bool, EngineError> {
+    let mut run = Run {
+        game,
+        state,
+        player,
+        mode,
+        start,
+        cursor: start,
+        mark: None,
+        from: if drop.is_some() { None } else { Some(start) },
+        held,
+        to: None,
+        drop,
+        captures: vec![],
+        placed: vec![],
+        cascades: vec![],
+        changes: vec![],
+        flags: vec![],
+        position_flags: vec![],
+        move_type: prog.move_type,
+        steps: 0,
+        out,
+    };
+    match run.block(&prog.body) {
+        Ok(()) | Err(Stop::Path) => Ok(false),
+        Err(Stop::Found) => Ok(true),
+        Err(Stop::Budget) => Err(EngineError(format!(
+            "{}: a move program ran more than {STEP_BUDGET} steps from {} (an endless `while`?): {}",
+            game.title,
+            game.board.pos_name(start),
+            prog.source
+        ))),
+    }
+}
+
+/// Whether `pos` could be captured by a player other than `player` (or, with `defended`, by `player` itself),
+/// on the given board, by a single part of any of their moves.
+pub fn attacked_by(
+    game: &Game,
+    state: &State,
+    pos: Pos,
+    player: Player,
+    defended: bool,
+) -> Result<bool, EngineError> {
+    let mut scratch = vec![];
+    for (i, c) in state.cells.iter().enumerate() {
+        let Some(x) = c else { continue };
+        if x.dead || (x.owner == player) != defended || game.players[x.owner.idx()].random {
+            continue;
+        }
+        let start = Pos(i as u16);
+        for prog in &game.pieces[x.kind.idx()].moves {
+            if run_program(
+                game,
+                state,
+                x.owner,
+                Mode::Attack(pos),
+                prog,
+                start,
+                Some(*x),
+                None,
+                &mut scratch,
+            )? {
+                return Ok(true);
+            }
+        }
+    }
+    Ok(false)
+}
+
+/// The player to move and whose pieces it moves, with the turn's move type.
+pub fn turn_of<'g>(game: &'g Game, state: &State) -> &'g TurnEntry {
+    &game.turn_order.entries[state.turn]
+}
+
+/// Every single part available to `player` in `state`: moves of its pieces and drops from its reserve.
+/// `only` restricts generation to the piece on one square (the continuation of a composite move), `types`
+/// to moves of one type.
+pub fn parts(
+    game: &Game,
+    state: &State,
+    player: Player,
+    owner: Player,
+    types: Option<MoveType>,
+    only: Option<Pos>,
+    out: &mut Vec<Emitted>,
+) -> Result<(), EngineError> {
+    let wanted = |p: &MoveProgram| types.is_none() || p.move_type == types;
+    let squares: Box<dyn Iterator<Item = usize>> = match only {
+        Some(p) => Box::new(std::iter::once(p.idx())),
+        None => Box::new(0..state.cells.len()),
+    };
+    for i in squares {
+        let Some(x) = state.cells[i] else { continue };
+        if x.dead || (x.owner != owner && !game.options.shared_pieces) {
+            continue;
+        }
+        for prog in game.pieces[x.kind.idx()].moves.iter().filter(|p| wanted(p)) {
+            run_program(
+                game,
+                state,
+                player,
+                Mode::Generate,
+                prog,
+                Pos(i as u16),
+                Some(x),
+                None,
+                out,
+            )?;
+        }
+    }
+    if only.is_some() {
+        return Ok(());
+    }
+    let np = game.pieces.len();
+    for (t, piece) in game.pieces.iter().enumerate() {
+        if piece.drops.is_empty() {
+            continue;
+        }
+        let kind = PieceType(t as u16);
+        let limited = game.setup.reserves.iter().any(|r| r.1 == kind);
+        if limited && state.reserves[owner.idx() * np + t] == 0 {
+            continue;
+        }
+        for prog in piece.drops.iter().filter(|p| wanted(p)) {
+            for (i, info) in game.board.positions.iter().enumerate() {
+                if info.dummy {
+                    continue;
+                }
+                let start = Pos(i as u16);
+                run_program(
+                    game,
+                    state,
+                    player,
+                    Mode::Generate,
+                    prog,
+                    start,
+                    None,
+                    Some((kind, limited)),
+                    out,
+                )?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Applies one part to a state (not advancing the turn).
+pub fn apply_part(game: &Game, state: &mut State, part: &Part, deferred: bool) {
+    let np = game.pieces.len();
+    for a in &part.actions {
+        match *a {
+            Action::Move { from, to } => {
+                let p = state.get(from);
+                state.set(from, None);
+                state.set(to, p);
+            }
+            Action::Capture { at } => {
+                let Some(mut x) = state.get(at) else { continue };
+                if deferred {
+                    x.dead = true;
+                    state.set(at, Some(x));
+                } else {
+                    state.set(at, None);
+                    if game.options.recycle_captures {
+                        let slot = x.owner.idx() * np + x.kind.idx();
+                        let c = state.reserves[slot] + 1;
+                        state.set_reserve(slot, c);
+                    }
+                }
+            }
+            Action::Place { at, piece, reserve } => {
+                state.set(at, Some(piece));
+                if reserve {
+                    let slot = piece.owner.idx() * np + piece.kind.idx();
+                    let c = state.reserves[slot].saturating_sub(1);
+                    state.set_reserve(slot, c);
+                }
+            }
+            Action::ChangeType { at, kind } => {
+                if let Some(mut x) = state.get(at) {
+                    x.kind = kind;
+                    state.set(at, Some(x));
+                }
+            }
+            Action::ChangeOwner { at, owner } => {
+                if let Some(mut x) = state.get(at) {
+                    x.owner = owner;
+                    state.set(at, Some(x));
+                }
+            }
+            Action::SetAttribute { at, attr, value } => {
+                if let Some(mut x) = state.get(at) {
+                    if value {
+                        x.attrs |= 1 << attr.0;
+                    } else {
+                        x.attrs &= !(1 << attr.0);
+                    }
+                    state.set(at, Some(x));
+                }
+            }
+        }
+    }
+    if part.from.is_some() || part.to.is_some() {
+        state.last_from = part.from.or(part.to);
+        state.last_to = part.to;
+    }
+}
+
+/// Removes the pieces a composite move captured under `deferred captures`.
+fn remove_dead(game: &Game, state: &mut State) {
+    let np = game.pieces.len();
+    for i in 0..state.cells.len() {
+        if let Some(x) = state.cells[i] {
+            if x.dead {
+                state.set(Pos(i as u16), None);
+                if game.options.recycle_captures {
+                    let slot = x.owner.idx() * np + x.kind.idx();
+                    let c = state.reserves[slot] + 1;
+                    state.set_reserve(slot, c);
+                }
+            }
+        }
+    }
+}
+
+/// Applies a complete move and passes the turn.
+pub fn apply_move(game: &Game, state: &State, m: &Move) -> State {
+    let mut s = state.clone();
+    let deferred = game.options.deferred_captures && m.parts.len() > 1;
+    for p in &m.parts {
+        apply_part(game, &mut s, p, deferred);
+    }
+    if deferred {
+        remove_dead(game, &mut s);
+    }
+    s.turn += 1;
+    if s.turn >= game.turn_order.entries.len() {
+        s.turn = game.turn_order.repeat_from;
+    }
+    s.ply += 1;
+    s
+}
+
+struct Composer<'a> {
+    game: &'a Game,
+    player: Player,
+    owner: Player,
+    out: Vec<Move>,
+    seen: HashSet<u64>,
+}
+
+impl Composer<'_> {
+    /// Extends a composite move whose last part left `state`, continuing the piece on `at`.
+    fn extend(
+        &mut self,
+        prefix: &mut Vec<Part>,
+        state: &State,
+        at: Pos,
+        types: Option<MoveType>,
+        chain: &mut Vec<u64>,
+    ) -> Result<(), EngineError> {
+        if prefix.len() >= MAX_PARTS || self.out.len() >= MAX_MOVES {
+            return Err(EngineError(format!(
+                "{}: a composite move grew past {MAX_PARTS} parts or the position past {MAX_MOVES} moves",
+                self.game.title
+            )));
+        }
+        let mut conts = vec![];
+        parts(
+            self.game,
+            state,
+            self.player,
+            self.owner,
+            types,
+            Some(at),
+            &mut conts,
+        )?;
+        // A continuation that comes back to a state already seen in this chain would loop.
+        let deferred = self.game.options.deferred_captures;
+        let mut any = false;
+        for e in conts {
+            let mut next = state.clone();
+            apply_part(self.game, &mut next, &e.part, deferred);
+            if chain.contains(&next.hash) {
+                continue;
+            }
+            any = true;
+            prefix.push(e.part.clone());
+            match (e.cont, e.part.to) {
+                (Some(t), Some(to)) => {
+                    chain.push(next.hash);
+                    self.extend(prefix, &next, to, t, chain)?;
+                    chain.pop();
+                }
+                _ => self.finish(prefix),
+            }
+            prefix.pop();
+        }
+        if !any || self.game.options.pass_partial {
+            if prefix.len() > 0 {
+                self.finish(prefix);
+            }
+        }
+        Ok(())
+    }
+
+    fn finish(&mut self, parts: &[Part]) {
+        self.out.push(Move {
+            parts: parts.to_vec(),
+        });
+    }
+}
+
+/// Every legal complete move of the player to move, after move priorities, maximal captures, passing and the
+/// `checkmated` legality rule.
+pub fn legal_moves(
+    game: &Game,
+    state: &State,
+    royal: &[Vec<PieceType>],
+) -> Result<Vec<Move>, EngineError> {
+    let entry = turn_of(game, state);
+    let (player, owner) = (entry.player, entry.moves_as);
+    let mut firsts = vec![];
+    parts(
+        game,
+        state,
+        player,
+        owner,
+        entry.move_type,
+        None,
+        &mut firsts,
+    )?;
+    let mut c = Composer {
+        game,
+        player,
+        owner,
+        out: Vec::with_capacity(firsts.len()),
+        seen: HashSet::new(),
+    };
+    let deferred = game.options.deferred_captures;
+    let mut composite = false;
+    for e in firsts {
+        match (e.cont, e.part.to) {
+            (Some(t), Some(to)) => {
+                composite = true;
+                let mut next = state.clone();
+                apply_part(game, &mut next, &e.part, deferred);
+                let mut prefix = vec![e.part];
+                let mut chain = vec![state.hash, next.hash];
+                c.extend(&mut prefix, &next, to, t, &mut chain)?;
+            }
+            _ => c.out.push(Move {
+                parts: vec![e.part],
+            }),
+        }
+    }
+    let mut moves = c.out;
+    if composite {
+        // Moves with the same net effect are one move.
+        let mut seen = std::mem::take(&mut c.seen);
+        moves.retain(|m| {
+            let after = apply_move(game, state, m);
+            let key = after.hash
+                ^ m.parts[0]
+                    .from
+                    .map_or(0, |f| super::state::mix(f.0 as u64 + 1));
+            seen.insert(key)
+        });
+    }
+    if !game.move_priorities.is_empty() {
+        let rank = |m: &Move| {
+            let t = m.parts.first().and_then(|p| p.move_type);
+            t.and_then(|t| game.move_priorities.iter().position(|x| *x == t))
+                .unwrap_or(game.move_priorities.len())
+        };
+        if let Some(best) = moves.iter().map(rank).min() {
+            moves.retain(|m| rank(m) == best);
+        }
+    }
+    match game.options.maximal_captures {
+        MaximalCaptures::No => {}
+        MaximalCaptures::Pieces | MaximalCaptures::KingsThenPieces => {
+            if let Some(best) = moves.iter().map(Move::captures).max() {
+                moves.retain(|m| m.captures() == best);
+            }
+        }
+    }
+    if let Some(types) = royal.get(player.idx()).filter(|t| !t.is_empty()) {
+        let mut keep = Vec::with_capacity(moves.len());
+        for m in moves {
+            let after = apply_move(game, state, &m);
+            if !royal_attacked(game, &after, player, types)? {
+                keep.push(m);
+            }
+        }
+        moves = keep;
+    }
+    match game.options.pass_turn {
+        PassTurn::Yes => moves.push(Move::default()),
+        PassTurn::Forced if moves.is_empty() => moves.push(Move::default()),
+        _ => {}
+    }
+    Ok(moves)
+}
+
+/// Whether any of `player`'s pieces of the given types is attacked.
+pub fn royal_attacked(
+    game: &Game,
+    state: &State,
+    player: Player,
+    types: &[PieceType],
+) -> Result<bool, EngineError> {
+    for (i, c) in state.cells.iter().enumerate() {
+        if let Some(x) = c {
+            if x.owner == player
+                && types.contains(&x.kind)
+                && attacked_by(game, state, Pos(i as u16), player, false)?
+            {
+                return Ok(true);
+            }
+        }
+    }
+    Ok(false)
+}

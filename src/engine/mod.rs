@@ -1,0 +1,107 @@
+//! The engine: game state, moves, the move-program interpreter, composite moves, options, end of game, perft.
+//! [`Engine`] is the one interface bots, the tournament and `dagaz session` use.
+
+pub mod end;
+pub mod gen;
+pub mod moves;
+pub mod state;
+
+pub use end::Outcome;
+pub use moves::{Action, Move, Part};
+pub use state::{Piece, State};
+
+use crate::compile::*;
+
+/// An error while playing: a runaway program, a composite move that does not end. Names the game and where.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EngineError(pub String);
+
+impl std::fmt::Display for EngineError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for EngineError {}
+
+/// A compiled game with what the engine derives from it once.
+pub struct Engine<'g> {
+    pub game: &'g Game,
+    /// Per player: the piece types `(checkmated T)` protects; moves that leave one attacked are illegal.
+    royal: Vec<Vec<PieceType>>,
+}
+
+impl<'g> Engine<'g> {
+    pub fn new(game: &'g Game) -> Engine<'g> {
+        let mut royal = vec![vec![]; game.players.len()];
+        fn collect(c: &EndCond, out: &mut Vec<PieceType>) {
+            match c {
+                EndCond::Checkmated(ts) => out.extend(ts),
+                EndCond::And(cs) | EndCond::Or(cs) => cs.iter().for_each(|c| collect(c, out)),
+                EndCond::Not(c) => collect(c, out),
+                _ => {}
+            }
+        }
+        for ec in &game.end_conditions {
+            for p in &ec.players {
+                collect(&ec.cond, &mut royal[p.idx()]);
+            }
+        }
+        for r in &mut royal {
+            r.sort();
+            r.dedup();
+        }
+        Engine { game, royal }
+    }
+
+    pub fn initial(&self) -> State {
+        State::initial(self.game)
+    }
+
+    /// The player whose turn it is.
+    pub fn to_move(&self, s: &State) -> Player {
+        self.game.turn_order.entries[s.turn].player
+    }
+
+    /// Whether the player to move is a random (`?`) player: its move is a chance event.
+    pub fn is_chance(&self, s: &State) -> bool {
+        self.game.players[self.to_move(s).idx()].random
+    }
+
+    pub fn legal_moves(&self, s: &State) -> Result<Vec<Move>, EngineError> {
+        gen::legal_moves(self.game, s, &self.royal)
+    }
+
+    pub fn apply(&self, s: &State, m: &Move) -> State {
+        gen::apply_move(self.game, s, m)
+    }
+
+    /// The outcome, if the game is over in `s` (`moves` are its legal moves; `history` earlier position keys).
+    pub fn outcome(
+        &self,
+        s: &State,
+        moves: &[Move],
+        history: &[u64],
+    ) -> Result<Option<Outcome>, EngineError> {
+        end::outcome(self.game, s, moves, history, &self.royal)
+    }
+
+    /// Leaf count at `depth`; positions where the game is over are not expanded.
+    pub fn perft(&self, s: &State, depth: u32) -> Result<u64, EngineError> {
+        if depth == 0 {
+            return Ok(1);
+        }
+        let moves = self.legal_moves(s)?;
+        if self.outcome(s, &moves, &[])?.is_some() {
+            return Ok(0);
+        }
+        if depth == 1 {
+            return Ok(moves.len() as u64);
+        }
+        let mut n = 0;
+        for m in &moves {
+            n += self.perft(&self.apply(s, m), depth - 1)?;
+        }
+        Ok(n)
+    }
+}

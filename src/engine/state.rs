@@ -1,0 +1,152 @@
+//! The mutable game state: board contents with piece attributes, off-board reserves, the place in the turn
+//! order, the last move, and a Zobrist hash kept up to date by every write.
+
+use crate::compile::*;
+
+/// A piece on the board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Piece {
+    pub kind: PieceType,
+    pub owner: Player,
+    /// Boolean attributes, bit `AttrId`.
+    pub attrs: u32,
+    /// Captured during a composite move under `deferred captures`: stays until the move ends, blocks, and
+    /// can be neither captured nor jumped again.
+    pub dead: bool,
+}
+
+impl Piece {
+    pub fn attr(&self, a: AttrId) -> bool {
+        self.attrs >> a.0 & 1 == 1
+    }
+
+    fn bits(&self) -> u64 {
+        self.kind.0 as u64
+            | (self.owner.0 as u64) << 16
+            | (self.attrs as u64) << 24
+            | (self.dead as u64) << 60
+    }
+}
+
+/// A 64-bit mix (splitmix64's finalizer): Zobrist keys computed, not stored.
+#[inline]
+pub fn mix(mut x: u64) -> u64 {
+    x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    x ^ (x >> 31)
+}
+
+#[inline]
+fn cell_key(pos: Pos, p: &Piece) -> u64 {
+    mix((pos.0 as u64) << 48 ^ p.bits())
+}
+
+#[inline]
+fn reserve_key(slot: usize, count: u32) -> u64 {
+    if count == 0 {
+        0
+    } else {
+        mix(0xA5A5_0000_0000_0000 ^ (slot as u64) << 32 ^ count as u64)
+    }
+}
+
+/// Everything that changes during a game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct State {
+    pub cells: Vec<Option<Piece>>,
+    /// `reserves[player * pieces + type]`.
+    pub reserves: Vec<u32>,
+    /// Index into the game's turn order.
+    pub turn: usize,
+    /// Plies played since the start.
+    pub ply: u32,
+    pub last_from: Option<Pos>,
+    pub last_to: Option<Pos>,
+    /// Zobrist hash of the cells and reserves (the turn is mixed in by [`State::key`]).
+    pub hash: u64,
+}
+
+impl State {
+    /// The start position of a game.
+    pub fn initial(game: &Game) -> State {
+        let np = game.pieces.len();
+        let mut s = State {
+            cells: vec![None; game.board.positions.len()],
+            reserves: vec![0; game.players.len() * np.max(1)],
+            turn: 0,
+            ply: 0,
+            last_from: None,
+            last_to: None,
+            hash: 0,
+        };
+        for &(player, kind, pos) in &game.setup.pieces {
+            let attrs = initial_attrs(game, kind);
+            s.set(
+                pos,
+                Some(Piece {
+                    kind,
+                    owner: player,
+                    attrs,
+                    dead: false,
+                }),
+            );
+        }
+        for &(player, kind, n) in &game.setup.reserves {
+            let slot = player.idx() * np + kind.idx();
+            let c = s.reserves[slot] + n;
+            s.set_reserve(slot, c);
+        }
+        s
+    }
+
+    #[inline]
+    pub fn get(&self, pos: Pos) -> Option<Piece> {
+        self.cells[pos.idx()]
+    }
+
+    /// Writes a cell, keeping the hash up to date.
+    #[inline]
+    pub fn set(&mut self, pos: Pos, p: Option<Piece>) {
+        if let Some(old) = &self.cells[pos.idx()] {
+            self.hash ^= cell_key(pos, old);
+        }
+        if let Some(new) = &p {
+            self.hash ^= cell_key(pos, new);
+        }
+        self.cells[pos.idx()] = p;
+    }
+
+    pub fn set_reserve(&mut self, slot: usize, count: u32) {
+        self.hash ^= reserve_key(slot, self.reserves[slot]) ^ reserve_key(slot, count);
+        self.reserves[slot] = count;
+    }
+
+    /// The hash of the whole position, whose turn it is included: equal keys mean a repeated position.
+    pub fn key(&self) -> u64 {
+        self.hash ^ mix(0x7777_0000 ^ self.turn as u64)
+    }
+
+    /// The hash recomputed from scratch (tests check the incremental one against it).
+    pub fn full_hash(&self) -> u64 {
+        let mut h = 0;
+        for (i, c) in self.cells.iter().enumerate() {
+            if let Some(p) = c {
+                h ^= cell_key(Pos(i as u16), p);
+            }
+        }
+        for (slot, &c) in self.reserves.iter().enumerate() {
+            h ^= reserve_key(slot, c);
+        }
+        h
+    }
+}
+
+/// The attribute bits a new piece of a type starts with.
+pub fn initial_attrs(game: &Game, kind: PieceType) -> u32 {
+    game.pieces[kind.idx()]
+        .attributes
+        .iter()
+        .filter(|(_, v)| *v)
+        .fold(0, |acc, (a, _)| acc | 1 << a.0)
+}
