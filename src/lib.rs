@@ -15,5 +15,6 @@ pub mod compile;
 pub mod engine;
 pub mod lang;
 pub mod load;
+pub mod session;
 
 pub use compile::Game;

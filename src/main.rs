@@ -34,6 +34,39 @@ enum Command {
     },
     /// List the games and variants of a file.
     Variants { file: PathBuf },
+    /// Count the leaf positions of the legal-move tree to a depth (move-generator check and benchmark).
+    Perft {
+        file: PathBuf,
+        depth: u32,
+        #[arg(long)]
+        variant: Option<String>,
+        /// Show the count below each first move.
+        #[arg(long)]
+        divide: bool,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Drive the engine through JSON lines on stdin/stdout (see docs/protocol.md).
+    Session {
+        file: PathBuf,
+        #[arg(long)]
+        variant: Option<String>,
+    },
+    /// Play uniformly random games and report how they ended and how fast.
+    Playout {
+        file: PathBuf,
+        #[arg(long)]
+        variant: Option<String>,
+        #[arg(long, default_value_t = 100)]
+        games: u64,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// A game that reaches this many plies ends as a draw of type `move-limit`.
+        #[arg(long, default_value_t = 1000)]
+        max_plies: u32,
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 fn main() -> ExitCode {
@@ -46,6 +79,34 @@ fn main() -> ExitCode {
             json,
         } => check(&file, variant.as_deref(), all_variants, json),
         Command::Variants { file } => variants(&file),
+        Command::Perft {
+            file,
+            depth,
+            variant,
+            divide,
+            json,
+        } => perft(&file, depth, variant.as_deref(), divide, json),
+        Command::Session { file, variant } => {
+            let Some(game) = load_or_report(&file, variant.as_deref()) else {
+                return ExitCode::FAILURE;
+            };
+            let stdin = std::io::stdin();
+            match dagaz::session::run(&game, stdin.lock(), std::io::stdout().lock()) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    ExitCode::FAILURE
+                }
+            }
+        }
+        Command::Playout {
+            file,
+            variant,
+            games,
+            seed,
+            max_plies,
+            json,
+        } => playout(&file, variant.as_deref(), games, seed, max_plies, json),
     }
 }
 
@@ -131,5 +192,143 @@ fn check(file: &std::path::Path, variant: Option<&str>, all: bool, json: bool) -
         ExitCode::SUCCESS
     } else {
         ExitCode::FAILURE
+    }
+}
+
+fn load_or_report(file: &std::path::Path, variant: Option<&str>) -> Option<dagaz::Game> {
+    let sel = variant.map(VariantSel::parse).unwrap_or_default();
+    match dagaz::load::load_game(file, &sel) {
+        Ok(g) => Some(g),
+        Err(e) => {
+            eprint!("{e}");
+            None
+        }
+    }
+}
+
+fn perft(
+    file: &std::path::Path,
+    depth: u32,
+    variant: Option<&str>,
+    divide: bool,
+    json: bool,
+) -> ExitCode {
+    let Some(game) = load_or_report(file, variant) else {
+        return ExitCode::FAILURE;
+    };
+    let engine = dagaz::engine::Engine::new(&game);
+    let s = engine.initial();
+    let t = std::time::Instant::now();
+    let mut rows = vec![];
+    let result = if divide && depth > 0 {
+        engine.legal_moves(&s).and_then(|moves| {
+            let mut total = 0;
+            for m in &moves {
+                let n = engine.perft(&engine.apply(&s, m), depth - 1)?;
+                rows.push((m.notation(&game), n));
+                total += n;
+            }
+            Ok(total)
+        })
+    } else {
+        engine.perft(&s, depth)
+    };
+    let secs = t.elapsed().as_secs_f64();
+    match result {
+        Ok(n) => {
+            if json {
+                let div: Vec<_> = rows
+                    .iter()
+                    .map(|(m, n)| serde_json::json!({"move": m, "leaves": n}))
+                    .collect();
+                let v = serde_json::json!({"depth": depth, "leaves": n, "seconds": secs,
+                    "leaves_per_second": n as f64 / secs.max(1e-9), "divide": div});
+                println!("{v}");
+            } else {
+                for (m, n) in &rows {
+                    println!("{m}: {n}");
+                }
+                println!(
+                    "perft({depth}) = {n}  ({secs:.3} s, {:.0} leaves/s)",
+                    n as f64 / secs.max(1e-9)
+                );
+            }
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn playout(
+    file: &std::path::Path,
+    variant: Option<&str>,
+    games: u64,
+    seed: u64,
+    max_plies: u32,
+    json: bool,
+) -> ExitCode {
+    use dagaz::engine::playout::{game_rng, random_game};
+    let Some(game) = load_or_report(file, variant) else {
+        return ExitCode::FAILURE;
+    };
+    let engine = dagaz::engine::Engine::new(&game);
+    let t = std::time::Instant::now();
+    let mut by_type: std::collections::BTreeMap<String, u64> = Default::default();
+    let mut wins = vec![0u64; game.players.len()];
+    let mut plies = 0u64;
+    let mut errors = 0;
+    for g in 0..games {
+        let mut rng = game_rng(seed, g);
+        match random_game(&engine, &mut rng, max_plies) {
+            Ok(r) => {
+                plies += r.plies as u64;
+                let ty = r
+                    .outcome
+                    .as_ref()
+                    .map_or("move-limit".to_string(), |o| o.end_type.clone());
+                if let Some(o) = &r.outcome {
+                    for (p, &x) in o.results.iter().enumerate() {
+                        if x > 0 {
+                            wins[p] += 1;
+                        }
+                    }
+                }
+                *by_type.entry(ty).or_default() += 1;
+            }
+            Err(e) => {
+                errors += 1;
+                eprintln!("game {g}: error: {e}");
+            }
+        }
+    }
+    let secs = t.elapsed().as_secs_f64();
+    let rate = games as f64 / secs.max(1e-9);
+    if json {
+        let v = serde_json::json!({"games": games, "seed": seed, "seconds": secs, "playouts_per_second": rate,
+            "mean_plies": plies as f64 / games.max(1) as f64, "end_types": by_type, "errors": errors,
+            "wins": game.players.iter().zip(&wins).map(|(p, w)| (p.name.clone(), *w)).collect::<std::collections::BTreeMap<_, _>>()});
+        println!("{v}");
+    } else {
+        println!(
+            "{games} games in {secs:.3} s: {rate:.1} playouts/s, {:.1} plies per game",
+            plies as f64 / games.max(1) as f64
+        );
+        for (p, w) in game.players.iter().zip(&wins) {
+            println!("  {} wins: {w}", p.name);
+        }
+        for (t, n) in &by_type {
+            println!("  end {t}: {n}");
+        }
+        if errors > 0 {
+            println!("  engine errors: {errors}");
+        }
+    }
+    if errors > 0 {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
     }
 }

@@ -4,6 +4,7 @@
 pub mod end;
 pub mod gen;
 pub mod moves;
+pub mod playout;
 pub mod state;
 
 pub use end::Outcome;

@@ -1,0 +1,173 @@
+//! `dagaz session`: a JSON-lines protocol on stdin/stdout through which any program drives the engine. One
+//! request per line, one response per line. See `docs/protocol.md`.
+
+use crate::compile::Game;
+use crate::engine::{Action, Engine, Move, Outcome, State};
+use serde_json::{json, Value};
+use std::io::{BufRead, Write};
+
+fn action_json(g: &Game, a: &Action) -> Value {
+    let pos = |p: crate::compile::Pos| g.board.pos_name(p).to_string();
+    match *a {
+        Action::Move { from, to } => json!({"action": "move", "from": pos(from), "to": pos(to)}),
+        Action::Capture { at } => json!({"action": "capture", "at": pos(at)}),
+        Action::Place { at, piece, reserve } => json!({"action": "place", "at": pos(at),
+            "piece": g.pieces[piece.kind.idx()].name, "player": g.players[piece.owner.idx()].name, "from_reserve": reserve}),
+        Action::ChangeType { at, kind } => {
+            json!({"action": "change-type", "at": pos(at), "piece": g.pieces[kind.idx()].name})
+        }
+        Action::ChangeOwner { at, owner } => {
+            json!({"action": "change-owner", "at": pos(at), "player": g.players[owner.idx()].name})
+        }
+        Action::SetAttribute { at, attr, value } => {
+            json!({"action": "set-attribute", "at": pos(at),
+            "attribute": g.attributes[attr.idx()], "value": value})
+        }
+    }
+}
+
+/// A move in structured form: its id in the current move list, notation, and parts with their actions.
+pub fn move_json(g: &Game, id: usize, m: &Move) -> Value {
+    let parts: Vec<Value> = m
+        .parts
+        .iter()
+        .map(|p| {
+            json!({
+                "from": p.from.map(|f| g.board.pos_name(f).to_string()),
+                "to": p.to.map(|t| g.board.pos_name(t).to_string()),
+                "piece": g.pieces[p.piece.idx()].name,
+                "actions": p.actions.iter().map(|a| action_json(g, a)).collect::<Vec<_>>(),
+            })
+        })
+        .collect();
+    json!({"id": id, "notation": m.notation(g), "parts": parts})
+}
+
+pub fn outcome_json(g: &Game, o: &Outcome) -> Value {
+    let results: serde_json::Map<String, Value> = g
+        .players
+        .iter()
+        .zip(&o.results)
+        .map(|(p, r)| (p.name.clone(), json!(r)))
+        .collect();
+    json!({"end_type": o.end_type, "name": o.name, "priority": o.priority, "results": results})
+}
+
+/// The state as JSON: pieces by position, reserves, whose turn, last move.
+pub fn state_json(g: &Game, s: &State) -> Value {
+    let mut pieces = vec![];
+    for (i, c) in s.cells.iter().enumerate() {
+        if let Some(x) = c {
+            let attrs: Vec<&str> = (0..g.attributes.len())
+                .filter(|&a| x.attrs >> a & 1 == 1)
+                .map(|a| g.attributes[a].as_str())
+                .collect();
+            pieces.push(
+                json!({"at": g.board.positions[i].name, "piece": g.pieces[x.kind.idx()].name,
+                "player": g.players[x.owner.idx()].name, "attributes": attrs}),
+            );
+        }
+    }
+    let np = g.pieces.len();
+    let mut reserves = vec![];
+    for (slot, &n) in s.reserves.iter().enumerate() {
+        if n > 0 {
+            reserves.push(json!({"player": g.players[slot / np].name, "piece": g.pieces[slot % np].name, "count": n}));
+        }
+    }
+    let turn = &g.turn_order.entries[s.turn];
+    json!({
+        "to_move": g.players[turn.player.idx()].name,
+        "ply": s.ply,
+        "last_from": s.last_from.map(|p| g.board.pos_name(p).to_string()),
+        "last_to": s.last_to.map(|p| g.board.pos_name(p).to_string()),
+        "pieces": pieces,
+        "reserves": reserves,
+    })
+}
+
+/// Runs a session until end of input or `quit`.
+pub fn run(game: &Game, input: impl BufRead, mut output: impl Write) -> std::io::Result<()> {
+    let engine = Engine::new(game);
+    let mut stack: Vec<State> = vec![engine.initial()];
+    let mut history: Vec<u64> = vec![];
+    for (lineno, line) in input.lines().enumerate() {
+        let line = line?;
+        if line.trim().is_empty() {
+            continue;
+        }
+        let reply = match serde_json::from_str::<Value>(&line) {
+            Err(e) => json!({"error": format!("line {}: not JSON: {e}", lineno + 1)}),
+            Ok(req) => {
+                let cmd = req.get("cmd").and_then(Value::as_str).unwrap_or("");
+                let s = stack.last().unwrap().clone();
+                let moves = engine.legal_moves(&s);
+                match (cmd, moves) {
+                    ("quit", _) => break,
+                    (_, Err(e)) => json!({"error": format!("engine error: {e}")}),
+                    ("info", _) => {
+                        json!({"title": game.title, "players": game.players.iter().map(|p| p.name.clone()).collect::<Vec<_>>(),
+                        "positions": game.board.positions.len(), "pieces": game.pieces.iter().map(|p| p.name.clone()).collect::<Vec<_>>()})
+                    }
+                    ("moves", Ok(moves)) => json!({
+                        "to_move": game.players[engine.to_move(&s).idx()].name,
+                        "moves": moves.iter().enumerate().map(|(i, m)| move_json(game, i, m)).collect::<Vec<_>>(),
+                    }),
+                    ("state", Ok(_)) => state_json(game, &s),
+                    ("result", Ok(moves)) => match engine.outcome(&s, &moves, &history) {
+                        Ok(Some(o)) => json!({"over": true, "outcome": outcome_json(game, &o)}),
+                        Ok(None) => json!({"over": false}),
+                        Err(e) => json!({"error": format!("engine error: {e}")}),
+                    },
+                    ("play", Ok(moves)) => {
+                        let chosen = if let Some(id) = req.get("id").and_then(Value::as_u64) {
+                            moves.get(id as usize).ok_or_else(|| {
+                                format!("no move with id {id}; there are {}", moves.len())
+                            })
+                        } else if let Some(n) = req.get("move").and_then(Value::as_str) {
+                            let found: Vec<&Move> =
+                                moves.iter().filter(|m| m.notation(game) == n).collect();
+                            match found.as_slice() {
+                                [one] => Ok(*one),
+                                [] => Err(format!("`{n}` is not a legal move")),
+                                _ => Err(format!(
+                                    "`{n}` names {} moves; play one by id",
+                                    found.len()
+                                )),
+                            }
+                        } else {
+                            Err("`play` needs an `id` or a `move`".to_string())
+                        };
+                        match chosen {
+                            Err(e) => json!({"error": e}),
+                            Ok(m) => match engine.outcome(&s, &moves, &history) {
+                                Ok(Some(_)) => json!({"error": "the game is over"}),
+                                _ => {
+                                    history.push(s.key());
+                                    let next = engine.apply(&s, m);
+                                    stack.push(next);
+                                    json!({"ok": true, "played": m.notation(game)})
+                                }
+                            },
+                        }
+                    }
+                    ("undo", Ok(_)) => {
+                        if stack.len() > 1 {
+                            stack.pop();
+                            history.pop();
+                            json!({"ok": true})
+                        } else {
+                            json!({"error": "nothing to undo"})
+                        }
+                    }
+                    (other, _) => {
+                        json!({"error": format!("unknown command `{other}`; commands are info, moves, play, undo, state, result, quit")})
+                    }
+                }
+            }
+        };
+        writeln!(output, "{reply}")?;
+        output.flush()?;
+    }
+    Ok(())
+}
