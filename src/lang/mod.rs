@@ -45,6 +45,14 @@ pub fn read_file(path: &Path) -> ReadFile {
     }
 }
 
+/// Reads a game from raw bytes (UTF-8, else Windows-1252); includes are looked up relative to `dir`.
+pub fn read_bytes(name: &str, bytes: Vec<u8>, dir: &Path) -> ReadFile {
+    let (text, legacy) = source::decode(bytes);
+    let mut sources = SourceMap::new();
+    let id = sources.add(name, text, legacy);
+    read_source(sources, id, dir)
+}
+
 /// Reads a game from text; includes are looked up relative to `dir`.
 pub fn read_str(name: &str, text: &str, dir: &Path) -> ReadFile {
     let mut sources = SourceMap::new();
