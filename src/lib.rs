@@ -3,3 +3,4 @@
 
 pub mod compile;
 pub mod lang;
+pub mod tournament;
