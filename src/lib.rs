@@ -18,3 +18,4 @@ pub mod load;
 pub mod session;
 
 pub use compile::Game;
+pub mod tournament;

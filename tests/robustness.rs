@@ -12,7 +12,10 @@ struct Lcg(u64);
 
 impl Lcg {
     fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
         self.0 >> 33
     }
     fn below(&mut self, n: usize) -> usize {
@@ -38,7 +41,20 @@ fn corpus_sample(every: usize) -> Vec<PathBuf> {
     out.into_iter().step_by(every).collect()
 }
 
-const TOKENS: &[&str] = &["(", ")", "\"", "$1", "$99", "(define x (x))", "add", "(verify", "nne", ";", "(game", "(variant"];
+const TOKENS: &[&str] = &[
+    "(",
+    ")",
+    "\"",
+    "$1",
+    "$99",
+    "(define x (x))",
+    "add",
+    "(verify",
+    "nne",
+    ";",
+    "(game",
+    "(variant",
+];
 
 fn mutate(bytes: &[u8], kind: usize, rng: &mut Lcg) -> Vec<u8> {
     let mut b = bytes.to_vec();
@@ -47,14 +63,24 @@ fn mutate(bytes: &[u8], kind: usize, rng: &mut Lcg) -> Vec<u8> {
         0 => b.truncate(at),
         1 => {
             // Remove a parenthesis.
-            let parens: Vec<usize> = b.iter().enumerate().filter(|(_, &c)| c == b'(' || c == b')').map(|(i, _)| i).collect();
+            let parens: Vec<usize> = b
+                .iter()
+                .enumerate()
+                .filter(|(_, &c)| c == b'(' || c == b')')
+                .map(|(i, _)| i)
+                .collect();
             if !parens.is_empty() {
                 b.remove(parens[rng.below(parens.len())]);
             }
         }
         2 => {
             // Double a parenthesis.
-            let parens: Vec<usize> = b.iter().enumerate().filter(|(_, &c)| c == b'(' || c == b')').map(|(i, _)| i).collect();
+            let parens: Vec<usize> = b
+                .iter()
+                .enumerate()
+                .filter(|(_, &c)| c == b'(' || c == b')')
+                .map(|(i, _)| i)
+                .collect();
             if !parens.is_empty() {
                 let i = parens[rng.below(parens.len())];
                 b.insert(i, b[i]);
@@ -131,14 +157,20 @@ fn mutated_files_never_panic_or_hang() {
     println!("{cases} mutated files loaded without panic or hang; {paren_errors}/{paren_cases} paren mutations reported");
     // Removing or doubling a parenthesis unbalances the file, which the reader must always report. (A doubled
     // `)` or `(` inside a comment or string does not: those cases are the only allowed misses.)
-    assert!(paren_errors * 10 >= paren_cases * 8, "{paren_errors}/{paren_cases}");
+    assert!(
+        paren_errors * 10 >= paren_cases * 8,
+        "{paren_errors}/{paren_cases}"
+    );
 }
 
 #[test]
 fn every_truncation_of_a_small_file_is_an_error_or_a_game() {
-    let text = std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join("games/breakthrough.zrf")).unwrap();
+    let text = std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join("games/breakthrough.zrf"))
+        .unwrap();
     for cut in (0..text.len()).step_by(7) {
-        let r = std::panic::catch_unwind(|| load_all("cut".into(), text[..cut].to_vec(), PathBuf::from(".")));
+        let r = std::panic::catch_unwind(|| {
+            load_all("cut".into(), text[..cut].to_vec(), PathBuf::from("."))
+        });
         assert!(r.is_ok(), "panic at cut {cut}");
     }
 }

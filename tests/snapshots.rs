@@ -17,14 +17,21 @@ fn rendered(path: &Path) -> String {
 #[test]
 fn broken_files_render_their_errors() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/broken");
-    let mut files: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
     files.retain(|p| p.extension().is_some_and(|x| x == "zrf"));
     files.sort();
     assert_eq!(files.len(), 5);
     let update = std::env::var_os("UPDATE_SNAPSHOTS").is_some();
     let mut mismatches = vec![];
     for f in &files {
-        let got = rendered(&f.strip_prefix(env!("CARGO_MANIFEST_DIR")).map(|p| Path::new(env!("CARGO_MANIFEST_DIR")).join(p)).unwrap());
+        let got = rendered(
+            &f.strip_prefix(env!("CARGO_MANIFEST_DIR"))
+                .map(|p| Path::new(env!("CARGO_MANIFEST_DIR")).join(p))
+                .unwrap(),
+        );
         assert!(got.contains("error:"), "{}: no error rendered", f.display());
         assert!(got.contains(" ^"), "{}: no caret", f.display());
         let expected_path = f.with_extension("expected");
@@ -34,7 +41,10 @@ fn broken_files_render_their_errors() {
         }
         let expected = std::fs::read_to_string(&expected_path).unwrap_or_default();
         if got != expected {
-            mismatches.push(format!("{}:\n--- expected\n{expected}\n--- got\n{got}", f.display()));
+            mismatches.push(format!(
+                "{}:\n--- expected\n{expected}\n--- got\n{got}",
+                f.display()
+            ));
         }
     }
     assert!(mismatches.is_empty(), "{}", mismatches.join("\n"));
