@@ -10,6 +10,7 @@
 //! # let _ = game;
 //! ```
 
+pub mod bot;
 pub mod check;
 pub mod compile;
 pub mod engine;
