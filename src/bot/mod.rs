@@ -23,6 +23,8 @@ pub mod random;
 pub mod spec;
 #[cfg(test)]
 mod testgames;
+#[cfg(test)]
+mod tests;
 
 pub use spec::BotSpec;
 
