@@ -70,11 +70,12 @@ pub struct Board {
     pub zones: Vec<Zone>,
     /// The reverse of each direction, derived from the links, where one exists.
     pub opposite: Vec<Option<Dir>>,
-    /// Lower-case name to position.
+    /// Lower-case name to position. A name that differs only in case from another one (`A19` beside
+    /// `a19`: real boards have both) is also there as written; look names up with [`Board::position`].
     pub position_index: HashMap<String, Pos>,
-    /// Lower-case name to direction.
+    /// Lower-case name to direction, plus names as written where only case tells them apart (`N`, `n`).
     pub direction_index: HashMap<String, Dir>,
-    /// Lower-case name to zone.
+    /// Lower-case name to zone, plus names as written where only case tells them apart.
     pub zone_index: HashMap<String, ZoneId>,
 }
 
@@ -85,18 +86,19 @@ impl Board {
         (t != NO_POS).then_some(Pos(t))
     }
 
+    /// A position by name: the exact spelling first, then regardless of case.
     pub fn position(&self, name: &str) -> Option<Pos> {
-        self.position_index.get(&name.to_ascii_lowercase()).copied()
+        lookup(&self.position_index, name)
     }
 
+    /// A direction by name: the exact spelling first, then regardless of case.
     pub fn direction(&self, name: &str) -> Option<Dir> {
-        self.direction_index
-            .get(&name.to_ascii_lowercase())
-            .copied()
+        lookup(&self.direction_index, name)
     }
 
+    /// A zone by name: the exact spelling first, then regardless of case.
     pub fn zone(&self, name: &str) -> Option<ZoneId> {
-        self.zone_index.get(&name.to_ascii_lowercase()).copied()
+        lookup(&self.zone_index, name)
     }
 
     pub fn in_zone(&self, zone: ZoneId, player: Player, pos: Pos) -> bool {
@@ -108,6 +110,17 @@ impl Board {
 
     pub fn pos_name(&self, pos: Pos) -> &str {
         &self.positions[pos.idx()].name
+    }
+}
+
+/// Looks a name up in one of the board's name indexes: as written, then in lower case.
+fn lookup<T: Copy>(index: &HashMap<String, T>, name: &str) -> Option<T> {
+    match index.get(name) {
+        Some(&v) => Some(v),
+        None if name.bytes().any(|c| c.is_ascii_uppercase()) => {
+            index.get(&name.to_ascii_lowercase()).copied()
+        }
+        None => None,
     }
 }
 
