@@ -129,41 +129,52 @@ fn next_turn_of(game: &Game, turn: usize, player: Player) -> Option<usize> {
 }
 
 /// The value of each piece type: declared, or estimated from its mobility alone on the board.
+///
+/// Estimates are put on the declared values' scale (times the declared values' sum over their types' estimated
+/// sum); with nothing declared the cheapest type that moves is worth 1. A type that never moves alone (a stone,
+/// a piece that only captures) is worth as much as the cheapest type.
 pub fn piece_values(engine: &Engine) -> Vec<f64> {
     let game = engine.game;
     let est: Vec<f64> = (0..game.pieces.len())
-        .map(|t| {
-            if game.pieces[t].value.is_some() {
-                0.0
-            } else {
-                estimate_mobility(engine, t)
-            }
-        })
+        .map(|t| estimate_mobility(engine, t))
         .collect();
-    // Estimates in units of the cheapest type that moves at all; a type that never moves alone counts as that.
-    let unit = est
+    let (mut declared, mut declared_est) = (0.0, 0.0);
+    for (p, &e) in game.pieces.iter().zip(&est) {
+        if let Some(v) = p.value {
+            declared += v;
+            declared_est += e;
+        }
+    }
+    let cheapest_moving = est
         .iter()
         .copied()
         .filter(|&v| v > 0.0)
         .fold(f64::INFINITY, f64::min);
-    let unit = if unit.is_finite() { unit } else { 1.0 };
-    // When some values are declared, estimates are put on their scale: the cheapest declared value is the unit.
-    let declared_min = game
-        .pieces
-        .iter()
-        .filter_map(|p| p.value)
-        .filter(|&v| v > 0.0)
-        .fold(f64::INFINITY, f64::min);
-    let scale = if declared_min.is_finite() {
-        declared_min
+    let scale = if declared > 0.0 && declared_est > 0.0 {
+        declared / declared_est
+    } else if cheapest_moving.is_finite() {
+        1.0 / cheapest_moving
     } else {
         1.0
     };
-    game.pieces
+    let mut values: Vec<f64> = game
+        .pieces
         .iter()
         .zip(&est)
-        .map(|(p, &e)| p.value.unwrap_or(scale * (e / unit).max(1.0)))
-        .collect()
+        .map(|(p, &e)| p.value.unwrap_or(e * scale))
+        .collect();
+    let floor = values
+        .iter()
+        .copied()
+        .filter(|&v| v > 0.0)
+        .fold(f64::INFINITY, f64::min);
+    let floor = if floor.is_finite() { floor } else { 1.0 };
+    for (v, p) in values.iter_mut().zip(&game.pieces) {
+        if p.value.is_none() && *v <= 0.0 {
+            *v = floor;
+        }
+    }
+    values
 }
 
 /// Mean number of moves of one piece of type `t` alone on the board, over sampled positions and the players
@@ -269,9 +280,16 @@ mod tests {
         let engine = Engine::new(&game);
         let v = piece_values(&engine);
         assert_eq!(v[2], 7.0);
-        // Estimated types are put on the declared scale: the cheapest declared value is their unit.
-        assert_eq!(v[1], 7.0);
-        assert!(v[0] > 7.0);
+        // The declared type never moves, so estimates cannot be scaled to it: the cheapest estimate is 1.
+        assert_eq!(v[1], 1.0, "{v:?}");
+        assert!(v[0] > 1.0);
+        // A declared stepper sets the scale: the rook (8 moves anywhere) over the stepper (n: 0.8 on average).
+        let text = TWO_PIECES.replace("(name Stepper)", "(name Stepper) (value 2)");
+        let game = load_zrf("two-pieces", &text);
+        let v = piece_values(&Engine::new(&game));
+        assert_eq!(v[1], 2.0);
+        assert!((v[0] - 2.0 * 8.0 / 0.8).abs() < 1e-9, "{v:?}");
+        assert_eq!(v[2], 2.0, "the stone is worth the cheapest: {v:?}");
     }
 
     #[test]

@@ -221,3 +221,48 @@ for line in sys.stdin:
     );
     std::fs::remove_dir_all(dir).ok();
 }
+
+/// Speed and value figures for the report: `cargo test --release --lib bot::tests::figures -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn figures() {
+    for (path, strip) in [
+        ("games/breakthrough.zrf", false),
+        ("games/chess.zrf", false),
+        ("games/chess.zrf", true),
+    ] {
+        let mut game = load_file(path);
+        if strip {
+            for p in &mut game.pieces {
+                p.value = None;
+            }
+        }
+        let engine = Engine::new(&game);
+        let t = std::time::Instant::now();
+        let values = super::eval::piece_values(&engine);
+        let names: Vec<String> = game
+            .pieces
+            .iter()
+            .zip(&values)
+            .map(|(p, v)| format!("{}={v:.2}", p.name))
+            .collect();
+        eprintln!(
+            "{path} (declared values ignored: {strip}): {} in {:?}",
+            names.join(" "),
+            t.elapsed()
+        );
+    }
+    for (path, spec, plies) in [
+        ("games/breakthrough.zrf", "alphabeta:depth=3", 10),
+        ("games/breakthrough.zrf", "alphabeta:depth=4", 10),
+        ("games/breakthrough.zrf", "mcts:iterations=1000", 10),
+        ("games/chess.zrf", "alphabeta:depth=3", 10),
+        ("games/chess.zrf", "mcts:iterations=1000", 4),
+    ] {
+        let game = load_file(path);
+        let t = std::time::Instant::now();
+        let mut bots = [bot(spec), bot(spec)];
+        play(&game, &mut bots, 1, plies);
+        eprintln!("{path}: {spec}: {:?} per move", t.elapsed() / plies);
+    }
+}
