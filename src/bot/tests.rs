@@ -266,3 +266,85 @@ fn figures() {
         eprintln!("{path}: {spec}: {:?} per move", t.elapsed() / plies);
     }
 }
+
+/// A chess position from `(square, piece, White?)`, White to move.
+fn chess_position(game: &Game, pieces: &[(&str, &str, bool)]) -> crate::engine::State {
+    let engine = Engine::new(game);
+    let mut s = engine.initial();
+    for i in 0..s.cells.len() {
+        s.set(crate::compile::Pos(i as u16), None);
+    }
+    for &(at, name, white) in pieces {
+        let kind = game.piece_type(name).unwrap();
+        s.set(
+            game.board.position(at).unwrap(),
+            Some(Piece {
+                kind,
+                owner: crate::compile::Player(if white { 0 } else { 1 }),
+                attrs: crate::engine::state::initial_attrs(game, kind),
+                dead: false,
+            }),
+        );
+    }
+    s
+}
+
+#[test]
+fn chess_mate_in_one_and_a_hanging_queen() {
+    let game = load_file("games/chess.zrf");
+    let back_rank = chess_position(
+        &game,
+        &[
+            ("g1", "King", true),
+            ("a1", "Rook", true),
+            ("g8", "King", false),
+            ("f7", "Pawn", false),
+            ("g7", "Pawn", false),
+            ("h7", "Pawn", false),
+        ],
+    );
+    let queen = chess_position(
+        &game,
+        &[
+            ("g1", "King", true),
+            ("d1", "Rook", true),
+            ("g8", "King", false),
+            ("d5", "Queen", false),
+            ("f7", "Pawn", false),
+            ("g7", "Pawn", false),
+            ("h7", "Pawn", false),
+        ],
+    );
+    for spec in [
+        "alphabeta:depth=2",
+        "mcts:iterations=200,playout_plies=4,eval_at_cap=true",
+    ] {
+        let mut b = bot(spec);
+        assert_eq!(choice(&game, &mut b, &back_rank, 1), "a1-a8", "{spec}");
+        assert_eq!(choice(&game, &mut b, &queen, 1), "d1-d5", "{spec}");
+    }
+}
+
+#[test]
+fn time_budgets_stop_the_search() {
+    let game = load_file("games/breakthrough.zrf");
+    let engine = Engine::new(&game);
+    let s = engine.initial();
+    for spec in [
+        "alphabeta:depth=30,time_ms=100",
+        "mcts:iterations=100000000,time_ms=100",
+    ] {
+        let t = std::time::Instant::now();
+        let i = choice(&game, &mut bot(spec), &s, 1);
+        assert!(
+            t.elapsed() < std::time::Duration::from_secs(2),
+            "{spec}: {:?}",
+            t.elapsed()
+        );
+        assert!(engine
+            .legal_moves(&s)
+            .unwrap()
+            .iter()
+            .any(|m| m.notation(&game) == i));
+    }
+}
