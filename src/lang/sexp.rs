@@ -18,7 +18,8 @@ pub enum NodeKind {
     Atom(Rc<str>),
     /// A double-quoted string (ZRF has no escapes inside strings).
     Str(Rc<str>),
-    List(Vec<Node>),
+    /// A list. Shared, so that copying a section (variants inherit whole games) costs nothing.
+    List(Rc<Vec<Node>>),
 }
 
 impl Node {
@@ -72,11 +73,29 @@ impl Node {
     /// Writes the node back as ZRF text.
     pub fn to_source(&self) -> String {
         let mut s = String::new();
-        self.write_source(&mut s);
+        self.write_source(&mut s, usize::MAX);
         s
     }
 
-    fn write_source(&self, out: &mut String) {
+    /// The node as ZRF text, cut after about `max` bytes with `...` (macro expansions can be megabytes).
+    pub fn to_source_limited(&self, max: usize) -> String {
+        let mut s = String::new();
+        self.write_source(&mut s, max);
+        if s.len() > max {
+            let mut cut = max;
+            while !s.is_char_boundary(cut) {
+                cut -= 1;
+            }
+            s.truncate(cut);
+            s.push_str(" ...");
+        }
+        s
+    }
+
+    fn write_source(&self, out: &mut String, max: usize) {
+        if out.len() > max {
+            return;
+        }
         match &self.kind {
             NodeKind::Atom(a) => out.push_str(a),
             NodeKind::Str(s) => {
@@ -90,7 +109,7 @@ impl Node {
                     if i > 0 {
                         out.push(' ');
                     }
-                    n.write_source(out);
+                    n.write_source(out, max);
                 }
                 out.push(')');
             }
@@ -182,7 +201,7 @@ pub fn parse(text: &str, file: FileId) -> (Vec<Node>, Vec<Diagnostic>) {
                 }
                 let (s, items) = stack.pop().unwrap();
                 let node = Node {
-                    kind: NodeKind::List(items),
+                    kind: NodeKind::List(items.into()),
                     span: Span::new(file, s, end),
                 };
                 stack.last_mut().unwrap().1.push(node);
@@ -223,7 +242,7 @@ pub fn parse(text: &str, file: FileId) -> (Vec<Node>, Vec<Diagnostic>) {
         while stack.len() > 1 {
             let (s, items) = stack.pop().unwrap();
             let node = Node {
-                kind: NodeKind::List(items),
+                kind: NodeKind::List(items.into()),
                 span: Span::new(file, s, text.len()),
             };
             stack.last_mut().unwrap().1.push(node);
