@@ -889,6 +889,13 @@ pub fn compile(src: &GameSource, diags: &mut Vec<Diagnostic>) -> Option<Game> {
         }
     }
 
+    // A macro that pastes its argument twice repeats that argument's error: report each place once.
+    let mut seen = std::collections::HashSet::new();
+    let mut index = 0;
+    c.diags.retain(|d| {
+        index += 1;
+        index <= errors_before || seen.insert((d.span, d.message.clone()))
+    });
     if c.diags.iter().filter(|d| d.is_error()).count() > errors_before {
         return None;
     }

@@ -151,8 +151,15 @@ impl Names<'_> {
             .text()
             .map(str::to_string)
             .unwrap_or_else(|| node.to_source());
+        let suggestion = suggest(&word, self.all_words());
+        // A word in instruction position that looks like a direction is most likely a misspelt direction.
+        let what = match suggestion {
+            Some(s) if what == "instruction" && self.board.direction(s).is_some() => "direction",
+            Some(s) if what == "instruction" && self.board.position(s).is_some() => "position",
+            _ => what,
+        };
         let d = Diagnostic::error(node.span, format!("unknown {what} `{word}`"));
-        match suggest(&word, self.all_words()) {
+        match suggestion {
             Some(s) => d.with_hint(format!("did you mean `{s}`?")),
             None => d,
         }
