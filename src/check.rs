@@ -25,9 +25,11 @@ fn end_cond_text(g: &Game, c: &EndCond) -> String {
             types,
             positions,
             opponent,
+            negated,
         } => format!(
-            "(absolute-config {}{} ({}))",
+            "(absolute-config {}{}{} ({}))",
             if *opponent { "opponent " } else { "" },
+            if *negated { "not " } else { "" },
             pieces(types),
             names(positions, |p| g.board.pos_name(p).to_string())
         ),
@@ -35,13 +37,19 @@ fn end_cond_text(g: &Game, c: &EndCond) -> String {
             types,
             dirs,
             opponent,
+            negated,
         } => {
             let mut s = String::from("(relative-config");
             if *opponent {
                 s.push_str(" opponent");
             }
             for (i, t) in types.iter().enumerate() {
-                let _ = write!(s, " {}", g.pieces[t.idx()].name);
+                let not = if negated.get(i) == Some(&true) {
+                    "not "
+                } else {
+                    ""
+                };
+                let _ = write!(s, " {not}{}", g.pieces[t.idx()].name);
                 if let Some(d) = dirs.get(i) {
                     let _ = write!(s, " {}", g.board.directions[d.idx()]);
                 }

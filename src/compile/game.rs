@@ -180,8 +180,10 @@ pub enum Cond {
     Marked(Loc),
     /// The location is this position.
     IsPosition(Pos, Loc),
-    Attacked(Loc),
-    Defended(Loc),
+    /// An opponent could capture there (with moves of this type only, when given).
+    Attacked(Loc, Option<MoveType>),
+    /// The mover could capture there (with moves of this type only, when given).
+    Defended(Loc, Option<MoveType>),
     Flag(FlagId),
     PositionFlag(FlagId, Loc),
     /// A boolean attribute of the piece there.
@@ -260,6 +262,8 @@ pub struct PieceInfo {
     pub notation: Option<String>,
     /// The attributes this piece declares, with their initial values.
     pub attributes: Vec<(AttrId, bool)>,
+    /// Attributes declared with a value that is not a boolean (`(attribute value 3)`), as written.
+    pub constants: Vec<(AttrId, String)>,
     pub moves: Vec<MoveProgram>,
     pub drops: Vec<MoveProgram>,
     /// Declared `(value N)`, for evaluation.
@@ -337,17 +341,21 @@ pub enum EndCond {
     },
     Checkmated(Vec<PieceType>),
     Captured(Vec<PieceType>),
-    /// One of the types stands on one of the positions.
+    /// One of the types stands on one of the positions. With `negated`, a position holding none of the types
+    /// (or empty) matches instead: `(not King)`.
     AbsoluteConfig {
         types: Vec<PieceType>,
         positions: Vec<Pos>,
         opponent: bool,
+        negated: bool,
     },
-    /// A chain `T dir T dir T ...` stands somewhere on the board.
+    /// A chain `T dir T dir T ...` stands somewhere on the board. `negated[i]`: slot i is `(not T)`, matched by
+    /// any square (or no square) without such a piece.
     RelativeConfig {
         types: Vec<PieceType>,
         dirs: Vec<Dir>,
         opponent: bool,
+        negated: Vec<bool>,
     },
     Repetition,
     And(Vec<EndCond>),

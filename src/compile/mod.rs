@@ -298,17 +298,21 @@ impl Compiler<'_> {
                         self.unknown_piece(&g[0], pieces);
                         continue;
                     };
-                    let rest = &g[1..];
-                    if rest.first().is_some_and(|n| n.is_atom("off")) {
-                        match rest
-                            .get(1)
-                            .and_then(|n| n.atom())
-                            .and_then(|a| a.parse::<u32>().ok())
-                        {
+                    let mut rest = &g[1..];
+                    // `off N` may stand anywhere in the list: N pieces go to the reserve.
+                    if let Some(i) = rest.iter().position(|n| n.is_atom("off")) {
+                        let count = rest.get(i + 1).and_then(|n| n.atom());
+                        match count.and_then(|a| a.parse::<u32>().ok()) {
                             Some(n) => setup.reserves.push((player, t, n)),
-                            None => self.err(g[0].span, "`(Piece off N)` needs a count"),
+                            None => self.err(rest[i].span, "`off` needs a count: `(Piece off N)`"),
                         }
-                        continue;
+                        for p in rest.get(i + 2..).unwrap_or(&[]) {
+                            self.err(
+                                p.span,
+                                "a position after `off N` is not read; list it before `off`",
+                            );
+                        }
+                        rest = &rest[..i];
                     }
                     for p in rest {
                         match p.atom().and_then(|a| board.position(a)) {
@@ -432,19 +436,25 @@ impl Compiler<'_> {
             }
             out
         };
-        // `(opponent T...)` in a config means the pieces are the opponent's.
-        let types = |c: &mut Self, nodes: &[Node]| -> (Vec<PieceType>, bool) {
+        // `(opponent T...)` in a config means the pieces are the opponent's; `(not T...)` any square without one.
+        let types = |c: &mut Self, nodes: &[Node]| -> (Vec<PieceType>, bool, bool) {
             let mut opp = false;
+            let mut neg = false;
             let mut out = vec![];
             for n in nodes {
-                if n.head().is_some_and(|h| h.eq_ignore_ascii_case("opponent")) {
-                    opp = true;
-                    out.extend(c.piece_list(n.args(), pieces));
-                } else {
-                    out.extend(c.piece_list(std::slice::from_ref(n), pieces));
+                match n.head().map(|h| h.to_ascii_lowercase()).as_deref() {
+                    Some("opponent") => {
+                        opp = true;
+                        out.extend(c.piece_list(n.args(), pieces));
+                    }
+                    Some("not") => {
+                        neg = true;
+                        out.extend(c.piece_list(n.args(), pieces));
+                    }
+                    _ => out.extend(c.piece_list(std::slice::from_ref(n), pieces)),
                 }
             }
-            (out, opp)
+            (out, opp, neg)
         };
         Some(match head.as_str() {
             "stalemated" => EndCond::Stalemated,
@@ -473,21 +483,24 @@ impl Compiler<'_> {
                     );
                     return None;
                 };
-                let (types, opponent) = types(self, ts);
+                let (types, opponent, negated) = types(self, ts);
                 EndCond::AbsoluteConfig {
                     types,
                     positions: positions(self, last),
                     opponent,
+                    negated,
                 }
             }
             "relative-config" => {
                 let mut ts = vec![];
                 let mut dirs = vec![];
                 let mut opponent = false;
+                let mut negated = vec![];
                 for (i, a) in args.iter().enumerate() {
                     if i % 2 == 0 {
-                        let (t, o) = types(self, std::slice::from_ref(a));
+                        let (t, o, n) = types(self, std::slice::from_ref(a));
                         opponent |= o;
+                        negated.push(n);
                         ts.push(t.first().copied().unwrap_or_default());
                     } else {
                         match a.atom().and_then(|d| board.direction(d)) {
@@ -503,6 +516,7 @@ impl Compiler<'_> {
                     types: ts,
                     dirs,
                     opponent,
+                    negated,
                 }
             }
             "and" | "or" => {
@@ -619,7 +633,13 @@ pub fn compile(src: &GameSource, diags: &mut Vec<Diagnostic>) -> Option<Game> {
             continue;
         };
         if piece_index.contains_key(&name.to_ascii_lowercase()) {
-            c.err(p.span, format!("piece `{name}` is declared twice"));
+            c.diags.push(
+                Diagnostic::warning(
+                    p.span,
+                    format!("piece `{name}` is declared again; the first declaration is used"),
+                )
+                .with_hint("Dagaz files sometimes declare a piece once per player, for its images"),
+            );
             continue;
         }
         piece_index.insert(name.to_ascii_lowercase(), PieceType(pieces.len() as u16));
@@ -627,6 +647,7 @@ pub fn compile(src: &GameSource, diags: &mut Vec<Diagnostic>) -> Option<Game> {
             name: name.to_string(),
             notation: None,
             attributes: vec![],
+            constants: vec![],
             moves: vec![],
             drops: vec![],
             value: None,
@@ -644,12 +665,20 @@ pub fn compile(src: &GameSource, diags: &mut Vec<Diagnostic>) -> Option<Game> {
                         attributes.push(l);
                         AttrId(attributes.len() as u16 - 1)
                     });
-                    let value = match v.and_then(|n| n.text()).and_then(bool_value) {
+                    let text = v.and_then(|n| n.text());
+                    let value = match text.and_then(bool_value) {
                         Some(b) => b,
-                        None => {
+                        // A number or a word (Dagaz files use them) is kept as the piece's constant; as a
+                        // predicate it is true.
+                        None if text.is_some() => {
+                            info.constants
+                                .push((id, text.unwrap_or_default().to_string()));
+                            true
+                        }
+                        _ => {
                             c.err(
                                 v.map_or(a.span, |n| n.span),
-                                "an attribute's value is true or false",
+                                "an attribute needs a value: true, false or a number",
                             );
                             false
                         }
@@ -860,6 +889,13 @@ pub fn compile(src: &GameSource, diags: &mut Vec<Diagnostic>) -> Option<Game> {
         }
     }
 
+    // A macro that pastes its argument twice repeats that argument's error: report each place once.
+    let mut seen = std::collections::HashSet::new();
+    let mut index = 0;
+    c.diags.retain(|d| {
+        index += 1;
+        index <= errors_before || seen.insert((d.span, d.message.clone()))
+    });
     if c.diags.iter().filter(|d| d.is_error()).count() > errors_before {
         return None;
     }

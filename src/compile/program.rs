@@ -66,8 +66,13 @@ const PREDICATE_WORDS: &[&str] = &[
     "not",
 ];
 
-fn lower(s: &str) -> String {
-    s.to_ascii_lowercase()
+/// The word in lower case, allocating only when it has upper-case letters (most ZRF words do not).
+fn lower(s: &str) -> std::borrow::Cow<'_, str> {
+    if s.bytes().any(|b| b.is_ascii_uppercase()) {
+        std::borrow::Cow::Owned(s.to_ascii_lowercase())
+    } else {
+        std::borrow::Cow::Borrowed(s)
+    }
 }
 
 /// Strips one `not-` prefix, returning whether it was there.
@@ -84,7 +89,7 @@ impl Names<'_> {
         match table.iter().position(|f| *f == l) {
             Some(i) => i as u16,
             None => {
-                table.push(l);
+                table.push(l.into_owned());
                 table.len() as u16 - 1
             }
         }
@@ -103,7 +108,7 @@ impl Names<'_> {
     }
 
     fn piece(&self, name: &str) -> Option<PieceType> {
-        self.pieces.get(&lower(name)).copied()
+        self.pieces.get(lower(name).as_ref()).copied()
     }
 
     fn player(&self, name: &str) -> Option<Player> {
@@ -115,7 +120,7 @@ impl Names<'_> {
 
     fn attribute(&self, name: &str) -> Option<AttrId> {
         let l = lower(name);
-        if let Some(a) = self.attributes.get(&l) {
+        if let Some(a) = self.attributes.get(l.as_ref()) {
             return Some(*a);
         }
         // `never-moved?` as a predicate names the attribute `never-moved`, and the reverse.
@@ -146,8 +151,15 @@ impl Names<'_> {
             .text()
             .map(str::to_string)
             .unwrap_or_else(|| node.to_source());
+        let suggestion = suggest(&word, self.all_words());
+        // A word in instruction position that looks like a direction is most likely a misspelt direction.
+        let what = match suggestion {
+            Some(s) if what == "instruction" && self.board.direction(s).is_some() => "direction",
+            Some(s) if what == "instruction" && self.board.position(s).is_some() => "position",
+            _ => what,
+        };
         let d = Diagnostic::error(node.span, format!("unknown {what} `{word}`"));
-        match suggest(&word, self.all_words()) {
+        match suggestion {
             Some(s) => d.with_hint(format!("did you mean `{s}`?")),
             None => d,
         }
@@ -188,7 +200,7 @@ impl ProgramCompiler<'_, '_> {
                 move_type,
                 body,
                 span: item.span,
-                source: item.to_source(),
+                source: item.to_source_limited(4000),
             });
         }
         out
@@ -204,6 +216,29 @@ impl ProgramCompiler<'_, '_> {
     }
 
     fn loc(&mut self, node: &Node) -> Option<Loc> {
+        if node
+            .head()
+            .is_some_and(|h| h.eq_ignore_ascii_case("opposite"))
+        {
+            let d = node
+                .args()
+                .first()
+                .and_then(|n| n.atom())
+                .and_then(|a| self.names.board.direction(a));
+            if let Some(d) = d {
+                return match self.names.board.opposite[d.idx()] {
+                    Some(o) => Some(Loc::Dir(o)),
+                    None => {
+                        let name = &self.names.board.directions[d.idx()];
+                        self.err(Diagnostic::error(
+                            node.span,
+                            format!("direction `{name}` has no opposite on this board"),
+                        ));
+                        None
+                    }
+                };
+            }
+        }
         if let Some(a) = node.atom() {
             if let Some(d) = self.names.board.direction(a) {
                 return Some(Loc::Dir(d));
@@ -240,7 +275,7 @@ impl ProgramCompiler<'_, '_> {
         match &node.kind {
             NodeKind::Atom(a) => {
                 let word = lower(a);
-                let i = match word.as_str() {
+                let i = match word.as_ref() {
                     "from" => Instr::From,
                     "to" => Instr::To,
                     "cascade" => Instr::Cascade,
@@ -293,13 +328,13 @@ impl ProgramCompiler<'_, '_> {
                 let Some(head) = items.first() else { return };
                 let Some(h) = head.atom() else {
                     // A nested block, as macros produce: ((verify x) add).
-                    for i in items {
+                    for i in items.iter() {
                         self.instr(i, out);
                     }
                     return;
                 };
                 let args = &items[1..];
-                match lower(h).as_str() {
+                match lower(h).as_ref() {
                     "verify" => {
                         let c = self.cond_args(node, args);
                         out.push(Instr::Verify(c));
@@ -498,7 +533,7 @@ impl ProgramCompiler<'_, '_> {
                         if self.names.board.direction(h).is_some()
                             || self.names.board.position(h).is_some()
                         {
-                            for i in items {
+                            for i in items.iter() {
                                 self.instr(i, out);
                             }
                         } else {
@@ -544,7 +579,7 @@ impl ProgramCompiler<'_, '_> {
 
     fn pred(&mut self, node: &Node, word: &str, args: &[Node]) -> Cond {
         let w = lower(word);
-        match w.as_str() {
+        match w.as_ref() {
             "true" => return Cond::True,
             "false" => return Cond::False,
             "and" => return Cond::And(args.iter().map(|a| self.cond(a)).collect()),
@@ -594,8 +629,33 @@ impl ProgramCompiler<'_, '_> {
             "last-from?" => Cond::LastFrom(self.opt_loc(args)),
             "last-to?" => Cond::LastTo(self.opt_loc(args)),
             "marked?" => Cond::Marked(self.opt_loc(args)),
-            "attacked?" => Cond::Attacked(self.opt_loc(args)),
-            "defended?" => Cond::Defended(self.opt_loc(args)),
+            "attacked?" | "defended?" => {
+                // Arguments: a location and/or a move type, in any order.
+                let mut loc = Loc::Cursor;
+                let mut mt = None;
+                for a in args {
+                    let name = a.atom().unwrap_or("");
+                    let l = self
+                        .names
+                        .move_types
+                        .iter()
+                        .position(|m| m.eq_ignore_ascii_case(name));
+                    match l {
+                        Some(i)
+                            if self.names.board.direction(name).is_none()
+                                && self.names.board.position(name).is_none() =>
+                        {
+                            mt = Some(MoveType(i as u16))
+                        }
+                        _ => loc = self.loc(a).unwrap_or(Loc::Cursor),
+                    }
+                }
+                if w == "attacked?" {
+                    Cond::Attacked(loc, mt)
+                } else {
+                    Cond::Defended(loc, mt)
+                }
+            }
             "on-board?" => Cond::OnBoard(self.opt_loc(args)),
             "piece?" => {
                 let Some(t) = args.first().and_then(|a| self.piece_arg(a)) else {

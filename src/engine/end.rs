@@ -90,29 +90,32 @@ impl Ctx<'_> {
                 types,
                 positions,
                 opponent,
+                negated,
             } => positions.iter().any(|&pos| {
-                self.state.get(pos).is_some_and(|x| {
+                let holds = self.state.get(pos).is_some_and(|x| {
                     !x.dead
                         && (x.owner == p) != *opponent
                         && (types.is_empty() || types.contains(&x.kind))
-                })
+                });
+                holds != *negated
             }),
             EndCond::RelativeConfig {
                 types,
                 dirs,
                 opponent,
+                negated,
             } => (0..self.state.cells.len()).any(|start| {
                 let mut pos = Some(Pos(start as u16));
                 for (i, t) in types.iter().enumerate() {
-                    let Some(here) = pos else { return false };
-                    let ok = self
-                        .state
-                        .get(here)
+                    let neg = negated.get(i) == Some(&true);
+                    let holds = pos
+                        .and_then(|h| self.state.get(h))
                         .is_some_and(|x| !x.dead && x.kind == *t && (x.owner == p) != *opponent);
-                    if !ok {
+                    // A negated slot also matches beyond the edge of the board.
+                    if holds == neg || (pos.is_none() && !neg) {
                         return false;
                     }
-                    pos = dirs.get(i).and_then(|d| g.board.step(p, here, *d));
+                    pos = pos.and_then(|h| dirs.get(i).and_then(|d| g.board.step(p, h, *d)));
                 }
                 true
             }),

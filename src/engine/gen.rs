@@ -136,15 +136,15 @@ impl Run<'_> {
             Cond::LastTo(l) => self.loc(*l).is_some_and(|p| self.state.last_to == Some(p)),
             Cond::Marked(l) => self.loc(*l).is_some_and(|p| self.mark == Some(p)),
             Cond::IsPosition(q, l) => self.loc(*l) == Some(*q),
-            Cond::Attacked(l) | Cond::Defended(l) => {
+            Cond::Attacked(l, mt) | Cond::Defended(l, mt) => {
                 if matches!(self.mode, Mode::Attack(_)) {
                     return Ok(false); // no nested attack searches
                 }
                 let Some(p) = self.loc(*l) else {
                     return Ok(false);
                 };
-                let defended = matches!(c, Cond::Defended(_));
-                match attacked_by(self.game, self.state, p, self.player, defended) {
+                let defended = matches!(c, Cond::Defended(..));
+                match attacked_by(self.game, self.state, p, self.player, defended, *mt) {
                     Ok(b) => b,
                     Err(_) => return Err(Stop::Budget),
                 }
@@ -509,6 +509,7 @@ pub fn attacked_by(
     pos: Pos,
     player: Player,
     defended: bool,
+    move_type: Option<MoveType>,
 ) -> Result<bool, EngineError> {
     let mut scratch = vec![];
     for (i, c) in state.cells.iter().enumerate() {
@@ -517,7 +518,8 @@ pub fn attacked_by(
             continue;
         }
         let start = Pos(i as u16);
-        for prog in &game.pieces[x.kind.idx()].moves {
+        let progs = game.pieces[x.kind.idx()].moves.iter();
+        for prog in progs.filter(|p| move_type.is_none() || p.move_type == move_type) {
             if run_program(
                 game,
                 state,
@@ -883,7 +885,7 @@ pub fn royal_attacked(
         if let Some(x) = c {
             if x.owner == player
                 && types.contains(&x.kind)
-                && attacked_by(game, state, Pos(i as u16), player, false)?
+                && attacked_by(game, state, Pos(i as u16), player, false, None)?
             {
                 return Ok(true);
             }

@@ -96,9 +96,9 @@ fn resolve_includes(
         }
         match node.kind {
             NodeKind::List(items) if items.iter().any(|n| n.list().is_some()) => {
-                let items = resolve_includes(items, dir, sources, diags, depth, seen);
+                let items = resolve_includes(items.to_vec(), dir, sources, diags, depth, seen);
                 out.push(Node {
-                    kind: NodeKind::List(items),
+                    kind: NodeKind::List(items.into()),
                     span: node.span,
                 });
             }
@@ -196,7 +196,7 @@ impl Expander<'_> {
         }
         let items = self.expand_all(items, depth);
         out.push(Node {
-            kind: NodeKind::List(items),
+            kind: NodeKind::List(items.into()),
             span: node.span,
         });
     }
@@ -239,10 +239,12 @@ fn paste(text: &str, args: &[Node]) -> String {
 
 fn set_spans(node: &mut Node, span: Span) {
     node.span = span;
-    if let NodeKind::List(items) = &mut node.kind {
-        for n in items {
+    if let NodeKind::List(items) = &node.kind {
+        let mut items = items.to_vec();
+        for n in &mut items {
             set_spans(n, span);
         }
+        node.kind = NodeKind::List(items.into());
     }
 }
 
@@ -284,11 +286,11 @@ fn substitute(body: &Node, args: &[Node], call: Span, out: &mut Vec<Node>) {
         }
         NodeKind::List(items) => {
             let mut new = Vec::with_capacity(items.len());
-            for i in items {
+            for i in items.iter() {
                 substitute(i, args, call, &mut new);
             }
             out.push(Node {
-                kind: NodeKind::List(new),
+                kind: NodeKind::List(new.into()),
                 span: body.span,
             });
         }
@@ -381,7 +383,12 @@ pub fn preprocess(
     let failed = ex.failed;
     let mut games: Vec<GameSource> = Vec::new();
     let mut version = None;
-    let mut base: Option<Vec<Node>> = None;
+    // A variant derives from the game before it; variants written before any game (some files list them
+    // first) derive from the first game that follows.
+    let mut base: Option<Vec<Node>> = forms
+        .iter()
+        .find(|f| f.head().is_some_and(|h| h.eq_ignore_ascii_case("game")))
+        .map(|g| g.args().to_vec());
     if failed {
         return Preprocessed { games, version };
     }
@@ -410,7 +417,7 @@ pub fn preprocess(
                 }
                 let Some(b) = &base else {
                     diags.push(
-                        Diagnostic::error(form.span, "`variant` before any `game`")
+                        Diagnostic::error(form.span, "`variant` in a file with no `game`")
                             .with_hint("a variant takes its sections from the game before it"),
                     );
                     continue;

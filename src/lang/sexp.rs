@@ -18,7 +18,8 @@ pub enum NodeKind {
     Atom(Rc<str>),
     /// A double-quoted string (ZRF has no escapes inside strings).
     Str(Rc<str>),
-    List(Vec<Node>),
+    /// A list. Shared, so that copying a section (variants inherit whole games) costs nothing.
+    List(Rc<Vec<Node>>),
 }
 
 impl Node {
@@ -72,11 +73,29 @@ impl Node {
     /// Writes the node back as ZRF text.
     pub fn to_source(&self) -> String {
         let mut s = String::new();
-        self.write_source(&mut s);
+        self.write_source(&mut s, usize::MAX);
         s
     }
 
-    fn write_source(&self, out: &mut String) {
+    /// The node as ZRF text, cut after about `max` bytes with `...` (macro expansions can be megabytes).
+    pub fn to_source_limited(&self, max: usize) -> String {
+        let mut s = String::new();
+        self.write_source(&mut s, max);
+        if s.len() > max {
+            let mut cut = max;
+            while !s.is_char_boundary(cut) {
+                cut -= 1;
+            }
+            s.truncate(cut);
+            s.push_str(" ...");
+        }
+        s
+    }
+
+    fn write_source(&self, out: &mut String, max: usize) {
+        if out.len() > max {
+            return;
+        }
         match &self.kind {
             NodeKind::Atom(a) => out.push_str(a),
             NodeKind::Str(s) => {
@@ -90,7 +109,7 @@ impl Node {
                     if i > 0 {
                         out.push(' ');
                     }
-                    n.write_source(out);
+                    n.write_source(out, max);
                 }
                 out.push(')');
             }
@@ -166,10 +185,37 @@ fn lex(text: &str, file: FileId, errors: &mut Vec<Diagnostic>) -> Vec<(Tok, usiz
 pub fn parse(text: &str, file: FileId) -> (Vec<Node>, Vec<Diagnostic>) {
     let mut errors = Vec::new();
     let toks = lex(text, file, &mut errors);
+    let unterminated_string = !errors.is_empty();
     // A stack of open lists: (start offset, elements).
     let mut stack: Vec<(usize, Vec<Node>)> = vec![(0, Vec::new())];
+    // Where each line starts, and the column of a line's first token, for the indentation heuristic below.
+    let line_starts: Vec<usize> = std::iter::once(0)
+        .chain(
+            text.bytes()
+                .enumerate()
+                .filter(|(_, b)| *b == b'\n')
+                .map(|(i, _)| i + 1),
+        )
+        .collect();
+    let line_of = |offset: usize| line_starts.partition_point(|&s| s <= offset) - 1;
+    let column_of = |offset: usize| offset - line_starts[line_of(offset)];
+    // The first open form that a later line starts at or left of its own indentation: the usual place of a
+    // forgotten `)` in indented code.
+    let mut suspect: Option<usize> = None;
+    let mut last_line = usize::MAX;
     for (tok, start, end) in toks {
         let span = Span::new(file, start, end);
+        if suspect.is_none() && tok == Tok::Open && stack.len() > 2 {
+            let line = line_of(start);
+            if line != last_line {
+                let col = column_of(start);
+                let culprit = stack[2..].iter().map(|(s, _)| *s).find(|&s| {
+                    line_of(s) < line && column_of(s) >= col && text[s..].starts_with('(')
+                });
+                suspect = culprit;
+            }
+        }
+        last_line = line_of(start);
         match tok {
             Tok::Open => stack.push((start, Vec::new())),
             Tok::Close => {
@@ -182,7 +228,7 @@ pub fn parse(text: &str, file: FileId) -> (Vec<Node>, Vec<Diagnostic>) {
                 }
                 let (s, items) = stack.pop().unwrap();
                 let node = Node {
-                    kind: NodeKind::List(items),
+                    kind: NodeKind::List(items.into()),
                     span: Span::new(file, s, end),
                 };
                 stack.last_mut().unwrap().1.push(node);
@@ -203,7 +249,17 @@ pub fn parse(text: &str, file: FileId) -> (Vec<Node>, Vec<Diagnostic>) {
             }
         }
     }
-    if stack.len() > 1 {
+    if stack.len() > 1 && unterminated_string {
+        // The string swallowed the rest of the file; its error says all there is to say.
+    } else if let Some(s) = suspect.filter(|_| stack.len() > 1) {
+        errors.push(
+            Diagnostic::error(Span::new(file, s, s + 1), "this `(` is probably never closed")
+                .with_hint(format!(
+                    "a later line starts at its indentation while it is still open; the file ends with {} `)` missing",
+                    stack.len() - 1
+                )),
+        );
+    } else if stack.len() > 1 {
         // Report the outermost unclosed form: it is the one whose extent is wrong. The innermost is usually
         // where the missing `)` belongs, so it goes in a note.
         let outer = stack[1].0;
@@ -220,14 +276,15 @@ pub fn parse(text: &str, file: FileId) -> (Vec<Node>, Vec<Diagnostic>) {
             );
         }
         errors.push(d);
-        while stack.len() > 1 {
-            let (s, items) = stack.pop().unwrap();
-            let node = Node {
-                kind: NodeKind::List(items),
-                span: Span::new(file, s, text.len()),
-            };
-            stack.last_mut().unwrap().1.push(node);
-        }
+    }
+    // Close what is still open at the end of the file, so the rest of the reader sees the forms as written.
+    while stack.len() > 1 {
+        let (s, items) = stack.pop().unwrap();
+        let node = Node {
+            kind: NodeKind::List(items.into()),
+            span: Span::new(file, s, text.len()),
+        };
+        stack.last_mut().unwrap().1.push(node);
     }
     (stack.pop().unwrap().1, errors)
 }
