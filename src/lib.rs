@@ -18,5 +18,7 @@ pub mod lang;
 pub mod load;
 pub mod session;
 
+pub use bot::{Bot, BotSpec};
 pub use compile::Game;
+pub use engine::{Move, State};
 pub mod tournament;
