@@ -511,6 +511,26 @@ pub fn attacked_by(
     defended: bool,
     move_type: Option<MoveType>,
 ) -> Result<bool, EngineError> {
+    // An empty square is attacked when a piece standing there could be captured: put a phantom piece of the
+    // defending side there, so that moves which need a victim (`enemy?`) see one and quiet moves do not count.
+    if state.get(pos).is_none() {
+        let defender = if defended {
+            Player(((player.0 as usize + 1) % game.players.len().max(1)) as u8)
+        } else {
+            player
+        };
+        let mut with_phantom = state.clone();
+        with_phantom.set(
+            pos,
+            Some(Piece {
+                kind: PieceType(0),
+                owner: defender,
+                attrs: 0,
+                dead: false,
+            }),
+        );
+        return attacked_by(game, &with_phantom, pos, player, defended, move_type);
+    }
     let mut scratch = vec![];
     for (i, c) in state.cells.iter().enumerate() {
         let Some(x) = c else { continue };
