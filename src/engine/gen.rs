@@ -342,6 +342,27 @@ impl Run<'_> {
         copy: bool,
         cont: Option<Option<MoveType>>,
     ) -> Result<(), Stop> {
+        if let Mode::Attack(target) = self.mode {
+            // Only whether this emission would capture the target matters: decide it without building a part.
+            let dest = self.to.unwrap_or(self.cursor);
+            let moves_piece = self.drop.is_some()
+                || (self.held.is_some() && self.from.is_some_and(|f| f != dest));
+            let hit = self.captures.contains(&target)
+                || (dest == target && moves_piece && self.occupied_on_arrival(target))
+                || self.cascades.iter().any(|&(f, t)| {
+                    t == target && f != target && self.live(t).is_some_and(|x| !x.dead)
+                })
+                || self
+                    .placed
+                    .iter()
+                    .any(|(p, _)| *p == target && self.live(*p).is_some());
+            if hit {
+                return Err(Stop::Found);
+            }
+            self.captures.clear();
+            self.placed.clear();
+            return Ok(());
+        }
         let dest = self.to.unwrap_or(self.cursor);
         let mut actions = Vec::with_capacity(4 + self.captures.len() + self.changes.len());
         for &c in &self.captures {
