@@ -69,6 +69,11 @@ struct Run<'a> {
     move_type: Option<MoveType>,
     steps: u32,
     out: &'a mut Vec<Emitted>,
+    /// When set, every square whose contents the program reads is recorded in `reads`, and any read of the
+    /// last move in `reads_last` (see [`LegalityCache`]).
+    track: bool,
+    reads: std::cell::Cell<[u64; 4]>,
+    reads_last: std::cell::Cell<bool>,
 }
 
 impl Run<'_> {
@@ -83,7 +88,26 @@ impl Run<'_> {
 
     #[inline]
     fn live(&self, pos: Pos) -> Option<Piece> {
+        if self.track {
+            let i = pos.idx();
+            let mut r = self.reads.get();
+            r[(i >> 6) & 3] |= 1 << (i & 63);
+            self.reads.set(r);
+        }
         self.state.get(pos)
+    }
+
+    /// The location, noting that the last move is read.
+    fn read_last_then(&self, l: &Loc) -> Option<Pos> {
+        self.read_last();
+        self.loc(*l)
+    }
+
+    #[inline]
+    fn read_last(&self) {
+        if self.track {
+            self.reads_last.set(true);
+        }
     }
 
     fn cond(&mut self, c: &Cond) -> Result<bool, Stop> {
@@ -131,9 +155,11 @@ impl Run<'_> {
                 .is_some_and(|p| self.game.board.in_zone(*z, self.player, p)),
             Cond::OnBoard(l) => self.loc(*l).is_some(),
             Cond::LastFrom(l) => self
-                .loc(*l)
+                .read_last_then(l)
                 .is_some_and(|p| self.state.last_from == Some(p)),
-            Cond::LastTo(l) => self.loc(*l).is_some_and(|p| self.state.last_to == Some(p)),
+            Cond::LastTo(l) => self
+                .read_last_then(l)
+                .is_some_and(|p| self.state.last_to == Some(p)),
             Cond::Marked(l) => self.loc(*l).is_some_and(|p| self.mark == Some(p)),
             Cond::IsPosition(q, l) => self.loc(*l) == Some(*q),
             Cond::Attacked(l, mt) | Cond::Defended(l, mt) => {
@@ -223,8 +249,14 @@ impl Run<'_> {
                     GoTarget::From => self.from.unwrap_or(self.start),
                     GoTarget::To => self.to.unwrap_or(self.cursor),
                     GoTarget::Mark => self.mark.unwrap_or(self.start),
-                    GoTarget::LastFrom => self.state.last_from.ok_or(Stop::Path)?,
-                    GoTarget::LastTo => self.state.last_to.ok_or(Stop::Path)?,
+                    GoTarget::LastFrom => {
+                        self.read_last();
+                        self.state.last_from.ok_or(Stop::Path)?
+                    }
+                    GoTarget::LastTo => {
+                        self.read_last();
+                        self.state.last_to.ok_or(Stop::Path)?
+                    }
                 }
             }
             Instr::From => {
@@ -342,6 +374,27 @@ impl Run<'_> {
         copy: bool,
         cont: Option<Option<MoveType>>,
     ) -> Result<(), Stop> {
+        if let Mode::Attack(target) = self.mode {
+            // Only whether this emission would capture the target matters: decide it without building a part.
+            let dest = self.to.unwrap_or(self.cursor);
+            let moves_piece = self.drop.is_some()
+                || (self.held.is_some() && self.from.is_some_and(|f| f != dest));
+            let hit = self.captures.contains(&target)
+                || (dest == target && moves_piece && self.occupied_on_arrival(target))
+                || self.cascades.iter().any(|&(f, t)| {
+                    t == target && f != target && self.live(t).is_some_and(|x| !x.dead)
+                })
+                || self
+                    .placed
+                    .iter()
+                    .any(|(p, _)| *p == target && self.live(*p).is_some());
+            if hit {
+                return Err(Stop::Found);
+            }
+            self.captures.clear();
+            self.placed.clear();
+            return Ok(());
+        }
         let dest = self.to.unwrap_or(self.cursor);
         let mut actions = Vec::with_capacity(4 + self.captures.len() + self.changes.len());
         for &c in &self.captures {
@@ -467,6 +520,32 @@ fn run_program(
     drop: Option<(PieceType, bool)>,
     out: &mut Vec<Emitted>,
 ) -> Result<bool, EngineError> {
+    run_program_tracked(
+        game, state, player, mode, prog, start, held, drop, out, None,
+    )
+}
+
+/// What a tracked run read: the squares (a bitmap) and whether it looked at the last move.
+#[derive(Clone, Copy, Default)]
+struct Reads {
+    squares: [u64; 4],
+    last: bool,
+}
+
+/// [`run_program`], recording into `reads` what the program read when given.
+#[allow(clippy::too_many_arguments)]
+fn run_program_tracked(
+    game: &Game,
+    state: &State,
+    player: Player,
+    mode: Mode,
+    prog: &MoveProgram,
+    start: Pos,
+    held: Option<Piece>,
+    drop: Option<(PieceType, bool)>,
+    out: &mut Vec<Emitted>,
+    reads: Option<&mut Reads>,
+) -> Result<bool, EngineError> {
     let mut run = Run {
         game,
         state,
@@ -488,8 +567,19 @@ fn run_program(
         move_type: prog.move_type,
         steps: 0,
         out,
+        track: reads.is_some(),
+        reads: std::cell::Cell::new([0; 4]),
+        reads_last: std::cell::Cell::new(false),
     };
-    match run.block(&prog.body) {
+    let result = run.block(&prog.body);
+    if let Some(r) = reads {
+        let got = run.reads.get();
+        for (w, g) in r.squares.iter_mut().zip(got) {
+            *w |= g;
+        }
+        r.last |= run.reads_last.get();
+    }
+    match result {
         Ok(()) | Err(Stop::Path) => Ok(false),
         Err(Stop::Found) => Ok(true),
         Err(Stop::Budget) => Err(EngineError(format!(
@@ -511,6 +601,26 @@ pub fn attacked_by(
     defended: bool,
     move_type: Option<MoveType>,
 ) -> Result<bool, EngineError> {
+    // An empty square is attacked when a piece standing there could be captured: put a phantom piece of the
+    // defending side there, so that moves which need a victim (`enemy?`) see one and quiet moves do not count.
+    if state.get(pos).is_none() {
+        let defender = if defended {
+            Player(((player.0 as usize + 1) % game.players.len().max(1)) as u8)
+        } else {
+            player
+        };
+        let mut with_phantom = state.clone();
+        with_phantom.set(
+            pos,
+            Some(Piece {
+                kind: PieceType(0),
+                owner: defender,
+                attrs: 0,
+                dead: false,
+            }),
+        );
+        return attacked_by(game, &with_phantom, pos, player, defended, move_type);
+    }
     let mut scratch = vec![];
     for (i, c) in state.cells.iter().enumerate() {
         let Some(x) = c else { continue };
@@ -857,10 +967,15 @@ pub fn legal_moves(
         }
     }
     if let Some(types) = royal.get(player.idx()).filter(|t| !t.is_empty()) {
+        let cache = LegalityCache::build(game, state, player, types)?;
         let mut keep = Vec::with_capacity(moves.len());
         for m in moves {
             let after = apply_move(game, state, &m);
-            if !royal_attacked(game, &after, player, types)? {
+            let attacked = match &cache {
+                Some(c) => c.attacked_after(game, &after, &m, player, types)?,
+                None => royal_attacked(game, &after, player, types)?,
+            };
+            if !attacked {
                 keep.push(m);
             }
         }
@@ -892,4 +1007,152 @@ pub fn royal_attacked(
         }
     }
     Ok(false)
+}
+
+/// The `checkmated` legality rule made cheap. Before the candidate moves are tried, every opponent program is run
+/// once against the player's royal square, recording which squares it read. A move changes a few squares; a
+/// program that read none of them (and not the last move, which every move changes) gives the same answer as
+/// before, so only the others run again. Exact, not a heuristic: a program's result depends only on what it
+/// reads. Used when the player has one royal piece, which the move does not touch, on a board of at most 256
+/// positions, and the move creates no piece and changes no owner; otherwise the full test runs.
+struct LegalityCache {
+    royal: Pos,
+    /// Per opponent program run: the attacker's square, the piece there, the program, its answer, its reads.
+    runs: Vec<(Pos, Piece, usize, bool, Reads)>,
+}
+
+impl LegalityCache {
+    fn build(
+        game: &Game,
+        state: &State,
+        player: Player,
+        types: &[PieceType],
+    ) -> Result<Option<LegalityCache>, EngineError> {
+        if state.cells.len() > 256 {
+            return Ok(None);
+        }
+        let mut royals = state.cells.iter().enumerate().filter(|(_, c)| {
+            c.is_some_and(|x| x.owner == player && types.contains(&x.kind) && !x.dead)
+        });
+        let (Some((k, _)), None) = (royals.next(), royals.next()) else {
+            return Ok(None);
+        };
+        let royal = Pos(k as u16);
+        let mut runs = vec![];
+        let mut scratch = vec![];
+        for (i, c) in state.cells.iter().enumerate() {
+            let Some(x) = c else { continue };
+            if x.dead || x.owner == player || game.players[x.owner.idx()].random {
+                continue;
+            }
+            let start = Pos(i as u16);
+            for (j, prog) in game.pieces[x.kind.idx()].moves.iter().enumerate() {
+                let mut reads = Reads::default();
+                reads.squares[i >> 6] |= 1 << (i & 63);
+                let hit = run_program_tracked(
+                    game,
+                    state,
+                    x.owner,
+                    Mode::Attack(royal),
+                    prog,
+                    start,
+                    Some(*x),
+                    None,
+                    &mut scratch,
+                    Some(&mut reads),
+                )?;
+                runs.push((start, *x, j, hit, reads));
+            }
+        }
+        Ok(Some(LegalityCache { royal, runs }))
+    }
+
+    fn attacked_after(
+        &self,
+        game: &Game,
+        after: &State,
+        m: &Move,
+        player: Player,
+        types: &[PieceType],
+    ) -> Result<bool, EngineError> {
+        let mut changed = [0u64; 4];
+        for part in &m.parts {
+            for a in &part.actions {
+                let squares: &[Pos] = match a {
+                    Action::Move { from, to } => &[*from, *to],
+                    Action::Capture { at }
+                    | Action::ChangeType { at, .. }
+                    | Action::SetAttribute { at, .. } => &[*at],
+                    // A new piece or a new owner may add an attacker the cache never saw.
+                    Action::Place { .. } | Action::ChangeOwner { .. } => {
+                        return royal_attacked(game, after, player, types)
+                    }
+                };
+                for p in squares {
+                    if *p == self.royal {
+                        return royal_attacked(game, after, player, types);
+                    }
+                    changed[(p.idx() >> 6) & 3] |= 1 << (p.idx() & 63);
+                }
+            }
+        }
+        let mut scratch = vec![];
+        for (start, piece, j, hit, reads) in &self.runs {
+            let touched = reads.last || (0..4).any(|w| reads.squares[w] & changed[w] != 0);
+            if !touched {
+                if *hit {
+                    return Ok(true);
+                }
+                continue;
+            }
+            // The attacker itself may be gone or changed.
+            let Some(now) = after.get(*start) else {
+                continue;
+            };
+            if now.owner == player || now.dead {
+                continue;
+            }
+            let prog = if now.kind == piece.kind {
+                game.pieces[now.kind.idx()].moves.get(*j)
+            } else {
+                None
+            };
+            match prog {
+                Some(prog) => {
+                    if run_program(
+                        game,
+                        after,
+                        now.owner,
+                        Mode::Attack(self.royal),
+                        prog,
+                        *start,
+                        Some(now),
+                        None,
+                        &mut scratch,
+                    )? {
+                        return Ok(true);
+                    }
+                }
+                // A piece of another type stands there now: test all of its programs.
+                None => {
+                    for prog in &game.pieces[now.kind.idx()].moves {
+                        if run_program(
+                            game,
+                            after,
+                            now.owner,
+                            Mode::Attack(self.royal),
+                            prog,
+                            *start,
+                            Some(now),
+                            None,
+                            &mut scratch,
+                        )? {
+                            return Ok(true);
+                        }
+                    }
+                }
+            }
+        }
+        Ok(false)
+    }
 }

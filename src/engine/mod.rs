@@ -5,6 +5,7 @@ pub mod end;
 pub mod gen;
 pub mod moves;
 pub mod playout;
+pub mod position;
 pub mod state;
 
 pub use end::Outcome;
