@@ -148,7 +148,7 @@ fn chess_castling_and_en_passant_appear_in_the_move_list() {
             json!({"cmd":"play","move":"a6-a5"}),
             json!({"cmd":"play","move":"f1-g2"}),
             json!({"cmd":"play","move":"a5-a4"}),
-            json!({"cmd":"play","move":"e1-g1"}),
+            json!({"cmd":"play","move":"e1-g1 h1-f1"}),
             json!({"cmd":"state"}),
         ],
     );
