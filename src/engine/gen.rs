@@ -507,24 +507,6 @@ impl Run<'_> {
     }
 }
 
-/// Runs one program; returns whether an attack target was found. A runaway program is an error.
-#[allow(clippy::too_many_arguments)]
-fn run_program(
-    game: &Game,
-    state: &State,
-    player: Player,
-    mode: Mode,
-    prog: &MoveProgram,
-    start: Pos,
-    held: Option<Piece>,
-    drop: Option<(PieceType, bool)>,
-    out: &mut Vec<Emitted>,
-) -> Result<bool, EngineError> {
-    run_program_tracked(
-        game, state, player, mode, prog, start, held, drop, out, None,
-    )
-}
-
 /// What a tracked run read: the squares (a bitmap) and whether it looked at the last move.
 #[derive(Clone, Copy, Default)]
 struct Reads {
@@ -532,62 +514,80 @@ struct Reads {
     last: bool,
 }
 
-/// [`run_program`], recording into `reads` what the program read when given.
-#[allow(clippy::too_many_arguments)]
-fn run_program_tracked(
-    game: &Game,
-    state: &State,
-    player: Player,
-    mode: Mode,
-    prog: &MoveProgram,
-    start: Pos,
-    held: Option<Piece>,
-    drop: Option<(PieceType, bool)>,
-    out: &mut Vec<Emitted>,
-    reads: Option<&mut Reads>,
-) -> Result<bool, EngineError> {
-    let mut run = Run {
-        game,
-        state,
-        player,
-        mode,
-        start,
-        cursor: start,
-        mark: None,
-        from: if drop.is_some() { None } else { Some(start) },
-        held,
-        to: None,
-        drop,
-        captures: vec![],
-        placed: vec![],
-        cascades: vec![],
-        changes: vec![],
-        flags: vec![],
-        position_flags: vec![],
-        move_type: prog.move_type,
-        steps: 0,
-        out,
-        track: reads.is_some(),
-        reads: std::cell::Cell::new([0; 4]),
-        reads_last: std::cell::Cell::new(false),
-    };
-    let result = run.block(&prog.body);
-    if let Some(r) = reads {
-        let got = run.reads.get();
-        for (w, g) in r.squares.iter_mut().zip(got) {
-            *w |= g;
+impl<'a> Run<'a> {
+    /// A context for running programs of `player` on `state`; reused for many programs, so that a program run
+    /// costs no setup beyond resetting a few fields.
+    fn new(
+        game: &'a Game,
+        state: &'a State,
+        player: Player,
+        mode: Mode,
+        out: &'a mut Vec<Emitted>,
+    ) -> Run<'a> {
+        Run {
+            game,
+            state,
+            player,
+            mode,
+            start: Pos(0),
+            cursor: Pos(0),
+            mark: None,
+            from: None,
+            held: None,
+            to: None,
+            drop: None,
+            captures: vec![],
+            placed: vec![],
+            cascades: vec![],
+            changes: vec![],
+            flags: vec![],
+            position_flags: vec![],
+            move_type: None,
+            steps: 0,
+            out,
+            track: false,
+            reads: std::cell::Cell::new([0; 4]),
+            reads_last: std::cell::Cell::new(false),
         }
-        r.last |= run.reads_last.get();
     }
-    match result {
-        Ok(()) | Err(Stop::Path) => Ok(false),
-        Err(Stop::Found) => Ok(true),
-        Err(Stop::Budget) => Err(EngineError(format!(
-            "{}: a move program ran more than {STEP_BUDGET} steps from {} (an endless `while`?): {}",
-            game.title,
-            game.board.pos_name(start),
-            prog.source
-        ))),
+
+    /// Runs one program from `start`; returns whether an attack target was found. A runaway program is an error.
+    fn exec(
+        &mut self,
+        prog: &MoveProgram,
+        start: Pos,
+        held: Option<Piece>,
+        drop: Option<(PieceType, bool)>,
+    ) -> Result<bool, EngineError> {
+        self.start = start;
+        self.cursor = start;
+        self.mark = None;
+        self.from = if drop.is_some() { None } else { Some(start) };
+        self.held = held;
+        self.to = None;
+        self.drop = drop;
+        self.captures.clear();
+        self.placed.clear();
+        self.cascades.clear();
+        self.changes.clear();
+        self.flags.clear();
+        self.position_flags.clear();
+        self.move_type = prog.move_type;
+        self.steps = 0;
+        if self.track {
+            self.reads.set([0; 4]);
+            self.reads_last.set(false);
+        }
+        match self.block(&prog.body) {
+            Ok(()) | Err(Stop::Path) => Ok(false),
+            Err(Stop::Found) => Ok(true),
+            Err(Stop::Budget) => Err(EngineError(format!(
+                "{}: a move program ran more than {STEP_BUDGET} steps from {} (an endless `while`?): {}",
+                self.game.title,
+                self.game.board.pos_name(start),
+                prog.source
+            ))),
+        }
     }
 }
 
@@ -622,25 +622,16 @@ pub fn attacked_by(
         return attacked_by(game, &with_phantom, pos, player, defended, move_type);
     }
     let mut scratch = vec![];
+    let mut run = Run::new(game, state, player, Mode::Attack(pos), &mut scratch);
     for (i, c) in state.cells.iter().enumerate() {
         let Some(x) = c else { continue };
         if x.dead || (x.owner == player) != defended || game.players[x.owner.idx()].random {
             continue;
         }
-        let start = Pos(i as u16);
+        run.player = x.owner;
         let progs = game.pieces[x.kind.idx()].moves.iter();
         for prog in progs.filter(|p| move_type.is_none() || p.move_type == move_type) {
-            if run_program(
-                game,
-                state,
-                x.owner,
-                Mode::Attack(pos),
-                prog,
-                start,
-                Some(*x),
-                None,
-                &mut scratch,
-            )? {
+            if run.exec(prog, Pos(i as u16), Some(*x), None)? {
                 return Ok(true);
             }
         }
@@ -666,27 +657,18 @@ pub fn parts(
     out: &mut Vec<Emitted>,
 ) -> Result<(), EngineError> {
     let wanted = |p: &MoveProgram| types.is_none() || p.move_type == types;
-    let squares: Box<dyn Iterator<Item = usize>> = match only {
-        Some(p) => Box::new(std::iter::once(p.idx())),
-        None => Box::new(0..state.cells.len()),
+    let (first, last) = match only {
+        Some(p) => (p.idx(), p.idx() + 1),
+        None => (0, state.cells.len()),
     };
-    for i in squares {
+    let mut run = Run::new(game, state, player, Mode::Generate, out);
+    for i in first..last {
         let Some(x) = state.cells[i] else { continue };
         if x.dead || (x.owner != owner && !game.options.shared_pieces) {
             continue;
         }
         for prog in game.pieces[x.kind.idx()].moves.iter().filter(|p| wanted(p)) {
-            run_program(
-                game,
-                state,
-                player,
-                Mode::Generate,
-                prog,
-                Pos(i as u16),
-                Some(x),
-                None,
-                out,
-            )?;
+            run.exec(prog, Pos(i as u16), Some(x), None)?;
         }
     }
     if only.is_some() {
@@ -704,21 +686,9 @@ pub fn parts(
         }
         for prog in piece.drops.iter().filter(|p| wanted(p)) {
             for (i, info) in game.board.positions.iter().enumerate() {
-                if info.dummy {
-                    continue;
+                if !info.dummy {
+                    run.exec(prog, Pos(i as u16), None, Some((kind, limited)))?;
                 }
-                let start = Pos(i as u16);
-                run_program(
-                    game,
-                    state,
-                    player,
-                    Mode::Generate,
-                    prog,
-                    start,
-                    None,
-                    Some((kind, limited)),
-                    out,
-                )?;
             }
         }
     }
@@ -1040,27 +1010,22 @@ impl LegalityCache {
         let royal = Pos(k as u16);
         let mut runs = vec![];
         let mut scratch = vec![];
+        let mut run = Run::new(game, state, player, Mode::Attack(royal), &mut scratch);
+        run.track = true;
         for (i, c) in state.cells.iter().enumerate() {
             let Some(x) = c else { continue };
             if x.dead || x.owner == player || game.players[x.owner.idx()].random {
                 continue;
             }
             let start = Pos(i as u16);
+            run.player = x.owner;
             for (j, prog) in game.pieces[x.kind.idx()].moves.iter().enumerate() {
-                let mut reads = Reads::default();
+                let hit = run.exec(prog, start, Some(*x), None)?;
+                let mut reads = Reads {
+                    squares: run.reads.get(),
+                    last: run.reads_last.get(),
+                };
                 reads.squares[i >> 6] |= 1 << (i & 63);
-                let hit = run_program_tracked(
-                    game,
-                    state,
-                    x.owner,
-                    Mode::Attack(royal),
-                    prog,
-                    start,
-                    Some(*x),
-                    None,
-                    &mut scratch,
-                    Some(&mut reads),
-                )?;
                 runs.push((start, *x, j, hit, reads));
             }
         }
@@ -1097,6 +1062,7 @@ impl LegalityCache {
             }
         }
         let mut scratch = vec![];
+        let mut run = Run::new(game, after, player, Mode::Attack(self.royal), &mut scratch);
         for (start, piece, j, hit, reads) in &self.runs {
             let touched = reads.last || (0..4).any(|w| reads.squares[w] & changed[w] != 0);
             if !touched {
@@ -1119,34 +1085,16 @@ impl LegalityCache {
             };
             match prog {
                 Some(prog) => {
-                    if run_program(
-                        game,
-                        after,
-                        now.owner,
-                        Mode::Attack(self.royal),
-                        prog,
-                        *start,
-                        Some(now),
-                        None,
-                        &mut scratch,
-                    )? {
+                    run.player = now.owner;
+                    if run.exec(prog, *start, Some(now), None)? {
                         return Ok(true);
                     }
                 }
                 // A piece of another type stands there now: test all of its programs.
                 None => {
+                    run.player = now.owner;
                     for prog in &game.pieces[now.kind.idx()].moves {
-                        if run_program(
-                            game,
-                            after,
-                            now.owner,
-                            Mode::Attack(self.royal),
-                            prog,
-                            *start,
-                            Some(now),
-                            None,
-                            &mut scratch,
-                        )? {
+                        if run.exec(prog, *start, Some(now), None)? {
                             return Ok(true);
                         }
                     }
