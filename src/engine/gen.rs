@@ -11,6 +11,27 @@ use super::state::{initial_attrs, Piece, State};
 use super::EngineError;
 use crate::compile::*;
 use std::collections::HashSet;
+use std::hash::{BuildHasherDefault, Hasher};
+
+/// Keys here are Zobrist hashes, already well mixed: hashing them again (SipHash) only costs time.
+#[derive(Default)]
+struct IdentityHasher(u64);
+
+impl Hasher for IdentityHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ b as u64;
+        }
+    }
+    fn write_u64(&mut self, x: u64) {
+        self.0 = x;
+    }
+}
+
+type KeySet = HashSet<u64, BuildHasherDefault<IdentityHasher>>;
 
 /// Instructions one program run may execute before it is declared runaway.
 const STEP_BUDGET: u32 = 1_000_000;
@@ -644,6 +665,26 @@ pub fn turn_of<'g>(game: &'g Game, state: &State) -> &'g TurnEntry {
     &game.turn_order.entries[state.turn]
 }
 
+/// Which move programs a generation pass runs.
+#[derive(Clone, Copy, Debug)]
+pub enum TypeFilter<'a> {
+    Any,
+    /// Programs of this type (`None`: programs declared before any `move-type`).
+    Only(Option<MoveType>),
+    /// Programs whose type is not in the list (the lowest group under `move-priorities`).
+    Unlisted(&'a [MoveType]),
+}
+
+impl TypeFilter<'_> {
+    fn wants(&self, p: &MoveProgram) -> bool {
+        match self {
+            TypeFilter::Any => true,
+            TypeFilter::Only(t) => p.move_type == *t,
+            TypeFilter::Unlisted(list) => p.move_type.is_none_or(|t| !list.contains(&t)),
+        }
+    }
+}
+
 /// Every single part available to `player` in `state`: moves of its pieces and drops from its reserve.
 /// `only` restricts generation to the piece on one square (the continuation of a composite move), `types`
 /// to moves of one type.
@@ -652,11 +693,11 @@ pub fn parts(
     state: &State,
     player: Player,
     owner: Player,
-    types: Option<MoveType>,
+    types: TypeFilter<'_>,
     only: Option<Pos>,
     out: &mut Vec<Emitted>,
 ) -> Result<(), EngineError> {
-    let wanted = |p: &MoveProgram| types.is_none() || p.move_type == types;
+    let wanted = |p: &MoveProgram| types.wants(p);
     let (first, last) = match only {
         Some(p) => (p.idx(), p.idx() + 1),
         None => (0, state.cells.len()),
@@ -797,7 +838,7 @@ struct Composer<'a> {
     player: Player,
     owner: Player,
     out: Vec<Move>,
-    seen: HashSet<u64>,
+    seen: KeySet,
 }
 
 impl Composer<'_> {
@@ -817,12 +858,16 @@ impl Composer<'_> {
             )));
         }
         let mut conts = vec![];
+        let filter = match types {
+            Some(t) => TypeFilter::Only(Some(t)),
+            None => TypeFilter::Any,
+        };
         parts(
             self.game,
             state,
             self.player,
             self.owner,
-            types,
+            filter,
             Some(at),
             &mut conts,
         )?;
@@ -862,31 +907,23 @@ impl Composer<'_> {
     }
 }
 
-/// Every legal complete move of the player to move, after move priorities, maximal captures, passing and the
-/// `checkmated` legality rule.
-pub fn legal_moves(
+/// The complete moves whose first part comes from programs the filter selects, with moves of the same net
+/// effect merged.
+fn complete_moves(
     game: &Game,
     state: &State,
-    royal: &[Vec<PieceType>],
+    player: Player,
+    owner: Player,
+    filter: TypeFilter<'_>,
 ) -> Result<Vec<Move>, EngineError> {
-    let entry = turn_of(game, state);
-    let (player, owner) = (entry.player, entry.moves_as);
     let mut firsts = vec![];
-    parts(
-        game,
-        state,
-        player,
-        owner,
-        entry.move_type,
-        None,
-        &mut firsts,
-    )?;
+    parts(game, state, player, owner, filter, None, &mut firsts)?;
     let mut c = Composer {
         game,
         player,
         owner,
         out: Vec::with_capacity(firsts.len()),
-        seen: HashSet::new(),
+        seen: KeySet::default(),
     };
     let deferred = game.options.deferred_captures;
     let mut composite = false;
@@ -918,16 +955,45 @@ pub fn legal_moves(
             seen.insert(key)
         });
     }
-    if !game.move_priorities.is_empty() {
-        let rank = |m: &Move| {
-            let t = m.parts.first().and_then(|p| p.move_type);
-            t.and_then(|t| game.move_priorities.iter().position(|x| *x == t))
-                .unwrap_or(game.move_priorities.len())
-        };
-        if let Some(best) = moves.iter().map(rank).min() {
-            moves.retain(|m| rank(m) == best);
+    Ok(moves)
+}
+
+/// Every legal complete move of the player to move, after move priorities, maximal captures, passing and the
+/// `checkmated` legality rule.
+pub fn legal_moves(
+    game: &Game,
+    state: &State,
+    royal: &[Vec<PieceType>],
+) -> Result<Vec<Move>, EngineError> {
+    let entry = turn_of(game, state);
+    let (player, owner) = (entry.player, entry.moves_as);
+    // Under `move-priorities`, only the first type with a move counts: generate the types in that order and
+    // stop at the first that has one. Types not listed rank below all listed ones (README: decisions).
+    let mut moves = match entry.move_type {
+        Some(t) => complete_moves(game, state, player, owner, TypeFilter::Only(Some(t)))?,
+        None if game.move_priorities.is_empty() => {
+            complete_moves(game, state, player, owner, TypeFilter::Any)?
         }
-    }
+        None => {
+            let mut found = vec![];
+            for &t in &game.move_priorities {
+                found = complete_moves(game, state, player, owner, TypeFilter::Only(Some(t)))?;
+                if !found.is_empty() {
+                    break;
+                }
+            }
+            if found.is_empty() {
+                found = complete_moves(
+                    game,
+                    state,
+                    player,
+                    owner,
+                    TypeFilter::Unlisted(&game.move_priorities),
+                )?;
+            }
+            found
+        }
+    };
     match game.options.maximal_captures {
         MaximalCaptures::No => {}
         MaximalCaptures::Pieces | MaximalCaptures::KingsThenPieces => {
