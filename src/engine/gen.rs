@@ -381,6 +381,15 @@ impl Run<'_> {
         Ok(())
     }
 
+    /// Whether a cascaded piece arriving on `t` captures what stands there: not when that piece moves on itself
+    /// (it is a cascade's start, or the held piece leaving for `dest`), nor when it is captured already.
+    fn cascade_captures(&self, t: Pos, dest: Pos) -> bool {
+        self.live(t).is_some_and(|x| !x.dead)
+            && !self.captures.contains(&t)
+            && !self.cascades.iter().any(|c| c.0 == t)
+            && !(self.from == Some(t) && dest != t)
+    }
+
     /// Whether a piece stands on `pos` when the held piece arrives there (so arriving captures it).
     fn occupied_on_arrival(&self, pos: Pos) -> bool {
         self.live(pos).is_some_and(|x| !x.dead)
@@ -402,9 +411,10 @@ impl Run<'_> {
                 || (self.held.is_some() && self.from.is_some_and(|f| f != dest));
             let hit = self.captures.contains(&target)
                 || (dest == target && moves_piece && self.occupied_on_arrival(target))
-                || self.cascades.iter().any(|&(f, t)| {
-                    t == target && f != target && self.live(t).is_some_and(|x| !x.dead)
-                })
+                || self
+                    .cascades
+                    .iter()
+                    .any(|&(f, t)| t == target && f != target && self.cascade_captures(t, dest))
                 || self
                     .placed
                     .iter()
@@ -422,10 +432,7 @@ impl Run<'_> {
             actions.push(Action::Capture { at: c });
         }
         for &(f, t) in &self.cascades {
-            if self.live(t).is_some_and(|x| !x.dead)
-                && !self.captures.contains(&t)
-                && !self.cascades.iter().any(|c| c.0 == t)
-            {
+            if self.cascade_captures(t, dest) {
                 actions.push(Action::Capture { at: t });
             }
             actions.push(Action::Move { from: f, to: t });
@@ -521,9 +528,13 @@ impl Run<'_> {
                 self.out.push(Emitted { part: p, cont });
             }
         }
-        // Captures and drops before an `add` are not carried into later emissions.
+        // Captures and drops before an `add` are not carried into later emissions; nor are cascades, under
+        // `discard cascades`.
         self.captures.clear();
         self.placed.clear();
+        if self.game.options.discard_cascades {
+            self.cascades.clear();
+        }
         Ok(())
     }
 }
@@ -739,27 +750,52 @@ pub fn parts(
 /// Applies one part to a state (not advancing the turn).
 pub fn apply_part(game: &Game, state: &mut State, part: &Part, deferred: bool) {
     let np = game.pieces.len();
+    // Captures first (they take what stood there when the part began), then every movement at once (a cascade
+    // may move a piece onto the square another leaves), then placements and changes in order.
     for a in &part.actions {
-        match *a {
-            Action::Move { from, to } => {
+        if let Action::Capture { at } = *a {
+            let Some(mut x) = state.get(at) else { continue };
+            if deferred {
+                x.dead = true;
+                state.set(at, Some(x));
+            } else {
+                state.set(at, None);
+                if game.options.recycle_captures {
+                    let slot = x.owner.idx() * np + x.kind.idx();
+                    let c = state.reserves[slot] + 1;
+                    state.set_reserve(slot, c);
+                }
+            }
+        }
+    }
+    let movements = part
+        .actions
+        .iter()
+        .filter(|a| matches!(a, Action::Move { .. }))
+        .count();
+    if movements == 1 {
+        for a in &part.actions {
+            if let Action::Move { from, to } = *a {
                 let p = state.get(from);
                 state.set(from, None);
                 state.set(to, p);
             }
-            Action::Capture { at } => {
-                let Some(mut x) = state.get(at) else { continue };
-                if deferred {
-                    x.dead = true;
-                    state.set(at, Some(x));
-                } else {
-                    state.set(at, None);
-                    if game.options.recycle_captures {
-                        let slot = x.owner.idx() * np + x.kind.idx();
-                        let c = state.reserves[slot] + 1;
-                        state.set_reserve(slot, c);
-                    }
-                }
+        }
+    } else if movements > 1 {
+        let mut lifted = Vec::with_capacity(movements);
+        for a in &part.actions {
+            if let Action::Move { from, to } = *a {
+                lifted.push((to, state.get(from)));
+                state.set(from, None);
             }
+        }
+        for (to, p) in lifted {
+            state.set(to, p);
+        }
+    }
+    for a in &part.actions {
+        match *a {
+            Action::Move { .. } | Action::Capture { .. } => {}
             Action::Place { at, piece, reserve } => {
                 state.set(at, Some(piece));
                 if reserve {
@@ -964,6 +1000,7 @@ pub fn legal_moves(
     game: &Game,
     state: &State,
     royal: &[Vec<PieceType>],
+    kings: &[PieceType],
 ) -> Result<Vec<Move>, EngineError> {
     let entry = turn_of(game, state);
     let (player, owner) = (entry.player, entry.moves_as);
@@ -996,9 +1033,31 @@ pub fn legal_moves(
     };
     match game.options.maximal_captures {
         MaximalCaptures::No => {}
-        MaximalCaptures::Pieces | MaximalCaptures::KingsThenPieces => {
+        MaximalCaptures::Pieces => {
             if let Some(best) = moves.iter().map(Move::captures).max() {
                 moves.retain(|m| m.captures() == best);
+            }
+        }
+        MaximalCaptures::KingsThenPieces => {
+            // Most kings taken first, then most pieces. A king is a piece type some promotion produces (see
+            // `Engine::new`). Opponents' pieces do not move during a move, so the pieces taken are those standing
+            // on the captured squares now.
+            let score = |m: &Move| {
+                let kings = m
+                    .parts
+                    .iter()
+                    .flat_map(|p| &p.actions)
+                    .filter(|a| match a {
+                        Action::Capture { at } => {
+                            state.get(*at).is_some_and(|x| kings.contains(&x.kind))
+                        }
+                        _ => false,
+                    })
+                    .count();
+                (kings, m.captures())
+            };
+            if let Some(best) = moves.iter().map(score).max() {
+                moves.retain(|m| score(m) == best);
             }
         }
     }
