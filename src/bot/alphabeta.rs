@@ -184,7 +184,7 @@ impl<M: Model> Searcher<'_, M> {
 
     fn evaluate(&self, s: &M::State, moves: &[M::Move]) -> Result<i32, EngineError> {
         let v = self.model.evaluate(s, moves)?;
-        let x = (relative(&v, self.root) * 100.0).round();
+        let x = (relative(self.model, &v, self.root) * 100.0).round();
         let cap = (WIN - MAX_PLY - 1) as f64;
         Ok(if x.is_nan() {
             0

@@ -232,7 +232,7 @@ impl<M: Model> Tree<'_, M> {
         Ok(if p.eval_at_cap {
             let v = self.model.evaluate(s, moves)?;
             (0..self.players)
-                .map(|q| 1.0 / (1.0 + (-relative(&v, q)).exp()))
+                .map(|q| 1.0 / (1.0 + (-relative(self.model, &v, q)).exp()))
                 .collect()
         } else {
             vec![0.5; self.players]
