@@ -54,8 +54,12 @@ fn bot(spec: &str) -> Box<dyn Bot> {
 fn the_games_file_breakthrough_loads_and_bots_play_it() {
     let game = load_file("games/breakthrough.zrf");
     let mut bots = [bot("alphabeta:depth=2"), bot("mcts:iterations=50")];
-    let g = play(&game, &mut bots, 1, 30);
-    assert_eq!(g.moves.len(), 30);
+    let g = play(&game, &mut bots, 1, 300);
+    assert!(
+        g.results.is_some(),
+        "a game of Breakthrough always ends: {:?}",
+        g.moves
+    );
 }
 
 #[test]
@@ -355,6 +359,8 @@ fn time_budgets_stop_the_search() {
 #[ignore]
 fn strength() {
     for (n, a, b, games) in [
+        (6, "alphabeta:depth=3", "alphabeta:depth=3,quiescence=0", 20),
+        (8, "alphabeta:depth=3", "alphabeta:depth=3,quiescence=0", 20),
         (8, "mcts:iterations=1000", "random", 10),
         (8, "alphabeta:depth=3", "random", 10),
         (6, "alphabeta:depth=3", "mcts:iterations=1000", 20),
@@ -420,4 +426,25 @@ fn bots_play_with_a_random_player_in_the_turn_order() {
             "{spec}: reproducible"
         );
     }
+}
+
+#[test]
+fn quiescence_sees_the_recapture() {
+    let game = load_file("games/chess.zrf");
+    // The d5 pawn is defended by e6: at depth 1 without quiescence the queen takes it and is lost.
+    let s = chess_position(
+        &game,
+        &[
+            ("g1", "King", true),
+            ("d1", "Queen", true),
+            ("g8", "King", false),
+            ("d5", "Pawn", false),
+            ("e6", "Pawn", false),
+        ],
+    );
+    assert_eq!(
+        choice(&game, &mut bot("alphabeta:depth=1,quiescence=0"), &s, 1),
+        "d1-d5"
+    );
+    assert_ne!(choice(&game, &mut bot("alphabeta:depth=1"), &s, 1), "d1-d5");
 }
