@@ -13,7 +13,7 @@
 //! and the random stream: the root moves are shuffled once with it (so that equal moves vary between games), the
 //! table is private to each call.
 
-use super::eval::Weights;
+use super::eval::{Evaluator, ValueCache, Weights};
 use super::{relative, Bot, BotError, EngineModel, Model};
 use crate::engine::playout::below;
 use crate::engine::{Engine, EngineError, Move, State};
@@ -477,6 +477,7 @@ pub struct AlphaBetaBot {
     config: AlphaBetaConfig,
     /// Allocated at the first move.
     tt: Option<Table>,
+    values: ValueCache,
     /// What the last search found (for logs and tests).
     pub last: Option<SearchResult>,
 }
@@ -487,6 +488,7 @@ impl AlphaBetaBot {
             name: name.into(),
             config,
             tt: None,
+            values: ValueCache::default(),
             last: None,
         }
     }
@@ -508,13 +510,16 @@ impl Bot for AlphaBetaBot {
         if engine.is_chance(state) {
             return Ok(below(rng, moves.len()));
         }
-        let model = EngineModel::new(
+        let model = EngineModel {
             engine,
-            Weights {
-                material: self.config.material,
-                mobility: self.config.mobility,
+            eval: Evaluator {
+                values: self.values.values(engine),
+                weights: Weights {
+                    material: self.config.material,
+                    mobility: self.config.mobility,
+                },
             },
-        );
+        };
         let c = &self.config;
         let limits = Limits {
             depth: c.depth,
@@ -527,6 +532,10 @@ impl Bot for AlphaBetaBot {
         let best = r.best;
         self.last = Some(r);
         Ok(best)
+    }
+
+    fn reset(&mut self) {
+        self.values.clear();
     }
 }
 
