@@ -45,6 +45,9 @@ enum Command {
         depth: u32,
         #[arg(long)]
         variant: Option<String>,
+        /// Start from a position file (see `dagaz::engine::position`) instead of the start position.
+        #[arg(long)]
+        position: Option<PathBuf>,
         /// Show the count below each first move.
         #[arg(long)]
         divide: bool,
@@ -75,6 +78,12 @@ enum Command {
 }
 
 fn main() -> ExitCode {
+    // Like any Unix filter, end quietly when the reader of our output goes away (`dagaz ... | head`), instead of
+    // panicking on a broken pipe.
+    #[cfg(unix)]
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
     let cli = Cli::parse();
     match cli.command {
         Command::Check {
@@ -95,9 +104,17 @@ fn main() -> ExitCode {
             file,
             depth,
             variant,
+            position,
             divide,
             json,
-        } => perft(&file, depth, variant.as_deref(), divide, json),
+        } => perft(
+            &file,
+            depth,
+            variant.as_deref(),
+            position.as_deref(),
+            divide,
+            json,
+        ),
         Command::Session { file, variant } => {
             let Some(game) = load_or_report(&file, variant.as_deref()) else {
                 return ExitCode::FAILURE;
@@ -222,6 +239,7 @@ fn perft(
     file: &std::path::Path,
     depth: u32,
     variant: Option<&str>,
+    position: Option<&std::path::Path>,
     divide: bool,
     json: bool,
 ) -> ExitCode {
@@ -229,7 +247,25 @@ fn perft(
         return ExitCode::FAILURE;
     };
     let engine = dagaz::engine::Engine::new(&game);
-    let s = engine.initial();
+    let s = match position {
+        None => engine.initial(),
+        Some(p) => {
+            let text = match std::fs::read_to_string(p) {
+                Ok(t) => t,
+                Err(e) => {
+                    eprintln!("error: cannot read `{}`: {e}", p.display());
+                    return ExitCode::FAILURE;
+                }
+            };
+            match dagaz::engine::position::parse(&game, &text) {
+                Ok(s) => s,
+                Err(e) => {
+                    eprintln!("error: {}: {e}", p.display());
+                    return ExitCode::FAILURE;
+                }
+            }
+        }
+    };
     let t = std::time::Instant::now();
     let mut rows = vec![];
     let result = if divide && depth > 0 {

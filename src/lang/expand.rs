@@ -129,7 +129,7 @@ impl Expander<'_> {
                             name: name.into(),
                             body: node.args()[1..].to_vec(),
                         };
-                        self.macros.insert(name.to_ascii_lowercase(), Rc::new(m));
+                        self.macros.insert(name.to_string(), Rc::new(m));
                     }
                     None => self.diags.push(
                         Diagnostic::error(node.span, "`define` needs a name")
@@ -170,10 +170,7 @@ impl Expander<'_> {
         if head.is_some_and(|h| h.eq_ignore_ascii_case("define")) {
             return;
         }
-        if let Some(m) = head
-            .and_then(|h| self.macros.get(&h.to_ascii_lowercase()))
-            .cloned()
-        {
+        if let Some(m) = head.and_then(|h| self.macros.get(h)).cloned() {
             if depth >= MAX_DEPTH {
                 self.failed = true;
                 self.diags.push(

@@ -1,0 +1,166 @@
+//! A text format for a whole state, to load instead of the start position and to print from any state.
+//!
+//! ```text
+//! # comments start with '#'
+//! turn Black            # whose turn: a player (the first turn-order entry of that player) or an entry index
+//! ply 12
+//! last e7 e5            # the last move's from and to (for last-from?, last-to?, en passant)
+//! piece White King e1 never-moved    # owner, type, position, then the attributes that are true
+//! reserve White Stone 10
+//! ```
+//! Unlisted attributes are false; unlisted positions are empty.
+
+use super::state::{Piece, State};
+use crate::compile::*;
+
+/// Reads a position; errors name the line.
+pub fn parse(game: &Game, text: &str) -> Result<State, String> {
+    let mut s = State::initial(game);
+    for p in 0..s.cells.len() {
+        s.set(Pos(p as u16), None);
+    }
+    for slot in 0..s.reserves.len() {
+        s.set_reserve(slot, 0);
+    }
+    let np = game.pieces.len();
+    let player = |w: &str, line: usize| {
+        game.player(w)
+            .ok_or_else(|| format!("line {line}: unknown player `{w}`"))
+    };
+    let piece = |w: &str, line: usize| {
+        game.piece_type(w)
+            .ok_or_else(|| format!("line {line}: unknown piece type `{w}`"))
+    };
+    let pos = |w: &str, line: usize| {
+        game.board
+            .position(w)
+            .ok_or_else(|| format!("line {line}: unknown position `{w}`"))
+    };
+    for (i, raw) in text.lines().enumerate() {
+        let line = i + 1;
+        let words: Vec<&str> = raw
+            .split('#')
+            .next()
+            .unwrap_or("")
+            .split_whitespace()
+            .collect();
+        match words.as_slice() {
+            [] => {}
+            ["turn", w] => {
+                s.turn = match w.parse::<usize>() {
+                    Ok(n) if n < game.turn_order.entries.len() => n,
+                    Ok(n) => return Err(format!("line {line}: turn {n} is past the turn order")),
+                    Err(_) => {
+                        let p = player(w, line)?;
+                        game.turn_order
+                            .entries
+                            .iter()
+                            .position(|e| e.player == p)
+                            .ok_or_else(|| {
+                                format!("line {line}: `{w}` has no turn in the turn order")
+                            })?
+                    }
+                }
+            }
+            ["ply", n] => {
+                s.ply = n
+                    .parse()
+                    .map_err(|_| format!("line {line}: `ply` needs a number"))?
+            }
+            ["last", f, t] => {
+                s.last_from = Some(pos(f, line)?);
+                s.last_to = Some(pos(t, line)?);
+            }
+            ["piece", p, t, at, attrs @ ..] => {
+                let (owner, kind, at) = (player(p, line)?, piece(t, line)?, pos(at, line)?);
+                let mut bits = 0u32;
+                for a in attrs {
+                    let id = game
+                        .attributes
+                        .iter()
+                        .position(|x| {
+                            x.eq_ignore_ascii_case(a)
+                                || x.trim_end_matches('?').eq_ignore_ascii_case(a)
+                        })
+                        .ok_or_else(|| format!("line {line}: unknown attribute `{a}`"))?;
+                    bits |= 1 << id;
+                }
+                s.set(
+                    at,
+                    Some(Piece {
+                        kind,
+                        owner,
+                        attrs: bits,
+                        dead: false,
+                    }),
+                );
+            }
+            ["reserve", p, t, n] => {
+                let slot = player(p, line)?.idx() * np + piece(t, line)?.idx();
+                let n = n
+                    .parse()
+                    .map_err(|_| format!("line {line}: a reserve needs a count"))?;
+                s.set_reserve(slot, n);
+            }
+            _ => {
+                return Err(format!(
+                    "line {line}: expected `turn`, `ply`, `last`, `piece` or `reserve`, found `{}`",
+                    raw.trim()
+                ))
+            }
+        }
+    }
+    Ok(s)
+}
+
+/// Writes a state in the format [`parse`] reads.
+pub fn format(game: &Game, s: &State) -> String {
+    let mut out = String::new();
+    let entry = &game.turn_order.entries[s.turn];
+    let first = game
+        .turn_order
+        .entries
+        .iter()
+        .position(|e| e.player == entry.player);
+    if first == Some(s.turn) {
+        out += &format!("turn {}\n", game.players[entry.player.idx()].name);
+    } else {
+        out += &format!("turn {}\n", s.turn);
+    }
+    out += &format!("ply {}\n", s.ply);
+    if let (Some(f), Some(t)) = (s.last_from, s.last_to) {
+        out += &format!(
+            "last {} {}\n",
+            game.board.pos_name(f),
+            game.board.pos_name(t)
+        );
+    }
+    for (i, c) in s.cells.iter().enumerate() {
+        if let Some(x) = c {
+            out += &format!(
+                "piece {} {} {}",
+                game.players[x.owner.idx()].name,
+                game.pieces[x.kind.idx()].name,
+                game.board.positions[i].name
+            );
+            for (a, name) in game.attributes.iter().enumerate() {
+                if x.attrs >> a & 1 == 1 {
+                    out += " ";
+                    out += name;
+                }
+            }
+            out += "\n";
+        }
+    }
+    let np = game.pieces.len();
+    for (slot, &n) in s.reserves.iter().enumerate() {
+        if n > 0 {
+            out += &format!(
+                "reserve {} {} {n}\n",
+                game.players[slot / np].name,
+                game.pieces[slot % np].name
+            );
+        }
+    }
+    out
+}
