@@ -1,5 +1,6 @@
 //! Alpha-beta: iterative-deepening minimax with alpha-beta pruning, a transposition table on the position hash,
-//! and move ordering (the table's move, then captures, most first).
+//! move ordering (the table's move, then captures, most first), and a quiescence search of captures past the
+//! depth.
 //!
 //! Scores are from the point of view of the player to move at the root. With two players this is negamax;
 //! with more it is the *paranoid* search: every other player is assumed to play against the root player.
@@ -12,7 +13,7 @@
 //! and the random stream: the root moves are shuffled once with it (so that equal moves vary between games), the
 //! table is private to each call.
 
-use super::eval::Weights;
+use super::eval::{Evaluator, ValueCache, Weights};
 use super::{relative, Bot, BotError, EngineModel, Model};
 use crate::engine::playout::below;
 use crate::engine::{Engine, EngineError, Move, State};
@@ -33,6 +34,8 @@ pub struct AlphaBetaConfig {
     pub name: Option<String>,
     /// Maximum depth in plies.
     pub depth: u32,
+    /// Plies of captures searched past the depth (0: none).
+    pub quiescence: u32,
     /// Stop after this many nodes.
     pub nodes: Option<u64>,
     /// Stop after this many milliseconds (makes the bot depend on the machine's speed).
@@ -51,6 +54,7 @@ impl Default for AlphaBetaConfig {
         AlphaBetaConfig {
             name: None,
             depth: 4,
+            quiescence: 4,
             nodes: None,
             time_ms: None,
             material: w.material,
@@ -157,6 +161,8 @@ fn from_table(score: i32, ply: u32) -> i32 {
 #[derive(Clone, Copy, Debug)]
 pub struct Limits {
     pub depth: u32,
+    /// Plies of captures searched past the depth.
+    pub quiescence: u32,
     pub nodes: Option<u64>,
     pub time: Option<Duration>,
 }
@@ -169,6 +175,8 @@ struct Searcher<'a, M: Model> {
     max_nodes: u64,
     deadline: Option<Instant>,
     stop: bool,
+    /// Plies of captures searched past the depth.
+    quiescence: u32,
     /// Keys of the game's earlier positions, then of the positions on the current path.
     history: Vec<u64>,
 }
@@ -184,7 +192,7 @@ impl<M: Model> Searcher<'_, M> {
 
     fn evaluate(&self, s: &M::State, moves: &[M::Move]) -> Result<i32, EngineError> {
         let v = self.model.evaluate(s, moves)?;
-        let x = (relative(&v, self.root) * 100.0).round();
+        let x = (relative(self.model, &v, self.root) * 100.0).round();
         let cap = (WIN - MAX_PLY - 1) as f64;
         Ok(if x.is_nan() {
             0
@@ -218,6 +226,62 @@ impl<M: Model> Searcher<'_, M> {
         idx
     }
 
+    /// Past the depth: the evaluation, or within `left` more plies the better of it and the captures (the
+    /// side to move may always decline to capture). Random players' captures are not followed.
+    fn quiesce(
+        &mut self,
+        s: &M::State,
+        moves: &[M::Move],
+        ply: u32,
+        left: u32,
+        mut alpha: i32,
+        mut beta: i32,
+    ) -> Result<i32, EngineError> {
+        let stand = self.evaluate(s, moves)?;
+        if left == 0 || self.model.is_chance(s) {
+            return Ok(stand);
+        }
+        let mut captures: Vec<usize> = (0..moves.len())
+            .filter(|&i| self.model.captures(&moves[i]) > 0)
+            .collect();
+        if captures.is_empty() {
+            return Ok(stand);
+        }
+        captures.sort_by_key(|&i| std::cmp::Reverse(self.model.captures(&moves[i])));
+        let maximizing = self.model.to_move(s) == self.root;
+        if maximizing && stand >= beta || !maximizing && stand <= alpha {
+            return Ok(stand);
+        }
+        self.history.push(self.model.key(s));
+        let mut best = stand;
+        for i in captures {
+            if self.out_of_budget() {
+                break;
+            }
+            let c = self.model.apply(s, &moves[i]);
+            let next = self.model.legal_moves(&c)?;
+            let v = match self.model.outcome(&c, &next, &self.history)? {
+                Some(r) => self.terminal(&r, ply + 1),
+                None => self.quiesce(&c, &next, ply + 1, left - 1, alpha, beta)?,
+            };
+            if self.stop {
+                break;
+            }
+            if maximizing {
+                best = best.max(v);
+                alpha = alpha.max(v);
+            } else {
+                best = best.min(v);
+                beta = beta.min(v);
+            }
+            if alpha >= beta {
+                break;
+            }
+        }
+        self.history.pop();
+        Ok(best)
+    }
+
     fn node(
         &mut self,
         s: &M::State,
@@ -234,7 +298,7 @@ impl<M: Model> Searcher<'_, M> {
             return Ok(self.terminal(&r, ply));
         }
         if depth == 0 || moves.is_empty() {
-            return self.evaluate(s, &moves);
+            return self.quiesce(s, &moves, ply, self.quiescence, alpha, beta);
         }
         let key = self.model.key(s) ^ crate::engine::state::mix(self.root as u64);
         let mut first = None;
@@ -352,6 +416,7 @@ pub fn search<M: Model>(
         max_nodes: limits.nodes.unwrap_or(u64::MAX),
         deadline: limits.time.map(|t| Instant::now() + t),
         stop: false,
+        quiescence: limits.quiescence,
         history,
     };
     // Shuffle once (Fisher-Yates with the bot's stream) so equal moves vary between games, then captures first.
@@ -412,6 +477,7 @@ pub struct AlphaBetaBot {
     config: AlphaBetaConfig,
     /// Allocated at the first move.
     tt: Option<Table>,
+    values: ValueCache,
     /// What the last search found (for logs and tests).
     pub last: Option<SearchResult>,
 }
@@ -422,6 +488,7 @@ impl AlphaBetaBot {
             name: name.into(),
             config,
             tt: None,
+            values: ValueCache::default(),
             last: None,
         }
     }
@@ -447,16 +514,20 @@ impl Bot for AlphaBetaBot {
         if engine.is_chance(state) {
             return Ok(below(rng, moves.len()));
         }
-        let model = EngineModel::new(
+        let model = EngineModel {
             engine,
-            Weights {
-                material: self.config.material,
-                mobility: self.config.mobility,
+            eval: Evaluator {
+                values: self.values.values(engine),
+                weights: Weights {
+                    material: self.config.material,
+                    mobility: self.config.mobility,
+                },
             },
-        );
+        };
         let c = &self.config;
         let limits = Limits {
             depth: c.depth,
+            quiescence: c.quiescence,
             nodes: c.nodes,
             time: c.time_ms.map(Duration::from_millis),
         };
@@ -465,6 +536,10 @@ impl Bot for AlphaBetaBot {
         let best = r.best;
         self.last = Some(r);
         Ok(best)
+    }
+
+    fn reset(&mut self) {
+        self.values.clear();
     }
 }
 
@@ -477,6 +552,7 @@ mod tests {
     fn limits(depth: u32) -> Limits {
         Limits {
             depth,
+            quiescence: 0,
             nodes: None,
             time: None,
         }
@@ -533,6 +609,7 @@ mod tests {
     fn node_budget_cuts_the_search_and_is_deterministic() {
         let l = Limits {
             depth: 9,
+            quiescence: 0,
             nodes: Some(300),
             time: None,
         };

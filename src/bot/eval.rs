@@ -109,6 +109,35 @@ impl Evaluator {
     }
 }
 
+/// The piece values of the last game seen, so that they are estimated once per game rather than once per move.
+/// Keyed by the game's address and shape; [`Bot::reset`](super::Bot::reset) empties it.
+#[derive(Clone, Debug, Default)]
+pub struct ValueCache {
+    key: Option<(usize, String, usize, usize)>,
+    values: Vec<f64>,
+}
+
+impl ValueCache {
+    pub fn values(&mut self, engine: &Engine) -> Vec<f64> {
+        let g = engine.game;
+        let key = (
+            g as *const Game as usize,
+            g.title.clone(),
+            g.board.positions.len(),
+            g.pieces.len(),
+        );
+        if self.key.as_ref() != Some(&key) {
+            self.values = piece_values(engine);
+            self.key = Some(key);
+        }
+        self.values.clone()
+    }
+
+    pub fn clear(&mut self) {
+        self.key = None;
+    }
+}
+
 /// The next entry of the turn order, after `turn`, at which `player` moves.
 fn next_turn_of(game: &Game, turn: usize, player: Player) -> Option<usize> {
     let entries = &game.turn_order.entries;

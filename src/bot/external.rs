@@ -69,7 +69,7 @@ struct Process {
 
 impl Process {
     fn kill(mut self) {
-        let _ = self.child.kill();
+        kill_tree(&mut self.child);
         let _ = self.child.wait();
     }
 
@@ -86,7 +86,7 @@ impl Process {
         let status = match status {
             Some(s) => s.to_string(),
             None => {
-                self.child.kill().ok();
+                kill_tree(&mut self.child);
                 self.child.wait().ok();
                 "closed its output".into()
             }
@@ -146,6 +146,8 @@ impl ExternalBot {
         if let Some(d) = &self.config.dir {
             cmd.current_dir(d);
         }
+        #[cfg(unix)]
+        std::os::unix::process::CommandExt::process_group(&mut cmd, 0);
         self.starts += 1;
         let mut child = cmd.spawn().map_err(|e| {
             BotError::Crashed(format!("cannot start `{}`: {e}", self.command_line()))
@@ -231,6 +233,20 @@ impl ExternalBot {
             clip(line)
         ))
     }
+}
+
+/// Kills the process and, on Unix, every process it started (the bot runs in a process group of its own, so
+/// a bot started through a shell script does not leave the real bot running).
+fn kill_tree(child: &mut Child) {
+    #[cfg(unix)]
+    {
+        let _ = Command::new("kill")
+            .args(["-KILL", "--", &format!("-{}", child.id())])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status();
+    }
+    let _ = child.kill();
 }
 
 fn clip(s: &str) -> String {
@@ -439,6 +455,45 @@ for line in sys.stdin:
             "        sys.stderr.write('out of cheese\\n'); sys.exit(3)",
             |e| matches!(e, BotError::Crashed(m) if m.contains("out of cheese") && m.contains('3')),
         );
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_timeout_kills_what_the_bot_started_too() {
+        let dir = std::env::temp_dir().join(format!("dagaz-bot-{}-tree", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let pidfile = dir.join("pid");
+        std::fs::write(
+            dir.join("bot.py"),
+            format!(
+                "import os, time\nopen({:?}, 'w').write(str(os.getpid()))\ntime.sleep(60)\n",
+                pidfile.display().to_string()
+            ),
+        )
+        .unwrap();
+        // A shell that starts python (not `exec`): python is a grandchild of the runner.
+        std::fs::write(
+            dir.join("bot.sh"),
+            "python3 \"$(dirname \"$0\")/bot.py\"\necho done\n",
+        )
+        .unwrap();
+        let mut bot = ExternalBot::new(
+            "ext",
+            ExternalConfig {
+                command: format!("sh {}", dir.join("bot.sh").display()),
+                time_ms: 300,
+                startup_ms: 700,
+                ..Default::default()
+            },
+        )
+        .unwrap();
+        assert!(matches!(ask(&mut bot, 1), Err(BotError::Timeout(_))));
+        let pid = std::fs::read_to_string(&pidfile).unwrap();
+        std::thread::sleep(Duration::from_millis(100));
+        let alive =
+            std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|s| !s.contains(") Z "));
+        assert!(!alive, "the bot's own child {pid} is still running");
+        std::fs::remove_dir_all(dir).ok();
     }
 
     #[test]

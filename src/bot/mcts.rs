@@ -9,7 +9,7 @@
 //! The budget is a number of iterations, optionally a time. All randomness comes from the bot's stream, so
 //! without a time limit the move depends only on the position and that stream.
 
-use super::eval::Weights;
+use super::eval::{Evaluator, ValueCache, Weights};
 use super::{relative, Bot, BotError, EngineModel, Model};
 use crate::engine::playout::below;
 use crate::engine::{Engine, EngineError, Move, State};
@@ -232,7 +232,7 @@ impl<M: Model> Tree<'_, M> {
         Ok(if p.eval_at_cap {
             let v = self.model.evaluate(s, moves)?;
             (0..self.players)
-                .map(|q| 1.0 / (1.0 + (-relative(&v, q)).exp()))
+                .map(|q| 1.0 / (1.0 + (-relative(self.model, &v, q)).exp()))
                 .collect()
         } else {
             vec![0.5; self.players]
@@ -340,6 +340,7 @@ pub fn search<M: Model>(
 pub struct MctsBot {
     name: String,
     config: MctsConfig,
+    values: ValueCache,
     /// What the last search found (for logs and tests).
     pub last: Option<SearchResult>,
 }
@@ -349,6 +350,7 @@ impl MctsBot {
         MctsBot {
             name: name.into(),
             config,
+            values: ValueCache::default(),
             last: None,
         }
     }
@@ -380,21 +382,23 @@ impl Bot for MctsBot {
             mobility: c.mobility,
         };
         // The piece values are estimated only when the evaluation is used.
-        let model = if c.eval_at_cap {
-            EngineModel::new(engine, weights)
+        let values = if c.eval_at_cap {
+            self.values.values(engine)
         } else {
-            EngineModel {
-                engine,
-                eval: super::eval::Evaluator {
-                    values: vec![1.0; engine.game.pieces.len()],
-                    weights,
-                },
-            }
+            vec![1.0; engine.game.pieces.len()]
+        };
+        let model = EngineModel {
+            engine,
+            eval: Evaluator { values, weights },
         };
         let r = search(&model, state, moves.to_vec(), history, &c.into(), rng)?;
         let best = r.best;
         self.last = Some(r);
         Ok(best)
+    }
+
+    fn reset(&mut self) {
+        self.values.clear();
     }
 }
 

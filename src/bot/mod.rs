@@ -99,6 +99,10 @@ pub trait Model {
     fn to_move(&self, s: &Self::State) -> usize;
     /// Whether the move in `s` is a chance event (a random player's), uniform over the legal moves.
     fn is_chance(&self, s: &Self::State) -> bool;
+    /// Whether player `p` is a random player (dice): it has no stake, and evaluations leave it out.
+    fn is_random_player(&self, _p: usize) -> bool {
+        false
+    }
     fn legal_moves(&self, s: &Self::State) -> Result<Vec<Self::Move>, EngineError>;
     fn apply(&self, s: &Self::State, m: &Self::Move) -> Self::State;
     /// Per-player results (1 win, 0 draw, -1 loss) when the game is over in `s`.
@@ -148,6 +152,10 @@ impl Model for EngineModel<'_, '_> {
         self.engine.is_chance(s)
     }
 
+    fn is_random_player(&self, p: usize) -> bool {
+        self.engine.game.players[p].random
+    }
+
     fn legal_moves(&self, s: &State) -> Result<Vec<Move>, EngineError> {
         self.engine.legal_moves(s)
     }
@@ -178,16 +186,20 @@ impl Model for EngineModel<'_, '_> {
     }
 }
 
-/// One player's share of a score vector against the others: its score minus the mean of theirs.
-pub(crate) fn relative(scores: &[f64], p: usize) -> f64 {
-    if scores.len() < 2 {
-        return scores.get(p).copied().unwrap_or(0.0);
+/// One player's share of a score vector against the others: its score minus the mean of theirs (random
+/// players, who have no stake, left out).
+pub(crate) fn relative<M: Model>(model: &M, scores: &[f64], p: usize) -> f64 {
+    let (mut sum, mut n) = (0.0, 0);
+    for (q, v) in scores.iter().enumerate() {
+        if q != p && !model.is_random_player(q) {
+            sum += v;
+            n += 1;
+        }
     }
-    let others: f64 = scores
-        .iter()
-        .enumerate()
-        .filter(|&(q, _)| q != p)
-        .map(|(_, v)| v)
-        .sum();
-    scores[p] - others / (scores.len() - 1) as f64
+    let mine = scores.get(p).copied().unwrap_or(0.0);
+    if n == 0 {
+        mine
+    } else {
+        mine - sum / n as f64
+    }
 }

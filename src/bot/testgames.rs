@@ -214,6 +214,9 @@ impl Model for Race {
     fn is_chance(&self, s: &RaceState) -> bool {
         self.dice && s.turn % 2 == 1
     }
+    fn is_random_player(&self, p: usize) -> bool {
+        p == self.players
+    }
     fn legal_moves(&self, s: &RaceState) -> Result<Vec<u32>, EngineError> {
         Ok(if self.is_chance(s) {
             vec![0, 3]
