@@ -111,7 +111,8 @@ struct TournamentArgs {
     /// Random plies from the start, the same for both games of a pair (default 4).
     #[arg(long)]
     opening_plies: Option<u32>,
-    /// A bot that takes longer for one move loses the game with `bot-error` (default 60000).
+    /// A bot that takes longer for one move loses the game with `bot-error` (default 60000); a bot with a
+    /// time limit of its own (`time_ms`) gets at least that plus a second.
     #[arg(long)]
     move_timeout_ms: Option<u64>,
     /// Stop a two-bot match once the GSPRT decides: elo0,elo1,alpha,beta (e.g. 0,10,0.05,0.05).
@@ -252,6 +253,28 @@ fn tournament_config(a: &TournamentArgs) -> Result<dagaz::tournament::Tournament
 fn tournament(a: TournamentArgs) -> Result<(), String> {
     use dagaz::tournament::{config::TournamentConfig, report, run, Progress, RunOptions};
     use std::io::IsTerminal;
+    // A panic inside a game (a bot's, or an engine bug) is caught and recorded with the game: one line on
+    // standard error instead of the default report, unless a backtrace is asked for.
+    if std::env::var_os("RUST_BACKTRACE").is_none() {
+        let default = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            if std::thread::current().name() == Some("game") {
+                let p = info.payload();
+                let msg = p
+                    .downcast_ref::<&str>()
+                    .map(|s| s.to_string())
+                    .or_else(|| p.downcast_ref::<String>().cloned())
+                    .unwrap_or_default();
+                let at = info
+                    .location()
+                    .map(|l| format!(" at {l}"))
+                    .unwrap_or_default();
+                eprintln!("warning: panic in a game{at}: {msg} (recorded in games.csv)");
+            } else {
+                default(info)
+            }
+        }));
+    }
     let t = if a.resume {
         let given = a.game.is_some()
             || !a.bots.is_empty()

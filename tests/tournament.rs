@@ -319,7 +319,7 @@ fn misbehaving_bots_lose_with_bot_error_and_the_run_finishes() {
     .unwrap();
     let config = TournamentConfig {
         games: 2,
-        move_timeout_ms: 300,
+        move_timeout_ms: 1000,
         ..TournamentConfig::default()
     };
     let variants = config.load_variants().unwrap();
@@ -450,4 +450,49 @@ fn three_players_and_every_variant() {
         .records
         .iter()
         .all(|g| g.results.iter().filter(|&&x| x == 1).count() == 1));
+}
+
+#[test]
+fn a_toml_file_gives_the_settings_and_flags_override_it() {
+    let d = scratch("toml");
+    let file = d.join("run.toml");
+    std::fs::write(
+        &file,
+        "games = 2\nseed = 5\nmax_plies = 30\nbots = [\"random\", { kind = \"alphabeta\", depth = 1, name = \"ab1\" }]\n",
+    )
+    .unwrap();
+    let out = d.join("out");
+    dagaz(&[
+        "tournament",
+        "--config",
+        file.to_str().unwrap(),
+        "--games",
+        "4",
+        "--quiet",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let rows = csv_rows(&out.join("games.csv"));
+    assert_eq!(rows.len(), 1 + 4);
+    let plies = rows[0].iter().position(|h| h == "plies").unwrap();
+    assert!(rows[1..]
+        .iter()
+        .all(|r| r[plies].parse::<u32>().unwrap() <= 30));
+    let config = read(&out.join("config.toml"));
+    assert!(
+        config.contains("games = 4") && config.contains("seed = 5"),
+        "{config}"
+    );
+    assert!(config.contains("name = \"ab1\""), "{config}");
+    // config.toml reruns the same games.
+    let again = d.join("again");
+    dagaz(&[
+        "tournament",
+        "--config",
+        out.join("config.toml").to_str().unwrap(),
+        "--quiet",
+        "--out",
+        again.to_str().unwrap(),
+    ]);
+    same_outputs(&out, &again);
 }

@@ -194,8 +194,8 @@ fn default_move_timeout_ms() -> u64 {
 /// The bots of the default tournament (inline, so that no preset file is needed).
 pub const DEFAULT_BOTS: [&str; 3] = [
     "random",
-    "alphabeta:depth=2,name=alphabeta-2",
-    "mcts:iterations=200,playout_plies=100,name=mcts-200",
+    "alphabeta:depth=3,name=alphabeta-3",
+    "mcts:iterations=500,playout_plies=100,name=mcts-500",
 ];
 
 impl Default for TournamentConfig {
@@ -207,7 +207,7 @@ impl Default for TournamentConfig {
             game_hash: None,
             variants: vec![],
             format: Format::RoundRobin,
-            games: 10,
+            games: 20,
             seed: default_seed(),
             max_plies: default_max_plies(),
             opening_plies: default_opening_plies(),
@@ -262,6 +262,9 @@ pub struct BotEntry {
     /// What `config.toml` records; `None` for bots made in code (tests), which a resume cannot rebuild.
     pub config: Option<BotConfig>,
     pub make: BotFactory,
+    /// The bot's own time limit for a move, if it has one: the runner's watchdog waits at least this (plus a
+    /// second) so that the bot's own timeout, with its own message, comes first.
+    pub own_time_limit: Option<std::time::Duration>,
 }
 
 impl BotEntry {
@@ -269,10 +272,18 @@ impl BotEntry {
     pub fn from_spec(spec: BotSpec) -> BotEntry {
         let config = BotConfig::from_spec(&spec);
         let name = spec.name();
+        let own_ms = match &spec {
+            BotSpec::Random(_) => None,
+            BotSpec::Alphabeta(c) => c.time_ms,
+            BotSpec::Mcts(c) => c.time_ms,
+            // The first answer of a new process gets the startup time too.
+            BotSpec::External(c) => Some(c.time_ms + c.startup_ms),
+        };
         BotEntry {
             name,
             config: Some(config),
             make: Arc::new(move || spec.build()),
+            own_time_limit: own_ms.map(std::time::Duration::from_millis),
         }
     }
 
@@ -285,6 +296,7 @@ impl BotEntry {
             name: name.into(),
             config: None,
             make: Arc::new(make),
+            own_time_limit: None,
         }
     }
 }

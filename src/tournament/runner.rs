@@ -243,15 +243,18 @@ pub fn run(t: &Tournament, opts: &RunOptions) -> Result<RunOutcome, String> {
         played = std::thread::scope(|scope| -> Result<usize, String> {
             let (todo, next, shared, pool) = (&todo, &next, &shared, &pool);
             scope.spawn(move || {
-                pool.broadcast(|_| loop {
-                    let i = next.fetch_add(1, Ordering::SeqCst);
-                    let Some(p) = todo.get(i) else { break };
-                    if p.pair_id > shared.stop.load(Ordering::SeqCst) {
-                        continue;
-                    }
-                    if let Some(out) = play_supervised(shared, p) {
-                        if tx.send(out).is_err() {
-                            break;
+                pool.broadcast(|_| {
+                    let mut thread = None;
+                    loop {
+                        let i = next.fetch_add(1, Ordering::SeqCst);
+                        let Some(p) = todo.get(i) else { break };
+                        if p.pair_id > shared.stop.load(Ordering::SeqCst) {
+                            continue;
+                        }
+                        if let Some(out) = play_supervised(shared, p, &mut thread) {
+                            if tx.send(out).is_err() {
+                                break;
+                            }
                         }
                     }
                 });
@@ -325,7 +328,7 @@ enum Phase {
 }
 
 /// A game in progress, shared between its thread and its watcher.
-struct Live {
+pub(crate) struct Live {
     phase: Phase,
     /// When the phase began.
     since: Instant,
@@ -334,7 +337,7 @@ struct Live {
 }
 
 /// A game's own copy of what it needs (its thread may outlive the pool's wait for it).
-struct Job {
+pub(crate) struct Job {
     game: Arc<Game>,
     pairing: Pairing,
     bots: Vec<BotEntry>,
@@ -344,9 +347,47 @@ struct Job {
     stop: Arc<AtomicU64>,
 }
 
-/// Plays one game on a thread of its own and waits for it, giving up on a bot (or the engine) that takes too
-/// long. `None` if the game was cancelled (the SPRT stopped the run before it).
-fn play_supervised(shared: &Shared, p: &Pairing) -> Option<(GameRecord, GameTiming)> {
+/// A thread that plays the games of one worker, one after the other (a new thread per game would cost a
+/// fresh allocator heap each time). Replaced when a game on it has to be abandoned.
+pub(crate) struct GameThread {
+    jobs: mpsc::Sender<(Job, Arc<Mutex<Live>>)>,
+    done: mpsc::Receiver<Option<()>>,
+}
+
+impl GameThread {
+    fn start() -> std::io::Result<GameThread> {
+        let (jobs, job_rx) = mpsc::channel::<(Job, Arc<Mutex<Live>>)>();
+        let (done_tx, done) = mpsc::sync_channel::<Option<()>>(1);
+        std::thread::Builder::new()
+            .name("game".into())
+            .spawn(move || {
+                for (job, live) in job_rx {
+                    let finished = match catch_unwind(AssertUnwindSafe(|| play(&job, &live))) {
+                        Ok(f) => f,
+                        Err(panic) => {
+                            // A bug outside the bots (their panics are caught where they are called).
+                            let msg = format!("panic: {}", panic_message(&*panic));
+                            end_engine_error(&mut lock(&live).record, &msg);
+                            Some(())
+                        }
+                    };
+                    if done_tx.send(finished).is_err() {
+                        break; // abandoned
+                    }
+                }
+            })?;
+        Ok(GameThread { jobs, done })
+    }
+}
+
+/// Plays one game on the worker's game thread and waits for it, giving up on a bot (or the engine) that takes
+/// too long: the thread is then abandoned and the next game gets a new one. `None` if the game was cancelled
+/// (the SPRT stopped the run before it).
+fn play_supervised(
+    shared: &Shared,
+    p: &Pairing,
+    thread: &mut Option<GameThread>,
+) -> Option<(GameRecord, GameTiming)> {
     let seats = p.seats.len();
     let live = Arc::new(Mutex::new(Live {
         phase: Phase::Engine,
@@ -388,40 +429,38 @@ fn play_supervised(shared: &Shared, p: &Pairing) -> Option<(GameRecord, GameTimi
         stop: shared.stop.clone(),
     };
     let started = Instant::now();
-    let (tx, rx) = mpsc::sync_channel::<Option<()>>(1);
-    let live2 = live.clone();
-    let spawned = std::thread::Builder::new()
-        .name(format!("game-{}", p.game_id))
-        .spawn(move || {
-            let r = catch_unwind(AssertUnwindSafe(|| play(&job, &live2)));
-            let finished = match r {
-                Ok(f) => f,
-                Err(panic) => {
-                    // A bug outside the bots (their panics are caught where they are called).
-                    let mut l = lock(&live2);
-                    let msg = format!("panic: {}", panic_message(&*panic));
-                    end_engine_error(&mut l.record, &msg);
-                    Some(())
-                }
-            };
-            let _ = tx.send(finished);
-        });
     let finish = |mut l: Live| {
         l.timing.wall = started.elapsed().as_secs_f64();
         Some((l.record, l.timing))
     };
-    if let Err(e) = spawned {
+    if thread.is_none() {
+        match GameThread::start() {
+            Ok(t) => *thread = Some(t),
+            Err(e) => {
+                let mut l = take(&live);
+                end_engine_error(&mut l.record, &format!("cannot start a game thread: {e}"));
+                return finish(l);
+            }
+        }
+    }
+    let gt = thread.as_ref().expect("started above");
+    if gt.jobs.send((job, live.clone())).is_err() {
+        *thread = None;
         let mut l = take(&live);
-        end_engine_error(&mut l.record, &format!("cannot start a game thread: {e}"));
+        end_engine_error(&mut l.record, "the game thread has ended");
         return finish(l);
     }
+    let rx = &gt.done;
     loop {
         let (phase, since) = {
             let l = lock(&live);
             (l.phase, l.since)
         };
         let limit = match phase {
-            Phase::Bot(_) => shared.move_limit,
+            Phase::Bot(seat) => match shared.bots[p.seats[seat]].own_time_limit {
+                Some(own) => shared.move_limit.max(own + Duration::from_secs(1)),
+                None => shared.move_limit,
+            },
             Phase::Engine => shared.move_limit.max(ENGINE_TIME_LIMIT),
         };
         // Wake up now and then: the phase may change (and its deadline with it) while we wait.
@@ -433,6 +472,7 @@ fn play_supervised(shared: &Shared, p: &Pairing) -> Option<(GameRecord, GameTimi
             Ok(Some(())) => return finish(take(&live)),
             Ok(None) => return None,
             Err(mpsc::RecvTimeoutError::Disconnected) => {
+                *thread = None;
                 let mut l = take(&live);
                 end_engine_error(&mut l.record, "the game thread ended without a result");
                 return finish(l);
@@ -459,7 +499,9 @@ fn play_supervised(shared: &Shared, p: &Pairing) -> Option<(GameRecord, GameTimi
                         &format!("the engine took longer than {ms} ms"),
                     ),
                 }
-                // The abandoned thread sees the game ended and stops at its next step, if it ever gets there.
+                // The abandoned thread sees the game ended and stops at its next step, if it ever gets there;
+                // then it finds its result channel closed and ends.
+                *thread = None;
                 let snapshot = Live {
                     phase: l.phase,
                     since: l.since,
@@ -721,9 +763,15 @@ impl ProgressView {
             );
             b.set_style(
                 indicatif::ProgressStyle::with_template(
-                    "{bar:40} {pos}/{len} games  {per_sec}  ETA {eta}",
+                    "{bar:40} {pos}/{len} games  {rate}  ETA {eta}",
                 )
-                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar())
+                .with_key(
+                    "rate",
+                    |s: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+                        let _ = write!(w, "{:.1} games/s", s.per_sec());
+                    },
+                ),
             );
             b.set_position(done as u64);
             b.reset_eta();
