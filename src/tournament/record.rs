@@ -18,7 +18,7 @@ pub const ENGINE_ERROR: &str = "engine-error";
 pub const MOVE_SEPARATOR: char = ';';
 
 /// One finished game.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct GameRecord {
     pub game_id: u64,
     /// The games of a pair (or, for more players, of a group of seat orders) share this id and their opening.
@@ -166,7 +166,7 @@ impl GameRecord {
 }
 
 /// The clock's view of one game: the only output allowed to differ between runs.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct GameTiming {
     pub game_id: u64,
     /// Wall time of the whole game, in seconds.

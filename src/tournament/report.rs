@@ -702,3 +702,88 @@ pub fn render_markdown(t: &Tournament, s: &Summary) -> String {
     table(&mut o, &header, &rows);
     o
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tournament::config::{BotConfig, TournamentConfig};
+
+    fn game(id: u64, bots: [&str; 2], results: [i8; 2], end: &str) -> GameRecord {
+        GameRecord {
+            game_id: id,
+            pair_id: id / 2,
+            seed: 1,
+            variant: "Breakthrough".into(),
+            bots: bots.map(String::from).to_vec(),
+            results: if end == ENGINE_ERROR {
+                vec![]
+            } else {
+                results.to_vec()
+            },
+            end_type: end.into(),
+            end_name: end.into(),
+            end_priority: 0,
+            plies: 10 * (id as u32 + 1),
+            opening_plies: 0,
+            legal_moves: 100 * (id + 1),
+            error: String::new(),
+            moves: vec![],
+        }
+    }
+
+    #[test]
+    fn standings_pairs_and_measures_from_records() {
+        let t = TournamentConfig {
+            bots: vec![
+                BotConfig::Name("random:name=a".into()),
+                BotConfig::Name("random:name=b".into()),
+            ],
+            ..TournamentConfig::default()
+        }
+        .load()
+        .unwrap();
+        let records = vec![
+            game(0, ["a", "b"], [1, -1], "absolute-config"),
+            game(1, ["b", "a"], [-1, 1], "absolute-config"),
+            game(2, ["a", "b"], [1, -1], "absolute-config"),
+            game(3, ["b", "a"], [0, 0], MOVE_LIMIT),
+            // A pair with an engine error counts for neither the standings nor the pairs.
+            game(4, ["a", "b"], [0, 0], ENGINE_ERROR),
+            game(5, ["b", "a"], [1, -1], BOT_ERROR),
+        ];
+        let s = summarize(&t, &records, None, true);
+        let a = &s.standings[0];
+        assert_eq!(a.name, "a");
+        assert_eq!(a.wdl, Wdl::new(3, 1, 1));
+        // Pairs: (1, 1) → 1, (1, ½) → ¾; the pair with the engine error is left out.
+        assert_eq!(a.penta, Some(Penta([0, 0, 0, 1, 1])));
+        assert_eq!(s.standings[1].penta, Some(Penta([1, 1, 0, 0, 0])));
+        assert_eq!(a.los[0], None);
+        assert!(a.los[1].unwrap() > 0.9);
+        assert_eq!(s.head2head.len(), 1);
+        assert_eq!(s.head2head[0].wdl, Wdl::new(3, 1, 1));
+        let v = &s.variants[0];
+        assert_eq!((v.games, v.engine_errors, v.bot_errors), (6, 1, 1));
+        let m = v.measures.as_ref().unwrap();
+        assert_eq!(m.games, 5);
+        assert!((m.timeouts - 0.2).abs() < 1e-12);
+        // First seat: wins in games 0, 2, 5; a loss in 1; a draw in 3 → (3 + ½)/5.
+        assert!((m.first_player_advantage.value - 0.7).abs() < 1e-12);
+        // Branching: legal moves over plies, engine-error game included (its moves were seen).
+        assert!((v.branching.unwrap() - 10.0).abs() < 1e-12);
+        // End conditions per bot and seat.
+        let a_first: Vec<_> = s
+            .ends
+            .iter()
+            .filter(|e| e.bot == 0 && e.seat == 0)
+            .map(|e| (e.end_type.as_str(), e.wins, e.draws, e.losses))
+            .collect();
+        assert_eq!(a_first, [("absolute-config", 2, 0, 0)]);
+        let md = render_markdown(&t, &s);
+        assert!(md.contains("| a vs b | 5 | 3-1-1 |"), "{md}");
+        assert!(
+            md.contains("| move-limit | move-limit | 0 | 1 | 0 | 0 |"),
+            "{md}"
+        );
+    }
+}

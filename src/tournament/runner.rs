@@ -23,7 +23,7 @@ use rand_core::{RngCore, SeedableRng};
 use std::collections::BTreeMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{mpsc, Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -219,11 +219,18 @@ pub fn run(t: &Tournament, opts: &RunOptions) -> Result<RunOutcome, String> {
         .cloned()
         .collect();
 
-    let mut appender = files.appender()?;
-    let mut progress = ProgressView::new(opts.progress, done.len(), sched.len());
-    let played;
+    let collector = Mutex::new(Collector {
+        appender: files.appender()?,
+        progress: ProgressView::new(opts.progress, done.len(), sched.len()),
+        done,
+        timings,
+        sprt,
+        first_bot,
+        played: 0,
+        error: None,
+    });
+    let failed = AtomicBool::new(false);
     {
-        let (tx, rx) = mpsc::channel::<(GameRecord, GameTiming)>();
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(opts.jobs.max(1))
             .thread_name(|i| format!("tournament-{i}"))
@@ -240,45 +247,39 @@ pub fn run(t: &Tournament, opts: &RunOptions) -> Result<RunOutcome, String> {
             move_limit: Duration::from_millis(t.config.move_timeout_ms),
             stop: stop.clone(),
         };
-        played = std::thread::scope(|scope| -> Result<usize, String> {
-            let (todo, next, shared, pool) = (&todo, &next, &shared, &pool);
-            scope.spawn(move || {
-                pool.broadcast(|_| {
-                    let mut thread = None;
-                    loop {
-                        let i = next.fetch_add(1, Ordering::SeqCst);
-                        let Some(p) = todo.get(i) else { break };
-                        if p.pair_id > shared.stop.load(Ordering::SeqCst) {
-                            continue;
-                        }
-                        if let Some(out) = play_supervised(shared, p, &mut thread) {
-                            if tx.send(out).is_err() {
-                                break;
-                            }
-                        }
-                    }
-                });
-                drop(tx);
-            });
-            let mut played = 0;
-            for (rec, tm) in rx {
-                if rec.pair_id > stop.load(Ordering::SeqCst) {
+        // Each worker plays games in schedule order and files each one itself (under the collector's lock):
+        // no hand-off per game to another thread.
+        pool.broadcast(|_| {
+            let mut thread = None;
+            while !failed.load(Ordering::SeqCst) {
+                let i = next.fetch_add(1, Ordering::SeqCst);
+                let Some(p) = todo.get(i) else { break };
+                if p.pair_id > stop.load(Ordering::SeqCst) {
                     continue;
                 }
-                appender.append(&rec, &tm)?;
-                played += 1;
-                progress.tick();
-                done.insert(rec.game_id, rec);
-                timings.insert(tm.game_id, tm);
-                if let Some(sp) = sprt.as_mut().and_then(|s| s.update(&done, &first_bot)) {
-                    stop.store(sp, Ordering::SeqCst);
-                    progress.set_total(sched.iter().filter(|p| p.pair_id <= sp).count());
+                if let Some((rec, tm)) = play_supervised(&shared, p, &mut thread) {
+                    let mut c = c_lock(&collector);
+                    if let Err(e) = c.add(rec, tm, &sched, &stop) {
+                        c.error.get_or_insert(e);
+                        failed.store(true, Ordering::SeqCst);
+                    }
                 }
             }
-            Ok(played)
-        })?;
+        });
     }
+    let Collector {
+        mut progress,
+        done,
+        timings,
+        sprt,
+        played,
+        error,
+        ..
+    } = collector.into_inner().unwrap_or_else(|e| e.into_inner());
     progress.finish();
+    if let Some(e) = error {
+        return Err(e);
+    }
 
     let stop_pair = stop.load(Ordering::SeqCst);
     let records: Vec<GameRecord> = done
@@ -305,6 +306,52 @@ pub fn run(t: &Tournament, opts: &RunOptions) -> Result<RunOutcome, String> {
         resumed,
         seconds: start.elapsed().as_secs_f64(),
     })
+}
+
+/// Files finished games: appends them to the CSV files, keeps them for the statistics, runs the SPRT and
+/// shows progress.
+struct Collector {
+    appender: writers::Appender,
+    progress: ProgressView,
+    done: BTreeMap<u64, GameRecord>,
+    timings: BTreeMap<u64, GameTiming>,
+    sprt: Option<SprtTracker>,
+    first_bot: String,
+    played: usize,
+    error: Option<String>,
+}
+
+fn c_lock(c: &Mutex<Collector>) -> std::sync::MutexGuard<'_, Collector> {
+    c.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+impl Collector {
+    fn add(
+        &mut self,
+        rec: GameRecord,
+        tm: GameTiming,
+        sched: &[Pairing],
+        stop: &AtomicU64,
+    ) -> Result<(), String> {
+        if rec.pair_id > stop.load(Ordering::SeqCst) {
+            return Ok(()); // played past the SPRT's decision: not part of the run
+        }
+        self.appender.append(&rec, &tm)?;
+        self.played += 1;
+        self.progress.tick();
+        self.done.insert(rec.game_id, rec);
+        self.timings.insert(tm.game_id, tm);
+        if let Some(sp) = self
+            .sprt
+            .as_mut()
+            .and_then(|s| s.update(&self.done, &self.first_bot))
+        {
+            stop.store(sp, Ordering::SeqCst);
+            self.progress
+                .set_total(sched.iter().filter(|p| p.pair_id <= sp).count());
+        }
+        Ok(())
+    }
 }
 
 /// What every game needs from the run.
@@ -519,14 +566,14 @@ fn lock(live: &Mutex<Live>) -> std::sync::MutexGuard<'_, Live> {
     live.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-/// The game's state after its thread is done with it.
+/// The game's state once its thread is done with it.
 fn take(live: &Arc<Mutex<Live>>) -> Live {
-    let l = lock(live);
+    let mut l = lock(live);
     Live {
         phase: l.phase,
         since: l.since,
-        record: l.record.clone(),
-        timing: l.timing.clone(),
+        record: std::mem::take(&mut l.record),
+        timing: std::mem::take(&mut l.timing),
     }
 }
 
@@ -700,21 +747,22 @@ fn play_inner(job: &Job, live: &Mutex<Live>) -> Result<Option<()>, EngineError> 
         let index = match seat_of_player[player] {
             None => below(&mut chance_rng, moves.len()),
             Some(seat) => {
+                let t0 = Instant::now();
                 {
                     let mut l = lock(live);
                     l.phase = Phase::Bot(seat);
-                    l.since = Instant::now();
+                    l.since = t0;
                 }
-                let t0 = Instant::now();
                 let bot = &mut bots[seat];
                 let rng = &mut seat_rngs[seat];
                 let r = catch_unwind(AssertUnwindSafe(|| {
                     bot.choose(&engine, &s, &moves, &history, rng)
                 }));
+                let t1 = Instant::now();
                 let mut l = lock(live);
                 l.phase = Phase::Engine;
-                l.since = Instant::now();
-                l.timing.time[seat] += t0.elapsed().as_secs_f64();
+                l.since = t1;
+                l.timing.time[seat] += (t1 - t0).as_secs_f64();
                 l.timing.nodes[seat] += bots[seat].last_nodes().unwrap_or(0);
                 match r {
                     Ok(Ok(i)) if i < moves.len() => i,

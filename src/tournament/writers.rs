@@ -43,9 +43,21 @@ fn io_err(path: &Path, e: std::io::Error) -> String {
 
 /// Writes a file whole: to a temporary file beside it, then renamed over it.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), String> {
+    write_atomic_with(path, |w| w.write_all(bytes))
+}
+
+/// Like [`write_atomic`], with the contents streamed by `fill`.
+pub fn write_atomic_with(
+    path: &Path,
+    fill: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+) -> Result<(), String> {
     let tmp = path.with_extension("tmp");
-    let mut f = File::create(&tmp).map_err(|e| io_err(&tmp, e))?;
-    f.write_all(bytes).map_err(|e| io_err(&tmp, e))?;
+    let f = File::create(&tmp).map_err(|e| io_err(&tmp, e))?;
+    let mut w = std::io::BufWriter::with_capacity(1 << 16, f);
+    fill(&mut w)
+        .and_then(|_| w.flush())
+        .map_err(|e| io_err(&tmp, e))?;
+    let f = w.into_inner().map_err(|e| io_err(&tmp, e.into_error()))?;
     f.sync_all().map_err(|e| io_err(&tmp, e))?;
     std::fs::rename(&tmp, path).map_err(|e| io_err(path, e))
 }
@@ -142,16 +154,21 @@ impl RunFiles {
         games: impl Iterator<Item = &'a GameRecord>,
         timings: impl Iterator<Item = &'a GameTiming>,
     ) -> Result<(), String> {
-        let mut g = csv_line(&GameRecord::header(self.seats));
-        for r in games {
-            g.extend(csv_line(&r.row(self.seats)));
-        }
-        write_atomic(&self.games, &g)?;
-        let mut t = csv_line(&GameTiming::header(self.seats));
-        for r in timings {
-            t.extend(csv_line(&r.row(self.seats)));
-        }
-        write_atomic(&self.timings, &t)
+        let seats = self.seats;
+        write_atomic_with(&self.games, |w| {
+            w.write_all(&csv_line(&GameRecord::header(seats)))?;
+            for r in games {
+                w.write_all(&csv_line(&r.row(seats)))?;
+            }
+            Ok(())
+        })?;
+        write_atomic_with(&self.timings, |w| {
+            w.write_all(&csv_line(&GameTiming::header(seats)))?;
+            for r in timings {
+                w.write_all(&csv_line(&r.row(seats)))?;
+            }
+            Ok(())
+        })
     }
 
     /// Opens both files for appending finished games.
@@ -284,4 +301,54 @@ pub fn end_conditions_csv(s: &Summary) -> Vec<u8> {
         ]));
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn record(id: u64) -> GameRecord {
+        GameRecord {
+            game_id: id,
+            pair_id: id / 2,
+            seed: 1,
+            variant: "V".into(),
+            bots: vec!["a".into(), "b".into()],
+            results: vec![1, -1],
+            end_type: "stalemated".into(),
+            end_name: "no moves".into(),
+            end_priority: 0,
+            plies: 2,
+            opening_plies: 0,
+            legal_moves: 5,
+            error: String::new(),
+            moves: vec!["a1-a2".into(), "b7-b6".into()],
+        }
+    }
+
+    #[test]
+    fn a_half_written_last_line_is_dropped_and_appends_go_on() {
+        let dir = std::env::temp_dir().join(format!("dagaz-writers-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let files = RunFiles::new(&dir, 2);
+        let recs = [record(0), record(1)];
+        files.rewrite(recs.iter(), [].iter()).unwrap();
+        let mut a = files.appender().unwrap();
+        a.append(&record(5), &GameTiming::default()).unwrap();
+        drop(a);
+        // A kill in the middle of a line.
+        let mut f = OpenOptions::new().append(true).open(&files.games).unwrap();
+        f.write_all(b"6,3,1,V,a,b,1,-1,a,stalem").unwrap();
+        drop(f);
+        let back = files.read_games().unwrap();
+        assert_eq!(back, vec![record(0), record(1), record(5)]);
+        // A file of another shape is refused, not misread.
+        let other = RunFiles::new(&dir, 3);
+        assert!(other.read_games().unwrap_err().contains("header differs"));
+        // No file yet: nothing finished.
+        let none = RunFiles::new(&dir.join("none"), 2);
+        assert!(none.read_games().unwrap().is_empty());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }
