@@ -496,3 +496,54 @@ fn a_toml_file_gives_the_settings_and_flags_override_it() {
     ]);
     same_outputs(&out, &again);
 }
+
+/// A pawn that reaches a4 runs an endless `while`: an engine error in some games only.
+const TRAP: &str = r#"
+(game
+  (title "Trap race")
+  (players A B)
+  (turn-order A B)
+  (board (grid (dimensions ("a/b" (50 0)) ("6/5/4/3/2/1" (0 50))) (directions (n 0 -1)))
+    (zone (name trap) (players A B) (positions a4)))
+  (piece (name P) (moves (n (verify empty?) add) (n n (verify empty?) add)
+     ((verify (in-zone? trap)) (while (friend?) (verify (friend?))) add)))
+  (board-setup (A (P a1)) (B (P b1)))
+  (win-condition (A B) (name "home") (absolute-config P (a6 b6))))
+"#;
+
+#[test]
+fn an_engine_error_ends_only_its_game() {
+    let d = scratch("engine-error");
+    let game = d.join("trap.zrf");
+    std::fs::write(&game, TRAP).unwrap();
+    let t = TournamentConfig {
+        game: game.to_str().unwrap().into(),
+        games: 20,
+        opening_plies: 0,
+        bots: ["random", "random:name=r2"]
+            .map(|b| BotConfig::Name(b.into()))
+            .to_vec(),
+        ..TournamentConfig::default()
+    }
+    .load()
+    .unwrap();
+    let r = run(&t, &options(&d.join("out"), 2)).unwrap();
+    assert_eq!(r.records.len(), 20);
+    let errors: Vec<_> = r
+        .records
+        .iter()
+        .filter(|g| g.end_type == "engine-error")
+        .collect();
+    assert!(
+        !errors.is_empty() && errors.len() < 20,
+        "{} errors",
+        errors.len()
+    );
+    for g in &errors {
+        assert!(g.results.is_empty() && g.error.contains("endless"), "{g:?}");
+    }
+    // Left out of the standings, counted in the report.
+    let games: u64 = r.summary.standings.iter().map(|s| s.wdl.games()).sum();
+    assert_eq!(games as usize, 2 * (20 - errors.len()));
+    assert_eq!(r.summary.variants[0].engine_errors, errors.len());
+}
