@@ -750,6 +750,7 @@ pub fn apply_move(game: &Game, state: &State, m: &Move) -> State {
         s.turn = game.turn_order.repeat_from;
     }
     s.ply += 1;
+    s.passes = if m.is_pass() { s.passes + 1 } else { 0 };
     s
 }
 
@@ -825,7 +826,30 @@ impl Composer<'_> {
 
 /// Every legal complete move of the player to move, after move priorities, maximal captures, passing and the
 /// `checkmated` legality rule.
+///
+/// `pass turn forced`: a player with no move must pass, unless every other player has just passed in turn (the
+/// board has not changed since this player's own pass or since the last real move); then the player has no
+/// legal move at all, so `stalemated` holds and the game ends. This is Othello's "neither side can move",
+/// with the pass counted as a ply, as in the published perft numbers.
 pub fn legal_moves(
+    game: &Game,
+    state: &State,
+    royal: &[Vec<PieceType>],
+) -> Result<Vec<Move>, EngineError> {
+    let mut moves = moves_without_pass(game, state, royal)?;
+    match game.options.pass_turn {
+        PassTurn::Yes => moves.push(Move::default()),
+        PassTurn::Forced
+            if moves.is_empty() && (state.passes as usize) + 1 < game.players.len().max(2) =>
+        {
+            moves.push(Move::default())
+        }
+        _ => {}
+    }
+    Ok(moves)
+}
+
+fn moves_without_pass(
     game: &Game,
     state: &State,
     royal: &[Vec<PieceType>],
@@ -906,11 +930,6 @@ pub fn legal_moves(
             }
         }
         moves = keep;
-    }
-    match game.options.pass_turn {
-        PassTurn::Yes => moves.push(Move::default()),
-        PassTurn::Forced if moves.is_empty() => moves.push(Move::default()),
-        _ => {}
     }
     Ok(moves)
 }
