@@ -827,10 +827,10 @@ impl Composer<'_> {
 /// Every legal complete move of the player to move, after move priorities, maximal captures, passing and the
 /// `checkmated` legality rule.
 ///
-/// `pass turn forced`: a player with no move must pass, unless every other player has just passed in turn (the
-/// board has not changed since this player's own pass or since the last real move); then the player has no
-/// legal move at all, so `stalemated` holds and the game ends. This is Othello's "neither side can move",
-/// with the pass counted as a ply, as in the published perft numbers.
+/// `pass turn forced`: a player with no move must pass, unless every player has just passed in turn (a whole
+/// round of passes has not changed the board); then the player has no legal move at all, so `stalemated`
+/// holds and the game ends. This is Othello's "neither side can move", counted as in the published perft
+/// numbers: each pass is a ply, and the game is over once both players have passed in a row.
 pub fn legal_moves(
     game: &Game,
     state: &State,
@@ -840,7 +840,7 @@ pub fn legal_moves(
     match game.options.pass_turn {
         PassTurn::Yes => moves.push(Move::default()),
         PassTurn::Forced
-            if moves.is_empty() && (state.passes as usize) + 1 < game.players.len().max(2) =>
+            if moves.is_empty() && (state.passes as usize) < game.players.len() =>
         {
             moves.push(Move::default())
         }
