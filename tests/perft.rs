@@ -374,7 +374,7 @@ const INTERNATIONAL: Sel = Sel {
 
 #[test]
 fn international_draughts() {
-    check_sel(&INTERNATIONAL, "games/international-draughts.zrf", 100_000, false);
+    check_sel(&INTERNATIONAL, "games/international-draughts.zrf", 200_000, false);
 }
 
 #[test]
