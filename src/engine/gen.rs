@@ -875,6 +875,8 @@ struct Composer<'a> {
     owner: Player,
     out: Vec<Move>,
     seen: KeySet,
+    /// Continuation states already expanded in this position (see `extend`).
+    expanded: KeySet,
 }
 
 impl Composer<'_> {
@@ -920,9 +922,33 @@ impl Composer<'_> {
             prefix.push(e.part.clone());
             match (e.cont, e.part.to) {
                 (Some(t), Some(to)) => {
-                    chain.push(next.hash);
-                    self.extend(prefix, &next, to, t, chain)?;
-                    chain.pop();
+                    // Two routes of one piece to the same state (same board, same last move, same continuation)
+                    // have the same completions, so the second adds only moves with an already-seen net effect,
+                    // which are merged anyway. Skipping it turns an exponential count of capture routes (flying
+                    // kings that take pieces at once) into a search over distinct states. Exact when the part
+                    // into the state captured and nothing was created: every earlier state of any route then has
+                    // more pieces, so the loop check forbids the same continuations on every route.
+                    let captured = e
+                        .part
+                        .actions
+                        .iter()
+                        .any(|a| matches!(a, Action::Capture { .. }));
+                    let created = prefix
+                        .iter()
+                        .flat_map(|p| &p.actions)
+                        .any(|a| matches!(a, Action::Place { .. }));
+                    let key = next.hash
+                        ^ super::state::mix(
+                            (next.last_from.map_or(0xFFFF, |p| p.0) as u64) << 32
+                                | (next.last_to.map_or(0xFFFF, |p| p.0) as u64) << 16
+                                | t.map_or(0xFFFF, |m| m.0) as u64,
+                        )
+                        ^ super::state::mix(prefix[0].from.map_or(0, |f| f.0 as u64 + 1) << 40);
+                    if !(captured && !created) || self.expanded.insert(key) {
+                        chain.push(next.hash);
+                        self.extend(prefix, &next, to, t, chain)?;
+                        chain.pop();
+                    }
                 }
                 _ => self.finish(prefix),
             }
@@ -960,6 +986,7 @@ fn complete_moves(
         owner,
         out: Vec::with_capacity(firsts.len()),
         seen: KeySet::default(),
+        expanded: KeySet::default(),
     };
     let deferred = game.options.deferred_captures;
     let mut composite = false;
