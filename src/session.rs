@@ -114,6 +114,22 @@ pub fn run(game: &Game, input: impl BufRead, mut output: impl Write) -> std::io:
                         "moves": moves.iter().enumerate().map(|(i, m)| move_json(game, i, m)).collect::<Vec<_>>(),
                     }),
                     ("state", Ok(_)) => state_json(game, &s),
+                    ("position", Ok(_)) => {
+                        json!({"position": crate::engine::position::format(game, &s)})
+                    }
+                    ("load", _) => match req.get("position").and_then(Value::as_str) {
+                        None => {
+                            json!({"error": "`load` needs a `position` string in the position text format"})
+                        }
+                        Some(text) => match crate::engine::position::parse(game, text) {
+                            Ok(loaded) => {
+                                stack = vec![loaded];
+                                history.clear();
+                                json!({"ok": true})
+                            }
+                            Err(e) => json!({"error": format!("position: {e}")}),
+                        },
+                    },
                     ("result", Ok(moves)) => match engine.outcome(&s, &moves, &history) {
                         Ok(Some(o)) => json!({"over": true, "outcome": outcome_json(game, &o)}),
                         Ok(None) => json!({"over": false}),
@@ -161,7 +177,7 @@ pub fn run(game: &Game, input: impl BufRead, mut output: impl Write) -> std::io:
                         }
                     }
                     (other, _) => {
-                        json!({"error": format!("unknown command `{other}`; commands are info, moves, play, undo, state, result, quit")})
+                        json!({"error": format!("unknown command `{other}`; commands are info, moves, play, undo, state, position, load, result, quit")})
                     }
                 }
             }

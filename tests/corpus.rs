@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 /// Share of non-Axiom corpus files that load in every variant. A ratchet: never lower it.
-const FLOOR: f64 = 0.96;
+const FLOOR: f64 = 0.97;
 
 fn corpus_files() -> Vec<PathBuf> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/zrf");

@@ -87,10 +87,7 @@ fn russian_man_promoted_in_a_chain_captures_on_as_a_king() {
 fn russian_any_chain_may_be_chosen() {
     // c3 can take d4 (one piece) or b4 and b6 (two): both are legal, and the man takes backwards too.
     let pos = "turn White\npiece White Man c3\npiece Black Man d4\npiece Black Man b4\npiece Black Man b6\npiece Black Man h8\n";
-    assert_eq!(
-        moves(RUSSIAN, pos),
-        sorted(&["c3-a5xb4-c7xb6", "c3-e5xd4"])
-    );
+    assert_eq!(moves(RUSSIAN, pos), sorted(&["c3-a5xb4-c7xb6", "c3-e5xd4"]));
 }
 
 #[test]
@@ -173,7 +170,11 @@ fn othello_forced_pass_and_end_when_nobody_can_move() {
     let game = load(file);
     let engine = Engine::new(&game);
     // Black cannot close in the corner stone; White can (c1 takes b1): Black must pass.
-    let s = position::parse(&game, "turn Black\npiece White Stone a1\npiece Black Stone b1\n").unwrap();
+    let s = position::parse(
+        &game,
+        "turn Black\npiece White Stone a1\npiece Black Stone b1\n",
+    )
+    .unwrap();
     let ms = engine.legal_moves(&s).unwrap();
     assert_eq!(ms.len(), 1);
     assert!(ms[0].is_pass());

@@ -128,7 +128,11 @@ fn pdn10(fen: &str) -> String {
 /// Turkish draughts uses every square, numbered 1 = a1 .. 8 = h1, 9 = a2 .. 64 = h8.
 fn pdn_turkish(fen: &str) -> String {
     pdn(fen, |n| {
-        format!("{}{}", (b'a' + ((n - 1) % 8) as u8) as char, (n - 1) / 8 + 1)
+        format!(
+            "{}{}",
+            (b'a' + ((n - 1) % 8) as u8) as char,
+            (n - 1) / 8 + 1
+        )
     })
 }
 
@@ -374,13 +378,23 @@ const INTERNATIONAL: Sel = Sel {
 
 #[test]
 fn international_draughts() {
-    check_sel(&INTERNATIONAL, "games/international-draughts.zrf", 200_000, false);
+    check_sel(
+        &INTERNATIONAL,
+        "games/international-draughts.zrf",
+        200_000,
+        false,
+    );
 }
 
 #[test]
 #[ignore = "deep: international draughts start d6 and the FMJD positions to ~1M leaves; see README"]
 fn international_draughts_deep() {
-    check_sel(&INTERNATIONAL, "games/international-draughts.zrf", 1_100_000, true);
+    check_sel(
+        &INTERNATIONAL,
+        "games/international-draughts.zrf",
+        1_100_000,
+        true,
+    );
 }
 
 /// The only Turkish numbers come from pydraughts 0.6.7 (no published value exists), and its d5 is wrong:
@@ -447,7 +461,11 @@ fn amazons_deep() {
 #[test]
 fn draughts_start_positions_convert() {
     for (file, fen, convert) in [
-        ("games/english-checkers.zrf", "B:W21-32:B1-12", pdn8 as fn(&str) -> String),
+        (
+            "games/english-checkers.zrf",
+            "B:W21-32:B1-12",
+            pdn8 as fn(&str) -> String,
+        ),
         ("games/russian-draughts.zrf", "W:W21-32:B1-12", pdn8),
         ("games/brazilian-draughts.zrf", "W:W21-32:B1-12", pdn8),
         ("games/international-draughts.zrf", "W:W31-50:B1-20", pdn10),

@@ -11,7 +11,7 @@ pub use game::*;
 use crate::lang::diag::suggest;
 use crate::lang::{Diagnostic, GameSource, Node, NodeKind};
 use program::{Names, ProgramCompiler};
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 /// Sections that concern only a screen or a reader: kept as metadata, never rules.
 const METADATA_SECTIONS: &[&str] = &[
@@ -298,22 +298,27 @@ impl Compiler<'_> {
                         self.unknown_piece(&g[0], pieces);
                         continue;
                     };
-                    let mut rest = &g[1..];
-                    // `off N` may stand anywhere in the list: N pieces go to the reserve.
-                    if let Some(i) = rest.iter().position(|n| n.is_atom("off")) {
-                        let count = rest.get(i + 1).and_then(|n| n.atom());
-                        match count.and_then(|a| a.parse::<u32>().ok()) {
-                            Some(n) => setup.reserves.push((player, t, n)),
-                            None => self.err(rest[i].span, "`off` needs a count: `(Piece off N)`"),
+                    // `off N` may stand anywhere in the list: N pieces go to the reserve; the other words are
+                    // positions.
+                    let mut positions: Vec<&Node> = Vec::with_capacity(g.len());
+                    let mut k = 1;
+                    while k < g.len() {
+                        if g[k].is_atom("off") {
+                            match g
+                                .get(k + 1)
+                                .and_then(|n| n.atom())
+                                .and_then(|a| a.parse::<u32>().ok())
+                            {
+                                Some(n) => setup.reserves.push((player, t, n)),
+                                None => self.err(g[k].span, "`off` needs a count: `(Piece off N)`"),
+                            }
+                            k += 2;
+                        } else {
+                            positions.push(&g[k]);
+                            k += 1;
                         }
-                        for p in rest.get(i + 2..).unwrap_or(&[]) {
-                            self.err(
-                                p.span,
-                                "a position after `off N` is not read; list it before `off`",
-                            );
-                        }
-                        rest = &rest[..i];
                     }
+                    let rest = positions;
                     for p in rest {
                         match p.atom().and_then(|a| board.position(a)) {
                             Some(pos) => setup.pieces.push((player, t, pos)),
@@ -617,9 +622,9 @@ pub fn compile(src: &GameSource, diags: &mut Vec<Diagnostic>) -> Option<Game> {
 
     // Piece names and attributes first: programs may name any piece.
     let piece_nodes = by_head("piece");
-    let mut piece_index = HashMap::new();
+    let mut piece_index = HashMap::default();
     let mut attributes: Vec<String> = vec![];
-    let mut attr_index: HashMap<String, AttrId> = HashMap::new();
+    let mut attr_index: HashMap<String, AttrId> = HashMap::default();
     let mut pieces: Vec<PieceInfo> = vec![];
     for p in &piece_nodes {
         let name = p
@@ -890,7 +895,7 @@ pub fn compile(src: &GameSource, diags: &mut Vec<Diagnostic>) -> Option<Game> {
     }
 
     // A macro that pastes its argument twice repeats that argument's error: report each place once.
-    let mut seen = std::collections::HashSet::new();
+    let mut seen = rustc_hash::FxHashSet::default();
     let mut index = 0;
     c.diags.retain(|d| {
         index += 1;

@@ -11,6 +11,27 @@ use super::state::{initial_attrs, Piece, State};
 use super::EngineError;
 use crate::compile::*;
 use std::collections::HashSet;
+use std::hash::{BuildHasherDefault, Hasher};
+
+/// Keys here are Zobrist hashes, already well mixed: hashing them again (SipHash) only costs time.
+#[derive(Default)]
+struct IdentityHasher(u64);
+
+impl Hasher for IdentityHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ b as u64;
+        }
+    }
+    fn write_u64(&mut self, x: u64) {
+        self.0 = x;
+    }
+}
+
+type KeySet = HashSet<u64, BuildHasherDefault<IdentityHasher>>;
 
 /// Instructions one program run may execute before it is declared runaway.
 const STEP_BUDGET: u32 = 1_000_000;
@@ -69,6 +90,11 @@ struct Run<'a> {
     move_type: Option<MoveType>,
     steps: u32,
     out: &'a mut Vec<Emitted>,
+    /// When set, every square whose contents the program reads is recorded in `reads`, and any read of the
+    /// last move in `reads_last` (see [`LegalityCache`]).
+    track: bool,
+    reads: std::cell::Cell<[u64; 4]>,
+    reads_last: std::cell::Cell<bool>,
 }
 
 impl Run<'_> {
@@ -83,7 +109,26 @@ impl Run<'_> {
 
     #[inline]
     fn live(&self, pos: Pos) -> Option<Piece> {
+        if self.track {
+            let i = pos.idx();
+            let mut r = self.reads.get();
+            r[(i >> 6) & 3] |= 1 << (i & 63);
+            self.reads.set(r);
+        }
         self.state.get(pos)
+    }
+
+    /// The location, noting that the last move is read.
+    fn read_last_then(&self, l: &Loc) -> Option<Pos> {
+        self.read_last();
+        self.loc(*l)
+    }
+
+    #[inline]
+    fn read_last(&self) {
+        if self.track {
+            self.reads_last.set(true);
+        }
     }
 
     fn cond(&mut self, c: &Cond) -> Result<bool, Stop> {
@@ -131,9 +176,11 @@ impl Run<'_> {
                 .is_some_and(|p| self.game.board.in_zone(*z, self.player, p)),
             Cond::OnBoard(l) => self.loc(*l).is_some(),
             Cond::LastFrom(l) => self
-                .loc(*l)
+                .read_last_then(l)
                 .is_some_and(|p| self.state.last_from == Some(p)),
-            Cond::LastTo(l) => self.loc(*l).is_some_and(|p| self.state.last_to == Some(p)),
+            Cond::LastTo(l) => self
+                .read_last_then(l)
+                .is_some_and(|p| self.state.last_to == Some(p)),
             Cond::Marked(l) => self.loc(*l).is_some_and(|p| self.mark == Some(p)),
             Cond::IsPosition(q, l) => self.loc(*l) == Some(*q),
             Cond::Attacked(l, mt) | Cond::Defended(l, mt) => {
@@ -223,8 +270,14 @@ impl Run<'_> {
                     GoTarget::From => self.from.unwrap_or(self.start),
                     GoTarget::To => self.to.unwrap_or(self.cursor),
                     GoTarget::Mark => self.mark.unwrap_or(self.start),
-                    GoTarget::LastFrom => self.state.last_from.ok_or(Stop::Path)?,
-                    GoTarget::LastTo => self.state.last_to.ok_or(Stop::Path)?,
+                    GoTarget::LastFrom => {
+                        self.read_last();
+                        self.state.last_from.ok_or(Stop::Path)?
+                    }
+                    GoTarget::LastTo => {
+                        self.read_last();
+                        self.state.last_to.ok_or(Stop::Path)?
+                    }
                 }
             }
             Instr::From => {
@@ -328,6 +381,15 @@ impl Run<'_> {
         Ok(())
     }
 
+    /// Whether a cascaded piece arriving on `t` captures what stands there: not when that piece moves on itself
+    /// (it is a cascade's start, or the held piece leaving for `dest`), nor when it is captured already.
+    fn cascade_captures(&self, t: Pos, dest: Pos) -> bool {
+        self.live(t).is_some_and(|x| !x.dead)
+            && !self.captures.contains(&t)
+            && !self.cascades.iter().any(|c| c.0 == t)
+            && !(self.from == Some(t) && dest != t)
+    }
+
     /// Whether a piece stands on `pos` when the held piece arrives there (so arriving captures it).
     fn occupied_on_arrival(&self, pos: Pos) -> bool {
         self.live(pos).is_some_and(|x| !x.dead)
@@ -349,9 +411,10 @@ impl Run<'_> {
                 || (self.held.is_some() && self.from.is_some_and(|f| f != dest));
             let hit = self.captures.contains(&target)
                 || (dest == target && moves_piece && self.occupied_on_arrival(target))
-                || self.cascades.iter().any(|&(f, t)| {
-                    t == target && f != target && self.live(t).is_some_and(|x| !x.dead)
-                })
+                || self
+                    .cascades
+                    .iter()
+                    .any(|&(f, t)| t == target && f != target && self.cascade_captures(t, dest))
                 || self
                     .placed
                     .iter()
@@ -369,10 +432,7 @@ impl Run<'_> {
             actions.push(Action::Capture { at: c });
         }
         for &(f, t) in &self.cascades {
-            if self.live(t).is_some_and(|x| !x.dead)
-                && !self.captures.contains(&t)
-                && !self.cascades.iter().any(|c| c.0 == t)
-            {
+            if self.cascade_captures(t, dest) {
                 actions.push(Action::Capture { at: t });
             }
             actions.push(Action::Move { from: f, to: t });
@@ -468,57 +528,98 @@ impl Run<'_> {
                 self.out.push(Emitted { part: p, cont });
             }
         }
-        // Captures and drops before an `add` are not carried into later emissions.
+        // Captures and drops before an `add` are not carried into later emissions; nor are cascades, under
+        // `discard cascades`.
         self.captures.clear();
         self.placed.clear();
+        if self.game.options.discard_cascades {
+            self.cascades.clear();
+        }
         Ok(())
     }
 }
 
-/// Runs one program; returns whether an attack target was found. A runaway program is an error.
-#[allow(clippy::too_many_arguments)]
-fn run_program(
-    game: &Game,
-    state: &State,
-    player: Player,
-    mode: Mode,
-    prog: &MoveProgram,
-    start: Pos,
-    held: Option<Piece>,
-    drop: Option<(PieceType, bool)>,
-    out: &mut Vec<Emitted>,
-) -> Result<bool, EngineError> {
-    let mut run = Run {
-        game,
-        state,
-        player,
-        mode,
-        start,
-        cursor: start,
-        mark: None,
-        from: if drop.is_some() { None } else { Some(start) },
-        held,
-        to: None,
-        drop,
-        captures: vec![],
-        placed: vec![],
-        cascades: vec![],
-        changes: vec![],
-        flags: vec![],
-        position_flags: vec![],
-        move_type: prog.move_type,
-        steps: 0,
-        out,
-    };
-    match run.block(&prog.body) {
-        Ok(()) | Err(Stop::Path) => Ok(false),
-        Err(Stop::Found) => Ok(true),
-        Err(Stop::Budget) => Err(EngineError(format!(
-            "{}: a move program ran more than {STEP_BUDGET} steps from {} (an endless `while`?): {}",
-            game.title,
-            game.board.pos_name(start),
-            prog.source
-        ))),
+/// What a tracked run read: the squares (a bitmap) and whether it looked at the last move.
+#[derive(Clone, Copy, Default)]
+struct Reads {
+    squares: [u64; 4],
+    last: bool,
+}
+
+impl<'a> Run<'a> {
+    /// A context for running programs of `player` on `state`; reused for many programs, so that a program run
+    /// costs no setup beyond resetting a few fields.
+    fn new(
+        game: &'a Game,
+        state: &'a State,
+        player: Player,
+        mode: Mode,
+        out: &'a mut Vec<Emitted>,
+    ) -> Run<'a> {
+        Run {
+            game,
+            state,
+            player,
+            mode,
+            start: Pos(0),
+            cursor: Pos(0),
+            mark: None,
+            from: None,
+            held: None,
+            to: None,
+            drop: None,
+            captures: vec![],
+            placed: vec![],
+            cascades: vec![],
+            changes: vec![],
+            flags: vec![],
+            position_flags: vec![],
+            move_type: None,
+            steps: 0,
+            out,
+            track: false,
+            reads: std::cell::Cell::new([0; 4]),
+            reads_last: std::cell::Cell::new(false),
+        }
+    }
+
+    /// Runs one program from `start`; returns whether an attack target was found. A runaway program is an error.
+    fn exec(
+        &mut self,
+        prog: &MoveProgram,
+        start: Pos,
+        held: Option<Piece>,
+        drop: Option<(PieceType, bool)>,
+    ) -> Result<bool, EngineError> {
+        self.start = start;
+        self.cursor = start;
+        self.mark = None;
+        self.from = if drop.is_some() { None } else { Some(start) };
+        self.held = held;
+        self.to = None;
+        self.drop = drop;
+        self.captures.clear();
+        self.placed.clear();
+        self.cascades.clear();
+        self.changes.clear();
+        self.flags.clear();
+        self.position_flags.clear();
+        self.move_type = prog.move_type;
+        self.steps = 0;
+        if self.track {
+            self.reads.set([0; 4]);
+            self.reads_last.set(false);
+        }
+        match self.block(&prog.body) {
+            Ok(()) | Err(Stop::Path) => Ok(false),
+            Err(Stop::Found) => Ok(true),
+            Err(Stop::Budget) => Err(EngineError(format!(
+                "{}: a move program ran more than {STEP_BUDGET} steps from {} (an endless `while`?): {}",
+                self.game.title,
+                self.game.board.pos_name(start),
+                prog.source
+            ))),
+        }
     }
 }
 
@@ -553,25 +654,16 @@ pub fn attacked_by(
         return attacked_by(game, &with_phantom, pos, player, defended, move_type);
     }
     let mut scratch = vec![];
+    let mut run = Run::new(game, state, player, Mode::Attack(pos), &mut scratch);
     for (i, c) in state.cells.iter().enumerate() {
         let Some(x) = c else { continue };
         if x.dead || (x.owner == player) != defended || game.players[x.owner.idx()].random {
             continue;
         }
-        let start = Pos(i as u16);
+        run.player = x.owner;
         let progs = game.pieces[x.kind.idx()].moves.iter();
         for prog in progs.filter(|p| move_type.is_none() || p.move_type == move_type) {
-            if run_program(
-                game,
-                state,
-                x.owner,
-                Mode::Attack(pos),
-                prog,
-                start,
-                Some(*x),
-                None,
-                &mut scratch,
-            )? {
+            if run.exec(prog, Pos(i as u16), Some(*x), None)? {
                 return Ok(true);
             }
         }
@@ -584,6 +676,26 @@ pub fn turn_of<'g>(game: &'g Game, state: &State) -> &'g TurnEntry {
     &game.turn_order.entries[state.turn]
 }
 
+/// Which move programs a generation pass runs.
+#[derive(Clone, Copy, Debug)]
+pub enum TypeFilter<'a> {
+    Any,
+    /// Programs of this type (`None`: programs declared before any `move-type`).
+    Only(Option<MoveType>),
+    /// Programs whose type is not in the list (the lowest group under `move-priorities`).
+    Unlisted(&'a [MoveType]),
+}
+
+impl TypeFilter<'_> {
+    fn wants(&self, p: &MoveProgram) -> bool {
+        match self {
+            TypeFilter::Any => true,
+            TypeFilter::Only(t) => p.move_type == *t,
+            TypeFilter::Unlisted(list) => p.move_type.is_none_or(|t| !list.contains(&t)),
+        }
+    }
+}
+
 /// Every single part available to `player` in `state`: moves of its pieces and drops from its reserve.
 /// `only` restricts generation to the piece on one square (the continuation of a composite move), `types`
 /// to moves of one type.
@@ -592,32 +704,23 @@ pub fn parts(
     state: &State,
     player: Player,
     owner: Player,
-    types: Option<MoveType>,
+    types: TypeFilter<'_>,
     only: Option<Pos>,
     out: &mut Vec<Emitted>,
 ) -> Result<(), EngineError> {
-    let wanted = |p: &MoveProgram| types.is_none() || p.move_type == types;
-    let squares: Box<dyn Iterator<Item = usize>> = match only {
-        Some(p) => Box::new(std::iter::once(p.idx())),
-        None => Box::new(0..state.cells.len()),
+    let wanted = |p: &MoveProgram| types.wants(p);
+    let (first, last) = match only {
+        Some(p) => (p.idx(), p.idx() + 1),
+        None => (0, state.cells.len()),
     };
-    for i in squares {
+    let mut run = Run::new(game, state, player, Mode::Generate, out);
+    for i in first..last {
         let Some(x) = state.cells[i] else { continue };
         if x.dead || (x.owner != owner && !game.options.shared_pieces) {
             continue;
         }
         for prog in game.pieces[x.kind.idx()].moves.iter().filter(|p| wanted(p)) {
-            run_program(
-                game,
-                state,
-                player,
-                Mode::Generate,
-                prog,
-                Pos(i as u16),
-                Some(x),
-                None,
-                out,
-            )?;
+            run.exec(prog, Pos(i as u16), Some(x), None)?;
         }
     }
     if only.is_some() {
@@ -635,21 +738,9 @@ pub fn parts(
         }
         for prog in piece.drops.iter().filter(|p| wanted(p)) {
             for (i, info) in game.board.positions.iter().enumerate() {
-                if info.dummy {
-                    continue;
+                if !info.dummy {
+                    run.exec(prog, Pos(i as u16), None, Some((kind, limited)))?;
                 }
-                let start = Pos(i as u16);
-                run_program(
-                    game,
-                    state,
-                    player,
-                    Mode::Generate,
-                    prog,
-                    start,
-                    None,
-                    Some((kind, limited)),
-                    out,
-                )?;
             }
         }
     }
@@ -659,27 +750,52 @@ pub fn parts(
 /// Applies one part to a state (not advancing the turn).
 pub fn apply_part(game: &Game, state: &mut State, part: &Part, deferred: bool) {
     let np = game.pieces.len();
+    // Captures first (they take what stood there when the part began), then every movement at once (a cascade
+    // may move a piece onto the square another leaves), then placements and changes in order.
     for a in &part.actions {
-        match *a {
-            Action::Move { from, to } => {
+        if let Action::Capture { at } = *a {
+            let Some(mut x) = state.get(at) else { continue };
+            if deferred {
+                x.dead = true;
+                state.set(at, Some(x));
+            } else {
+                state.set(at, None);
+                if game.options.recycle_captures {
+                    let slot = x.owner.idx() * np + x.kind.idx();
+                    let c = state.reserves[slot] + 1;
+                    state.set_reserve(slot, c);
+                }
+            }
+        }
+    }
+    let movements = part
+        .actions
+        .iter()
+        .filter(|a| matches!(a, Action::Move { .. }))
+        .count();
+    if movements == 1 {
+        for a in &part.actions {
+            if let Action::Move { from, to } = *a {
                 let p = state.get(from);
                 state.set(from, None);
                 state.set(to, p);
             }
-            Action::Capture { at } => {
-                let Some(mut x) = state.get(at) else { continue };
-                if deferred {
-                    x.dead = true;
-                    state.set(at, Some(x));
-                } else {
-                    state.set(at, None);
-                    if game.options.recycle_captures {
-                        let slot = x.owner.idx() * np + x.kind.idx();
-                        let c = state.reserves[slot] + 1;
-                        state.set_reserve(slot, c);
-                    }
-                }
+        }
+    } else if movements > 1 {
+        let mut lifted = Vec::with_capacity(movements);
+        for a in &part.actions {
+            if let Action::Move { from, to } = *a {
+                lifted.push((to, state.get(from)));
+                state.set(from, None);
             }
+        }
+        for (to, p) in lifted {
+            state.set(to, p);
+        }
+    }
+    for a in &part.actions {
+        match *a {
+            Action::Move { .. } | Action::Capture { .. } => {}
             Action::Place { at, piece, reserve } => {
                 state.set(at, Some(piece));
                 if reserve {
@@ -759,7 +875,9 @@ struct Composer<'a> {
     player: Player,
     owner: Player,
     out: Vec<Move>,
-    seen: HashSet<u64>,
+    seen: KeySet,
+    /// Continuation states already expanded in this position (see `extend`).
+    expanded: KeySet,
 }
 
 impl Composer<'_> {
@@ -779,12 +897,16 @@ impl Composer<'_> {
             )));
         }
         let mut conts = vec![];
+        let filter = match types {
+            Some(t) => TypeFilter::Only(Some(t)),
+            None => TypeFilter::Any,
+        };
         parts(
             self.game,
             state,
             self.player,
             self.owner,
-            types,
+            filter,
             Some(at),
             &mut conts,
         )?;
@@ -801,9 +923,33 @@ impl Composer<'_> {
             prefix.push(e.part.clone());
             match (e.cont, e.part.to) {
                 (Some(t), Some(to)) => {
-                    chain.push(next.hash);
-                    self.extend(prefix, &next, to, t, chain)?;
-                    chain.pop();
+                    // Two routes of one piece to the same state (same board, same last move, same continuation)
+                    // have the same completions, so the second adds only moves with an already-seen net effect,
+                    // which are merged anyway. Skipping it turns an exponential count of capture routes (flying
+                    // kings that take pieces at once) into a search over distinct states. Exact when the part
+                    // into the state captured and nothing was created: every earlier state of any route then has
+                    // more pieces, so the loop check forbids the same continuations on every route.
+                    let captured = e
+                        .part
+                        .actions
+                        .iter()
+                        .any(|a| matches!(a, Action::Capture { .. }));
+                    let created = prefix
+                        .iter()
+                        .flat_map(|p| &p.actions)
+                        .any(|a| matches!(a, Action::Place { .. }));
+                    let key = next.hash
+                        ^ super::state::mix(
+                            (next.last_from.map_or(0xFFFF, |p| p.0) as u64) << 32
+                                | (next.last_to.map_or(0xFFFF, |p| p.0) as u64) << 16
+                                | t.map_or(0xFFFF, |m| m.0) as u64,
+                        )
+                        ^ super::state::mix(prefix[0].from.map_or(0, |f| f.0 as u64 + 1) << 40);
+                    if !(captured && !created) || self.expanded.insert(key) {
+                        chain.push(next.hash);
+                        self.extend(prefix, &next, to, t, chain)?;
+                        chain.pop();
+                    }
                 }
                 _ => self.finish(prefix),
             }
@@ -824,54 +970,24 @@ impl Composer<'_> {
     }
 }
 
-/// Every legal complete move of the player to move, after move priorities, maximal captures, passing and the
-/// `checkmated` legality rule.
-///
-/// `pass turn forced`: a player with no move must pass, unless every player has just passed in turn (a whole
-/// round of passes has not changed the board); then the player has no legal move at all, so `stalemated`
-/// holds and the game ends. This is Othello's "neither side can move", counted as in the published perft
-/// numbers: each pass is a ply, and the game is over once both players have passed in a row.
-pub fn legal_moves(
+/// The complete moves whose first part comes from programs the filter selects, with moves of the same net
+/// effect merged.
+fn complete_moves(
     game: &Game,
     state: &State,
-    royal: &[Vec<PieceType>],
+    player: Player,
+    owner: Player,
+    filter: TypeFilter<'_>,
 ) -> Result<Vec<Move>, EngineError> {
-    let mut moves = moves_without_pass(game, state, royal)?;
-    match game.options.pass_turn {
-        PassTurn::Yes => moves.push(Move::default()),
-        PassTurn::Forced
-            if moves.is_empty() && (state.passes as usize) < game.players.len() =>
-        {
-            moves.push(Move::default())
-        }
-        _ => {}
-    }
-    Ok(moves)
-}
-
-fn moves_without_pass(
-    game: &Game,
-    state: &State,
-    royal: &[Vec<PieceType>],
-) -> Result<Vec<Move>, EngineError> {
-    let entry = turn_of(game, state);
-    let (player, owner) = (entry.player, entry.moves_as);
     let mut firsts = vec![];
-    parts(
-        game,
-        state,
-        player,
-        owner,
-        entry.move_type,
-        None,
-        &mut firsts,
-    )?;
+    parts(game, state, player, owner, filter, None, &mut firsts)?;
     let mut c = Composer {
         game,
         player,
         owner,
         out: Vec::with_capacity(firsts.len()),
-        seen: HashSet::new(),
+        seen: KeySet::default(),
+        expanded: KeySet::default(),
     };
     let deferred = game.options.deferred_captures;
     let mut composite = false;
@@ -903,33 +1019,102 @@ fn moves_without_pass(
             seen.insert(key)
         });
     }
-    if !game.move_priorities.is_empty() {
-        let rank = |m: &Move| {
-            let t = m.parts.first().and_then(|p| p.move_type);
-            t.and_then(|t| game.move_priorities.iter().position(|x| *x == t))
-                .unwrap_or(game.move_priorities.len())
-        };
-        if let Some(best) = moves.iter().map(rank).min() {
-            moves.retain(|m| rank(m) == best);
+    Ok(moves)
+}
+
+/// Every legal complete move of the player to move, after move priorities, maximal captures, passing and the
+/// `checkmated` legality rule.
+///
+/// `pass turn forced`: a player with no move must pass, unless every player has just passed in turn (a whole
+/// round of passes has not changed the board); then the player has no legal move at all, so `stalemated`
+/// holds and the game ends. This is Othello's "neither side can move", counted as in the published perft
+/// numbers: each pass is a ply, and the game is over once both players have passed in a row.
+pub fn legal_moves(
+    game: &Game,
+    state: &State,
+    royal: &[Vec<PieceType>],
+    kings: &[PieceType],
+) -> Result<Vec<Move>, EngineError> {
+    let entry = turn_of(game, state);
+    let (player, owner) = (entry.player, entry.moves_as);
+    // Under `move-priorities`, only the first type with a move counts: generate the types in that order and
+    // stop at the first that has one. Types not listed rank below all listed ones (README: decisions).
+    let mut moves = match entry.move_type {
+        Some(t) => complete_moves(game, state, player, owner, TypeFilter::Only(Some(t)))?,
+        None if game.move_priorities.is_empty() => {
+            complete_moves(game, state, player, owner, TypeFilter::Any)?
         }
-    }
+        None => {
+            let mut found = vec![];
+            for &t in &game.move_priorities {
+                found = complete_moves(game, state, player, owner, TypeFilter::Only(Some(t)))?;
+                if !found.is_empty() {
+                    break;
+                }
+            }
+            if found.is_empty() {
+                found = complete_moves(
+                    game,
+                    state,
+                    player,
+                    owner,
+                    TypeFilter::Unlisted(&game.move_priorities),
+                )?;
+            }
+            found
+        }
+    };
     match game.options.maximal_captures {
         MaximalCaptures::No => {}
-        MaximalCaptures::Pieces | MaximalCaptures::KingsThenPieces => {
+        MaximalCaptures::Pieces => {
             if let Some(best) = moves.iter().map(Move::captures).max() {
                 moves.retain(|m| m.captures() == best);
             }
         }
+        MaximalCaptures::KingsThenPieces => {
+            // Most kings taken first, then most pieces. A king is a piece type some promotion produces (see
+            // `Engine::new`). Opponents' pieces do not move during a move, so the pieces taken are those standing
+            // on the captured squares now.
+            let score = |m: &Move| {
+                let kings = m
+                    .parts
+                    .iter()
+                    .flat_map(|p| &p.actions)
+                    .filter(|a| match a {
+                        Action::Capture { at } => {
+                            state.get(*at).is_some_and(|x| kings.contains(&x.kind))
+                        }
+                        _ => false,
+                    })
+                    .count();
+                (kings, m.captures())
+            };
+            if let Some(best) = moves.iter().map(score).max() {
+                moves.retain(|m| score(m) == best);
+            }
+        }
     }
     if let Some(types) = royal.get(player.idx()).filter(|t| !t.is_empty()) {
+        let cache = LegalityCache::build(game, state, player, types)?;
         let mut keep = Vec::with_capacity(moves.len());
         for m in moves {
             let after = apply_move(game, state, &m);
-            if !royal_attacked(game, &after, player, types)? {
+            let attacked = match &cache {
+                Some(c) => c.attacked_after(game, &after, &m, player, types)?,
+                None => royal_attacked(game, &after, player, types)?,
+            };
+            if !attacked {
                 keep.push(m);
             }
         }
         moves = keep;
+    }
+    match game.options.pass_turn {
+        PassTurn::Yes => moves.push(Move::default()),
+        PassTurn::Forced if moves.is_empty() && (state.passes as usize) < game.players.len() => {
+            moves.push(Move::default())
+        }
+        _ => {}
     }
     Ok(moves)
 }
@@ -952,4 +1137,130 @@ pub fn royal_attacked(
         }
     }
     Ok(false)
+}
+
+/// The `checkmated` legality rule made cheap. Before the candidate moves are tried, every opponent program is run
+/// once against the player's royal square, recording which squares it read. A move changes a few squares; a
+/// program that read none of them (and not the last move, which every move changes) gives the same answer as
+/// before, so only the others run again. Exact, not a heuristic: a program's result depends only on what it
+/// reads. Used when the player has one royal piece, which the move does not touch, on a board of at most 256
+/// positions, and the move creates no piece and changes no owner; otherwise the full test runs.
+struct LegalityCache {
+    royal: Pos,
+    /// Per opponent program run: the attacker's square, the piece there, the program, its answer, its reads.
+    runs: Vec<(Pos, Piece, usize, bool, Reads)>,
+}
+
+impl LegalityCache {
+    fn build(
+        game: &Game,
+        state: &State,
+        player: Player,
+        types: &[PieceType],
+    ) -> Result<Option<LegalityCache>, EngineError> {
+        if state.cells.len() > 256 {
+            return Ok(None);
+        }
+        let mut royals = state.cells.iter().enumerate().filter(|(_, c)| {
+            c.is_some_and(|x| x.owner == player && types.contains(&x.kind) && !x.dead)
+        });
+        let (Some((k, _)), None) = (royals.next(), royals.next()) else {
+            return Ok(None);
+        };
+        let royal = Pos(k as u16);
+        let mut runs = vec![];
+        let mut scratch = vec![];
+        let mut run = Run::new(game, state, player, Mode::Attack(royal), &mut scratch);
+        run.track = true;
+        for (i, c) in state.cells.iter().enumerate() {
+            let Some(x) = c else { continue };
+            if x.dead || x.owner == player || game.players[x.owner.idx()].random {
+                continue;
+            }
+            let start = Pos(i as u16);
+            run.player = x.owner;
+            for (j, prog) in game.pieces[x.kind.idx()].moves.iter().enumerate() {
+                let hit = run.exec(prog, start, Some(*x), None)?;
+                let mut reads = Reads {
+                    squares: run.reads.get(),
+                    last: run.reads_last.get(),
+                };
+                reads.squares[i >> 6] |= 1 << (i & 63);
+                runs.push((start, *x, j, hit, reads));
+            }
+        }
+        Ok(Some(LegalityCache { royal, runs }))
+    }
+
+    fn attacked_after(
+        &self,
+        game: &Game,
+        after: &State,
+        m: &Move,
+        player: Player,
+        types: &[PieceType],
+    ) -> Result<bool, EngineError> {
+        let mut changed = [0u64; 4];
+        for part in &m.parts {
+            for a in &part.actions {
+                let squares: &[Pos] = match a {
+                    Action::Move { from, to } => &[*from, *to],
+                    Action::Capture { at }
+                    | Action::ChangeType { at, .. }
+                    | Action::SetAttribute { at, .. } => &[*at],
+                    // A new piece or a new owner may add an attacker the cache never saw.
+                    Action::Place { .. } | Action::ChangeOwner { .. } => {
+                        return royal_attacked(game, after, player, types)
+                    }
+                };
+                for p in squares {
+                    if *p == self.royal {
+                        return royal_attacked(game, after, player, types);
+                    }
+                    changed[(p.idx() >> 6) & 3] |= 1 << (p.idx() & 63);
+                }
+            }
+        }
+        let mut scratch = vec![];
+        let mut run = Run::new(game, after, player, Mode::Attack(self.royal), &mut scratch);
+        for (start, piece, j, hit, reads) in &self.runs {
+            let touched = reads.last || (0..4).any(|w| reads.squares[w] & changed[w] != 0);
+            if !touched {
+                if *hit {
+                    return Ok(true);
+                }
+                continue;
+            }
+            // The attacker itself may be gone or changed.
+            let Some(now) = after.get(*start) else {
+                continue;
+            };
+            if now.owner == player || now.dead {
+                continue;
+            }
+            let prog = if now.kind == piece.kind {
+                game.pieces[now.kind.idx()].moves.get(*j)
+            } else {
+                None
+            };
+            match prog {
+                Some(prog) => {
+                    run.player = now.owner;
+                    if run.exec(prog, *start, Some(now), None)? {
+                        return Ok(true);
+                    }
+                }
+                // A piece of another type stands there now: test all of its programs.
+                None => {
+                    run.player = now.owner;
+                    for prog in &game.pieces[now.kind.idx()].moves {
+                        if run.exec(prog, *start, Some(now), None)? {
+                            return Ok(true);
+                        }
+                    }
+                }
+            }
+        }
+        Ok(false)
+    }
 }

@@ -79,6 +79,20 @@ impl Move {
         let mut s = String::new();
         let mut prev_to: Option<Pos> = None;
         for part in &self.parts {
+            // Movements cascaded before the main one (castling's king) come first: `e1-g1 h1-f1`.
+            for a in &part.actions {
+                if let Action::Move { from, to } = a {
+                    if Some(*from) != part.from {
+                        if !s.is_empty() {
+                            s.push(' ');
+                        }
+                        s.push_str(b.pos_name(*from));
+                        s.push('-');
+                        s.push_str(b.pos_name(*to));
+                        prev_to = None;
+                    }
+                }
+            }
             match (part.from, part.to) {
                 (Some(f), Some(t)) => {
                     if prev_to != Some(f) {
