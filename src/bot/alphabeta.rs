@@ -511,6 +511,7 @@ impl Bot for AlphaBetaBot {
         history: &[u64],
         rng: &mut ChaCha8Rng,
     ) -> Result<usize, BotError> {
+        super::check_moves(moves)?;
         if engine.is_chance(state) {
             return Ok(below(rng, moves.len()));
         }

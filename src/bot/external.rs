@@ -270,6 +270,7 @@ impl Bot for ExternalBot {
         _history: &[u64],
         rng: &mut ChaCha8Rng,
     ) -> Result<usize, BotError> {
+        super::check_moves(moves)?;
         let seed = rng.next_u64();
         let request = self.request(engine, state, moves, seed);
         let mut p = match self.process.take() {

@@ -373,6 +373,7 @@ impl Bot for MctsBot {
         history: &[u64],
         rng: &mut ChaCha8Rng,
     ) -> Result<usize, BotError> {
+        super::check_moves(moves)?;
         if engine.is_chance(state) {
             return Ok(below(rng, moves.len()));
         }

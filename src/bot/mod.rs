@@ -90,6 +90,17 @@ pub trait Bot: Send {
     }
 }
 
+/// The error for being asked to move with no legal move (the runner's bug: the game is over then).
+pub(crate) fn check_moves(moves: &[Move]) -> Result<(), BotError> {
+    if moves.is_empty() {
+        Err(BotError::Engine(EngineError(
+            "a bot was asked to move in a position with no legal move".into(),
+        )))
+    } else {
+        Ok(())
+    }
+}
+
 /// What a search needs from a game: the engine is one model, the unit tests' toy games are others.
 pub trait Model {
     type State: Clone;

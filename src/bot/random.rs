@@ -29,6 +29,7 @@ impl Bot for RandomBot {
         _: &[u64],
         rng: &mut ChaCha8Rng,
     ) -> Result<usize, BotError> {
+        super::check_moves(moves)?;
         Ok(below(rng, moves.len()))
     }
 }

@@ -230,11 +230,17 @@ for line in sys.stdin:
 #[test]
 #[ignore]
 fn figures() {
-    for (path, strip) in [
+    // More files (`:`-separated) to estimate piece values for.
+    let extra: Vec<String> = std::env::var("DAGAZ_FIGURES")
+        .map(|v| v.split(':').map(String::from).collect())
+        .unwrap_or_default();
+    let mut files = vec![
         ("games/breakthrough.zrf", false),
         ("games/chess.zrf", false),
         ("games/chess.zrf", true),
-    ] {
+    ];
+    files.extend(extra.iter().map(|p| (p.as_str(), false)));
+    for (path, strip) in files {
         let mut game = load_file(path);
         if strip {
             for p in &mut game.pieces {
@@ -447,4 +453,83 @@ fn quiescence_sees_the_recapture() {
         "d1-d5"
     );
     assert_ne!(choice(&game, &mut bot("alphabeta:depth=1"), &s, 1), "d1-d5");
+}
+
+/// Every loadable corpus game, a few plies of each searching bot: no panic, no error but the engine's, and the
+/// time it takes (time budgets keep the games whose move generation is slow from taking minutes). `cargo test --release --lib bot::tests::corpus_smoke -- --ignored --nocapture`
+#[test]
+#[ignore]
+fn corpus_smoke() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/zrf");
+    let mut files = vec![];
+    let mut dirs = vec![root];
+    while let Some(d) = dirs.pop() {
+        for e in std::fs::read_dir(d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                dirs.push(p);
+            } else if p.extension().is_some_and(|x| x.eq_ignore_ascii_case("zrf")) {
+                files.push(p);
+            }
+        }
+    }
+    files.sort();
+    let (mut played, mut engine_errors, mut slow) = (0, 0, vec![]);
+    for f in &files {
+        let Ok(game) = crate::load::load_game(f, &crate::load::VariantSel::First) else {
+            continue;
+        };
+        let t = std::time::Instant::now();
+        let engine = Engine::new(&game);
+        let mut bots = [
+            bot("alphabeta:depth=2,quiescence=2,nodes=5000,time_ms=300"),
+            bot("mcts:iterations=30,playout_plies=30,eval_at_cap=true,time_ms=300"),
+            bot("random"),
+        ];
+        let mut s = engine.initial();
+        let mut history = vec![];
+        let mut rng = game_rng(1, 0);
+        let mut err = None;
+        'game: for ply in 0..6 {
+            let moves = match engine.legal_moves(&s) {
+                Ok(m) => m,
+                Err(e) => {
+                    err = Some(e.to_string());
+                    break;
+                }
+            };
+            if moves.is_empty()
+                || matches!(engine.outcome(&s, &moves, &history), Ok(Some(_)) | Err(_))
+            {
+                break;
+            }
+            let b = if engine.is_chance(&s) { 2 } else { ply % 2 };
+            match bots[b].choose(&engine, &s, &moves, &history, &mut rng) {
+                Ok(i) => {
+                    assert!(i < moves.len());
+                    history.push(s.key());
+                    s = engine.apply(&s, &moves[i]);
+                }
+                Err(BotError::Engine(e)) => {
+                    err = Some(e.to_string());
+                    break 'game;
+                }
+                Err(e) => panic!("{}: {e}", f.display()),
+            }
+        }
+        played += 1;
+        if err.is_some() {
+            engine_errors += 1;
+        }
+        eprintln!(
+            "{} {:?} {}",
+            f.display(),
+            t.elapsed(),
+            err.unwrap_or_default()
+        );
+        if t.elapsed() > std::time::Duration::from_secs(2) {
+            slow.push(format!("{} {:?}", f.display(), t.elapsed()));
+        }
+    }
+    eprintln!("{played} games played, {engine_errors} stopped by an engine error; slow (> 2 s): {slow:#?}");
 }
