@@ -22,7 +22,8 @@ pub struct Standing {
     pub wdl: Wdl,
     /// Against the field: pentanomial when every game is two-player, else trinomial.
     pub elo: Option<EloEstimate>,
-    /// Bradley-Terry rating, the field's mean at 0 (±∞ for a bot that won or lost everything).
+    /// Bradley-Terry rating with one virtual draw against a reference at 0 (always finite), the field's mean
+    /// at 0.
     pub rating: Option<f64>,
     /// Its pairs against the field (two-player games only).
     pub penta: Option<Penta>,
@@ -179,7 +180,13 @@ pub fn summarize(
             }
         }
     }
-    let ratings = bradley_terry(n, &encounters, &BtOptions::default())
+    // One virtual draw per bot against a reference at 0 (BayesElo's prior): every rating finite, even for a bot
+    // that won or lost every game, at the cost of a slight pull towards 0.
+    let bt = BtOptions {
+        prior_draws: 1.0,
+        ..BtOptions::default()
+    };
+    let ratings = bradley_terry(n, &encounters, &bt)
         .map(|r| r.ratings)
         .unwrap_or_else(|| vec![None; n]);
     let los_of = |a: usize, b: usize| -> Option<f64> {
@@ -476,7 +483,7 @@ pub fn render_markdown(t: &Tournament, s: &Summary) -> String {
     let _ = writeln!(o, "## Standings\n");
     let _ = writeln!(
         o,
-        "Elo against the field with its 95% interval ({}); BT: Bradley-Terry rating, the mean at 0; \
+        "Elo against the field with its 95% interval ({}); BT: Bradley-Terry rating, the mean at 0 (with one virtual draw per bot against a reference player, so that it is finite even for a bot that won or lost everything); \
          LOS: likelihood of superiority of the row's bot over the column's.\n",
         if s.standings.iter().any(|x| x.penta.is_some()) {
             "pentanomial, from pairs of games with seats swapped"
