@@ -866,6 +866,7 @@ pub fn apply_move(game: &Game, state: &State, m: &Move) -> State {
         s.turn = game.turn_order.repeat_from;
     }
     s.ply += 1;
+    s.passes = if m.is_pass() { s.passes + 1 } else { 0 };
     s
 }
 
@@ -875,6 +876,8 @@ struct Composer<'a> {
     owner: Player,
     out: Vec<Move>,
     seen: KeySet,
+    /// Continuation states already expanded in this position (see `extend`).
+    expanded: KeySet,
 }
 
 impl Composer<'_> {
@@ -920,9 +923,33 @@ impl Composer<'_> {
             prefix.push(e.part.clone());
             match (e.cont, e.part.to) {
                 (Some(t), Some(to)) => {
-                    chain.push(next.hash);
-                    self.extend(prefix, &next, to, t, chain)?;
-                    chain.pop();
+                    // Two routes of one piece to the same state (same board, same last move, same continuation)
+                    // have the same completions, so the second adds only moves with an already-seen net effect,
+                    // which are merged anyway. Skipping it turns an exponential count of capture routes (flying
+                    // kings that take pieces at once) into a search over distinct states. Exact when the part
+                    // into the state captured and nothing was created: every earlier state of any route then has
+                    // more pieces, so the loop check forbids the same continuations on every route.
+                    let captured = e
+                        .part
+                        .actions
+                        .iter()
+                        .any(|a| matches!(a, Action::Capture { .. }));
+                    let created = prefix
+                        .iter()
+                        .flat_map(|p| &p.actions)
+                        .any(|a| matches!(a, Action::Place { .. }));
+                    let key = next.hash
+                        ^ super::state::mix(
+                            (next.last_from.map_or(0xFFFF, |p| p.0) as u64) << 32
+                                | (next.last_to.map_or(0xFFFF, |p| p.0) as u64) << 16
+                                | t.map_or(0xFFFF, |m| m.0) as u64,
+                        )
+                        ^ super::state::mix(prefix[0].from.map_or(0, |f| f.0 as u64 + 1) << 40);
+                    if !(captured && !created) || self.expanded.insert(key) {
+                        chain.push(next.hash);
+                        self.extend(prefix, &next, to, t, chain)?;
+                        chain.pop();
+                    }
                 }
                 _ => self.finish(prefix),
             }
@@ -960,6 +987,7 @@ fn complete_moves(
         owner,
         out: Vec::with_capacity(firsts.len()),
         seen: KeySet::default(),
+        expanded: KeySet::default(),
     };
     let deferred = game.options.deferred_captures;
     let mut composite = false;
@@ -996,6 +1024,11 @@ fn complete_moves(
 
 /// Every legal complete move of the player to move, after move priorities, maximal captures, passing and the
 /// `checkmated` legality rule.
+///
+/// `pass turn forced`: a player with no move must pass, unless every player has just passed in turn (a whole
+/// round of passes has not changed the board); then the player has no legal move at all, so `stalemated`
+/// holds and the game ends. This is Othello's "neither side can move", counted as in the published perft
+/// numbers: each pass is a ply, and the game is over once both players have passed in a row.
 pub fn legal_moves(
     game: &Game,
     state: &State,
@@ -1078,7 +1111,9 @@ pub fn legal_moves(
     }
     match game.options.pass_turn {
         PassTurn::Yes => moves.push(Move::default()),
-        PassTurn::Forced if moves.is_empty() => moves.push(Move::default()),
+        PassTurn::Forced if moves.is_empty() && (state.passes as usize) < game.players.len() => {
+            moves.push(Move::default())
+        }
         _ => {}
     }
     Ok(moves)
