@@ -10,6 +10,7 @@
 //! # let _ = game;
 //! ```
 
+pub mod bot;
 pub mod check;
 pub mod compile;
 pub mod engine;
@@ -17,5 +18,7 @@ pub mod lang;
 pub mod load;
 pub mod session;
 
+pub use bot::{Bot, BotSpec};
 pub use compile::Game;
+pub use engine::{Move, State};
 pub mod tournament;

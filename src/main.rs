@@ -78,6 +78,12 @@ enum Command {
 }
 
 fn main() -> ExitCode {
+    // Like any Unix filter, end quietly when the reader of our output goes away (`dagaz ... | head`), instead of
+    // panicking on a broken pipe.
+    #[cfg(unix)]
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
     let cli = Cli::parse();
     match cli.command {
         Command::Check {

@@ -11,6 +11,27 @@ use super::state::{initial_attrs, Piece, State};
 use super::EngineError;
 use crate::compile::*;
 use std::collections::HashSet;
+use std::hash::{BuildHasherDefault, Hasher};
+
+/// Keys here are Zobrist hashes, already well mixed: hashing them again (SipHash) only costs time.
+#[derive(Default)]
+struct IdentityHasher(u64);
+
+impl Hasher for IdentityHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ b as u64;
+        }
+    }
+    fn write_u64(&mut self, x: u64) {
+        self.0 = x;
+    }
+}
+
+type KeySet = HashSet<u64, BuildHasherDefault<IdentityHasher>>;
 
 /// Instructions one program run may execute before it is declared runaway.
 const STEP_BUDGET: u32 = 1_000_000;
@@ -360,6 +381,15 @@ impl Run<'_> {
         Ok(())
     }
 
+    /// Whether a cascaded piece arriving on `t` captures what stands there: not when that piece moves on itself
+    /// (it is a cascade's start, or the held piece leaving for `dest`), nor when it is captured already.
+    fn cascade_captures(&self, t: Pos, dest: Pos) -> bool {
+        self.live(t).is_some_and(|x| !x.dead)
+            && !self.captures.contains(&t)
+            && !self.cascades.iter().any(|c| c.0 == t)
+            && !(self.from == Some(t) && dest != t)
+    }
+
     /// Whether a piece stands on `pos` when the held piece arrives there (so arriving captures it).
     fn occupied_on_arrival(&self, pos: Pos) -> bool {
         self.live(pos).is_some_and(|x| !x.dead)
@@ -381,9 +411,10 @@ impl Run<'_> {
                 || (self.held.is_some() && self.from.is_some_and(|f| f != dest));
             let hit = self.captures.contains(&target)
                 || (dest == target && moves_piece && self.occupied_on_arrival(target))
-                || self.cascades.iter().any(|&(f, t)| {
-                    t == target && f != target && self.live(t).is_some_and(|x| !x.dead)
-                })
+                || self
+                    .cascades
+                    .iter()
+                    .any(|&(f, t)| t == target && f != target && self.cascade_captures(t, dest))
                 || self
                     .placed
                     .iter()
@@ -401,10 +432,7 @@ impl Run<'_> {
             actions.push(Action::Capture { at: c });
         }
         for &(f, t) in &self.cascades {
-            if self.live(t).is_some_and(|x| !x.dead)
-                && !self.captures.contains(&t)
-                && !self.cascades.iter().any(|c| c.0 == t)
-            {
+            if self.cascade_captures(t, dest) {
                 actions.push(Action::Capture { at: t });
             }
             actions.push(Action::Move { from: f, to: t });
@@ -500,29 +528,15 @@ impl Run<'_> {
                 self.out.push(Emitted { part: p, cont });
             }
         }
-        // Captures and drops before an `add` are not carried into later emissions.
+        // Captures and drops before an `add` are not carried into later emissions; nor are cascades, under
+        // `discard cascades`.
         self.captures.clear();
         self.placed.clear();
+        if self.game.options.discard_cascades {
+            self.cascades.clear();
+        }
         Ok(())
     }
-}
-
-/// Runs one program; returns whether an attack target was found. A runaway program is an error.
-#[allow(clippy::too_many_arguments)]
-fn run_program(
-    game: &Game,
-    state: &State,
-    player: Player,
-    mode: Mode,
-    prog: &MoveProgram,
-    start: Pos,
-    held: Option<Piece>,
-    drop: Option<(PieceType, bool)>,
-    out: &mut Vec<Emitted>,
-) -> Result<bool, EngineError> {
-    run_program_tracked(
-        game, state, player, mode, prog, start, held, drop, out, None,
-    )
 }
 
 /// What a tracked run read: the squares (a bitmap) and whether it looked at the last move.
@@ -532,62 +546,80 @@ struct Reads {
     last: bool,
 }
 
-/// [`run_program`], recording into `reads` what the program read when given.
-#[allow(clippy::too_many_arguments)]
-fn run_program_tracked(
-    game: &Game,
-    state: &State,
-    player: Player,
-    mode: Mode,
-    prog: &MoveProgram,
-    start: Pos,
-    held: Option<Piece>,
-    drop: Option<(PieceType, bool)>,
-    out: &mut Vec<Emitted>,
-    reads: Option<&mut Reads>,
-) -> Result<bool, EngineError> {
-    let mut run = Run {
-        game,
-        state,
-        player,
-        mode,
-        start,
-        cursor: start,
-        mark: None,
-        from: if drop.is_some() { None } else { Some(start) },
-        held,
-        to: None,
-        drop,
-        captures: vec![],
-        placed: vec![],
-        cascades: vec![],
-        changes: vec![],
-        flags: vec![],
-        position_flags: vec![],
-        move_type: prog.move_type,
-        steps: 0,
-        out,
-        track: reads.is_some(),
-        reads: std::cell::Cell::new([0; 4]),
-        reads_last: std::cell::Cell::new(false),
-    };
-    let result = run.block(&prog.body);
-    if let Some(r) = reads {
-        let got = run.reads.get();
-        for (w, g) in r.squares.iter_mut().zip(got) {
-            *w |= g;
+impl<'a> Run<'a> {
+    /// A context for running programs of `player` on `state`; reused for many programs, so that a program run
+    /// costs no setup beyond resetting a few fields.
+    fn new(
+        game: &'a Game,
+        state: &'a State,
+        player: Player,
+        mode: Mode,
+        out: &'a mut Vec<Emitted>,
+    ) -> Run<'a> {
+        Run {
+            game,
+            state,
+            player,
+            mode,
+            start: Pos(0),
+            cursor: Pos(0),
+            mark: None,
+            from: None,
+            held: None,
+            to: None,
+            drop: None,
+            captures: vec![],
+            placed: vec![],
+            cascades: vec![],
+            changes: vec![],
+            flags: vec![],
+            position_flags: vec![],
+            move_type: None,
+            steps: 0,
+            out,
+            track: false,
+            reads: std::cell::Cell::new([0; 4]),
+            reads_last: std::cell::Cell::new(false),
         }
-        r.last |= run.reads_last.get();
     }
-    match result {
-        Ok(()) | Err(Stop::Path) => Ok(false),
-        Err(Stop::Found) => Ok(true),
-        Err(Stop::Budget) => Err(EngineError(format!(
-            "{}: a move program ran more than {STEP_BUDGET} steps from {} (an endless `while`?): {}",
-            game.title,
-            game.board.pos_name(start),
-            prog.source
-        ))),
+
+    /// Runs one program from `start`; returns whether an attack target was found. A runaway program is an error.
+    fn exec(
+        &mut self,
+        prog: &MoveProgram,
+        start: Pos,
+        held: Option<Piece>,
+        drop: Option<(PieceType, bool)>,
+    ) -> Result<bool, EngineError> {
+        self.start = start;
+        self.cursor = start;
+        self.mark = None;
+        self.from = if drop.is_some() { None } else { Some(start) };
+        self.held = held;
+        self.to = None;
+        self.drop = drop;
+        self.captures.clear();
+        self.placed.clear();
+        self.cascades.clear();
+        self.changes.clear();
+        self.flags.clear();
+        self.position_flags.clear();
+        self.move_type = prog.move_type;
+        self.steps = 0;
+        if self.track {
+            self.reads.set([0; 4]);
+            self.reads_last.set(false);
+        }
+        match self.block(&prog.body) {
+            Ok(()) | Err(Stop::Path) => Ok(false),
+            Err(Stop::Found) => Ok(true),
+            Err(Stop::Budget) => Err(EngineError(format!(
+                "{}: a move program ran more than {STEP_BUDGET} steps from {} (an endless `while`?): {}",
+                self.game.title,
+                self.game.board.pos_name(start),
+                prog.source
+            ))),
+        }
     }
 }
 
@@ -622,25 +654,16 @@ pub fn attacked_by(
         return attacked_by(game, &with_phantom, pos, player, defended, move_type);
     }
     let mut scratch = vec![];
+    let mut run = Run::new(game, state, player, Mode::Attack(pos), &mut scratch);
     for (i, c) in state.cells.iter().enumerate() {
         let Some(x) = c else { continue };
         if x.dead || (x.owner == player) != defended || game.players[x.owner.idx()].random {
             continue;
         }
-        let start = Pos(i as u16);
+        run.player = x.owner;
         let progs = game.pieces[x.kind.idx()].moves.iter();
         for prog in progs.filter(|p| move_type.is_none() || p.move_type == move_type) {
-            if run_program(
-                game,
-                state,
-                x.owner,
-                Mode::Attack(pos),
-                prog,
-                start,
-                Some(*x),
-                None,
-                &mut scratch,
-            )? {
+            if run.exec(prog, Pos(i as u16), Some(*x), None)? {
                 return Ok(true);
             }
         }
@@ -653,6 +676,26 @@ pub fn turn_of<'g>(game: &'g Game, state: &State) -> &'g TurnEntry {
     &game.turn_order.entries[state.turn]
 }
 
+/// Which move programs a generation pass runs.
+#[derive(Clone, Copy, Debug)]
+pub enum TypeFilter<'a> {
+    Any,
+    /// Programs of this type (`None`: programs declared before any `move-type`).
+    Only(Option<MoveType>),
+    /// Programs whose type is not in the list (the lowest group under `move-priorities`).
+    Unlisted(&'a [MoveType]),
+}
+
+impl TypeFilter<'_> {
+    fn wants(&self, p: &MoveProgram) -> bool {
+        match self {
+            TypeFilter::Any => true,
+            TypeFilter::Only(t) => p.move_type == *t,
+            TypeFilter::Unlisted(list) => p.move_type.is_none_or(|t| !list.contains(&t)),
+        }
+    }
+}
+
 /// Every single part available to `player` in `state`: moves of its pieces and drops from its reserve.
 /// `only` restricts generation to the piece on one square (the continuation of a composite move), `types`
 /// to moves of one type.
@@ -661,32 +704,23 @@ pub fn parts(
     state: &State,
     player: Player,
     owner: Player,
-    types: Option<MoveType>,
+    types: TypeFilter<'_>,
     only: Option<Pos>,
     out: &mut Vec<Emitted>,
 ) -> Result<(), EngineError> {
-    let wanted = |p: &MoveProgram| types.is_none() || p.move_type == types;
-    let squares: Box<dyn Iterator<Item = usize>> = match only {
-        Some(p) => Box::new(std::iter::once(p.idx())),
-        None => Box::new(0..state.cells.len()),
+    let wanted = |p: &MoveProgram| types.wants(p);
+    let (first, last) = match only {
+        Some(p) => (p.idx(), p.idx() + 1),
+        None => (0, state.cells.len()),
     };
-    for i in squares {
+    let mut run = Run::new(game, state, player, Mode::Generate, out);
+    for i in first..last {
         let Some(x) = state.cells[i] else { continue };
         if x.dead || (x.owner != owner && !game.options.shared_pieces) {
             continue;
         }
         for prog in game.pieces[x.kind.idx()].moves.iter().filter(|p| wanted(p)) {
-            run_program(
-                game,
-                state,
-                player,
-                Mode::Generate,
-                prog,
-                Pos(i as u16),
-                Some(x),
-                None,
-                out,
-            )?;
+            run.exec(prog, Pos(i as u16), Some(x), None)?;
         }
     }
     if only.is_some() {
@@ -704,21 +738,9 @@ pub fn parts(
         }
         for prog in piece.drops.iter().filter(|p| wanted(p)) {
             for (i, info) in game.board.positions.iter().enumerate() {
-                if info.dummy {
-                    continue;
+                if !info.dummy {
+                    run.exec(prog, Pos(i as u16), None, Some((kind, limited)))?;
                 }
-                let start = Pos(i as u16);
-                run_program(
-                    game,
-                    state,
-                    player,
-                    Mode::Generate,
-                    prog,
-                    start,
-                    None,
-                    Some((kind, limited)),
-                    out,
-                )?;
             }
         }
     }
@@ -728,27 +750,52 @@ pub fn parts(
 /// Applies one part to a state (not advancing the turn).
 pub fn apply_part(game: &Game, state: &mut State, part: &Part, deferred: bool) {
     let np = game.pieces.len();
+    // Captures first (they take what stood there when the part began), then every movement at once (a cascade
+    // may move a piece onto the square another leaves), then placements and changes in order.
     for a in &part.actions {
-        match *a {
-            Action::Move { from, to } => {
+        if let Action::Capture { at } = *a {
+            let Some(mut x) = state.get(at) else { continue };
+            if deferred {
+                x.dead = true;
+                state.set(at, Some(x));
+            } else {
+                state.set(at, None);
+                if game.options.recycle_captures {
+                    let slot = x.owner.idx() * np + x.kind.idx();
+                    let c = state.reserves[slot] + 1;
+                    state.set_reserve(slot, c);
+                }
+            }
+        }
+    }
+    let movements = part
+        .actions
+        .iter()
+        .filter(|a| matches!(a, Action::Move { .. }))
+        .count();
+    if movements == 1 {
+        for a in &part.actions {
+            if let Action::Move { from, to } = *a {
                 let p = state.get(from);
                 state.set(from, None);
                 state.set(to, p);
             }
-            Action::Capture { at } => {
-                let Some(mut x) = state.get(at) else { continue };
-                if deferred {
-                    x.dead = true;
-                    state.set(at, Some(x));
-                } else {
-                    state.set(at, None);
-                    if game.options.recycle_captures {
-                        let slot = x.owner.idx() * np + x.kind.idx();
-                        let c = state.reserves[slot] + 1;
-                        state.set_reserve(slot, c);
-                    }
-                }
+        }
+    } else if movements > 1 {
+        let mut lifted = Vec::with_capacity(movements);
+        for a in &part.actions {
+            if let Action::Move { from, to } = *a {
+                lifted.push((to, state.get(from)));
+                state.set(from, None);
             }
+        }
+        for (to, p) in lifted {
+            state.set(to, p);
+        }
+    }
+    for a in &part.actions {
+        match *a {
+            Action::Move { .. } | Action::Capture { .. } => {}
             Action::Place { at, piece, reserve } => {
                 state.set(at, Some(piece));
                 if reserve {
@@ -827,7 +874,9 @@ struct Composer<'a> {
     player: Player,
     owner: Player,
     out: Vec<Move>,
-    seen: HashSet<u64>,
+    seen: KeySet,
+    /// Continuation states already expanded in this position (see `extend`).
+    expanded: KeySet,
 }
 
 impl Composer<'_> {
@@ -847,12 +896,16 @@ impl Composer<'_> {
             )));
         }
         let mut conts = vec![];
+        let filter = match types {
+            Some(t) => TypeFilter::Only(Some(t)),
+            None => TypeFilter::Any,
+        };
         parts(
             self.game,
             state,
             self.player,
             self.owner,
-            types,
+            filter,
             Some(at),
             &mut conts,
         )?;
@@ -869,9 +922,33 @@ impl Composer<'_> {
             prefix.push(e.part.clone());
             match (e.cont, e.part.to) {
                 (Some(t), Some(to)) => {
-                    chain.push(next.hash);
-                    self.extend(prefix, &next, to, t, chain)?;
-                    chain.pop();
+                    // Two routes of one piece to the same state (same board, same last move, same continuation)
+                    // have the same completions, so the second adds only moves with an already-seen net effect,
+                    // which are merged anyway. Skipping it turns an exponential count of capture routes (flying
+                    // kings that take pieces at once) into a search over distinct states. Exact when the part
+                    // into the state captured and nothing was created: every earlier state of any route then has
+                    // more pieces, so the loop check forbids the same continuations on every route.
+                    let captured = e
+                        .part
+                        .actions
+                        .iter()
+                        .any(|a| matches!(a, Action::Capture { .. }));
+                    let created = prefix
+                        .iter()
+                        .flat_map(|p| &p.actions)
+                        .any(|a| matches!(a, Action::Place { .. }));
+                    let key = next.hash
+                        ^ super::state::mix(
+                            (next.last_from.map_or(0xFFFF, |p| p.0) as u64) << 32
+                                | (next.last_to.map_or(0xFFFF, |p| p.0) as u64) << 16
+                                | t.map_or(0xFFFF, |m| m.0) as u64,
+                        )
+                        ^ super::state::mix(prefix[0].from.map_or(0, |f| f.0 as u64 + 1) << 40);
+                    if !(captured && !created) || self.expanded.insert(key) {
+                        chain.push(next.hash);
+                        self.extend(prefix, &next, to, t, chain)?;
+                        chain.pop();
+                    }
                 }
                 _ => self.finish(prefix),
             }
@@ -892,31 +969,24 @@ impl Composer<'_> {
     }
 }
 
-/// Every legal complete move of the player to move, after move priorities, maximal captures, passing and the
-/// `checkmated` legality rule.
-pub fn legal_moves(
+/// The complete moves whose first part comes from programs the filter selects, with moves of the same net
+/// effect merged.
+fn complete_moves(
     game: &Game,
     state: &State,
-    royal: &[Vec<PieceType>],
+    player: Player,
+    owner: Player,
+    filter: TypeFilter<'_>,
 ) -> Result<Vec<Move>, EngineError> {
-    let entry = turn_of(game, state);
-    let (player, owner) = (entry.player, entry.moves_as);
     let mut firsts = vec![];
-    parts(
-        game,
-        state,
-        player,
-        owner,
-        entry.move_type,
-        None,
-        &mut firsts,
-    )?;
+    parts(game, state, player, owner, filter, None, &mut firsts)?;
     let mut c = Composer {
         game,
         player,
         owner,
         out: Vec::with_capacity(firsts.len()),
-        seen: HashSet::new(),
+        seen: KeySet::default(),
+        expanded: KeySet::default(),
     };
     let deferred = game.options.deferred_captures;
     let mut composite = false;
@@ -948,21 +1018,73 @@ pub fn legal_moves(
             seen.insert(key)
         });
     }
-    if !game.move_priorities.is_empty() {
-        let rank = |m: &Move| {
-            let t = m.parts.first().and_then(|p| p.move_type);
-            t.and_then(|t| game.move_priorities.iter().position(|x| *x == t))
-                .unwrap_or(game.move_priorities.len())
-        };
-        if let Some(best) = moves.iter().map(rank).min() {
-            moves.retain(|m| rank(m) == best);
+    Ok(moves)
+}
+
+/// Every legal complete move of the player to move, after move priorities, maximal captures, passing and the
+/// `checkmated` legality rule.
+pub fn legal_moves(
+    game: &Game,
+    state: &State,
+    royal: &[Vec<PieceType>],
+    kings: &[PieceType],
+) -> Result<Vec<Move>, EngineError> {
+    let entry = turn_of(game, state);
+    let (player, owner) = (entry.player, entry.moves_as);
+    // Under `move-priorities`, only the first type with a move counts: generate the types in that order and
+    // stop at the first that has one. Types not listed rank below all listed ones (README: decisions).
+    let mut moves = match entry.move_type {
+        Some(t) => complete_moves(game, state, player, owner, TypeFilter::Only(Some(t)))?,
+        None if game.move_priorities.is_empty() => {
+            complete_moves(game, state, player, owner, TypeFilter::Any)?
         }
-    }
+        None => {
+            let mut found = vec![];
+            for &t in &game.move_priorities {
+                found = complete_moves(game, state, player, owner, TypeFilter::Only(Some(t)))?;
+                if !found.is_empty() {
+                    break;
+                }
+            }
+            if found.is_empty() {
+                found = complete_moves(
+                    game,
+                    state,
+                    player,
+                    owner,
+                    TypeFilter::Unlisted(&game.move_priorities),
+                )?;
+            }
+            found
+        }
+    };
     match game.options.maximal_captures {
         MaximalCaptures::No => {}
-        MaximalCaptures::Pieces | MaximalCaptures::KingsThenPieces => {
+        MaximalCaptures::Pieces => {
             if let Some(best) = moves.iter().map(Move::captures).max() {
                 moves.retain(|m| m.captures() == best);
+            }
+        }
+        MaximalCaptures::KingsThenPieces => {
+            // Most kings taken first, then most pieces. A king is a piece type some promotion produces (see
+            // `Engine::new`). Opponents' pieces do not move during a move, so the pieces taken are those standing
+            // on the captured squares now.
+            let score = |m: &Move| {
+                let kings = m
+                    .parts
+                    .iter()
+                    .flat_map(|p| &p.actions)
+                    .filter(|a| match a {
+                        Action::Capture { at } => {
+                            state.get(*at).is_some_and(|x| kings.contains(&x.kind))
+                        }
+                        _ => false,
+                    })
+                    .count();
+                (kings, m.captures())
+            };
+            if let Some(best) = moves.iter().map(score).max() {
+                moves.retain(|m| score(m) == best);
             }
         }
     }
@@ -1040,27 +1162,22 @@ impl LegalityCache {
         let royal = Pos(k as u16);
         let mut runs = vec![];
         let mut scratch = vec![];
+        let mut run = Run::new(game, state, player, Mode::Attack(royal), &mut scratch);
+        run.track = true;
         for (i, c) in state.cells.iter().enumerate() {
             let Some(x) = c else { continue };
             if x.dead || x.owner == player || game.players[x.owner.idx()].random {
                 continue;
             }
             let start = Pos(i as u16);
+            run.player = x.owner;
             for (j, prog) in game.pieces[x.kind.idx()].moves.iter().enumerate() {
-                let mut reads = Reads::default();
+                let hit = run.exec(prog, start, Some(*x), None)?;
+                let mut reads = Reads {
+                    squares: run.reads.get(),
+                    last: run.reads_last.get(),
+                };
                 reads.squares[i >> 6] |= 1 << (i & 63);
-                let hit = run_program_tracked(
-                    game,
-                    state,
-                    x.owner,
-                    Mode::Attack(royal),
-                    prog,
-                    start,
-                    Some(*x),
-                    None,
-                    &mut scratch,
-                    Some(&mut reads),
-                )?;
                 runs.push((start, *x, j, hit, reads));
             }
         }
@@ -1097,6 +1214,7 @@ impl LegalityCache {
             }
         }
         let mut scratch = vec![];
+        let mut run = Run::new(game, after, player, Mode::Attack(self.royal), &mut scratch);
         for (start, piece, j, hit, reads) in &self.runs {
             let touched = reads.last || (0..4).any(|w| reads.squares[w] & changed[w] != 0);
             if !touched {
@@ -1119,34 +1237,16 @@ impl LegalityCache {
             };
             match prog {
                 Some(prog) => {
-                    if run_program(
-                        game,
-                        after,
-                        now.owner,
-                        Mode::Attack(self.royal),
-                        prog,
-                        *start,
-                        Some(now),
-                        None,
-                        &mut scratch,
-                    )? {
+                    run.player = now.owner;
+                    if run.exec(prog, *start, Some(now), None)? {
                         return Ok(true);
                     }
                 }
                 // A piece of another type stands there now: test all of its programs.
                 None => {
+                    run.player = now.owner;
                     for prog in &game.pieces[now.kind.idx()].moves {
-                        if run_program(
-                            game,
-                            after,
-                            now.owner,
-                            Mode::Attack(self.royal),
-                            prog,
-                            *start,
-                            Some(now),
-                            None,
-                            &mut scratch,
-                        )? {
+                        if run.exec(prog, *start, Some(now), None)? {
                             return Ok(true);
                         }
                     }

@@ -31,6 +31,8 @@ pub struct Engine<'g> {
     pub game: &'g Game,
     /// Per player: the piece types `(checkmated T)` protects; moves that leave one attacked are illegal.
     royal: Vec<Vec<PieceType>>,
+    /// The piece types a promotion produces (`(add T)`, `change-type T`): the "kings" of `maximal captures 2`.
+    kings: Vec<PieceType>,
 }
 
 impl<'g> Engine<'g> {
@@ -53,7 +55,29 @@ impl<'g> Engine<'g> {
             r.sort();
             r.dedup();
         }
-        Engine { game, royal }
+        fn promoted(body: &[Instr], out: &mut Vec<PieceType>) {
+            for i in body {
+                match i {
+                    Instr::Add { promote, .. } => out.extend(promote),
+                    Instr::ChangeType(t, _) => out.push(*t),
+                    Instr::If(_, a, b) => {
+                        promoted(a, out);
+                        promoted(b, out);
+                    }
+                    Instr::While(_, a) => promoted(a, out),
+                    _ => {}
+                }
+            }
+        }
+        let mut kings = vec![];
+        for p in &game.pieces {
+            for prog in p.moves.iter().chain(&p.drops) {
+                promoted(&prog.body, &mut kings);
+            }
+        }
+        kings.sort();
+        kings.dedup();
+        Engine { game, royal, kings }
     }
 
     pub fn initial(&self) -> State {
@@ -71,7 +95,7 @@ impl<'g> Engine<'g> {
     }
 
     pub fn legal_moves(&self, s: &State) -> Result<Vec<Move>, EngineError> {
-        gen::legal_moves(self.game, s, &self.royal)
+        gen::legal_moves(self.game, s, &self.royal, &self.kings)
     }
 
     pub fn apply(&self, s: &State, m: &Move) -> State {
@@ -105,5 +129,39 @@ impl<'g> Engine<'g> {
             n += self.perft(&self.apply(s, m), depth - 1)?;
         }
         Ok(n)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::playout::{below, game_rng};
+    use crate::load::{load_game, VariantSel};
+
+    /// The incremental Zobrist hash equals the hash computed from scratch after every move of random games, in
+    /// games with captures, promotions, attributes, castling and composite moves.
+    #[test]
+    fn incremental_hash_matches_full_hash() {
+        for file in [
+            "games/chess.zrf",
+            "games/english-checkers.zrf",
+            "games/breakthrough.zrf",
+        ] {
+            let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(file);
+            let game = load_game(&path, &VariantSel::First).unwrap();
+            let engine = Engine::new(&game);
+            for g in 0..20 {
+                let mut rng = game_rng(7, g);
+                let mut s = engine.initial();
+                for _ in 0..200 {
+                    assert_eq!(s.hash, s.full_hash(), "{file} game {g} ply {}", s.ply);
+                    let moves = engine.legal_moves(&s).unwrap();
+                    if moves.is_empty() {
+                        break;
+                    }
+                    s = engine.apply(&s, &moves[below(&mut rng, moves.len())]);
+                }
+            }
+        }
     }
 }

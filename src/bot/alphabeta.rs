@@ -1,0 +1,645 @@
+//! Alpha-beta: iterative-deepening minimax with alpha-beta pruning, a transposition table on the position hash,
+//! move ordering (the table's move, then captures, most first), and a quiescence search of captures past the
+//! depth.
+//!
+//! Scores are from the point of view of the player to move at the root. With two players this is negamax;
+//! with more it is the *paranoid* search: every other player is assumed to play against the root player.
+//! Random (`?`) players' moves are averaged (expectimax). Leaves are scored by the model's evaluation, the
+//! root player's score minus the others' mean, in hundredths of the cheapest piece; won and lost positions
+//! score ±[`WIN`] less the distance, so the bot wins fast and loses slowly.
+//!
+//! The budget is a depth, optionally a number of nodes (then the search stops inside an iteration and keeps the
+//! best move found so far) and optionally a time. Without a time limit the result depends only on the position
+//! and the random stream: the root moves are shuffled once with it (so that equal moves vary between games), the
+//! table is private to each call.
+
+use super::eval::{Evaluator, ValueCache, Weights};
+use super::{relative, Bot, BotError, EngineModel, Model};
+use crate::engine::playout::below;
+use crate::engine::{Engine, EngineError, Move, State};
+use rand_chacha::ChaCha8Rng;
+use serde::{Deserialize, Serialize};
+use std::time::{Duration, Instant};
+
+/// The score of a won position (less the plies to the win).
+pub const WIN: i32 = 1_000_000;
+const INF: i32 = 2_000_000;
+/// Scores beyond `WIN - MAX_PLY` are wins or losses, adjusted by the ply in the table.
+const MAX_PLY: i32 = 10_000;
+
+/// The settings of an alpha-beta bot (the keys of its preset).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct AlphaBetaConfig {
+    pub name: Option<String>,
+    /// Maximum depth in plies.
+    pub depth: u32,
+    /// Plies of captures searched past the depth (0: none).
+    pub quiescence: u32,
+    /// Stop after this many nodes.
+    pub nodes: Option<u64>,
+    /// Stop after this many milliseconds (makes the bot depend on the machine's speed).
+    pub time_ms: Option<u64>,
+    /// Evaluation weight of material.
+    pub material: f64,
+    /// Evaluation weight of each legal move.
+    pub mobility: f64,
+    /// Transposition table size in MiB.
+    pub tt_mb: usize,
+}
+
+impl Default for AlphaBetaConfig {
+    fn default() -> Self {
+        let w = Weights::default();
+        AlphaBetaConfig {
+            name: None,
+            depth: 4,
+            quiescence: 4,
+            nodes: None,
+            time_ms: None,
+            material: w.material,
+            mobility: w.mobility,
+            tt_mb: 16,
+        }
+    }
+}
+
+/// What a search found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchResult {
+    /// Index of the chosen root move.
+    pub best: usize,
+    /// Its score for the root player.
+    pub score: i32,
+    /// The deepest iteration completed (0 when even the first was cut short).
+    pub depth: u32,
+    pub nodes: u64,
+}
+
+const EXACT: u8 = 0;
+const LOWER: u8 = 1;
+const UPPER: u8 = 2;
+
+#[derive(Clone, Copy, Default)]
+struct Entry {
+    key: u64,
+    score: i32,
+    best: u16,
+    depth: u8,
+    bound: u8,
+    generation: u8,
+}
+
+/// The transposition table: one entry per slot, always replaced. Entries of earlier searches are ignored
+/// (each search has its own generation), so a search never depends on the one before.
+pub struct Table {
+    entries: Vec<Entry>,
+    generation: u8,
+}
+
+impl Table {
+    pub fn new(mb: usize) -> Table {
+        let n = (mb.max(1) << 20) / std::mem::size_of::<Entry>();
+        let n = 1usize << (usize::BITS - 1 - n.leading_zeros());
+        Table {
+            entries: vec![Entry::default(); n],
+            generation: 0,
+        }
+    }
+
+    fn next_generation(&mut self) {
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            self.entries.fill(Entry::default());
+            self.generation = 1;
+        }
+    }
+
+    fn slot(&self, key: u64) -> usize {
+        (key as usize) & (self.entries.len() - 1)
+    }
+
+    fn probe(&self, key: u64) -> Option<Entry> {
+        let e = self.entries[self.slot(key)];
+        (e.generation == self.generation && e.key == key).then_some(e)
+    }
+
+    fn store(&mut self, key: u64, depth: u32, score: i32, bound: u8, best: usize) {
+        let slot = self.slot(key);
+        self.entries[slot] = Entry {
+            key,
+            score,
+            best: best.min(u16::MAX as usize) as u16,
+            depth: depth.min(255) as u8,
+            bound,
+            generation: self.generation,
+        };
+    }
+}
+
+fn to_table(score: i32, ply: u32) -> i32 {
+    if score > WIN - MAX_PLY {
+        score + ply as i32
+    } else if score < -WIN + MAX_PLY {
+        score - ply as i32
+    } else {
+        score
+    }
+}
+
+fn from_table(score: i32, ply: u32) -> i32 {
+    if score > WIN - MAX_PLY {
+        score - ply as i32
+    } else if score < -WIN + MAX_PLY {
+        score + ply as i32
+    } else {
+        score
+    }
+}
+
+/// The budget of one search.
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    pub depth: u32,
+    /// Plies of captures searched past the depth.
+    pub quiescence: u32,
+    pub nodes: Option<u64>,
+    pub time: Option<Duration>,
+}
+
+struct Searcher<'a, M: Model> {
+    model: &'a M,
+    root: usize,
+    tt: &'a mut Table,
+    nodes: u64,
+    max_nodes: u64,
+    deadline: Option<Instant>,
+    stop: bool,
+    /// Plies of captures searched past the depth.
+    quiescence: u32,
+    /// Keys of the game's earlier positions, then of the positions on the current path.
+    history: Vec<u64>,
+}
+
+impl<M: Model> Searcher<'_, M> {
+    fn terminal(&self, results: &[i8], ply: u32) -> i32 {
+        match results.get(self.root).copied().unwrap_or(0) {
+            r if r > 0 => WIN - ply as i32,
+            r if r < 0 => -WIN + ply as i32,
+            _ => 0,
+        }
+    }
+
+    fn evaluate(&self, s: &M::State, moves: &[M::Move]) -> Result<i32, EngineError> {
+        let v = self.model.evaluate(s, moves)?;
+        let x = (relative(self.model, &v, self.root) * 100.0).round();
+        let cap = (WIN - MAX_PLY - 1) as f64;
+        Ok(if x.is_nan() {
+            0
+        } else {
+            x.clamp(-cap, cap) as i32
+        })
+    }
+
+    fn out_of_budget(&mut self) -> bool {
+        self.nodes += 1;
+        if self.nodes > self.max_nodes {
+            self.stop = true;
+        }
+        if let Some(d) = self.deadline {
+            if self.nodes.is_multiple_of(256) && Instant::now() >= d {
+                self.stop = true;
+            }
+        }
+        self.stop
+    }
+
+    /// Move indices in search order: the table's move, then captures (most first), then the rest as generated.
+    fn order(&self, moves: &[M::Move], first: Option<usize>) -> Vec<usize> {
+        let mut idx: Vec<usize> = (0..moves.len()).collect();
+        idx.sort_by_key(|&i| {
+            (
+                Some(i) != first,
+                std::cmp::Reverse(self.model.captures(&moves[i])),
+            )
+        });
+        idx
+    }
+
+    /// Past the depth: the evaluation, or within `left` more plies the better of it and the captures (the
+    /// side to move may always decline to capture). Random players' captures are not followed.
+    fn quiesce(
+        &mut self,
+        s: &M::State,
+        moves: &[M::Move],
+        ply: u32,
+        left: u32,
+        mut alpha: i32,
+        mut beta: i32,
+    ) -> Result<i32, EngineError> {
+        let stand = self.evaluate(s, moves)?;
+        if left == 0 || self.model.is_chance(s) {
+            return Ok(stand);
+        }
+        let mut captures: Vec<usize> = (0..moves.len())
+            .filter(|&i| self.model.captures(&moves[i]) > 0)
+            .collect();
+        if captures.is_empty() {
+            return Ok(stand);
+        }
+        captures.sort_by_key(|&i| std::cmp::Reverse(self.model.captures(&moves[i])));
+        let maximizing = self.model.to_move(s) == self.root;
+        if maximizing && stand >= beta || !maximizing && stand <= alpha {
+            return Ok(stand);
+        }
+        self.history.push(self.model.key(s));
+        let mut best = stand;
+        for i in captures {
+            if self.out_of_budget() {
+                break;
+            }
+            let c = self.model.apply(s, &moves[i]);
+            let next = self.model.legal_moves(&c)?;
+            let v = match self.model.outcome(&c, &next, &self.history)? {
+                Some(r) => self.terminal(&r, ply + 1),
+                None => self.quiesce(&c, &next, ply + 1, left - 1, alpha, beta)?,
+            };
+            if self.stop {
+                break;
+            }
+            if maximizing {
+                best = best.max(v);
+                alpha = alpha.max(v);
+            } else {
+                best = best.min(v);
+                beta = beta.min(v);
+            }
+            if alpha >= beta {
+                break;
+            }
+        }
+        self.history.pop();
+        Ok(best)
+    }
+
+    fn node(
+        &mut self,
+        s: &M::State,
+        depth: u32,
+        ply: u32,
+        mut alpha: i32,
+        mut beta: i32,
+    ) -> Result<i32, EngineError> {
+        if self.out_of_budget() {
+            return Ok(0);
+        }
+        let moves = self.model.legal_moves(s)?;
+        if let Some(r) = self.model.outcome(s, &moves, &self.history)? {
+            return Ok(self.terminal(&r, ply));
+        }
+        if depth == 0 || moves.is_empty() {
+            return self.quiesce(s, &moves, ply, self.quiescence, alpha, beta);
+        }
+        let key = self.model.key(s) ^ crate::engine::state::mix(self.root as u64);
+        let mut first = None;
+        if let Some(e) = self.tt.probe(key) {
+            if (e.best as usize) < moves.len() {
+                first = Some(e.best as usize);
+            }
+            if e.depth as u32 >= depth {
+                let sc = from_table(e.score, ply);
+                match e.bound {
+                    EXACT => return Ok(sc),
+                    LOWER if sc >= beta => return Ok(sc),
+                    UPPER if sc <= alpha => return Ok(sc),
+                    _ => {}
+                }
+            }
+        }
+        let order = self.order(&moves, first);
+        self.history.push(self.model.key(s));
+        let (alpha0, beta0) = (alpha, beta);
+        let mut best_i = order[0];
+        let best;
+        let bound;
+        if self.model.is_chance(s) {
+            let mut sum = 0i64;
+            for &i in &order {
+                let c = self.model.apply(s, &moves[i]);
+                sum += self.node(&c, depth - 1, ply + 1, -INF, INF)? as i64;
+                if self.stop {
+                    break;
+                }
+            }
+            best = (sum / moves.len() as i64) as i32;
+            bound = EXACT;
+        } else if self.model.to_move(s) == self.root {
+            let mut b = -INF;
+            for &i in &order {
+                let c = self.model.apply(s, &moves[i]);
+                let v = self.node(&c, depth - 1, ply + 1, alpha, beta)?;
+                if self.stop {
+                    break;
+                }
+                if v > b {
+                    b = v;
+                    best_i = i;
+                }
+                alpha = alpha.max(v);
+                if alpha >= beta {
+                    break;
+                }
+            }
+            best = b;
+            bound = if b <= alpha0 {
+                UPPER
+            } else if b >= beta0 {
+                LOWER
+            } else {
+                EXACT
+            };
+        } else {
+            let mut b = INF;
+            for &i in &order {
+                let c = self.model.apply(s, &moves[i]);
+                let v = self.node(&c, depth - 1, ply + 1, alpha, beta)?;
+                if self.stop {
+                    break;
+                }
+                if v < b {
+                    b = v;
+                    best_i = i;
+                }
+                beta = beta.min(v);
+                if alpha >= beta {
+                    break;
+                }
+            }
+            best = b;
+            bound = if b >= beta0 {
+                LOWER
+            } else if b <= alpha0 {
+                UPPER
+            } else {
+                EXACT
+            };
+        }
+        self.history.pop();
+        if self.stop {
+            return Ok(0);
+        }
+        self.tt
+            .store(key, depth, to_table(best, ply), bound, best_i);
+        Ok(best)
+    }
+}
+
+/// Searches `root` (whose legal moves are `moves`, not empty) and returns the best move's index.
+pub fn search<M: Model>(
+    model: &M,
+    root: &M::State,
+    moves: &[M::Move],
+    history: &[u64],
+    limits: Limits,
+    tt: &mut Table,
+    rng: &mut ChaCha8Rng,
+) -> Result<SearchResult, EngineError> {
+    tt.next_generation();
+    let root_player = model.to_move(root);
+    let mut history = history.to_vec();
+    history.push(model.key(root));
+    let mut s = Searcher {
+        model,
+        root: root_player,
+        tt,
+        nodes: 0,
+        max_nodes: limits.nodes.unwrap_or(u64::MAX),
+        deadline: limits.time.map(|t| Instant::now() + t),
+        stop: false,
+        quiescence: limits.quiescence,
+        history,
+    };
+    // Shuffle once (Fisher-Yates with the bot's stream) so equal moves vary between games, then captures first.
+    let mut order: Vec<usize> = (0..moves.len()).collect();
+    for i in (1..order.len()).rev() {
+        order.swap(i, below(rng, i + 1));
+    }
+    order.sort_by_key(|&i| std::cmp::Reverse(model.captures(&moves[i])));
+    let mut result = SearchResult {
+        best: order[0],
+        score: 0,
+        depth: 0,
+        nodes: 0,
+    };
+    if moves.len() == 1 {
+        return Ok(result);
+    }
+    for depth in 1..=limits.depth.max(1) {
+        let mut alpha = -INF;
+        let mut found: Option<(usize, i32)> = None;
+        for &i in &order {
+            let c = model.apply(root, &moves[i]);
+            let v = s.node(&c, depth - 1, 1, alpha, INF)?;
+            if s.stop {
+                break;
+            }
+            if found.is_none_or(|(_, b)| v > b) {
+                found = Some((i, v));
+            }
+            alpha = alpha.max(v);
+        }
+        if let Some((best, score)) = found {
+            // A cut-short iteration still searched the previous best first: whatever beat it is better.
+            result.best = best;
+            result.score = score;
+            if !s.stop {
+                result.depth = depth;
+            }
+            let at = order.iter().position(|&i| i == best).unwrap();
+            order[..=at].rotate_right(1);
+        }
+        if s.stop || score_is_decided(result.score) {
+            break;
+        }
+    }
+    result.nodes = s.nodes;
+    Ok(result)
+}
+
+/// Whether a score is a forced win or loss (searching deeper will not change it).
+fn score_is_decided(score: i32) -> bool {
+    score.abs() > WIN - MAX_PLY
+}
+
+/// An alpha-beta bot.
+pub struct AlphaBetaBot {
+    name: String,
+    config: AlphaBetaConfig,
+    /// Allocated at the first move.
+    tt: Option<Table>,
+    values: ValueCache,
+    /// What the last search found (for logs and tests).
+    pub last: Option<SearchResult>,
+}
+
+impl AlphaBetaBot {
+    pub fn new(name: impl Into<String>, config: AlphaBetaConfig) -> Self {
+        AlphaBetaBot {
+            name: name.into(),
+            config,
+            tt: None,
+            values: ValueCache::default(),
+            last: None,
+        }
+    }
+}
+
+impl Bot for AlphaBetaBot {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn choose(
+        &mut self,
+        engine: &Engine,
+        state: &State,
+        moves: &[Move],
+        history: &[u64],
+        rng: &mut ChaCha8Rng,
+    ) -> Result<usize, BotError> {
+        if engine.is_chance(state) {
+            return Ok(below(rng, moves.len()));
+        }
+        let model = EngineModel {
+            engine,
+            eval: Evaluator {
+                values: self.values.values(engine),
+                weights: Weights {
+                    material: self.config.material,
+                    mobility: self.config.mobility,
+                },
+            },
+        };
+        let c = &self.config;
+        let limits = Limits {
+            depth: c.depth,
+            quiescence: c.quiescence,
+            nodes: c.nodes,
+            time: c.time_ms.map(Duration::from_millis),
+        };
+        let tt = self.tt.get_or_insert_with(|| Table::new(c.tt_mb));
+        let r = search(&model, state, moves, history, limits, tt, rng)?;
+        let best = r.best;
+        self.last = Some(r);
+        Ok(best)
+    }
+
+    fn reset(&mut self) {
+        self.values.clear();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bot::testgames::*;
+    use crate::engine::playout::game_rng;
+
+    fn limits(depth: u32) -> Limits {
+        Limits {
+            depth,
+            quiescence: 0,
+            nodes: None,
+            time: None,
+        }
+    }
+
+    fn best<M: Model>(model: &M, s: &M::State, l: Limits, seed: u64) -> SearchResult {
+        let moves = model.legal_moves(s).unwrap();
+        let mut tt = Table::new(1);
+        search(model, s, &moves, &[], l, &mut tt, &mut game_rng(seed, 0)).unwrap()
+    }
+
+    #[test]
+    fn nim_winning_moves_are_found_at_full_depth() {
+        let nim = Nim { max_take: 3 };
+        for heap in 1..=15u32 {
+            let s = NimState { heap, turn: 0 };
+            let moves = nim.legal_moves(&s).unwrap();
+            let r = best(&nim, &s, limits(16), heap as u64);
+            if heap % 4 != 0 {
+                assert_eq!(moves[r.best], heap % 4, "heap {heap}: {r:?}");
+                if moves.len() > 1 {
+                    assert_eq!(r.score, WIN - (2 * (heap / 4) + 1) as i32, "heap {heap}");
+                }
+            } else {
+                assert!(r.score < -WIN + MAX_PLY, "heap {heap} is lost: {r:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn tic_tac_toe_is_a_draw_and_a_win_in_one_is_taken() {
+        let r = best(&TicTacToe, &TttState::new(), limits(9), 1);
+        assert_eq!(r.score, 0, "{r:?}");
+        // X: 0 1 _ / O: 3 4 _ ; X to move wins at 2 (and must not block at 5 instead).
+        let mut s = TttState::new();
+        for (c, v) in [(0, 1), (1, 1), (3, 2), (4, 2)] {
+            s.cells[c] = v;
+        }
+        let moves = TicTacToe.legal_moves(&s).unwrap();
+        for seed in 0..5 {
+            let r = best(&TicTacToe, &s, limits(3), seed);
+            assert_eq!(moves[r.best], 2, "{r:?}");
+            assert_eq!(r.score, WIN - 1);
+        }
+        // X: 0 1 5, O: 3 7, O to move must block at 2.
+        s.cells = [1, 1, 0, 2, 0, 1, 0, 2, 0];
+        s.turn = 1;
+        let moves = TicTacToe.legal_moves(&s).unwrap();
+        let r = best(&TicTacToe, &s, limits(4), 3);
+        assert_eq!(moves[r.best], 2, "{r:?}");
+    }
+
+    #[test]
+    fn node_budget_cuts_the_search_and_is_deterministic() {
+        let l = Limits {
+            depth: 9,
+            quiescence: 0,
+            nodes: Some(300),
+            time: None,
+        };
+        let a = best(&TicTacToe, &TttState::new(), l, 5);
+        let b = best(&TicTacToe, &TttState::new(), l, 5);
+        assert_eq!(a, b);
+        assert!(a.nodes <= 301 && a.depth < 9, "{a:?}");
+        // Different seeds shuffle equal moves differently.
+        let picks: std::collections::BTreeSet<usize> = (0..20)
+            .map(|seed| best(&TicTacToe, &TttState::new(), limits(2), seed).best)
+            .collect();
+        assert!(picks.len() > 1, "{picks:?}");
+    }
+
+    #[test]
+    fn paranoid_search_with_three_players_and_chance() {
+        // Three players, player 0 two squares from the goal: moving 2 wins at once.
+        let race = Race {
+            players: 3,
+            goal: 10,
+            dice: false,
+        };
+        let mut s = race.start();
+        s.pos = vec![8, 9, 9];
+        let r = best(&race, &s, limits(3), 1);
+        assert_eq!(r.best, 1, "{r:?}");
+        assert_eq!(r.score, WIN - 1);
+        // With a die after each move, averaging: moving 2 is still the best.
+        let race = Race {
+            players: 3,
+            goal: 30,
+            dice: true,
+        };
+        let r = best(&race, &race.start(), limits(5), 2);
+        assert_eq!(r.best, 1, "{r:?}");
+    }
+}

@@ -1,0 +1,199 @@
+//! Bots: the players of a tournament, behind one trait.
+//!
+//! A [`Bot`] is asked for a move in a position and answers the index of one of the legal moves. Every bot is
+//! deterministic given the random stream it is handed and its budget (depth, nodes, iterations): none reads the
+//! clock unless a time budget is configured, and none depends on hash-map iteration order. The kinds:
+//!
+//! * [`random`]: uniform over the legal moves;
+//! * [`alphabeta`]: iterative-deepening alpha-beta (paranoid for more than two players) with a transposition
+//!   table and move ordering;
+//! * [`mcts`]: UCT with random playouts, rewards per player, chance nodes for random (`?`) players;
+//! * [`external`]: a process of any language speaking the JSON-lines protocol of `docs/bot-protocol.md`.
+//!
+//! The searches are written against the small [`Model`] trait rather than [`Engine`] directly: the engine is
+//! one model ([`EngineModel`], with the evaluation of [`eval`]), and the unit tests use tiny hand-written games
+//! whose game-theoretic values are known. Bots are configured by a [`BotSpec`] (a `bots/*.toml` preset or an
+//! inline `kind:key=value,...`).
+
+pub mod alphabeta;
+pub mod eval;
+pub mod external;
+pub mod mcts;
+pub mod random;
+pub mod spec;
+#[cfg(test)]
+mod testgames;
+#[cfg(test)]
+mod tests;
+
+pub use spec::BotSpec;
+
+use crate::engine::{Engine, EngineError, Move, State};
+use rand_chacha::ChaCha8Rng;
+
+/// Why a bot gave no move. The tournament records any of these as a loss with termination `bot-error`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BotError {
+    /// An external process could not be started, exited or closed its output.
+    Crashed(String),
+    /// An external process gave no answer within its time limit.
+    Timeout(String),
+    /// The answer names no legal move, or is not the protocol's JSON.
+    Illegal(String),
+    /// The engine failed while the bot searched (a runaway move program, ...).
+    Engine(EngineError),
+}
+
+impl std::fmt::Display for BotError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            BotError::Crashed(m) => write!(f, "bot crashed: {m}"),
+            BotError::Timeout(m) => write!(f, "bot timed out: {m}"),
+            BotError::Illegal(m) => write!(f, "bot answered an illegal move: {m}"),
+            BotError::Engine(e) => write!(f, "engine error during search: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for BotError {}
+
+impl From<EngineError> for BotError {
+    fn from(e: EngineError) -> Self {
+        BotError::Engine(e)
+    }
+}
+
+/// A player of games.
+pub trait Bot: Send {
+    /// The name reports and result files show.
+    fn name(&self) -> &str;
+
+    /// Picks one of `moves` (the legal moves in `state`, in the engine's order, never empty) and returns its
+    /// index. `history` holds the keys of the earlier positions of the game (for repetition). All randomness
+    /// comes from `rng`.
+    fn choose(
+        &mut self,
+        engine: &Engine,
+        state: &State,
+        moves: &[Move],
+        history: &[u64],
+        rng: &mut ChaCha8Rng,
+    ) -> Result<usize, BotError>;
+
+    /// Called before each new game: forget whatever the last game left behind.
+    fn reset(&mut self) {}
+}
+
+/// What a search needs from a game: the engine is one model, the unit tests' toy games are others.
+pub trait Model {
+    type State: Clone;
+    type Move;
+    fn num_players(&self) -> usize;
+    /// The index of the player to move.
+    fn to_move(&self, s: &Self::State) -> usize;
+    /// Whether the move in `s` is a chance event (a random player's), uniform over the legal moves.
+    fn is_chance(&self, s: &Self::State) -> bool;
+    /// Whether player `p` is a random player (dice): it has no stake, and evaluations leave it out.
+    fn is_random_player(&self, _p: usize) -> bool {
+        false
+    }
+    fn legal_moves(&self, s: &Self::State) -> Result<Vec<Self::Move>, EngineError>;
+    fn apply(&self, s: &Self::State, m: &Self::Move) -> Self::State;
+    /// Per-player results (1 win, 0 draw, -1 loss) when the game is over in `s`.
+    fn outcome(
+        &self,
+        s: &Self::State,
+        moves: &[Self::Move],
+        history: &[u64],
+    ) -> Result<Option<Vec<i8>>, EngineError>;
+    /// The position's hash, whose turn it is included.
+    fn key(&self, s: &Self::State) -> u64;
+    /// Pieces the move captures (ordering: captures are searched first).
+    fn captures(&self, m: &Self::Move) -> usize;
+    /// A heuristic score per player, higher is better, in units of the cheapest piece. `moves` are the legal
+    /// moves of the player to move.
+    fn evaluate(&self, s: &Self::State, moves: &[Self::Move]) -> Result<Vec<f64>, EngineError>;
+}
+
+/// The engine as a model, evaluated by an [`eval::Evaluator`].
+pub struct EngineModel<'e, 'g> {
+    pub engine: &'e Engine<'g>,
+    pub eval: eval::Evaluator,
+}
+
+impl<'e, 'g> EngineModel<'e, 'g> {
+    pub fn new(engine: &'e Engine<'g>, weights: eval::Weights) -> Self {
+        EngineModel {
+            engine,
+            eval: eval::Evaluator::new(engine, weights),
+        }
+    }
+}
+
+impl Model for EngineModel<'_, '_> {
+    type State = State;
+    type Move = Move;
+
+    fn num_players(&self) -> usize {
+        self.engine.game.players.len()
+    }
+
+    fn to_move(&self, s: &State) -> usize {
+        self.engine.to_move(s).idx()
+    }
+
+    fn is_chance(&self, s: &State) -> bool {
+        self.engine.is_chance(s)
+    }
+
+    fn is_random_player(&self, p: usize) -> bool {
+        self.engine.game.players[p].random
+    }
+
+    fn legal_moves(&self, s: &State) -> Result<Vec<Move>, EngineError> {
+        self.engine.legal_moves(s)
+    }
+
+    fn apply(&self, s: &State, m: &Move) -> State {
+        self.engine.apply(s, m)
+    }
+
+    fn outcome(
+        &self,
+        s: &State,
+        moves: &[Move],
+        history: &[u64],
+    ) -> Result<Option<Vec<i8>>, EngineError> {
+        Ok(self.engine.outcome(s, moves, history)?.map(|o| o.results))
+    }
+
+    fn key(&self, s: &State) -> u64 {
+        s.key()
+    }
+
+    fn captures(&self, m: &Move) -> usize {
+        m.captures()
+    }
+
+    fn evaluate(&self, s: &State, moves: &[Move]) -> Result<Vec<f64>, EngineError> {
+        self.eval.evaluate(self.engine, s, moves)
+    }
+}
+
+/// One player's share of a score vector against the others: its score minus the mean of theirs (random
+/// players, who have no stake, left out).
+pub(crate) fn relative<M: Model>(model: &M, scores: &[f64], p: usize) -> f64 {
+    let (mut sum, mut n) = (0.0, 0);
+    for (q, v) in scores.iter().enumerate() {
+        if q != p && !model.is_random_player(q) {
+            sum += v;
+            n += 1;
+        }
+    }
+    let mine = scores.get(p).copied().unwrap_or(0.0);
+    if n == 0 {
+        mine
+    } else {
+        mine - sum / n as f64
+    }
+}

@@ -1,0 +1,305 @@
+//! Bot specifications: a preset file (`bots/alphabeta-3.toml`) or an inline `kind:key=value,key=value`, both
+//! read into one [`BotSpec`] that builds the bot.
+//!
+//! A preset is TOML with a `kind` and the keys of that kind:
+//!
+//! ```toml
+//! kind = "mcts"
+//! iterations = 1000
+//! playout_plies = 200
+//! ```
+//!
+//! Inline, the same is `mcts:iterations=1000,playout_plies=200`. Unknown kinds and keys are errors that list the
+//! valid ones. A bot's name is its `name` key, else the preset's file stem, else the inline text.
+
+use super::alphabeta::{AlphaBetaBot, AlphaBetaConfig};
+use super::external::{ExternalBot, ExternalConfig};
+use super::mcts::{MctsBot, MctsConfig};
+use super::random::RandomBot;
+use super::Bot;
+use serde::{Deserialize, Serialize};
+use std::path::Path;
+
+/// The settings of the random bot.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct RandomConfig {
+    pub name: Option<String>,
+}
+
+/// A bot of one kind with its settings.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "lowercase")]
+pub enum BotSpec {
+    Random(RandomConfig),
+    Alphabeta(AlphaBetaConfig),
+    Mcts(MctsConfig),
+    External(ExternalConfig),
+}
+
+/// The kinds, as written in presets and inline specs.
+pub const KINDS: [&str; 4] = ["random", "alphabeta", "mcts", "external"];
+
+/// Keys whose inline values are always strings (never read as numbers or booleans).
+const STRING_KEYS: [&str; 3] = ["name", "command", "dir"];
+
+impl BotSpec {
+    /// A preset's text; `default_name` is used when it sets no `name`.
+    pub fn from_toml(text: &str, default_name: &str) -> Result<BotSpec, String> {
+        let table: toml::Table = toml::from_str(text).map_err(|e| e.to_string())?;
+        Self::from_table(table, default_name)
+    }
+
+    fn from_table(table: toml::Table, default_name: &str) -> Result<BotSpec, String> {
+        match table.get("kind") {
+            None => {
+                return Err(format!(
+                    "the bot has no `kind`; kinds are {}",
+                    KINDS.join(", ")
+                ))
+            }
+            Some(toml::Value::String(k)) if !KINDS.contains(&k.as_str()) => {
+                return Err(format!(
+                    "unknown bot kind `{k}`; kinds are {}",
+                    KINDS.join(", ")
+                ))
+            }
+            _ => {}
+        }
+        let mut spec: BotSpec = toml::Value::Table(table)
+            .try_into()
+            .map_err(|e: toml::de::Error| e.message().to_string())?;
+        if spec.name_field().is_none() {
+            *spec.name_field() = Some(default_name.to_string());
+        }
+        spec.validate()?;
+        Ok(spec)
+    }
+
+    /// Reads a preset file; its name defaults to the file stem.
+    pub fn load(path: &Path) -> Result<BotSpec, String> {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| format!("cannot read bot preset `{}`: {e}", path.display()))?;
+        let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or("bot");
+        Self::from_toml(&text, stem).map_err(|e| format!("{}: {e}", path.display()))
+    }
+
+    /// An inline spec: `kind` or `kind:key=value,key=value`.
+    pub fn parse_inline(text: &str) -> Result<BotSpec, String> {
+        let (kind, rest) = text.split_once(':').unwrap_or((text, ""));
+        let mut table = toml::Table::new();
+        table.insert("kind".into(), toml::Value::String(kind.trim().to_string()));
+        for item in rest.split(',').filter(|s| !s.trim().is_empty()) {
+            let (k, v) = item
+                .split_once('=')
+                .ok_or_else(|| format!("bot `{text}`: `{item}` is not key=value"))?;
+            let (k, v) = (k.trim(), v.trim());
+            let value = if STRING_KEYS.contains(&k) {
+                toml::Value::String(v.to_string())
+            } else {
+                // Numbers, booleans and arrays as TOML; anything else is a string.
+                toml::from_str::<toml::Table>(&format!("v = {v}"))
+                    .ok()
+                    .and_then(|mut t| t.remove("v"))
+                    .unwrap_or_else(|| toml::Value::String(v.to_string()))
+            };
+            if table.insert(k.to_string(), value).is_some() {
+                return Err(format!("bot `{text}`: `{k}` is given twice"));
+            }
+        }
+        Self::from_table(table, text).map_err(|e| format!("bot `{text}`: {e}"))
+    }
+
+    /// What a command line names: a preset file (`bots/mcts-1k.toml`), a preset of `bots/` by name
+    /// (`mcts-1k`), or an inline spec (`mcts:iterations=500`).
+    pub fn resolve(arg: &str) -> Result<BotSpec, String> {
+        let path = Path::new(arg);
+        if path.is_file() || arg.ends_with(".toml") {
+            return Self::load(path);
+        }
+        let preset = Path::new("bots").join(format!("{arg}.toml"));
+        if !arg.contains(':') && preset.is_file() {
+            return Self::load(&preset);
+        }
+        Self::parse_inline(arg)
+    }
+
+    fn name_field(&mut self) -> &mut Option<String> {
+        match self {
+            BotSpec::Random(c) => &mut c.name,
+            BotSpec::Alphabeta(c) => &mut c.name,
+            BotSpec::Mcts(c) => &mut c.name,
+            BotSpec::External(c) => &mut c.name,
+        }
+    }
+
+    /// The bot's name.
+    pub fn name(&self) -> String {
+        let n = match self {
+            BotSpec::Random(c) => &c.name,
+            BotSpec::Alphabeta(c) => &c.name,
+            BotSpec::Mcts(c) => &c.name,
+            BotSpec::External(c) => &c.name,
+        };
+        n.clone().unwrap_or_else(|| self.kind().to_string())
+    }
+
+    pub fn kind(&self) -> &'static str {
+        match self {
+            BotSpec::Random(_) => "random",
+            BotSpec::Alphabeta(_) => "alphabeta",
+            BotSpec::Mcts(_) => "mcts",
+            BotSpec::External(_) => "external",
+        }
+    }
+
+    fn validate(&self) -> Result<(), String> {
+        let bad = |ok: bool, msg: &str| if ok { Ok(()) } else { Err(msg.to_string()) };
+        match self {
+            BotSpec::Random(_) => Ok(()),
+            BotSpec::Alphabeta(c) => {
+                bad((1..=64).contains(&c.depth), "`depth` must be from 1 to 64")?;
+                bad(c.nodes != Some(0), "`nodes` must be at least 1")?;
+                bad(c.time_ms != Some(0), "`time_ms` must be at least 1")?;
+                bad(
+                    (1..=4096).contains(&c.tt_mb),
+                    "`tt_mb` must be from 1 to 4096",
+                )?;
+                bad(
+                    c.material.is_finite() && c.mobility.is_finite(),
+                    "weights must be finite numbers",
+                )
+            }
+            BotSpec::Mcts(c) => {
+                bad(c.iterations >= 1, "`iterations` must be at least 1")?;
+                bad(c.time_ms != Some(0), "`time_ms` must be at least 1")?;
+                bad(
+                    c.exploration.is_finite() && c.exploration >= 0.0,
+                    "`exploration` must be a number >= 0",
+                )?;
+                bad(
+                    c.material.is_finite() && c.mobility.is_finite(),
+                    "weights must be finite numbers",
+                )
+            }
+            BotSpec::External(c) => {
+                bad(
+                    c.command.split_whitespace().next().is_some(),
+                    "an external bot needs a `command`, e.g. `python3 bots/examples/random_bot.py`",
+                )?;
+                bad(c.time_ms >= 1, "`time_ms` must be at least 1")
+            }
+        }
+    }
+
+    /// A new bot with these settings.
+    pub fn build(&self) -> Result<Box<dyn Bot>, String> {
+        self.validate()?;
+        let name = self.name();
+        Ok(match self {
+            BotSpec::Random(_) => Box::new(RandomBot::new(name)),
+            BotSpec::Alphabeta(c) => Box::new(AlphaBetaBot::new(name, c.clone())),
+            BotSpec::Mcts(c) => Box::new(MctsBot::new(name, c.clone())),
+            BotSpec::External(c) => Box::new(ExternalBot::new(name, c.clone())?),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn inline_specs() {
+        let s =
+            BotSpec::parse_inline("mcts:iterations=500,eval_at_cap=true,exploration=0.7").unwrap();
+        let BotSpec::Mcts(c) = &s else {
+            panic!("{s:?}")
+        };
+        assert_eq!(
+            (c.iterations, c.eval_at_cap, c.exploration),
+            (500, true, 0.7)
+        );
+        assert_eq!(c.playout_plies, MctsConfig::default().playout_plies);
+        assert_eq!(
+            s.name(),
+            "mcts:iterations=500,eval_at_cap=true,exploration=0.7"
+        );
+        let s = BotSpec::parse_inline("random").unwrap();
+        assert_eq!(
+            s,
+            BotSpec::Random(RandomConfig {
+                name: Some("random".into())
+            })
+        );
+        let s = BotSpec::parse_inline("alphabeta:depth=2,name=ab2").unwrap();
+        assert_eq!(s.name(), "ab2");
+        let s = BotSpec::parse_inline("external:command=python3 x.py,time_ms=50,name=7").unwrap();
+        let BotSpec::External(c) = &s else { panic!() };
+        assert_eq!((c.command.as_str(), c.time_ms), ("python3 x.py", 50));
+        assert_eq!(s.name(), "7");
+    }
+
+    #[test]
+    fn errors_name_the_valid_choices() {
+        let e = BotSpec::parse_inline("minimax:depth=3").unwrap_err();
+        assert!(
+            e.contains("unknown bot kind `minimax`") && e.contains("alphabeta, mcts"),
+            "{e}"
+        );
+        let e = BotSpec::parse_inline("alphabeta:dept=3").unwrap_err();
+        assert!(
+            e.contains("unknown field `dept`") && e.contains("`depth`"),
+            "{e}"
+        );
+        let e = BotSpec::parse_inline("mcts:iterations=lots").unwrap_err();
+        assert!(
+            e.contains("iterations") || e.contains("invalid type"),
+            "{e}"
+        );
+        let e = BotSpec::parse_inline("alphabeta:depth").unwrap_err();
+        assert!(e.contains("not key=value"), "{e}");
+        let e = BotSpec::parse_inline("alphabeta:depth=0").unwrap_err();
+        assert!(e.contains("depth"), "{e}");
+        let e = BotSpec::parse_inline("external").unwrap_err();
+        assert!(e.contains("command"), "{e}");
+        let e = BotSpec::from_toml("depth = 3", "x").unwrap_err();
+        assert!(e.contains("no `kind`"), "{e}");
+        let e = BotSpec::resolve("bots/none-such.toml").unwrap_err();
+        assert!(e.contains("cannot read"), "{e}");
+    }
+
+    #[test]
+    fn every_preset_loads_and_builds() {
+        let mut names = vec![];
+        for entry in std::fs::read_dir("bots").unwrap() {
+            let path = entry.unwrap().path();
+            if path.extension().is_some_and(|e| e == "toml") {
+                let spec = BotSpec::load(&path).unwrap();
+                let bot = spec
+                    .build()
+                    .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+                assert_eq!(bot.name(), path.file_stem().unwrap().to_str().unwrap());
+                names.push(spec.name());
+            }
+        }
+        names.sort();
+        for want in [
+            "alphabeta-3",
+            "alphabeta-5",
+            "mcts-10k",
+            "mcts-1k",
+            "random",
+        ] {
+            assert!(
+                names.iter().any(|n| n == want),
+                "missing preset {want}: {names:?}"
+            );
+        }
+        // A preset by its name, as the command line allows.
+        assert_eq!(
+            BotSpec::resolve("alphabeta-3").unwrap().name(),
+            "alphabeta-3"
+        );
+    }
+}
