@@ -44,12 +44,12 @@ GAMES = [
     dict(key="english-checkers", name="English checkers", file="games/english-checkers.zrf", depth=9, games=20000,
          openspiel="checkers", rbg=50550, rbg_len=67, os_anchor=2547),
     dict(key="international-draughts", name="international draughts", file="games/international-draughts.zrf",
-         depth=None, games=None, openspiel=None, rbg=3773, rbg_len=92, os_anchor=None),
+         depth=8, games=10000, openspiel=None, rbg=3773, rbg_len=92, os_anchor=None),
     dict(key="breakthrough", name="breakthrough", file="games/breakthrough.zrf", depth=5, games=10000,
          openspiel="breakthrough", rbg=31319, rbg_len=64, os_anchor=15129),
-    dict(key="othello", name="othello", file="games/othello.zrf", depth=None, games=None,
+    dict(key="othello", name="othello", file="games/othello.zrf", depth=9, games=5000,
          openspiel="othello", rbg=13890, rbg_len=60, os_anchor=2040),
-    dict(key="amazons", name="amazons", file="games/amazons.zrf", depth=None, games=None,
+    dict(key="amazons", name="amazons", file="games/amazons.zrf", depth=2, games=500,
          openspiel="amazons", rbg=2181, rbg_len=71, os_anchor=9753),
 ]
 FLOORS = dict(perft_chess_5_seconds=15.0, playouts={"chess": 100.0, "english-checkers": 10000.0})
@@ -339,6 +339,7 @@ def main():
     ap.add_argument("--no-build", action="store_true", help="use the existing target/release/dagaz")
     ap.add_argument("--write", action="store_true", help=f"put the report into {BENCHMARKS.name} between the markers")
     ap.add_argument("--json", metavar="FILE", help="also write the raw results as JSON")
+    ap.add_argument("--label", help="what was measured, when not a git checkout (e.g. `games branch at ca0ea19`)")
     args = ap.parse_args()
 
     games = GAMES
@@ -381,6 +382,8 @@ def main():
         except OSError as e:
             pinned = f"could not pin: {e}"
     m = machine(args.core, pinned)
+    if args.label:
+        m["commit"] = args.label
 
     results = []
     for g in games:
