@@ -191,3 +191,128 @@ fn bad_requests_get_errors_not_crashes() {
     );
     assert!(a.iter().all(|x| x.get("error").is_some()), "{a:?}");
 }
+
+/// Loads a position, checks the number of legal moves, plays the moves given, and returns the moves answer and
+/// the result after them.
+fn from_position(
+    game: &str,
+    position: &str,
+    expected_moves: usize,
+    line: &[&str],
+) -> (Value, Value) {
+    let mut reqs = vec![
+        json!({"cmd": "load", "position": position}),
+        json!({"cmd": "moves"}),
+    ];
+    reqs.extend(line.iter().map(|m| json!({"cmd": "play", "move": m})));
+    reqs.push(json!({"cmd": "moves"}));
+    reqs.push(json!({"cmd": "result"}));
+    let a = session(game, &reqs);
+    assert_eq!(a[0]["ok"], true, "{}", a[0]);
+    assert_eq!(count(&a[1]), expected_moves, "{game}: {}", a[1]);
+    for (m, r) in line.iter().zip(&a[2..]) {
+        assert_eq!(r["ok"], true, "{game}: {m} was refused: {r}");
+    }
+    let n = a.len();
+    (a[n - 2].clone(), a[n - 1].clone())
+}
+
+fn assert_won_by(result: &Value, winner: &str, loser: &str, end_type: &str) {
+    assert_eq!(result["over"], true, "{result}");
+    let o = &result["outcome"];
+    assert_eq!(o["end_type"], end_type, "{result}");
+    assert_eq!(o["results"][winner], 1, "{result}");
+    assert_eq!(o["results"][loser], -1, "{result}");
+}
+
+#[test]
+fn english_checkers_double_jump_with_promotion_wins() {
+    // d4 takes e5 and g7 in one move and is crowned on h8; Black has nothing left and loses.
+    let pos = "turn White\npiece White Man d4\npiece Black Man e5\npiece Black Man g7\n";
+    let (moves, result) = from_position(
+        "games/english-checkers.zrf",
+        pos,
+        1,
+        &["d4-f6xe5-h8xg7=King"],
+    );
+    assert_eq!(count(&moves), 0);
+    assert_won_by(&result, "White", "Black", "stalemated");
+    // From the start, Black moves first and has seven moves.
+    let a = session("games/english-checkers.zrf", &[json!({"cmd":"moves"})]);
+    assert_eq!(count(&a[0]), 7);
+    assert_eq!(a[0]["to_move"], "Black");
+}
+
+#[test]
+fn russian_draughts_promotion_inside_a_capture() {
+    // The man takes e7, is crowned on d8 and flies on over c7 as a king: two landing squares, two moves.
+    let pos = "turn White\npiece White Man f6\npiece Black Man e7\npiece Black Man c7\n";
+    let (_, result) = from_position(
+        "games/russian-draughts.zrf",
+        pos,
+        2,
+        &["f6-d8xe7=King-a5xc7"],
+    );
+    assert_won_by(&result, "White", "Black", "stalemated");
+}
+
+#[test]
+fn brazilian_draughts_man_passing_the_last_row_stays_a_man() {
+    let pos = "turn White\npiece White Man f6\npiece Black Man e7\npiece Black Man c7\n";
+    let (_, result) = from_position("games/brazilian-draughts.zrf", pos, 1, &["f6-d8xe7-b6xc7"]);
+    assert_won_by(&result, "White", "Black", "stalemated");
+}
+
+#[test]
+fn international_draughts_flying_king_takes_two() {
+    // The king must land on e5 after c3 to take f4 too, then may stop on g3, h2 or i1.
+    let pos = "turn White\npiece White King a1\npiece Black Man c3\npiece Black Man f4\n";
+    let (_, result) = from_position(
+        "games/international-draughts.zrf",
+        pos,
+        3,
+        &["a1-e5xc3-h2xf4"],
+    );
+    assert_won_by(&result, "White", "Black", "stalemated");
+    let a = session(
+        "games/international-draughts.zrf",
+        &[json!({"cmd":"moves"})],
+    );
+    assert_eq!(count(&a[0]), 9, "nine opening moves on the 10x10 board");
+}
+
+#[test]
+fn turkish_draughts_capture_is_compulsory() {
+    // The man could step sideways or forward, but the capture of d5 is compulsory.
+    let pos = "turn White\npiece White Man d4\npiece Black Man d5\n";
+    let (_, result) = from_position("games/turkish-draughts.zrf", pos, 1, &["d4-d6xd5"]);
+    assert_won_by(&result, "White", "Black", "stalemated");
+}
+
+#[test]
+fn othello_forced_pass_then_the_count_decides() {
+    // Black cannot flank anything and must pass; White closes b1 from c1; then nobody can move and White,
+    // with every stone, wins the count.
+    let pos = "turn Black\npiece White Stone a1\npiece Black Stone b1\n";
+    let (_, result) = from_position(
+        "games/othello.zrf",
+        pos,
+        1,
+        &["pass", "Stone@c1", "pass", "pass"],
+    );
+    assert_eq!(result["over"], true, "{result}");
+    assert_eq!(result["outcome"]["results"]["White"], 1);
+    assert_eq!(result["outcome"]["results"]["Black"], -1);
+    let a = session("games/othello.zrf", &[json!({"cmd":"moves"})]);
+    assert_eq!(count(&a[0]), 4, "four opening moves");
+}
+
+#[test]
+fn amazons_a_boxed_in_amazon_loses() {
+    // 2,176 moves at the start (queen move and arrow together).
+    let a = session("games/amazons.zrf", &[json!({"cmd":"moves"})]);
+    assert_eq!(count(&a[0]), 2176);
+    let pos = "turn Black\npiece Black Amazon a1\npiece White Arrow a2\npiece White Arrow b1\npiece White Arrow b2\npiece White Amazon j10\n";
+    let (_, result) = from_position("games/amazons.zrf", pos, 0, &[]);
+    assert_won_by(&result, "White", "Black", "stalemated");
+}

@@ -20,7 +20,7 @@
 use super::game::{Board, Dir, PlayerInfo, Pos, PositionInfo, Zone, ZoneId, NO_POS};
 use crate::lang::diag::suggest;
 use crate::lang::{Diagnostic, Node, Span};
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 /// At most this many positions: `NO_POS` (`u16::MAX`) must stay out of reach, with room to spare.
 const MAX_POSITIONS: usize = 65_000;
@@ -144,7 +144,7 @@ impl Names {
 fn name_index<'a, T: Copy + PartialEq>(
     names: impl Iterator<Item = (&'a str, T)>,
 ) -> HashMap<String, T> {
-    let mut index = HashMap::new();
+    let mut index = HashMap::default();
     let mut mixed = Vec::new();
     for (name, id) in names {
         let lower = name.to_ascii_lowercase();
@@ -753,7 +753,7 @@ impl<'d> Builder<'d> {
             opposite: Vec::new(),
             position_index,
             direction_index,
-            zone_index: HashMap::new(),
+            zone_index: HashMap::default(),
         }
     }
 

@@ -2,7 +2,7 @@
 //! Names are resolved to small typed indices here, so the engine never looks a name up.
 
 use crate::lang::Span;
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 macro_rules! id_type {
     ($(#[$doc:meta])* $name:ident, $int:ty) => {

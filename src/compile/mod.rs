@@ -11,7 +11,7 @@ pub use game::*;
 use crate::lang::diag::suggest;
 use crate::lang::{Diagnostic, GameSource, Node, NodeKind};
 use program::{Names, ProgramCompiler};
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 /// Sections that concern only a screen or a reader: kept as metadata, never rules.
 const METADATA_SECTIONS: &[&str] = &[
@@ -622,9 +622,9 @@ pub fn compile(src: &GameSource, diags: &mut Vec<Diagnostic>) -> Option<Game> {
 
     // Piece names and attributes first: programs may name any piece.
     let piece_nodes = by_head("piece");
-    let mut piece_index = HashMap::new();
+    let mut piece_index = HashMap::default();
     let mut attributes: Vec<String> = vec![];
-    let mut attr_index: HashMap<String, AttrId> = HashMap::new();
+    let mut attr_index: HashMap<String, AttrId> = HashMap::default();
     let mut pieces: Vec<PieceInfo> = vec![];
     for p in &piece_nodes {
         let name = p
@@ -895,7 +895,7 @@ pub fn compile(src: &GameSource, diags: &mut Vec<Diagnostic>) -> Option<Game> {
     }
 
     // A macro that pastes its argument twice repeats that argument's error: report each place once.
-    let mut seen = std::collections::HashSet::new();
+    let mut seen = rustc_hash::FxHashSet::default();
     let mut index = 0;
     c.diags.retain(|d| {
         index += 1;

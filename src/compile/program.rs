@@ -5,7 +5,7 @@
 use super::game::*;
 use crate::lang::diag::suggest;
 use crate::lang::{Diagnostic, Node, NodeKind};
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 /// Names a program may use, and the tables it extends (flags are declared by use).
 pub struct Names<'a> {
@@ -200,7 +200,7 @@ impl ProgramCompiler<'_, '_> {
                 move_type,
                 body,
                 span: item.span,
-                source: item.to_source_limited(4000),
+                source: item.to_source_limited(600),
             });
         }
         out

@@ -866,6 +866,7 @@ pub fn apply_move(game: &Game, state: &State, m: &Move) -> State {
         s.turn = game.turn_order.repeat_from;
     }
     s.ply += 1;
+    s.passes = if m.is_pass() { s.passes + 1 } else { 0 };
     s
 }
 
@@ -1023,6 +1024,11 @@ fn complete_moves(
 
 /// Every legal complete move of the player to move, after move priorities, maximal captures, passing and the
 /// `checkmated` legality rule.
+///
+/// `pass turn forced`: a player with no move must pass, unless every player has just passed in turn (a whole
+/// round of passes has not changed the board); then the player has no legal move at all, so `stalemated`
+/// holds and the game ends. This is Othello's "neither side can move", counted as in the published perft
+/// numbers: each pass is a ply, and the game is over once both players have passed in a row.
 pub fn legal_moves(
     game: &Game,
     state: &State,
@@ -1105,7 +1111,9 @@ pub fn legal_moves(
     }
     match game.options.pass_turn {
         PassTurn::Yes => moves.push(Move::default()),
-        PassTurn::Forced if moves.is_empty() => moves.push(Move::default()),
+        PassTurn::Forced if moves.is_empty() && (state.passes as usize) < game.players.len() => {
+            moves.push(Move::default())
+        }
         _ => {}
     }
     Ok(moves)

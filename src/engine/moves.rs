@@ -69,7 +69,8 @@ impl Move {
             .count()
     }
 
-    /// Readable notation: `e2-e4`, `a3-c5-e7` for a chain, `Stone@d4` for a drop, `=Queen` for a promotion.
+    /// Readable notation: `e2-e4`, `a3-c5-e7` for a chain, `Stone@d4` for a drop, `=Queen` for a promotion,
+    /// `d1-d5 Arrow@d8` for a piece created elsewhere.
     pub fn notation(&self, game: &Game) -> String {
         if self.parts.is_empty() {
             return "pass".into();
@@ -123,6 +124,15 @@ impl Move {
                     }
                     Action::Capture { at } if Some(*at) != part.to => {
                         s.push('x');
+                        s.push_str(b.pos_name(*at));
+                    }
+                    // A piece created away from the moving piece (an Amazons arrow): ` Arrow@d8`.
+                    Action::Place { at, piece, .. }
+                        if Some(*at) != part.to && Some(*at) != part.from =>
+                    {
+                        s.push(' ');
+                        s.push_str(&game.pieces[piece.kind.idx()].name);
+                        s.push('@');
                         s.push_str(b.pos_name(*at));
                     }
                     _ => {}

@@ -4,6 +4,7 @@
 //! # comments start with '#'
 //! turn Black            # whose turn: a player (the first turn-order entry of that player) or an entry index
 //! ply 12
+//! passes 1             # passes made in a row just before (for `pass turn forced`); 0 when absent
 //! last e7 e5            # the last move's from and to (for last-from?, last-to?, en passant)
 //! piece White King e1 never-moved    # owner, type, position, then the attributes that are true
 //! reserve White Stone 10
@@ -67,6 +68,11 @@ pub fn parse(game: &Game, text: &str) -> Result<State, String> {
                     .parse()
                     .map_err(|_| format!("line {line}: `ply` needs a number"))?
             }
+            ["passes", n] => {
+                s.passes = n
+                    .parse()
+                    .map_err(|_| format!("line {line}: `passes` needs a number"))?
+            }
             ["last", f, t] => {
                 s.last_from = Some(pos(f, line)?);
                 s.last_to = Some(pos(t, line)?);
@@ -104,7 +110,7 @@ pub fn parse(game: &Game, text: &str) -> Result<State, String> {
             }
             _ => {
                 return Err(format!(
-                    "line {line}: expected `turn`, `ply`, `last`, `piece` or `reserve`, found `{}`",
+                    "line {line}: expected `turn`, `ply`, `passes`, `last`, `piece` or `reserve`, found `{}`",
                     raw.trim()
                 ))
             }
@@ -128,6 +134,9 @@ pub fn format(game: &Game, s: &State) -> String {
         out += &format!("turn {}\n", s.turn);
     }
     out += &format!("ply {}\n", s.ply);
+    if s.passes > 0 {
+        out += &format!("passes {}\n", s.passes);
+    }
     if let (Some(f), Some(t)) = (s.last_from, s.last_to) {
         out += &format!(
             "last {} {}\n",

@@ -61,6 +61,9 @@ pub struct State {
     pub turn: usize,
     /// Plies played since the start.
     pub ply: u32,
+    /// Passes made in a row just before this state (`pass turn forced` ends the game when every player has
+    /// had to pass in turn).
+    pub passes: u32,
     pub last_from: Option<Pos>,
     pub last_to: Option<Pos>,
     /// Zobrist hash of the cells and reserves (the turn is mixed in by [`State::key`]).
@@ -76,6 +79,7 @@ impl State {
             reserves: vec![0; game.players.len() * np.max(1)],
             turn: 0,
             ply: 0,
+            passes: 0,
             last_from: None,
             last_to: None,
             hash: 0,

@@ -7,7 +7,7 @@
 use super::diag::Diagnostic;
 use super::sexp::{parse, Node, NodeKind};
 use super::source::{SourceMap, Span};
-use std::collections::{HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::path::Path;
 use std::rc::Rc;
 
@@ -325,7 +325,7 @@ fn is_section(n: &Node, head: &str) -> bool {
 
 /// A variant's sections: the base game's, with each section the variant redefines replaced in place.
 fn merge_variant(base: &[Node], variant: &[Node]) -> Vec<Node> {
-    let mut by_key: HashMap<String, Vec<&Node>> = HashMap::new();
+    let mut by_key: HashMap<String, Vec<&Node>> = HashMap::default();
     let mut order = Vec::new();
     for s in variant {
         let k = section_key(s);
@@ -334,7 +334,7 @@ fn merge_variant(base: &[Node], variant: &[Node]) -> Vec<Node> {
         }
         by_key.entry(k).or_default().push(s);
     }
-    let mut used = HashSet::new();
+    let mut used = HashSet::default();
     let mut out = Vec::new();
     for s in base.iter().filter(|s| !is_section(s, "default")) {
         let k = section_key(s);
@@ -368,9 +368,9 @@ pub fn preprocess(
     sources: &mut SourceMap,
     diags: &mut Vec<Diagnostic>,
 ) -> Preprocessed {
-    let forms = resolve_includes(forms, dir, sources, diags, 0, &mut HashSet::new());
+    let forms = resolve_includes(forms, dir, sources, diags, 0, &mut HashSet::default());
     let mut ex = Expander {
-        macros: HashMap::new(),
+        macros: HashMap::default(),
         diags,
         produced: 0,
         failed: false,
