@@ -32,8 +32,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 BIN = ROOT / "target" / "release" / "dagaz"
 BENCHMARKS = ROOT / "BENCHMARKS.md"
-BEGIN = "<!-- bench:begin (written by tests/bench/bench.py --write; edits here are overwritten) -->"
-END = "<!-- bench:end -->"
+
+
+def markers(block):
+    """The lines between which --write puts the report; --block NAME selects another pair in the same file."""
+    suffix = f" {block}" if block else ""
+    return f"<!-- bench:begin{suffix} (written by tests/bench/bench.py --write) -->", f"<!-- bench:end{suffix} -->"
+
 
 # Per game: the file, a fixed perft depth and playout count where chosen (None: chosen by the script so that the run
 # takes a few seconds, see choose_depth / choose_games), the OpenSpiel name, and the peer numbers from
@@ -292,29 +297,35 @@ def report(m, results, os_status, os_seconds):
         cells.append(f"{p['playouts_per_cpu_second'] / g['rbg']:.3f}" if p else "—")
         L.append("| " + " | ".join(cells) + " |")
     L.append("")
-    L.append("Floors (judged on wall-clock rates):")
-    L.append("")
+    F = []
     by = {g["key"]: r for g, r in results}
-    c = by.get("chess", {})
-    if "perft" in c and c["perft"]["depth"] == 5:
+    c = by.get("chess")
+    if c is None:
+        pass
+    elif "perft" in c and c["perft"]["depth"] == 5:
         s = c["perft"]["seconds"]
-        L.append(f"* chess perft(5) under {FLOORS['perft_chess_5_seconds']:g} s: {s:.2f} s — "
+        F.append(f"* chess perft(5) under {FLOORS['perft_chess_5_seconds']:g} s: {s:.2f} s — "
                  f"{'met' if s < FLOORS['perft_chess_5_seconds'] else 'NOT met'} (CPU share {c['perft']['cpu_share']:.2f})")
     else:
-        L.append("* chess perft(5) under 15 s: not measured")
+        F.append("* chess perft(5) under 15 s: not measured")
     for key, floor in FLOORS["playouts"].items():
         name = next(g["name"] for g in GAMES if g["key"] == key)
-        r = by.get(key, {})
+        r = by.get(key)
+        if r is None:
+            continue
         if "playout" in r:
             p = r["playout"]
             v = p["playouts_per_second"]
-            L.append(f"* {name} at least {floor:,.0f} playouts/s: {v:,.1f} — {'met' if v >= floor else 'NOT met'} "
+            F.append(f"* {name} at least {floor:,.0f} playouts/s: {v:,.1f} — {'met' if v >= floor else 'NOT met'} "
                      f"(CPU share {p['cpu_share']:.2f}; {p['playouts_per_cpu_second']:,.1f} per CPU-second)")
         else:
-            L.append(f"* {name} at least {floor:,.0f} playouts/s: not measured ({r.get('skipped', 'skipped')})")
+            F.append(f"* {name} at least {floor:,.0f} playouts/s: not measured ({r.get('skipped', 'skipped')})")
+    if F:
+        L += ["Floors (judged on wall-clock rates):", ""] + F
     shares = [x["cpu_share"] for _, r in results for k in ("perft", "playout", "openspiel") if (x := r.get(k))]
     if shares and min(shares) < 0.9:
-        L.append("")
+        if L[-1]:
+            L.append("")
         L.append(f"**The core was shared with other work during this run** (CPU share down to {min(shares):.2f}): "
                  f"wall-clock rates are understated; rerun on an idle machine for figures to quote.")
     L.append("")
@@ -338,6 +349,9 @@ def main():
     ap.add_argument("--no-openspiel", action="store_true", help="measure dagaz only")
     ap.add_argument("--no-build", action="store_true", help="use the existing target/release/dagaz")
     ap.add_argument("--write", action="store_true", help=f"put the report into {BENCHMARKS.name} between the markers")
+    ap.add_argument("--benchmarks", metavar="FILE", type=Path, default=BENCHMARKS,
+                    help="the file --write updates (default: BENCHMARKS.md beside the script's checkout)")
+    ap.add_argument("--block", help="with --write: the named marker pair to fill (default: the unnamed one)")
     ap.add_argument("--json", metavar="FILE", help="also write the raw results as JSON")
     ap.add_argument("--label", help="what was measured, when not a git checkout (e.g. `games branch at ca0ea19`)")
     args = ap.parse_args()
@@ -418,13 +432,15 @@ def main():
         Path(args.json).write_text(json.dumps(dict(machine=m, results=[dict(game=g, **r) for g, r in results]),
                                               indent=1))
     if args.write:
-        old = BENCHMARKS.read_text() if BENCHMARKS.exists() else f"# Benchmarks\n\n{BEGIN}\n{END}\n"
+        BEGIN, END = markers(args.block)
+        out = args.benchmarks
+        old = out.read_text() if out.exists() else f"# Benchmarks\n\n{BEGIN}\n{END}\n"
         if BEGIN not in old or END not in old:
-            sys.exit(f"error: {BENCHMARKS.name} has no markers {BEGIN!r} ... {END!r}")
+            sys.exit(f"error: {out} has no markers {BEGIN!r} ... {END!r}")
         head, rest = old.split(BEGIN, 1)
         tail = rest.split(END, 1)[1]
-        BENCHMARKS.write_text(f"{head}{BEGIN}\n{text}\n{END}{tail}")
-        log(f"wrote {BENCHMARKS}")
+        out.write_text(f"{head}{BEGIN}\n{text}\n{END}{tail}")
+        log(f"wrote {out}")
 
 
 if __name__ == "__main__":
