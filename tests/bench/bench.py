@@ -44,17 +44,17 @@ def markers(block):
 # takes a few seconds, see choose_depth / choose_games), the OpenSpiel name, and the peer numbers from
 # ../shared/reference/throughput-anchors.md (RBG compiled, OpenSpiel on the anchors' machine; playouts/s, one core).
 GAMES = [
-    dict(key="chess", name="chess", file="games/chess.zrf", depth=5, games=500,
+    dict(key="chess", name="chess", file="games/chess.zrf", depth=5, games=1000,
          openspiel="chess", rbg=626, rbg_len=316, os_anchor=522),
-    dict(key="english-checkers", name="English checkers", file="games/english-checkers.zrf", depth=9, games=20000,
+    dict(key="english-checkers", name="English checkers", file="games/english-checkers.zrf", depth=10, games=50000,
          openspiel="checkers", rbg=50550, rbg_len=67, os_anchor=2547),
     dict(key="international-draughts", name="international draughts", file="games/international-draughts.zrf",
-         depth=8, games=10000, openspiel=None, rbg=3773, rbg_len=92, os_anchor=None),
-    dict(key="breakthrough", name="breakthrough", file="games/breakthrough.zrf", depth=5, games=10000,
+         depth=8, games=20000, openspiel=None, rbg=3773, rbg_len=92, os_anchor=None),
+    dict(key="breakthrough", name="breakthrough", file="games/breakthrough.zrf", depth=6, games=30000,
          openspiel="breakthrough", rbg=31319, rbg_len=64, os_anchor=15129),
-    dict(key="othello", name="othello", file="games/othello.zrf", depth=9, games=5000,
+    dict(key="othello", name="othello", file="games/othello.zrf", depth=9, games=10000,
          openspiel="othello", rbg=13890, rbg_len=60, os_anchor=2040),
-    dict(key="amazons", name="amazons", file="games/amazons.zrf", depth=2, games=500,
+    dict(key="amazons", name="amazons", file="games/amazons.zrf", depth=2, games=1000,
          openspiel="amazons", rbg=2181, rbg_len=71, os_anchor=9753),
 ]
 FLOORS = dict(perft_chess_5_seconds=15.0, playouts={"chess": 100.0, "english-checkers": 10000.0})
@@ -221,6 +221,11 @@ def fmt(x, digits=0):
     return f"{x:,.{digits}f}"
 
 
+def rfmt(x):
+    """A ratio: two decimals, three below 0.1."""
+    return f"{x:.2f}" if x >= 0.1 else f"{x:.3f}"
+
+
 def ended(end_types, games):
     parts = sorted(end_types.items(), key=lambda kv: -kv[1])
     return ", ".join(f"{k} {100 * v / games:.0f}%" for k, v in parts)
@@ -270,33 +275,49 @@ def report(m, results, os_status, os_seconds):
                  f"{fmt(p['playouts_per_cpu_second'], 1)} | {p['mean_plies']:.1f} | "
                  f"{fmt(p['playouts_per_second'] * p['mean_plies'])} | {ended(p['end_types'], p['games'])} |")
     L.append("")
-    L.append("Against OpenSpiel (this run, same core) and RBG compiled (the anchors file, playouts/s with the "
-             "playout length):")
+    # How this machine compares with the anchors' machine: OpenSpiel (the same code) here per CPU-second over its
+    # anchor figure; the median over games scales the RBG anchors to this machine.
+    factors = [r["openspiel"]["playouts_per_cpu_second"] / g["os_anchor"]
+               for g, r in results if r.get("openspiel") and g["os_anchor"]]
+    scale = sorted(factors)[len(factors) // 2] if factors else None
+    L.append("Against OpenSpiel (this run, same core) and RBG compiled (the anchors file). Comparisons use playouts "
+             "per CPU-second on both sides; \"per move\" divides by the moves per game (dagaz plies, OpenSpiel "
+             "turns), the fairer figure where the rules make games of different lengths.")
     L.append("")
-    L.append("| game | dagaz playouts/s | OpenSpiel playouts/s | OpenSpiel CPU share | OpenSpiel playouts per "
-             "CPU-second | OpenSpiel turns (actions)/game | OpenSpiel turns/s | OpenSpiel draws | "
-             "dagaz ÷ OpenSpiel (wall; per CPU-second) | RBG compiled (anchor) | dagaz ÷ RBG |")
+    L.append("| game | dagaz playouts per CPU-second | OpenSpiel playouts/s | OpenSpiel CPU share | OpenSpiel playouts "
+             "per CPU-second | OpenSpiel turns (actions)/game | OpenSpiel draws | dagaz ÷ OpenSpiel (per move) | "
+             "OpenSpiel anchor | RBG compiled anchor (len) | dagaz ÷ RBG, scaled to this machine |")
     L.append("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
     for g, r in results:
         p = r.get("playout")
         o = r.get("openspiel")
-        cells = [g["name"], fmt(p["playouts_per_second"], 1) if p else r.get("skipped", "—")]
+        cells = [g["name"], fmt(p["playouts_per_cpu_second"], 1) if p else r.get("skipped", "—")]
         if o:
             cells += [fmt(o["playouts_per_second"], 1), f"{o['cpu_share']:.2f}", fmt(o["playouts_per_cpu_second"], 1),
-                      f"{o['mean_turns']:.1f} ({o['mean_actions']:.1f})",
-                      fmt(o["playouts_per_second"] * o["mean_turns"]), f"{100 * o['draws']:.0f}%"]
+                      f"{o['mean_turns']:.1f} ({o['mean_actions']:.1f})", f"{100 * o['draws']:.0f}%"]
         else:
             cells += ["not in OpenSpiel" if g["openspiel"] is None else r.get("openspiel_note", "not measured")]
-            cells += ["—"] * 5
+            cells += ["—"] * 4
         if o and p:
-            cells.append(f"{p['playouts_per_second'] / o['playouts_per_second']:.2f}; "
-                         f"{p['playouts_per_cpu_second'] / o['playouts_per_cpu_second']:.2f}")
+            ratio = p["playouts_per_cpu_second"] / o["playouts_per_cpu_second"]
+            cells.append(f"{rfmt(ratio)} ({rfmt(ratio * p['mean_plies'] / o['mean_turns'])})")
         else:
             cells.append("—")
-        cells.append(f"{fmt(g['rbg'])} (len {g['rbg_len']})")
-        cells.append(f"{p['playouts_per_cpu_second'] / g['rbg']:.3f}" if p else "—")
+        cells.append(fmt(g["os_anchor"]) if g["os_anchor"] else "—")
+        cells.append(f"{fmt(g['rbg'])} ({g['rbg_len']})")
+        if p and scale:
+            ratio = p["playouts_per_cpu_second"] / (g["rbg"] * scale)
+            cells.append(f"{rfmt(ratio)} (per move {rfmt(ratio * p['mean_plies'] / g['rbg_len'])})")
+        else:
+            cells.append("—")
         L.append("| " + " | ".join(cells) + " |")
     L.append("")
+    if scale:
+        L.append("Machine scale: OpenSpiel playouts per CPU-second here ÷ the anchors' OpenSpiel figure = "
+                 + ", ".join(f"{g['name']} {r['openspiel']['playouts_per_cpu_second'] / g['os_anchor']:.2f}"
+                             for g, r in results if r.get("openspiel") and g["os_anchor"])
+                 + f"; the median, {scale:.2f}, multiplies the RBG anchors in the last column.")
+        L.append("")
     F = []
     by = {g["key"]: r for g, r in results}
     c = by.get("chess")
