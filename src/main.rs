@@ -75,6 +75,61 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Play a tournament between bots and write its games, standings and report to results/<run>/. With no
+    /// arguments: a small tournament on the built-in Breakthrough.
+    Tournament(TournamentArgs),
+}
+
+#[derive(clap::Args)]
+struct TournamentArgs {
+    /// The game file (default: the built-in Breakthrough).
+    game: Option<String>,
+    /// Bots: preset files, preset names in bots/, or inline `kind:key=value,...` (default: random, alpha-beta,
+    /// MCTS).
+    #[arg(long, num_args = 1..)]
+    bots: Vec<String>,
+    /// The variant, by number or title (default: the first game of the file).
+    #[arg(long, conflicts_with = "variants")]
+    variant: Option<String>,
+    /// Several variants, comma-separated, or `all`: the rule-set measures side by side.
+    #[arg(long)]
+    variants: Option<String>,
+    /// round-robin (every pair of bots) or gauntlet (the first bot against each other).
+    #[arg(long)]
+    format: Option<dagaz::tournament::config::Format>,
+    /// Games per encounter, rounded up to whole pairs (default 10).
+    #[arg(long)]
+    games: Option<u64>,
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Games played at once (default: the number of cores); the results do not depend on it.
+    #[arg(long)]
+    jobs: Option<usize>,
+    /// A game still going after this many plies is a draw of type `move-limit` (default 500).
+    #[arg(long)]
+    max_plies: Option<u32>,
+    /// Random plies from the start, the same for both games of a pair (default 4).
+    #[arg(long)]
+    opening_plies: Option<u32>,
+    /// A bot that takes longer for one move loses the game with `bot-error` (default 60000); a bot with a
+    /// time limit of its own (`time_ms`) gets at least that plus a second.
+    #[arg(long)]
+    move_timeout_ms: Option<u64>,
+    /// Stop a two-bot match once the GSPRT decides: elo0,elo1,alpha,beta (e.g. 0,10,0.05,0.05).
+    #[arg(long)]
+    sprt: Option<dagaz::tournament::config::SprtConfig>,
+    /// The settings as a TOML file (the keys of config.toml); flags given as well override it.
+    #[arg(long)]
+    config: Option<PathBuf>,
+    /// The run's folder (default: results/<game>-<date>-<time>).
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// Finish the run in --out: its settings come from its config.toml.
+    #[arg(long, requires = "out")]
+    resume: bool,
+    /// No progress on standard error.
+    #[arg(long)]
+    quiet: bool,
 }
 
 fn main() -> ExitCode {
@@ -136,7 +191,208 @@ fn main() -> ExitCode {
             max_plies,
             json,
         } => playout(&file, variant.as_deref(), games, seed, max_plies, json),
+        Command::Tournament(args) => match tournament(args) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("error: {}", e.trim_end());
+                ExitCode::FAILURE
+            }
+        },
     }
+}
+
+/// The tournament's settings from the flags, a TOML file and the defaults, in that order of precedence.
+fn tournament_config(a: &TournamentArgs) -> Result<dagaz::tournament::TournamentConfig, String> {
+    use dagaz::tournament::config::BotConfig;
+    use dagaz::tournament::TournamentConfig;
+    let mut c = match &a.config {
+        Some(p) => {
+            let text = std::fs::read_to_string(p)
+                .map_err(|e| format!("cannot read `{}`: {e}", p.display()))?;
+            TournamentConfig::from_toml(&text).map_err(|e| format!("{}: {e}", p.display()))?
+        }
+        None => TournamentConfig::default(),
+    };
+    c.version = env!("CARGO_PKG_VERSION").into();
+    if let Some(g) = &a.game {
+        c.game = g.clone();
+    }
+    if !a.bots.is_empty() {
+        c.bots = a.bots.iter().map(|b| BotConfig::Name(b.clone())).collect();
+    }
+    if let Some(v) = &a.variant {
+        c.variants = vec![v.clone()];
+    }
+    if let Some(v) = &a.variants {
+        c.variants = v.split(',').map(|x| x.trim().to_string()).collect();
+    }
+    if let Some(f) = a.format {
+        c.format = f;
+    }
+    if let Some(x) = a.games {
+        c.games = x;
+    }
+    if let Some(x) = a.seed {
+        c.seed = x;
+    }
+    if let Some(x) = a.max_plies {
+        c.max_plies = x;
+    }
+    if let Some(x) = a.opening_plies {
+        c.opening_plies = x;
+    }
+    if let Some(x) = a.move_timeout_ms {
+        c.move_timeout_ms = x;
+    }
+    if a.sprt.is_some() {
+        c.sprt = a.sprt;
+    }
+    Ok(c)
+}
+
+fn tournament(a: TournamentArgs) -> Result<(), String> {
+    use dagaz::tournament::{config::TournamentConfig, report, run, Progress, RunOptions};
+    use std::io::IsTerminal;
+    // A panic inside a game (a bot's, or an engine bug) is caught and recorded with the game: one line on
+    // standard error instead of the default report, unless a backtrace is asked for.
+    if std::env::var_os("RUST_BACKTRACE").is_none() {
+        let default = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            if std::thread::current().name() == Some("game") {
+                let p = info.payload();
+                let msg = p
+                    .downcast_ref::<&str>()
+                    .map(|s| s.to_string())
+                    .or_else(|| p.downcast_ref::<String>().cloned())
+                    .unwrap_or_default();
+                let at = info
+                    .location()
+                    .map(|l| format!(" at {l}"))
+                    .unwrap_or_default();
+                eprintln!("warning: panic in a game{at}: {msg} (recorded in games.csv)");
+            } else {
+                default(info)
+            }
+        }));
+    }
+    let t = if a.resume {
+        let given = a.game.is_some()
+            || !a.bots.is_empty()
+            || a.variant.is_some()
+            || a.variants.is_some()
+            || a.format.is_some()
+            || a.games.is_some()
+            || a.seed.is_some()
+            || a.max_plies.is_some()
+            || a.opening_plies.is_some()
+            || a.move_timeout_ms.is_some()
+            || a.sprt.is_some()
+            || a.config.is_some();
+        if given {
+            return Err(
+                "with --resume the run's settings come from its config.toml; only --out, --jobs \
+                        and --quiet may be given"
+                    .into(),
+            );
+        }
+        let out = a.out.as_ref().expect("clap: --resume requires --out");
+        let path = out.join("config.toml");
+        let text = std::fs::read_to_string(&path)
+            .map_err(|e| format!("cannot resume: cannot read `{}`: {e}", path.display()))?;
+        let c =
+            TournamentConfig::from_toml(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+        if c.version != env!("CARGO_PKG_VERSION") && !a.quiet {
+            eprintln!(
+                "warning: the run was started by dagaz {}, this is {}",
+                c.version,
+                env!("CARGO_PKG_VERSION")
+            );
+        }
+        c.load()?
+    } else {
+        tournament_config(&a)?.load()?
+    };
+    let out = a.out.clone().unwrap_or_else(|| {
+        let stem = t
+            .config
+            .game
+            .rsplit(['/', '\\', ':'])
+            .next()
+            .unwrap_or("game")
+            .trim_end_matches(".zrf")
+            .to_string();
+        PathBuf::from("results").join(format!("{stem}-{}", timestamp()))
+    });
+    let jobs = a
+        .jobs
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let progress = if a.quiet {
+        Progress::None
+    } else if std::io::stderr().is_terminal() {
+        Progress::Bar
+    } else {
+        Progress::Lines
+    };
+    let opts = RunOptions {
+        out: out.clone(),
+        jobs,
+        progress,
+        resume: a.resume,
+    };
+    if !a.quiet {
+        eprintln!(
+            "tournament: {} bots, {} in {} ({} jobs)",
+            t.bots.len(),
+            t.variants
+                .iter()
+                .map(|v| v.title.as_str())
+                .collect::<Vec<_>>()
+                .join(", "),
+            out.display(),
+            jobs
+        );
+    }
+    let r = run(&t, &opts)?;
+    print!("{}", report::render_standings(&r.summary));
+    if !a.quiet {
+        eprintln!(
+            "{} games ({} played now{}) in {:.1} s; report: {}",
+            r.records.len(),
+            r.played,
+            if r.resumed > 0 {
+                format!(", {} from before", r.resumed)
+            } else {
+                String::new()
+            },
+            r.seconds,
+            out.join("report.md").display()
+        );
+    }
+    Ok(())
+}
+
+/// The local-free UTC date and time, `YYYYMMDD-HHMMSS`, for default run names.
+fn timestamp() -> String {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs()) as i64;
+    let (days, rem) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
+    // Days since 1970-01-01 to a civil date (Howard Hinnant's algorithm).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!(
+        "{y:04}{m:02}{d:02}-{:02}{:02}{:02}",
+        rem / 3600,
+        rem % 3600 / 60,
+        rem % 60
+    )
 }
 
 fn variants(file: &std::path::Path) -> ExitCode {

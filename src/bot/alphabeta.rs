@@ -500,6 +500,10 @@ impl Bot for AlphaBetaBot {
         &self.name
     }
 
+    fn last_nodes(&self) -> Option<u64> {
+        self.last.as_ref().map(|r| r.nodes)
+    }
+
     fn choose(
         &mut self,
         engine: &Engine,

@@ -365,6 +365,10 @@ impl Bot for MctsBot {
         &self.name
     }
 
+    fn last_nodes(&self) -> Option<u64> {
+        self.last.as_ref().map(|r| r.iterations)
+    }
+
     fn choose(
         &mut self,
         engine: &Engine,

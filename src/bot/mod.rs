@@ -82,6 +82,12 @@ pub trait Bot: Send {
 
     /// Called before each new game: forget whatever the last game left behind.
     fn reset(&mut self) {}
+
+    /// The work of the last `choose`, in the bot's own unit (alpha-beta: nodes; MCTS: iterations), for the
+    /// tournament's timings. `None` for bots that do not count.
+    fn last_nodes(&self) -> Option<u64> {
+        None
+    }
 }
 
 /// The error for being asked to move with no legal move (the runner's bug: the game is over then).

@@ -1,11 +1,36 @@
-//! The tournament runner's statistics, kept apart from the runner itself.
+//! The tournament runner: bots play seeded games of a rule set in parallel, and every statistic is computed
+//! from the records of those games.
 //!
-//! [`stats`] holds the numbers a tournament reports, as pure functions of result counts with no
-//! dependency on the rest of the crate: the score and Elo difference of two bots with a 95% interval
-//! and the likelihood of superiority, from trinomial (win/draw/loss) or pentanomial (game-pair)
-//! counts; the generalized sequential probability ratio test (GSPRT) that stops a match early; Bradley-Terry
-//! ratings for more than two players; and the measures of a rule set (first-player advantage,
-//! balance, completion, drawishness, timeouts, outcome uniformity, duration). The formulas are
-//! those of the tournament spec (`shared/spec/tournament.md`).
+//! The pipeline, one module per step:
+//! * [`config`]: the settings (command line, a TOML file, or a run's `config.toml`), compiled into a
+//!   [`Tournament`] with its variants and bot factories;
+//! * [`schedule`]: which bots play which seats in which game, with explicit game and pair ids;
+//! * [`runner`]: plays the schedule on a rayon pool, one [`GameRecord`] per game, each game's randomness from
+//!   the run seed and its ids alone; catches bots that panic, stall or answer nonsense; stops a match by the
+//!   SPRT; resumes a stopped run;
+//! * [`record`]: [`GameRecord`] and [`GameTiming`] and their CSV rows;
+//! * [`stats`]: the numbers (Elo, pentanomial, GSPRT, Bradley-Terry, the measures of a rule set), pure
+//!   functions of counts;
+//! * [`report`]: every statistic of a run from its records ([`Summary`]), and `report.md`;
+//! * [`writers`]: the run's files in `results/<run>/`.
+//!
+//! ```no_run
+//! use dagaz::tournament::{config::TournamentConfig, runner::{run, Progress, RunOptions}};
+//! let t = TournamentConfig::default().load().unwrap();
+//! let opts = RunOptions { out: "results/example".into(), jobs: 2, progress: Progress::None, resume: false };
+//! let outcome = run(&t, &opts).unwrap();
+//! print!("{}", dagaz::tournament::report::render_standings(&outcome.summary));
+//! ```
 
+pub mod config;
+pub mod record;
+pub mod report;
+pub mod runner;
+pub mod schedule;
 pub mod stats;
+pub mod writers;
+
+pub use config::{BotEntry, Tournament, TournamentConfig};
+pub use record::{GameRecord, GameTiming};
+pub use report::Summary;
+pub use runner::{run, Progress, RunOptions, RunOutcome};

@@ -1,0 +1,555 @@
+//! A tournament's settings: what the command line or a TOML file gives, and what `config.toml` keeps so that a
+//! run can be rerun or resumed. [`TournamentConfig::load`] turns them into a [`Tournament`]: the compiled
+//! variants and the bots' factories.
+//!
+//! A TOML file has the command line's keys (`game`, `variants`, `format`, `games`, `seed`, `max_plies`,
+//! `opening_plies`, `move_timeout_ms`, `sprt`) and a list of `bots`, each a name as on the command line
+//! (`"mcts-1k"`, `"alphabeta:depth=2"`) or a table with `kind` and the keys of that kind (`bots/*.toml`).
+
+use crate::bot::{Bot, BotSpec};
+use crate::compile::Game;
+use crate::lang;
+use crate::load::{compile_selected, VariantSel};
+use serde::{Deserialize, Serialize};
+use std::path::Path;
+use std::sync::Arc;
+
+/// The game played when none is named: Breakthrough, embedded so that `dagaz tournament` runs anywhere.
+pub const BUILTIN_PREFIX: &str = "builtin:";
+/// The embedded games, by name.
+pub const BUILTIN_GAMES: [(&str, &str); 1] =
+    [("breakthrough", include_str!("../../games/breakthrough.zrf"))];
+
+/// How bots meet.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Format {
+    /// Every group of bots (every pair, for two-player games) meets.
+    #[default]
+    RoundRobin,
+    /// The first bot meets every group of the others; the others do not meet among themselves.
+    Gauntlet,
+}
+
+impl std::str::FromStr for Format {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "round-robin" | "roundrobin" | "rr" => Ok(Format::RoundRobin),
+            "gauntlet" => Ok(Format::Gauntlet),
+            _ => Err(format!(
+                "unknown format `{s}`; formats are round-robin, gauntlet"
+            )),
+        }
+    }
+}
+
+impl Format {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Format::RoundRobin => "round-robin",
+            Format::Gauntlet => "gauntlet",
+        }
+    }
+}
+
+/// A sequential probability ratio test: H0 Elo = `elo0` against H1 Elo = `elo1` (of the first bot over the
+/// second), with error rates `alpha` (accepting H1 wrongly) and `beta` (accepting H0 wrongly).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SprtConfig {
+    pub elo0: f64,
+    pub elo1: f64,
+    pub alpha: f64,
+    pub beta: f64,
+}
+
+impl std::str::FromStr for SprtConfig {
+    type Err = String;
+    /// `elo0,elo1,alpha,beta`, e.g. `0,10,0.05,0.05`.
+    fn from_str(s: &str) -> Result<Self, String> {
+        let v: Vec<f64> = s
+            .split(',')
+            .map(|x| x.trim().parse::<f64>())
+            .collect::<Result<_, _>>()
+            .map_err(|_| format!("--sprt `{s}`: expected four numbers elo0,elo1,alpha,beta"))?;
+        let [elo0, elo1, alpha, beta] = v[..] else {
+            return Err(format!(
+                "--sprt `{s}`: expected four numbers elo0,elo1,alpha,beta"
+            ));
+        };
+        let c = SprtConfig {
+            elo0,
+            elo1,
+            alpha,
+            beta,
+        };
+        c.validate()?;
+        Ok(c)
+    }
+}
+
+impl SprtConfig {
+    pub fn validate(&self) -> Result<(), String> {
+        if !(self.elo0.is_finite() && self.elo1.is_finite() && self.elo0 < self.elo1) {
+            return Err("sprt: elo0 must be below elo1".into());
+        }
+        if crate::tournament::stats::sprt_bounds(self.alpha, self.beta).is_none() {
+            return Err("sprt: alpha and beta must be above 0 with alpha + beta below 1".into());
+        }
+        Ok(())
+    }
+}
+
+/// A bot as a configuration names it: a command-line name (preset or inline) or a full table.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum BotConfig {
+    Name(String),
+    Table(toml::Table),
+}
+
+impl BotConfig {
+    /// The specification it stands for.
+    pub fn resolve(&self) -> Result<BotSpec, String> {
+        match self {
+            BotConfig::Name(n) => BotSpec::resolve(n),
+            BotConfig::Table(t) => {
+                let default = t
+                    .get("kind")
+                    .and_then(|k| k.as_str())
+                    .unwrap_or("bot")
+                    .to_string();
+                let text = toml::to_string(t).map_err(|e| e.to_string())?;
+                BotSpec::from_toml(&text, &default)
+            }
+        }
+    }
+
+    /// The full table of a specification (what `config.toml` keeps: no preset file is needed to rerun).
+    pub fn from_spec(spec: &BotSpec) -> BotConfig {
+        match toml::Table::try_from(spec) {
+            Ok(t) => BotConfig::Table(t),
+            Err(_) => BotConfig::Name(spec.name()),
+        }
+    }
+}
+
+/// Everything that determines a run's games and statistics (not `--jobs`, which changes neither).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TournamentConfig {
+    /// The dagaz version that wrote the configuration.
+    #[serde(default)]
+    pub version: String,
+    /// A game file, or `builtin:NAME` for an embedded game.
+    #[serde(default = "default_game")]
+    pub game: String,
+    /// FNV-1a hash of the game file's bytes when the run started: a resumed run refuses a changed file.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub game_hash: Option<String>,
+    /// Variants by number or title; `["all"]` for every game of the file; empty for the first.
+    #[serde(default)]
+    pub variants: Vec<String>,
+    #[serde(default)]
+    pub format: Format,
+    /// Games per encounter (each pair of bots, or each group for more players), rounded up to whole pairs.
+    #[serde(default = "default_games")]
+    pub games: u64,
+    #[serde(default = "default_seed")]
+    pub seed: u64,
+    /// A game still going after this many plies is a draw of type `move-limit`.
+    #[serde(default = "default_max_plies")]
+    pub max_plies: u32,
+    /// Random plies played from the start before the bots take over (the same for both games of a pair).
+    #[serde(default = "default_opening_plies")]
+    pub opening_plies: u32,
+    /// A bot that takes longer than this for one move loses the game (`bot-error`, `timeout`).
+    #[serde(default = "default_move_timeout_ms")]
+    pub move_timeout_ms: u64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sprt: Option<SprtConfig>,
+    pub bots: Vec<BotConfig>,
+}
+
+fn default_game() -> String {
+    format!("{BUILTIN_PREFIX}breakthrough")
+}
+fn default_games() -> u64 {
+    20
+}
+fn default_seed() -> u64 {
+    1
+}
+fn default_max_plies() -> u32 {
+    500
+}
+fn default_opening_plies() -> u32 {
+    4
+}
+fn default_move_timeout_ms() -> u64 {
+    60_000
+}
+
+/// The bots of the default tournament (inline, so that no preset file is needed).
+pub const DEFAULT_BOTS: [&str; 3] = [
+    "random",
+    "alphabeta:depth=3,name=alphabeta-3",
+    "mcts:iterations=500,playout_plies=100,name=mcts-500",
+];
+
+impl Default for TournamentConfig {
+    /// The embedded default tournament.
+    fn default() -> Self {
+        TournamentConfig {
+            version: env!("CARGO_PKG_VERSION").into(),
+            game: default_game(),
+            game_hash: None,
+            variants: vec![],
+            format: Format::RoundRobin,
+            games: 20,
+            seed: default_seed(),
+            max_plies: default_max_plies(),
+            opening_plies: default_opening_plies(),
+            move_timeout_ms: default_move_timeout_ms(),
+            sprt: None,
+            bots: DEFAULT_BOTS
+                .iter()
+                .map(|b| BotConfig::Name(b.to_string()))
+                .collect(),
+        }
+    }
+}
+
+/// A variant ready to play.
+pub struct Variant {
+    /// Its title (unique within the run).
+    pub title: String,
+    pub game: Arc<Game>,
+}
+
+impl Variant {
+    /// Seats: the players that are not random (`?`), ordered by their first turn.
+    pub fn seats(&self) -> Vec<usize> {
+        seats_of(&self.game)
+    }
+}
+
+/// The non-random players of a game, ordered by their first turn in the turn order (seat 0 moves first).
+pub fn seats_of(game: &Game) -> Vec<usize> {
+    let mut seats: Vec<usize> = vec![];
+    let order = game
+        .turn_order
+        .entries
+        .iter()
+        .map(|e| e.player.idx())
+        .chain(0..game.players.len());
+    for p in order {
+        if !game.players[p].random && !seats.contains(&p) {
+            seats.push(p);
+        }
+    }
+    seats
+}
+
+/// Builds a bot for one game.
+pub type BotFactory = Arc<dyn Fn() -> Result<Box<dyn Bot>, String> + Send + Sync>;
+
+/// A bot of the tournament: its name, how it was specified, and how to build a fresh one for each game.
+#[derive(Clone)]
+pub struct BotEntry {
+    pub name: String,
+    /// What `config.toml` records; `None` for bots made in code (tests), which a resume cannot rebuild.
+    pub config: Option<BotConfig>,
+    pub make: BotFactory,
+    /// The bot's own time limit for a move, if it has one: the runner's watchdog waits at least this (plus a
+    /// second) so that the bot's own timeout, with its own message, comes first.
+    pub own_time_limit: Option<std::time::Duration>,
+}
+
+impl BotEntry {
+    /// A bot from its specification.
+    pub fn from_spec(spec: BotSpec) -> BotEntry {
+        let config = BotConfig::from_spec(&spec);
+        let name = spec.name();
+        let own_ms = match &spec {
+            BotSpec::Random(_) => None,
+            BotSpec::Alphabeta(c) => c.time_ms,
+            BotSpec::Mcts(c) => c.time_ms,
+            // The first answer of a new process gets the startup time too.
+            BotSpec::External(c) => Some(c.time_ms + c.startup_ms),
+        };
+        BotEntry {
+            name,
+            config: Some(config),
+            make: Arc::new(move || spec.build()),
+            own_time_limit: own_ms.map(std::time::Duration::from_millis),
+        }
+    }
+
+    /// A bot made by code (for tests and embedding programs).
+    pub fn custom(
+        name: impl Into<String>,
+        make: impl Fn() -> Result<Box<dyn Bot>, String> + Send + Sync + 'static,
+    ) -> BotEntry {
+        BotEntry {
+            name: name.into(),
+            config: None,
+            make: Arc::new(make),
+            own_time_limit: None,
+        }
+    }
+}
+
+/// A configuration with its game compiled and its bots resolved.
+pub struct Tournament {
+    pub config: TournamentConfig,
+    pub variants: Vec<Variant>,
+    pub bots: Vec<BotEntry>,
+}
+
+/// FNV-1a, 64 bits: a stable fingerprint of a game file.
+pub fn fnv1a(bytes: &[u8]) -> String {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in bytes {
+        h ^= b as u64;
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    format!("{h:016x}")
+}
+
+impl TournamentConfig {
+    /// Reads a TOML configuration (a file given with `--config`, or a run's `config.toml`).
+    pub fn from_toml(text: &str) -> Result<TournamentConfig, String> {
+        toml::from_str(text).map_err(|e| e.to_string())
+    }
+
+    pub fn to_toml(&self) -> String {
+        toml::to_string(self).unwrap_or_else(|e| format!("# cannot write the configuration: {e}\n"))
+    }
+
+    /// The game file's bytes (or the embedded text), and the folder its includes are read from.
+    fn game_bytes(&self) -> Result<(Vec<u8>, std::path::PathBuf), String> {
+        if let Some(name) = self.game.strip_prefix(BUILTIN_PREFIX) {
+            let (_, text) = BUILTIN_GAMES
+                .iter()
+                .find(|(n, _)| *n == name)
+                .ok_or_else(|| {
+                    format!(
+                        "no built-in game `{name}`; built-in games are {}",
+                        BUILTIN_GAMES.map(|(n, _)| n).join(", ")
+                    )
+                })?;
+            return Ok((text.as_bytes().to_vec(), ".".into()));
+        }
+        let path = Path::new(&self.game);
+        let bytes = std::fs::read(path).map_err(|e| format!("cannot read `{}`: {e}", self.game))?;
+        let dir = path.parent().unwrap_or(Path::new(".")).to_path_buf();
+        Ok((bytes, dir))
+    }
+
+    /// Checks the settings, compiles the variants and resolves the bots.
+    pub fn load(mut self) -> Result<Tournament, String> {
+        let mut bots = vec![];
+        for b in &self.bots {
+            bots.push(BotEntry::from_spec(b.resolve()?));
+        }
+        let variants = self.load_variants()?;
+        if self.game_hash.is_none() && !self.game.starts_with(BUILTIN_PREFIX) {
+            self.game_hash = Some(fnv1a(&self.game_bytes()?.0));
+        }
+        Tournament::new(self, variants, bots)
+    }
+
+    /// Compiles the selected variants of the game.
+    pub fn load_variants(&self) -> Result<Vec<Variant>, String> {
+        let (bytes, dir) = self.game_bytes()?;
+        if let Some(h) = &self.game_hash {
+            if !self.game.starts_with(BUILTIN_PREFIX) && *h != fnv1a(&bytes) {
+                return Err(format!(
+                    "`{}` has changed since the run started (its hash was {h}); the run cannot be resumed with it",
+                    self.game
+                ));
+            }
+        }
+        let name = self.game.clone();
+        let file = lang::read_bytes(&name, bytes, &dir);
+        if file.has_errors() {
+            return Err(lang::diag::render_all(&file.diagnostics, &file.sources));
+        }
+        let sels: Vec<VariantSel> = match self.variants.as_slice() {
+            [] => vec![VariantSel::First],
+            [all] if all.eq_ignore_ascii_case("all") => file
+                .games
+                .iter()
+                .map(|g| VariantSel::Number(g.number))
+                .collect(),
+            list => list.iter().map(|v| VariantSel::parse(v)).collect(),
+        };
+        let mut variants: Vec<Variant> = vec![];
+        for sel in &sels {
+            let (game, diags) = compile_selected(&file, sel);
+            let Some(game) = game else {
+                let errors: Vec<_> = diags.into_iter().filter(|d| d.is_error()).collect();
+                return Err(lang::diag::render_all(&errors, &file.sources));
+            };
+            let mut title = game.title.clone();
+            if variants.iter().any(|v| v.title == title) {
+                title = format!("{title} ({})", game.variant);
+            }
+            variants.push(Variant {
+                title,
+                game: Arc::new(game),
+            });
+        }
+        if variants.is_empty() {
+            return Err(format!("`{}` holds no game", self.game));
+        }
+        Ok(variants)
+    }
+
+    fn validate(&self, variants: &[Variant], bots: &[BotEntry]) -> Result<(), String> {
+        if bots.len() < 2 {
+            return Err("a tournament needs at least two bots".into());
+        }
+        let mut names: Vec<&str> = bots.iter().map(|b| b.name.as_str()).collect();
+        names.sort();
+        if let Some(w) = names.windows(2).find(|w| w[0] == w[1]) {
+            return Err(format!(
+                "two bots are named `{}`; give one a `name=...`",
+                w[0]
+            ));
+        }
+        for v in variants {
+            let seats = v.seats().len();
+            if seats == 0 {
+                return Err(format!("`{}` has no player for a bot", v.title));
+            }
+            if seats > bots.len() {
+                return Err(format!(
+                    "`{}` has {seats} players; give at least {seats} bots",
+                    v.title
+                ));
+            }
+        }
+        if self.games == 0 {
+            return Err("--games must be at least 1".into());
+        }
+        if self.move_timeout_ms == 0 {
+            return Err("move_timeout_ms must be at least 1".into());
+        }
+        if let Some(s) = &self.sprt {
+            s.validate()?;
+            if bots.len() != 2 || variants.len() != 1 || variants[0].seats().len() != 2 {
+                return Err(
+                    "--sprt needs a match: exactly two bots, one variant, a two-player game".into(),
+                );
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Tournament {
+    /// A tournament from parts (bots made in code are allowed); checks that the parts fit together.
+    pub fn new(
+        mut config: TournamentConfig,
+        variants: Vec<Variant>,
+        bots: Vec<BotEntry>,
+    ) -> Result<Tournament, String> {
+        config.validate(&variants, &bots)?;
+        if config.version.is_empty() {
+            config.version = env!("CARGO_PKG_VERSION").into();
+        }
+        // What config.toml records: full specifications where known.
+        if bots.iter().all(|b| b.config.is_some()) {
+            config.bots = bots.iter().filter_map(|b| b.config.clone()).collect();
+        } else {
+            config.bots = bots
+                .iter()
+                .map(|b| {
+                    b.config
+                        .clone()
+                        .unwrap_or_else(|| BotConfig::Name(b.name.clone()))
+                })
+                .collect();
+        }
+        Ok(Tournament {
+            config,
+            variants,
+            bots,
+        })
+    }
+
+    /// The most seats of any variant (the width of the per-seat columns).
+    pub fn max_seats(&self) -> usize {
+        self.variants
+            .iter()
+            .map(|v| v.seats().len())
+            .max()
+            .unwrap_or(0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn default_config_loads_and_round_trips() {
+        let t = TournamentConfig::default().load().unwrap();
+        assert_eq!(t.variants.len(), 1);
+        assert_eq!(t.bots.len(), 3);
+        let text = t.config.to_toml();
+        let back = TournamentConfig::from_toml(&text).unwrap();
+        assert_eq!(back, t.config, "{text}");
+        // Resolved specs are kept whole: the rerun needs no preset.
+        assert!(text.contains("kind = \"mcts\""), "{text}");
+        let again = back.load().unwrap();
+        assert_eq!(again.config, t.config);
+    }
+
+    #[test]
+    fn toml_files_name_bots_either_way() {
+        let c = TournamentConfig::from_toml(
+            r#"
+            game = "builtin:breakthrough"
+            games = 4
+            bots = ["random", { kind = "alphabeta", depth = 1, name = "ab1" }]
+            "#,
+        )
+        .unwrap();
+        let t = c.load().unwrap();
+        let names: Vec<_> = t.bots.iter().map(|b| b.name.as_str()).collect();
+        assert_eq!(names, ["random", "ab1"]);
+        assert_eq!(t.config.games, 4);
+    }
+
+    fn err(c: &TournamentConfig) -> String {
+        match c.clone().load() {
+            Ok(_) => panic!("loaded: {c:?}"),
+            Err(e) => e,
+        }
+    }
+
+    #[test]
+    fn bad_settings_are_errors() {
+        let mut c = TournamentConfig {
+            bots: vec![BotConfig::Name("random".into())],
+            ..Default::default()
+        };
+        assert!(err(&c).contains("two bots"));
+        c.bots.push(BotConfig::Name("random".into()));
+        assert!(err(&c).contains("named `random`"));
+        c.bots[1] = BotConfig::Name("random:name=r2".into());
+        c.game = "builtin:nothing".into();
+        assert!(err(&c).contains("built-in"));
+        c.game = "builtin:breakthrough".into();
+        c.variants = vec!["7".into()];
+        assert!(err(&c).contains("no variant number 7"));
+        assert!("0,10,0.05".parse::<SprtConfig>().is_err());
+        assert!("10,0,0.05,0.05".parse::<SprtConfig>().is_err());
+        assert!("0,10,0.05,0.05".parse::<SprtConfig>().is_ok());
+        assert!("swiss".parse::<Format>().unwrap_err().contains("gauntlet"));
+    }
+}

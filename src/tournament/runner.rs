@@ -1,0 +1,876 @@
+//! Plays the schedule: games in parallel on a rayon pool, each game's randomness from the run seed and its ids,
+//! every finished game appended to `games.csv` at once, the SPRT checked in pair order, and a stopped run
+//! resumed from what its files hold.
+//!
+//! Each game runs on a thread of its own, watched by the pool thread that started it: a bot that panics loses
+//! (the panic is caught), and one that takes longer than the move time limit loses too, its thread abandoned
+//! (an in-process bot cannot be stopped from outside; it goes on until it returns or the process ends). The
+//! result of every game depends only on the seed, its game id and its pair id, never on the thread that played
+//! it or on the order games finished in: the final files are written sorted by game id.
+
+use super::config::{seats_of, BotEntry, SprtConfig, Tournament};
+use super::record::{GameRecord, GameTiming, BOT_ERROR, ENGINE_ERROR, MOVE_LIMIT};
+use super::schedule::{schedule, Pairing};
+use super::stats::{sprt_bounds, Outcome, Penta, SprtDecision};
+use super::writers::{self, RunFiles};
+use super::{report, Summary};
+use crate::bot::{Bot, BotError};
+use crate::compile::Game;
+use crate::engine::playout::{below, game_rng};
+use crate::engine::{Engine, EngineError, State};
+use rand_chacha::ChaCha8Rng;
+use rand_core::{RngCore, SeedableRng};
+use std::collections::BTreeMap;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{mpsc, Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// Mixed into the run seed for the openings' streams, so that they differ from the games' streams of the
+/// same index.
+const OPENING_SALT: u64 = 0x6f70_656e_696e_6773; // "openings"
+
+/// The engine gets at least this long for one step before a game is given up as an engine error.
+const ENGINE_TIME_LIMIT: Duration = Duration::from_secs(60);
+
+/// How often a game's watcher looks at what the game is doing.
+const WATCH_INTERVAL: Duration = Duration::from_millis(50);
+
+/// How progress is shown on standard error.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Progress {
+    /// A bar with games done, rate and ETA (for a terminal).
+    Bar,
+    /// A plain line now and then (for a log file).
+    Lines,
+    /// Nothing.
+    None,
+}
+
+/// How to run (none of it changes the results).
+#[derive(Clone, Debug)]
+pub struct RunOptions {
+    /// The run's folder (`results/<run>/`).
+    pub out: PathBuf,
+    /// Games played at once.
+    pub jobs: usize,
+    pub progress: Progress,
+    /// Go on with the games a stopped run in `out` had not finished.
+    pub resume: bool,
+}
+
+/// The state of a sequential test.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SprtStatus {
+    pub config: SprtConfig,
+    pub lower: f64,
+    pub upper: f64,
+    /// Complete pairs counted, in pair order.
+    pub pairs: u64,
+    pub penta: Penta,
+    pub llr: f64,
+    pub decision: SprtDecision,
+    /// The last pair counted when the test decided; later games are not part of the run.
+    pub stop_pair: Option<u64>,
+}
+
+/// What a run produced.
+pub struct RunOutcome {
+    /// Every game of the run, in game-id order.
+    pub records: Vec<GameRecord>,
+    pub timings: Vec<GameTiming>,
+    pub summary: Summary,
+    /// Games played by this invocation, and read back from an earlier one.
+    pub played: usize,
+    pub resumed: usize,
+    pub seconds: f64,
+}
+
+/// Counts complete pairs in pair order and decides once the LLR leaves the bounds. Deterministic: it depends
+/// on which games are done, never on the order they finished in.
+struct SprtTracker {
+    status: SprtStatus,
+    /// Game ids of each pair, by pair id.
+    pairs: Vec<Vec<u64>>,
+}
+
+impl SprtTracker {
+    fn new(config: SprtConfig, schedule: &[Pairing]) -> SprtTracker {
+        let b = sprt_bounds(config.alpha, config.beta).expect("validated");
+        let mut pairs: Vec<Vec<u64>> = vec![];
+        for p in schedule {
+            let i = p.pair_id as usize;
+            if pairs.len() <= i {
+                pairs.resize(i + 1, vec![]);
+            }
+            pairs[i].push(p.game_id);
+        }
+        SprtTracker {
+            status: SprtStatus {
+                config,
+                lower: b.lower,
+                upper: b.upper,
+                pairs: 0,
+                penta: Penta::default(),
+                llr: 0.0,
+                decision: SprtDecision::Continue,
+                stop_pair: None,
+            },
+            pairs,
+        }
+    }
+
+    /// Counts the pairs that are now complete; returns the stop pair once decided.
+    fn update(&mut self, done: &BTreeMap<u64, GameRecord>, first_bot: &str) -> Option<u64> {
+        let s = &mut self.status;
+        while s.stop_pair.is_none() && (s.pairs as usize) < self.pairs.len() {
+            let ids = &self.pairs[s.pairs as usize];
+            let games: Option<Vec<&GameRecord>> = ids.iter().map(|id| done.get(id)).collect();
+            let Some(games) = games else { break };
+            if games.len() == 2 && games.iter().all(|g| g.is_rated()) {
+                let o: Vec<Outcome> = games.iter().map(|g| outcome_of(g, first_bot)).collect();
+                s.penta.add_pair(o[0], o[1]);
+                s.llr = s
+                    .penta
+                    .llr(s.config.elo0, s.config.elo1)
+                    .unwrap_or(f64::NAN);
+                s.decision = sprt_bounds(s.config.alpha, s.config.beta)
+                    .expect("validated")
+                    .decide(s.llr);
+            }
+            if s.decision != SprtDecision::Continue {
+                s.stop_pair = Some(s.pairs);
+            }
+            s.pairs += 1;
+        }
+        s.stop_pair
+    }
+}
+
+/// A rated game's outcome for the bot named `bot` (a loss if it did not play).
+pub fn outcome_of(g: &GameRecord, bot: &str) -> Outcome {
+    match g.bots.iter().position(|b| b == bot).map(|i| g.results[i]) {
+        Some(r) if r > 0 => Outcome::Win,
+        Some(0) => Outcome::Draw,
+        _ => Outcome::Loss,
+    }
+}
+
+/// Runs (or resumes) a tournament and writes every output into `opts.out`.
+pub fn run(t: &Tournament, opts: &RunOptions) -> Result<RunOutcome, String> {
+    let start = Instant::now();
+    let seats = t.max_seats();
+    let files = RunFiles::new(&opts.out, seats);
+    let sched = schedule(
+        t.config.format,
+        t.bots.len(),
+        &t.variants
+            .iter()
+            .map(|v| v.seats().len())
+            .collect::<Vec<_>>(),
+        t.config.games,
+    );
+
+    // What an earlier invocation finished.
+    let mut done: BTreeMap<u64, GameRecord> = BTreeMap::new();
+    let mut timings: BTreeMap<u64, GameTiming> = BTreeMap::new();
+    if opts.resume {
+        for r in files.read_games()? {
+            let Some(p) = sched.get(r.game_id as usize) else {
+                return Err(format!(
+                    "{}: game {} is not in this run's schedule",
+                    files.games.display(),
+                    r.game_id
+                ));
+            };
+            let want: Vec<&str> = p.seats.iter().map(|&b| t.bots[b].name.as_str()).collect();
+            if r.pair_id != p.pair_id || r.bots != want || r.variant != t.variants[p.variant].title
+            {
+                return Err(format!(
+                    "{}: game {} does not match the run's configuration",
+                    files.games.display(),
+                    r.game_id
+                ));
+            }
+            done.insert(r.game_id, r);
+        }
+        for tm in files.read_timings()? {
+            if done.contains_key(&tm.game_id) {
+                timings.insert(tm.game_id, tm);
+            }
+        }
+    } else {
+        files.create(&t.config)?;
+    }
+    let resumed = done.len();
+    // Rewritten whole: drops a row a killed run left half written.
+    files.rewrite(done.values(), timings.values())?;
+
+    let first_bot = t.bots[0].name.clone();
+    let mut sprt = t.config.sprt.map(|c| SprtTracker::new(c, &sched));
+    let stop = Arc::new(AtomicU64::new(u64::MAX));
+    if let Some(sp) = sprt.as_mut().and_then(|s| s.update(&done, &first_bot)) {
+        stop.store(sp, Ordering::SeqCst);
+    }
+    let todo: Vec<Pairing> = sched
+        .iter()
+        .filter(|p| !done.contains_key(&p.game_id) && p.pair_id <= stop.load(Ordering::SeqCst))
+        .cloned()
+        .collect();
+
+    let collector = Mutex::new(Collector {
+        appender: files.appender()?,
+        progress: ProgressView::new(opts.progress, done.len(), sched.len()),
+        done,
+        timings,
+        sprt,
+        first_bot,
+        played: 0,
+        error: None,
+    });
+    let failed = AtomicBool::new(false);
+    {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(opts.jobs.max(1))
+            .thread_name(|i| format!("tournament-{i}"))
+            .build()
+            .map_err(|e| format!("cannot start the worker threads: {e}"))?;
+        let next = AtomicUsize::new(0);
+        let shared = Shared {
+            games: t.variants.iter().map(|v| v.game.clone()).collect(),
+            titles: t.variants.iter().map(|v| v.title.clone()).collect(),
+            bots: t.bots.clone(),
+            seed: t.config.seed,
+            max_plies: t.config.max_plies,
+            opening_plies: t.config.opening_plies,
+            move_limit: Duration::from_millis(t.config.move_timeout_ms),
+            stop: stop.clone(),
+        };
+        // Each worker plays games in schedule order and files each one itself (under the collector's lock):
+        // no hand-off per game to another thread.
+        pool.broadcast(|_| {
+            let mut thread = None;
+            while !failed.load(Ordering::SeqCst) {
+                let i = next.fetch_add(1, Ordering::SeqCst);
+                let Some(p) = todo.get(i) else { break };
+                if p.pair_id > stop.load(Ordering::SeqCst) {
+                    continue;
+                }
+                if let Some((rec, tm)) = play_supervised(&shared, p, &mut thread) {
+                    let mut c = c_lock(&collector);
+                    if let Err(e) = c.add(rec, tm, &sched, &stop) {
+                        c.error.get_or_insert(e);
+                        failed.store(true, Ordering::SeqCst);
+                    }
+                }
+            }
+        });
+    }
+    let Collector {
+        mut progress,
+        done,
+        timings,
+        sprt,
+        played,
+        error,
+        ..
+    } = collector.into_inner().unwrap_or_else(|e| e.into_inner());
+    progress.finish();
+    if let Some(e) = error {
+        return Err(e);
+    }
+
+    let stop_pair = stop.load(Ordering::SeqCst);
+    let records: Vec<GameRecord> = done
+        .into_values()
+        .filter(|r| r.pair_id <= stop_pair)
+        .collect();
+    let timings: Vec<GameTiming> = timings
+        .into_values()
+        .filter(|tm| {
+            records
+                .binary_search_by_key(&tm.game_id, |r| r.game_id)
+                .is_ok()
+        })
+        .collect();
+    let complete = stop_pair != u64::MAX || records.len() == sched.len();
+    files.rewrite(records.iter(), timings.iter())?;
+    let summary = report::summarize(t, &records, sprt.map(|s| s.status), complete);
+    writers::write_outputs(&files, t, &summary, &records)?;
+    Ok(RunOutcome {
+        records,
+        timings,
+        summary,
+        played,
+        resumed,
+        seconds: start.elapsed().as_secs_f64(),
+    })
+}
+
+/// Files finished games: appends them to the CSV files, keeps them for the statistics, runs the SPRT and
+/// shows progress.
+struct Collector {
+    appender: writers::Appender,
+    progress: ProgressView,
+    done: BTreeMap<u64, GameRecord>,
+    timings: BTreeMap<u64, GameTiming>,
+    sprt: Option<SprtTracker>,
+    first_bot: String,
+    played: usize,
+    error: Option<String>,
+}
+
+fn c_lock(c: &Mutex<Collector>) -> std::sync::MutexGuard<'_, Collector> {
+    c.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+impl Collector {
+    fn add(
+        &mut self,
+        rec: GameRecord,
+        tm: GameTiming,
+        sched: &[Pairing],
+        stop: &AtomicU64,
+    ) -> Result<(), String> {
+        if rec.pair_id > stop.load(Ordering::SeqCst) {
+            return Ok(()); // played past the SPRT's decision: not part of the run
+        }
+        self.appender.append(&rec, &tm)?;
+        self.played += 1;
+        self.progress.tick();
+        self.done.insert(rec.game_id, rec);
+        self.timings.insert(tm.game_id, tm);
+        if let Some(sp) = self
+            .sprt
+            .as_mut()
+            .and_then(|s| s.update(&self.done, &self.first_bot))
+        {
+            stop.store(sp, Ordering::SeqCst);
+            self.progress
+                .set_total(sched.iter().filter(|p| p.pair_id <= sp).count());
+        }
+        Ok(())
+    }
+}
+
+/// What every game needs from the run.
+struct Shared {
+    games: Vec<Arc<Game>>,
+    titles: Vec<String>,
+    bots: Vec<BotEntry>,
+    seed: u64,
+    max_plies: u32,
+    opening_plies: u32,
+    move_limit: Duration,
+    /// The last pair of the run once the SPRT has decided (u64::MAX before).
+    stop: Arc<AtomicU64>,
+}
+
+/// What the game thread is doing, for its watcher.
+#[derive(Clone, Copy, PartialEq)]
+enum Phase {
+    Engine,
+    Bot(usize),
+}
+
+/// A game in progress, shared between its thread and its watcher.
+pub(crate) struct Live {
+    phase: Phase,
+    /// When the phase began.
+    since: Instant,
+    record: GameRecord,
+    timing: GameTiming,
+}
+
+/// A game's own copy of what it needs (its thread may outlive the pool's wait for it).
+pub(crate) struct Job {
+    game: Arc<Game>,
+    pairing: Pairing,
+    bots: Vec<BotEntry>,
+    seed: u64,
+    max_plies: u32,
+    opening_plies: u32,
+    stop: Arc<AtomicU64>,
+}
+
+/// A thread that plays the games of one worker, one after the other (a new thread per game would cost a
+/// fresh allocator heap each time). Replaced when a game on it has to be abandoned.
+pub(crate) struct GameThread {
+    jobs: mpsc::Sender<(Job, Arc<Mutex<Live>>)>,
+    done: mpsc::Receiver<Option<()>>,
+}
+
+impl GameThread {
+    fn start() -> std::io::Result<GameThread> {
+        let (jobs, job_rx) = mpsc::channel::<(Job, Arc<Mutex<Live>>)>();
+        let (done_tx, done) = mpsc::sync_channel::<Option<()>>(1);
+        std::thread::Builder::new()
+            .name("game".into())
+            .spawn(move || {
+                for (job, live) in job_rx {
+                    let finished = match catch_unwind(AssertUnwindSafe(|| play(&job, &live))) {
+                        Ok(f) => f,
+                        Err(panic) => {
+                            // A bug outside the bots (their panics are caught where they are called).
+                            let msg = format!("panic: {}", panic_message(&*panic));
+                            end_engine_error(&mut lock(&live).record, &msg);
+                            Some(())
+                        }
+                    };
+                    if done_tx.send(finished).is_err() {
+                        break; // abandoned
+                    }
+                }
+            })?;
+        Ok(GameThread { jobs, done })
+    }
+}
+
+/// Plays one game on the worker's game thread and waits for it, giving up on a bot (or the engine) that takes
+/// too long: the thread is then abandoned and the next game gets a new one. `None` if the game was cancelled
+/// (the SPRT stopped the run before it).
+fn play_supervised(
+    shared: &Shared,
+    p: &Pairing,
+    thread: &mut Option<GameThread>,
+) -> Option<(GameRecord, GameTiming)> {
+    let seats = p.seats.len();
+    let live = Arc::new(Mutex::new(Live {
+        phase: Phase::Engine,
+        since: Instant::now(),
+        record: GameRecord {
+            game_id: p.game_id,
+            pair_id: p.pair_id,
+            seed: shared.seed,
+            variant: shared.titles[p.variant].clone(),
+            bots: p
+                .seats
+                .iter()
+                .map(|&b| shared.bots[b].name.clone())
+                .collect(),
+            results: vec![],
+            end_type: String::new(),
+            end_name: String::new(),
+            end_priority: 0,
+            plies: 0,
+            opening_plies: 0,
+            legal_moves: 0,
+            error: String::new(),
+            moves: vec![],
+        },
+        timing: GameTiming {
+            game_id: p.game_id,
+            wall: 0.0,
+            time: vec![0.0; seats],
+            nodes: vec![0; seats],
+        },
+    }));
+    let job = Job {
+        game: shared.games[p.variant].clone(),
+        pairing: p.clone(),
+        bots: shared.bots.clone(),
+        seed: shared.seed,
+        max_plies: shared.max_plies,
+        opening_plies: shared.opening_plies,
+        stop: shared.stop.clone(),
+    };
+    let started = Instant::now();
+    let finish = |mut l: Live| {
+        l.timing.wall = started.elapsed().as_secs_f64();
+        Some((l.record, l.timing))
+    };
+    if thread.is_none() {
+        match GameThread::start() {
+            Ok(t) => *thread = Some(t),
+            Err(e) => {
+                let mut l = take(&live);
+                end_engine_error(&mut l.record, &format!("cannot start a game thread: {e}"));
+                return finish(l);
+            }
+        }
+    }
+    let gt = thread.as_ref().expect("started above");
+    if gt.jobs.send((job, live.clone())).is_err() {
+        *thread = None;
+        let mut l = take(&live);
+        end_engine_error(&mut l.record, "the game thread has ended");
+        return finish(l);
+    }
+    let rx = &gt.done;
+    loop {
+        let (phase, since) = {
+            let l = lock(&live);
+            (l.phase, l.since)
+        };
+        let limit = match phase {
+            Phase::Bot(seat) => match shared.bots[p.seats[seat]].own_time_limit {
+                Some(own) => shared.move_limit.max(own + Duration::from_secs(1)),
+                None => shared.move_limit,
+            },
+            Phase::Engine => shared.move_limit.max(ENGINE_TIME_LIMIT),
+        };
+        // Wake up now and then: the phase may change (and its deadline with it) while we wait.
+        let wait = (since + limit)
+            .saturating_duration_since(Instant::now())
+            .min(WATCH_INTERVAL);
+        match rx.recv_timeout(wait) {
+            Err(mpsc::RecvTimeoutError::Timeout) if Instant::now() < since + limit => continue,
+            Ok(Some(())) => return finish(take(&live)),
+            Ok(None) => return None,
+            Err(mpsc::RecvTimeoutError::Disconnected) => {
+                *thread = None;
+                let mut l = take(&live);
+                end_engine_error(&mut l.record, "the game thread ended without a result");
+                return finish(l);
+            }
+            Err(mpsc::RecvTimeoutError::Timeout) => {
+                let mut l = lock(&live);
+                if l.phase != phase || l.since != since {
+                    continue; // the game moved on meanwhile
+                }
+                // Give up on the game; its thread is left to finish (or not) on its own.
+                let ms = limit.as_millis();
+                match phase {
+                    Phase::Bot(seat) => {
+                        l.timing.time[seat] += limit.as_secs_f64();
+                        end_bot_error(
+                            &mut l.record,
+                            seat,
+                            "timeout",
+                            &format!("no move within {ms} ms"),
+                        );
+                    }
+                    Phase::Engine => end_engine_error(
+                        &mut l.record,
+                        &format!("the engine took longer than {ms} ms"),
+                    ),
+                }
+                // The abandoned thread sees the game ended and stops at its next step, if it ever gets there;
+                // then it finds its result channel closed and ends.
+                *thread = None;
+                let snapshot = Live {
+                    phase: l.phase,
+                    since: l.since,
+                    record: l.record.clone(),
+                    timing: l.timing.clone(),
+                };
+                drop(l);
+                return finish(snapshot);
+            }
+        }
+    }
+}
+
+fn lock(live: &Mutex<Live>) -> std::sync::MutexGuard<'_, Live> {
+    live.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// The game's state once its thread is done with it.
+fn take(live: &Arc<Mutex<Live>>) -> Live {
+    let mut l = lock(live);
+    Live {
+        phase: l.phase,
+        since: l.since,
+        record: std::mem::take(&mut l.record),
+        timing: std::mem::take(&mut l.timing),
+    }
+}
+
+pub(crate) fn panic_message(p: &(dyn std::any::Any + Send)) -> String {
+    if let Some(s) = p.downcast_ref::<&str>() {
+        s.to_string()
+    } else if let Some(s) = p.downcast_ref::<String>() {
+        s.clone()
+    } else {
+        "(no message)".into()
+    }
+}
+
+/// One line: the CSV rows stay one line each, which is what lets a resume drop a half-written last row.
+fn one_line(s: &str) -> String {
+    s.split(['\n', '\r'])
+        .map(str::trim_end)
+        .filter(|l| !l.is_empty())
+        .collect::<Vec<_>>()
+        .join(" | ")
+}
+
+fn end_engine_error(r: &mut GameRecord, msg: &str) {
+    if !r.end_type.is_empty() {
+        return;
+    }
+    r.results.clear();
+    r.end_type = ENGINE_ERROR.into();
+    r.end_name = ENGINE_ERROR.into();
+    r.end_priority = 0;
+    r.error = one_line(msg);
+}
+
+/// The bot in `seat` loses; every other seat wins.
+fn end_bot_error(r: &mut GameRecord, seat: usize, what: &str, msg: &str) {
+    if !r.end_type.is_empty() {
+        return;
+    }
+    r.results = (0..r.bots.len())
+        .map(|i| if i == seat { -1 } else { 1 })
+        .collect();
+    r.end_type = BOT_ERROR.into();
+    r.end_name = what.into();
+    r.end_priority = 0;
+    r.error = one_line(&format!("{}: {msg}", r.bots[seat]));
+}
+
+fn bot_error_kind(e: &BotError) -> &'static str {
+    match e {
+        BotError::Crashed(_) => "crashed",
+        BotError::Timeout(_) => "timeout",
+        BotError::Illegal(_) => "illegal",
+        BotError::Engine(_) => "engine",
+    }
+}
+
+/// Plays the game, writing its progress into `live`. `None` if cancelled.
+fn play(job: &Job, live: &Mutex<Live>) -> Option<()> {
+    match play_inner(job, live) {
+        Ok(finished) => finished,
+        Err(e) => {
+            end_engine_error(&mut lock(live).record, &e.to_string());
+            Some(())
+        }
+    }
+}
+
+fn play_inner(job: &Job, live: &Mutex<Live>) -> Result<Option<()>, EngineError> {
+    let game = &*job.game;
+    let engine = Engine::new(game);
+    let seat_players = seats_of(game);
+    let mut seat_of_player = vec![None; game.players.len()];
+    for (seat, &p) in seat_players.iter().enumerate() {
+        seat_of_player[p] = Some(seat);
+    }
+    let pair_id = job.pairing.pair_id;
+
+    // Every stream from the seed and the ids: the opening from the pair, the rest from the game.
+    let mut opening_rng = game_rng(job.seed ^ OPENING_SALT, pair_id);
+    let mut master = game_rng(job.seed, job.pairing.game_id);
+    let mut chance_rng = ChaCha8Rng::seed_from_u64(master.next_u64());
+    let mut seat_rngs: Vec<ChaCha8Rng> = seat_players
+        .iter()
+        .map(|_| ChaCha8Rng::seed_from_u64(master.next_u64()))
+        .collect();
+
+    let mut bots: Vec<Box<dyn Bot>> = vec![];
+    for (seat, &b) in job.pairing.seats.iter().enumerate() {
+        match catch_unwind(AssertUnwindSafe(|| (job.bots[b].make)())) {
+            Ok(Ok(bot)) => bots.push(bot),
+            Ok(Err(e)) => {
+                let msg = format!("cannot start: {e}");
+                end_bot_error(&mut lock(live).record, seat, "crashed", &msg);
+                return Ok(Some(()));
+            }
+            Err(p) => {
+                let msg = format!("panic while starting: {}", panic_message(&*p));
+                end_bot_error(&mut lock(live).record, seat, "panic", &msg);
+                return Ok(Some(()));
+            }
+        }
+    }
+
+    let mut s: State = engine.initial();
+    let mut history: Vec<u64> = vec![];
+    let mut plies = 0u32;
+    let push = |live: &Mutex<Live>, m: &crate::engine::Move, n: usize, opening: bool| {
+        let mut l = lock(live);
+        l.record.moves.push(m.notation(game));
+        l.record.plies += 1;
+        l.record.legal_moves += n as u64;
+        if opening {
+            l.record.opening_plies += 1;
+        }
+    };
+
+    // The opening: random plies that do not end the game, the same for every game of the pair.
+    for _ in 0..job.opening_plies.min(job.max_plies) {
+        let moves = engine.legal_moves(&s)?;
+        if moves.is_empty() || engine.outcome(&s, &moves, &history)?.is_some() {
+            break;
+        }
+        let mut candidates: Vec<usize> = (0..moves.len()).collect();
+        let mut chosen = None;
+        history.push(s.key());
+        while !candidates.is_empty() {
+            let i = candidates.swap_remove(below(&mut opening_rng, candidates.len()));
+            let next = engine.apply(&s, &moves[i]);
+            let next_moves = engine.legal_moves(&next)?;
+            if engine.outcome(&next, &next_moves, &history)?.is_none() {
+                chosen = Some((i, next));
+                break;
+            }
+        }
+        let Some((i, next)) = chosen else {
+            history.pop();
+            break;
+        };
+        push(live, &moves[i], moves.len(), true);
+        s = next;
+        plies += 1;
+    }
+
+    loop {
+        if pair_id > job.stop.load(Ordering::Relaxed) || !lock(live).record.end_type.is_empty() {
+            return Ok(None);
+        }
+        let moves = engine.legal_moves(&s)?;
+        if let Some(o) = engine.outcome(&s, &moves, &history)? {
+            let mut l = lock(live);
+            l.record.results = seat_players.iter().map(|&p| o.results[p]).collect();
+            l.record.end_type = o.end_type;
+            l.record.end_name = o.name;
+            l.record.end_priority = o.priority;
+            return Ok(Some(()));
+        }
+        if plies >= job.max_plies {
+            let mut l = lock(live);
+            l.record.results = vec![0; seat_players.len()];
+            l.record.end_type = MOVE_LIMIT.into();
+            l.record.end_name = MOVE_LIMIT.into();
+            l.record.end_priority = 0;
+            return Ok(Some(()));
+        }
+        if moves.is_empty() {
+            return Err(EngineError(
+                "no legal move and no end condition holds".into(),
+            ));
+        }
+        let player = engine.to_move(&s).idx();
+        let index = match seat_of_player[player] {
+            None => below(&mut chance_rng, moves.len()),
+            Some(seat) => {
+                let t0 = Instant::now();
+                {
+                    let mut l = lock(live);
+                    l.phase = Phase::Bot(seat);
+                    l.since = t0;
+                }
+                let bot = &mut bots[seat];
+                let rng = &mut seat_rngs[seat];
+                let r = catch_unwind(AssertUnwindSafe(|| {
+                    bot.choose(&engine, &s, &moves, &history, rng)
+                }));
+                let t1 = Instant::now();
+                let mut l = lock(live);
+                l.phase = Phase::Engine;
+                l.since = t1;
+                l.timing.time[seat] += (t1 - t0).as_secs_f64();
+                l.timing.nodes[seat] += bots[seat].last_nodes().unwrap_or(0);
+                match r {
+                    Ok(Ok(i)) if i < moves.len() => i,
+                    Ok(Ok(i)) => {
+                        let msg = format!("chose move {i} of {}", moves.len());
+                        end_bot_error(&mut l.record, seat, "illegal", &msg);
+                        return Ok(Some(()));
+                    }
+                    Ok(Err(e)) => {
+                        end_bot_error(&mut l.record, seat, bot_error_kind(&e), &e.to_string());
+                        return Ok(Some(()));
+                    }
+                    Err(p) => {
+                        let msg = format!("panic: {}", panic_message(&*p));
+                        end_bot_error(&mut l.record, seat, "panic", &msg);
+                        return Ok(Some(()));
+                    }
+                }
+            }
+        };
+        push(live, &moves[index], moves.len(), false);
+        history.push(s.key());
+        s = engine.apply(&s, &moves[index]);
+        plies += 1;
+    }
+}
+
+/// Progress on standard error.
+struct ProgressView {
+    mode: Progress,
+    bar: Option<indicatif::ProgressBar>,
+    done: usize,
+    total: usize,
+    start: Instant,
+    /// Games already done when this invocation started (not part of the rate).
+    base: usize,
+    last_line: Instant,
+}
+
+impl ProgressView {
+    fn new(mode: Progress, done: usize, total: usize) -> ProgressView {
+        let bar = (mode == Progress::Bar).then(|| {
+            let b = indicatif::ProgressBar::with_draw_target(
+                Some(total as u64),
+                indicatif::ProgressDrawTarget::stderr(),
+            );
+            b.set_style(
+                indicatif::ProgressStyle::with_template(
+                    "{bar:40} {pos}/{len} games  {rate}  ETA {eta}",
+                )
+                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar())
+                .with_key(
+                    "rate",
+                    |s: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+                        let _ = write!(w, "{:.1} games/s", s.per_sec());
+                    },
+                ),
+            );
+            b.set_position(done as u64);
+            b.reset_eta();
+            b
+        });
+        ProgressView {
+            mode,
+            bar,
+            done,
+            total,
+            start: Instant::now(),
+            base: done,
+            last_line: Instant::now(),
+        }
+    }
+
+    fn set_total(&mut self, total: usize) {
+        self.total = total;
+        if let Some(b) = &self.bar {
+            b.set_length(total as u64);
+        }
+    }
+
+    fn tick(&mut self) {
+        self.done += 1;
+        if let Some(b) = &self.bar {
+            b.set_position(self.done as u64);
+        }
+        if self.mode == Progress::Lines && self.last_line.elapsed() >= Duration::from_secs(5) {
+            self.last_line = Instant::now();
+            self.line();
+        }
+    }
+
+    fn line(&self) {
+        let secs = self.start.elapsed().as_secs_f64().max(1e-9);
+        let rate = (self.done - self.base) as f64 / secs;
+        let left = self.total.saturating_sub(self.done);
+        let eta = if rate > 0.0 { left as f64 / rate } else { 0.0 };
+        eprintln!(
+            "tournament: {}/{} games, {rate:.1} games/s, ETA {eta:.0} s",
+            self.done, self.total
+        );
+    }
+
+    fn finish(&mut self) {
+        if let Some(b) = self.bar.take() {
+            b.finish_and_clear();
+        }
+        if self.mode == Progress::Lines {
+            self.line();
+        }
+    }
+}

@@ -1,0 +1,468 @@
+#!/usr/bin/env python3
+"""Throughput benchmark: dagaz perft and random playouts on one core, OpenSpiel beside it in the same run.
+
+Run from anywhere (the repository root is found from this file's location):
+
+    python3 tests/bench/bench.py            # build, measure, print the markdown report
+    python3 tests/bench/bench.py --write    # ... and put it into BENCHMARKS.md between the markers
+
+For each game whose file is present it runs, pinned to one core (`taskset -c CORE`):
+
+    ./target/release/dagaz perft games/X.zrf D --json
+    ./target/release/dagaz playout games/X.zrf --games N --seed 1 --max-plies P --json
+
+and, for the games OpenSpiel has, uniform random playouts with `pyspiel.evaluate_bots` (the whole game is played in
+C++) in a loop for a fixed time, in this same process pinned to the same core. Only the standard library and
+OpenSpiel (`pip install open-spiel`) are needed; without OpenSpiel the dagaz columns are still measured.
+"""
+
+import argparse
+import datetime
+import json
+import os
+import platform
+import re
+import resource
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+BIN = ROOT / "target" / "release" / "dagaz"
+BENCHMARKS = ROOT / "BENCHMARKS.md"
+
+
+def markers(block):
+    """The lines between which --write puts the report; --block NAME selects another pair in the same file."""
+    suffix = f" {block}" if block else ""
+    return f"<!-- bench:begin{suffix} (written by tests/bench/bench.py --write) -->", f"<!-- bench:end{suffix} -->"
+
+
+# Per game: the file, a fixed perft depth and playout count where chosen (None: chosen by the script so that the run
+# takes a few seconds, see choose_depth / choose_games), the OpenSpiel name, and the peer numbers from
+# ../shared/reference/throughput-anchors.md (RBG compiled, OpenSpiel on the anchors' machine; playouts/s, one core).
+GAMES = [
+    dict(key="chess", name="chess", file="games/chess.zrf", depth=5, games=1000,
+         openspiel="chess", rbg=626, rbg_len=316, os_anchor=522),
+    dict(key="english-checkers", name="English checkers", file="games/english-checkers.zrf", depth=10, games=50000,
+         openspiel="checkers", rbg=50550, rbg_len=67, os_anchor=2547),
+    dict(key="international-draughts", name="international draughts", file="games/international-draughts.zrf",
+         depth=8, games=20000, openspiel=None, rbg=3773, rbg_len=92, os_anchor=None),
+    dict(key="breakthrough", name="breakthrough", file="games/breakthrough.zrf", depth=6, games=30000,
+         openspiel="breakthrough", rbg=31319, rbg_len=64, os_anchor=15129),
+    dict(key="othello", name="othello", file="games/othello.zrf", depth=9, games=10000,
+         openspiel="othello", rbg=13890, rbg_len=60, os_anchor=2040),
+    dict(key="amazons", name="amazons", file="games/amazons.zrf", depth=2, games=1000,
+         openspiel="amazons", rbg=2181, rbg_len=71, os_anchor=9753),
+]
+FLOORS = dict(perft_chess_5_seconds=15.0, playouts={"chess": 100.0, "english-checkers": 10000.0})
+MAX_PLIES = 1000       # dagaz playout cap (its default); a game reaching it ends as a draw of type move-limit
+SEED = 1
+TARGET_SECONDS = 5.0   # what an automatically chosen perft depth / playout count aims at
+PERFT_TIMEOUT = 120.0  # an automatically chosen depth that runs longer than this is abandoned
+
+
+def log(*a):
+    print(*a, file=sys.stderr, flush=True)
+
+
+def sh(cmd):
+    return subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True).stdout.strip()
+
+
+def machine(core, pinned):
+    cpu = "unknown"
+    mhz = None
+    try:
+        info = Path("/proc/cpuinfo").read_text()
+        m = re.search(r"^model name\s*:\s*(.*)$", info, re.M)
+        cpu = m.group(1).strip() if m else cpu
+        m = re.search(r"^cpu MHz\s*:\s*(.*)$", info, re.M)
+        mhz = float(m.group(1)) if m else None
+    except OSError:
+        pass
+    try:
+        load = os.getloadavg()
+    except OSError:
+        load = None
+    commit = sh(["git", "rev-parse", "--short", "HEAD"]) or "unknown"
+    if sh(["git", "status", "--porcelain", "--untracked-files=no"]):
+        commit += " (with uncommitted changes)"
+    return dict(cpu=cpu, mhz=mhz, nproc=os.cpu_count(), load=load, core=core, pinned=pinned, commit=commit,
+                rustc=sh(["rustc", "--version"]), python=platform.python_version(),
+                date=datetime.datetime.now().strftime("%Y-%m-%d %H:%M"), kernel=platform.release())
+
+
+def pin_prefix(core):
+    return ["taskset", "-c", str(core)] if shutil.which("taskset") else []
+
+
+def run_dagaz(args, core, timeout=None):
+    """Run ./target/release/dagaz ARGS --json pinned; return (parsed json, the command as shown) or raise.
+
+    The json gets `cpu_share`: the process's CPU time over its wall time, below 1 when other work shared the core."""
+    cmd = pin_prefix(core) + ["./target/release/dagaz"] + [str(a) for a in args] + ["--json"]
+    shown = " ".join(cmd)
+    r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = time.perf_counter()
+    p = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=timeout)
+    wall = time.perf_counter() - t0
+    r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if p.returncode != 0:
+        raise RuntimeError(f"`{shown}` failed ({p.returncode}): {p.stderr.strip()[-500:]}")
+    out = json.loads(p.stdout.strip().splitlines()[-1])
+    out["cpu_seconds"] = r1.ru_utime + r1.ru_stime - r0.ru_utime - r0.ru_stime
+    out["cpu_share"] = out["cpu_seconds"] / max(wall, 1e-9)
+    return out, shown
+
+
+def choose_depth(g, core):
+    """Deepen perft until a run takes at least 2 s, or the next depth looks longer than ~20 s."""
+    prev = None
+    d = 1
+    while True:
+        try:
+            r, shown = run_dagaz(["perft", g["file"], d], core, timeout=PERFT_TIMEOUT)
+        except subprocess.TimeoutExpired:
+            log(f"  perft {d} ran over {PERFT_TIMEOUT:.0f} s; keeping depth {d - 1}")
+            return prev
+        if r["seconds"] >= 2.0 or r["leaves"] == 0 or d >= 40:
+            return r, shown
+        branching = r["leaves"] / prev[0]["leaves"] if prev and prev[0]["leaves"] else r["leaves"]
+        if max(r["seconds"], 1e-4) * branching > 20.0:
+            return r, shown
+        prev = (r, shown)
+        d += 1
+
+
+def nice(n):
+    """Round down to 1, 2 or 5 times a power of ten."""
+    n = max(10, int(n))
+    p = 10 ** (len(str(n)) - 1)
+    return max(m * p for m in (1, 2, 5) if m * p <= n)
+
+
+def choose_games(g, core):
+    n = 10
+    while True:
+        r, _ = run_dagaz(["playout", g["file"], "--games", n, "--seed", SEED, "--max-plies", MAX_PLIES], core)
+        if r["seconds"] >= 0.5 or n >= 1_000_000:
+            return nice(r["playouts_per_second"] * TARGET_SECONDS)
+        n *= 10
+
+
+def bench_dagaz(g, core):
+    out = dict(file=g["file"])
+    if g["depth"] is not None:
+        r, shown = run_dagaz(["perft", g["file"], g["depth"]], core)
+        out["depth_auto"] = False
+    else:
+        r, shown = choose_depth(g, core)
+        out["depth_auto"] = True
+    out["perft"] = dict(depth=r["depth"], leaves=r["leaves"], seconds=r["seconds"],
+                        leaves_per_second=r["leaves_per_second"], cpu_share=r["cpu_share"],
+                        leaves_per_cpu_second=r["leaves"] / max(r["cpu_seconds"], 1e-9), command=shown)
+    log(f"  perft({r['depth']}) = {r['leaves']} in {r['seconds']:.2f} s: {r['leaves_per_second']:,.0f} leaves/s, "
+        f"CPU share {r['cpu_share']:.2f}")
+    n = g["games"] if g["games"] is not None else choose_games(g, core)
+    out["games_auto"] = g["games"] is None
+    r, shown = run_dagaz(["playout", g["file"], "--games", n, "--seed", SEED, "--max-plies", MAX_PLIES], core)
+    out["playout"] = dict(games=r["games"], seconds=r["seconds"], playouts_per_second=r["playouts_per_second"],
+                          mean_plies=r["mean_plies"], end_types=r["end_types"], wins=r["wins"], errors=r["errors"],
+                          cpu_share=r["cpu_share"], playouts_per_cpu_second=r["games"] / max(r["cpu_seconds"], 1e-9),
+                          command=shown)
+    log(f"  {n} playouts in {r['seconds']:.2f} s: {r['playouts_per_second']:,.1f}/s, {r['mean_plies']:.1f} plies, "
+        f"ended {r['end_types']}, CPU share {r['cpu_share']:.2f}")
+    return out
+
+
+def bench_openspiel(pyspiel, name, seconds):
+    """Uniform random playouts from the start, whole games in C++ (evaluate_bots), for `seconds` of timed play.
+
+    Only new_initial_state + evaluate_bots is timed; counting the game's length afterwards is not."""
+    game = pyspiel.load_game(name)
+    nplayers = game.num_players()
+    bots = [pyspiel.make_uniform_random_bot(p, SEED + p) for p in range(nplayers)]
+    for i in range(3):  # warm-up, untimed
+        pyspiel.evaluate_bots(game.new_initial_state(), bots, 1_000_000 + i)
+    n = actions = turns = draws = 0
+    timed = cpu = 0.0
+    clock, cpu_clock = time.perf_counter, time.process_time
+    while timed < seconds:
+        c0 = cpu_clock()
+        t0 = clock()
+        st = game.new_initial_state()
+        ret = pyspiel.evaluate_bots(st, bots, SEED + n)
+        timed += clock() - t0
+        cpu += cpu_clock() - c0
+        n += 1
+        hist = st.full_history()
+        actions += len(hist)
+        if hist:
+            turns += 1 + sum(1 for a, b in zip(hist, hist[1:]) if a.player != b.player)
+        if all(r == ret[0] for r in ret):
+            draws += 1
+    r = dict(name=name, games=n, seconds=timed, playouts_per_second=n / timed, mean_actions=actions / n,
+             mean_turns=turns / n, draws=draws / n, cpu_share=cpu / timed,
+             playouts_per_cpu_second=n / max(cpu, 1e-9))
+    log(f"  OpenSpiel {name}: {n} playouts in {timed:.2f} s: {r['playouts_per_second']:,.1f}/s, "
+        f"{r['mean_turns']:.1f} turns ({r['mean_actions']:.1f} actions), {100 * r['draws']:.0f}% draws, "
+        f"CPU share {r['cpu_share']:.2f}")
+    return r
+
+
+def fmt(x, digits=0):
+    if x is None:
+        return "—"
+    if digits == 0:
+        return f"{x:,.0f}"
+    return f"{x:,.{digits}f}"
+
+
+def rfmt(x):
+    """A ratio: two decimals, three below 0.1."""
+    return f"{x:.2f}" if x >= 0.1 else f"{x:.3f}"
+
+
+def ended(end_types, games):
+    parts = sorted(end_types.items(), key=lambda kv: -kv[1])
+    return ", ".join(f"{k} {100 * v / games:.0f}%" for k, v in parts)
+
+
+def report(m, results, os_status, os_seconds):
+    L = []
+    load = ", ".join(f"{x:.2f}" for x in m["load"]) if m["load"] else "unknown"
+    mhz = f" ({m['mhz']:.0f} MHz)" if m["mhz"] else ""
+    after = ", ".join(f"{x:.2f}" for x in m["load_after"]) if m.get("load_after") else "unknown"
+    L.append(f"Measured {m['date']} at commit {m['commit']} by `python3 tests/bench/bench.py`: {m['cpu']}"
+             f"{mhz}, {m['nproc']} logical CPUs, "
+             f"Linux {m['kernel']}, {m['rustc']}, Python {m['python']}, OpenSpiel {os_status}. "
+             f"Everything ran on core {m['core']} only ({m['pinned']}); load average before the run: "
+             f"{load}; after: {after}.")
+    L.append("")
+    L.append("Perft (leaves of the legal-move tree from the start position; release build, one core):")
+    L.append("")
+    L.append("| game | depth | leaves | seconds | leaves/s | CPU share | leaves per CPU-second |")
+    L.append("| --- | ---: | ---: | ---: | ---: | ---: | ---: |")
+    for g, r in results:
+        if "skipped" in r:
+            L.append(f"| {g['name']} | — | — | — | {r['skipped']} | — | — |")
+            continue
+        p = r["perft"]
+        L.append(f"| {g['name']} | {p['depth']} | {fmt(p['leaves'])} | {p['seconds']:.2f} | "
+                 f"{fmt(p['leaves_per_second'])} | {p['cpu_share']:.2f} | {fmt(p['leaves_per_cpu_second'])} |")
+    L.append("")
+    L.append(f"Uniform random playouts from the start position, one core. dagaz: `--seed {SEED} --max-plies {MAX_PLIES}`"
+             f" (a game reaching the cap is a draw of type move-limit); plies = moves per game, a composite move "
+             f"(a chain of jumps) is one ply. OpenSpiel: `pyspiel.evaluate_bots` with uniform random bots, timed for "
+             f"{os_seconds:g} s per game; turns = changes of the player to move (+1), actions = OpenSpiel actions "
+             f"(a chain of jumps is one action per jump, an amazons turn is 3 actions). RBG: the anchors file "
+             f"(another machine of this kind, not measured here); dagaz ÷ RBG uses dagaz's playouts per CPU-second. All rates are wall-clock; CPU share = CPU time / "
+             f"wall time of the measured process (dagaz: the whole command, loading included; OpenSpiel: the timed "
+             f"calls): well below 1 means other work shared the core and the rate is understated.")
+    L.append("")
+    L.append("| game | dagaz playouts/s | CPU share | playouts per CPU-second | plies/game | plies/s | "
+             "how the games ended |")
+    L.append("| --- | ---: | ---: | ---: | ---: | ---: | --- |")
+    for g, r in results:
+        if "skipped" in r:
+            L.append(f"| {g['name']} | {r['skipped']} | — | — | — | — | — |")
+            continue
+        p = r["playout"]
+        L.append(f"| {g['name']} | {fmt(p['playouts_per_second'], 1)} | {p['cpu_share']:.2f} | "
+                 f"{fmt(p['playouts_per_cpu_second'], 1)} | {p['mean_plies']:.1f} | "
+                 f"{fmt(p['playouts_per_second'] * p['mean_plies'])} | {ended(p['end_types'], p['games'])} |")
+    L.append("")
+    # How this machine compares with the anchors' machine: OpenSpiel (the same code) here per CPU-second over its
+    # anchor figure; the median over games scales the RBG anchors to this machine.
+    factors = [r["openspiel"]["playouts_per_cpu_second"] / g["os_anchor"]
+               for g, r in results if r.get("openspiel") and g["os_anchor"]]
+    scale = sorted(factors)[len(factors) // 2] if factors else None
+    L.append("Against OpenSpiel (this run, same core) and RBG compiled (the anchors file). Comparisons use playouts "
+             "per CPU-second on both sides; \"per move\" divides by the moves per game (dagaz plies, OpenSpiel "
+             "turns), the fairer figure where the rules make games of different lengths.")
+    L.append("")
+    L.append("| game | dagaz playouts per CPU-second | OpenSpiel playouts/s | OpenSpiel CPU share | OpenSpiel playouts "
+             "per CPU-second | OpenSpiel turns (actions)/game | OpenSpiel draws | dagaz ÷ OpenSpiel (per move) | "
+             "OpenSpiel anchor | RBG compiled anchor (len) | dagaz ÷ RBG, scaled to this machine |")
+    L.append("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    for g, r in results:
+        p = r.get("playout")
+        o = r.get("openspiel")
+        cells = [g["name"], fmt(p["playouts_per_cpu_second"], 1) if p else r.get("skipped", "—")]
+        if o:
+            cells += [fmt(o["playouts_per_second"], 1), f"{o['cpu_share']:.2f}", fmt(o["playouts_per_cpu_second"], 1),
+                      f"{o['mean_turns']:.1f} ({o['mean_actions']:.1f})", f"{100 * o['draws']:.0f}%"]
+        else:
+            cells += ["not in OpenSpiel" if g["openspiel"] is None else r.get("openspiel_note", "not measured")]
+            cells += ["—"] * 4
+        if o and p:
+            ratio = p["playouts_per_cpu_second"] / o["playouts_per_cpu_second"]
+            cells.append(f"{rfmt(ratio)} ({rfmt(ratio * p['mean_plies'] / o['mean_turns'])})")
+        else:
+            cells.append("—")
+        cells.append(fmt(g["os_anchor"]) if g["os_anchor"] else "—")
+        cells.append(f"{fmt(g['rbg'])} ({g['rbg_len']})")
+        if p and scale:
+            ratio = p["playouts_per_cpu_second"] / (g["rbg"] * scale)
+            cells.append(f"{rfmt(ratio)} (per move {rfmt(ratio * p['mean_plies'] / g['rbg_len'])})")
+        else:
+            cells.append("—")
+        L.append("| " + " | ".join(cells) + " |")
+    L.append("")
+    if scale:
+        L.append("Machine scale: OpenSpiel playouts per CPU-second here ÷ the anchors' OpenSpiel figure = "
+                 + ", ".join(f"{g['name']} {r['openspiel']['playouts_per_cpu_second'] / g['os_anchor']:.2f}"
+                             for g, r in results if r.get("openspiel") and g["os_anchor"])
+                 + f"; the median, {scale:.2f}, multiplies the RBG anchors in the last column.")
+        L.append("")
+    F = []
+    by = {g["key"]: r for g, r in results}
+    c = by.get("chess")
+    if c is None:
+        pass
+    elif "perft" in c and c["perft"]["depth"] == 5:
+        s = c["perft"]["seconds"]
+        F.append(f"* chess perft(5) under {FLOORS['perft_chess_5_seconds']:g} s: {s:.2f} s — "
+                 f"{'met' if s < FLOORS['perft_chess_5_seconds'] else 'NOT met'} (CPU share {c['perft']['cpu_share']:.2f})")
+    else:
+        F.append("* chess perft(5) under 15 s: not measured")
+    for key, floor in FLOORS["playouts"].items():
+        name = next(g["name"] for g in GAMES if g["key"] == key)
+        r = by.get(key)
+        if r is None:
+            continue
+        if "playout" in r:
+            p = r["playout"]
+            v = p["playouts_per_second"]
+            F.append(f"* {name} at least {floor:,.0f} playouts/s: {v:,.1f} — {'met' if v >= floor else 'NOT met'} "
+                     f"(CPU share {p['cpu_share']:.2f}; {p['playouts_per_cpu_second']:,.1f} per CPU-second)")
+        else:
+            F.append(f"* {name} at least {floor:,.0f} playouts/s: not measured ({r.get('skipped', 'skipped')})")
+    if F:
+        L += ["Floors (judged on wall-clock rates):", ""] + F
+    shares = [x["cpu_share"] for _, r in results for k in ("perft", "playout", "openspiel") if (x := r.get(k))]
+    if shares and min(shares) < 0.9:
+        if L[-1]:
+            L.append("")
+        L.append(f"**The core was shared with other work during this run** (CPU share down to {min(shares):.2f}): "
+                 f"wall-clock rates are understated; rerun on an idle machine for figures to quote.")
+    L.append("")
+    L.append("Commands (from the repository root; perft depth and playout count are fixed in the script for games "
+             "that have them, otherwise chosen by it so that a run takes a few seconds):")
+    L.append("")
+    L.append("```")
+    for g, r in results:
+        if "perft" in r:
+            L.append(r["perft"]["command"])
+            L.append(r["playout"]["command"])
+    L.append("```")
+    return "\n".join(L)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--only", help="comma-separated game keys: " + ",".join(g["key"] for g in GAMES))
+    ap.add_argument("--core", type=int, default=0, help="the core everything is pinned to (default 0)")
+    ap.add_argument("--openspiel-seconds", type=float, default=5.0, help="timed play per OpenSpiel game (default 5)")
+    ap.add_argument("--no-openspiel", action="store_true", help="measure dagaz only")
+    ap.add_argument("--no-build", action="store_true", help="use the existing target/release/dagaz")
+    ap.add_argument("--write", action="store_true", help=f"put the report into {BENCHMARKS.name} between the markers")
+    ap.add_argument("--benchmarks", metavar="FILE", type=Path, default=BENCHMARKS,
+                    help="the file --write updates (default: BENCHMARKS.md beside the script's checkout)")
+    ap.add_argument("--block", help="with --write: the named marker pair to fill (default: the unnamed one)")
+    ap.add_argument("--json", metavar="FILE", help="also write the raw results as JSON")
+    ap.add_argument("--label", help="what was measured, when not a git checkout (e.g. `games branch at ca0ea19`)")
+    args = ap.parse_args()
+
+    games = GAMES
+    if args.only:
+        keys = args.only.split(",")
+        unknown = [k for k in keys if k not in {g["key"] for g in GAMES}]
+        if unknown:
+            ap.error(f"unknown game(s) {unknown}")
+        games = [g for g in GAMES if g["key"] in keys]
+
+    pyspiel = None
+    os_status = "not used (--no-openspiel)"
+    if not args.no_openspiel:
+        try:
+            import pyspiel  # noqa: F401
+            import importlib.metadata
+            try:
+                os_status = importlib.metadata.version("open_spiel")
+            except importlib.metadata.PackageNotFoundError:
+                os_status = "(version unknown)"
+        except ImportError:
+            log("OpenSpiel is missing: `pip install open-spiel` to time it beside dagaz (`import pyspiel` failed). "
+                "Measuring dagaz only.")
+            os_status = "missing (pip install open-spiel)"
+
+    if not args.no_build:
+        log("cargo build --release")
+        if subprocess.run(["cargo", "build", "--release"], cwd=ROOT).returncode != 0:
+            sys.exit("error: cargo build --release failed")
+    if not BIN.exists():
+        sys.exit(f"error: {BIN} is missing; run without --no-build")
+
+    # Pin this process (OpenSpiel runs in it) to the same core as the dagaz runs.
+    pinned = "not pinned: taskset and sched_setaffinity unavailable"
+    if hasattr(os, "sched_setaffinity"):
+        try:
+            os.sched_setaffinity(0, {args.core})
+            pinned = "dagaz under `taskset -c %d`, OpenSpiel by sched_setaffinity" % args.core \
+                if shutil.which("taskset") else "sched_setaffinity, inherited by dagaz"
+        except OSError as e:
+            pinned = f"could not pin: {e}"
+    m = machine(args.core, pinned)
+    if args.label:
+        m["commit"] = args.label
+
+    results = []
+    for g in games:
+        log(f"{g['name']} ({g['file']})")
+        r = {}
+        if not (ROOT / g["file"]).exists():
+            r["skipped"] = f"no {g['file']}"
+            log(f"  skipped: {g['file']} is not in this checkout")
+        else:
+            try:
+                r.update(bench_dagaz(g, args.core))
+            except (RuntimeError, subprocess.SubprocessError, ValueError, KeyError) as e:
+                r = {"skipped": "dagaz failed"}
+                log(f"  dagaz failed: {e}")
+        if g["openspiel"] and pyspiel is not None:
+            try:
+                r["openspiel"] = bench_openspiel(pyspiel, g["openspiel"], args.openspiel_seconds)
+            except Exception as e:  # an OpenSpiel build without this game
+                r["openspiel_note"] = "failed"
+                log(f"  OpenSpiel {g['openspiel']} failed: {e}")
+        elif g["openspiel"]:
+            r["openspiel_note"] = "OpenSpiel missing"
+        results.append((g, r))
+    try:
+        m["load_after"] = os.getloadavg()
+    except OSError:
+        pass
+
+    text = report(m, results, os_status, args.openspiel_seconds)
+    print(text)
+    if args.json:
+        Path(args.json).write_text(json.dumps(dict(machine=m, results=[dict(game=g, **r) for g, r in results]),
+                                              indent=1))
+    if args.write:
+        BEGIN, END = markers(args.block)
+        out = args.benchmarks
+        old = out.read_text() if out.exists() else f"# Benchmarks\n\n{BEGIN}\n{END}\n"
+        if BEGIN not in old or END not in old:
+            sys.exit(f"error: {out} has no markers {BEGIN!r} ... {END!r}")
+        head, rest = old.split(BEGIN, 1)
+        tail = rest.split(END, 1)[1]
+        out.write_text(f"{head}{BEGIN}\n{text}\n{END}{tail}")
+        log(f"wrote {out}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,549 @@
+//! The tournament runner end to end: results that do not depend on `--jobs`, a run killed with SIGKILL and
+//! resumed, bots that panic, stall or answer nonsense, the SPRT, games of three players and of several variants.
+//! Small games and weak bots keep it quick.
+
+use dagaz::bot::{Bot, BotError, BotSpec};
+use dagaz::engine::{Engine, Move, State};
+use dagaz::tournament::config::{BotConfig, Format, SprtConfig};
+use dagaz::tournament::record::BOT_ERROR;
+use dagaz::tournament::{run, BotEntry, Progress, RunOptions, Tournament, TournamentConfig};
+use rand_chacha::ChaCha8Rng;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+const BIN: &str = env!("CARGO_BIN_EXE_dagaz");
+
+/// A fresh, empty folder for one test.
+fn scratch(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("dagaz-tournament-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn read(p: &Path) -> String {
+    std::fs::read_to_string(p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+}
+
+/// The outputs that must not depend on the clock, the thread count or an interruption.
+const DETERMINISTIC: [&str; 5] = [
+    "games.csv",
+    "standings.csv",
+    "end_conditions.csv",
+    "report.md",
+    "config.toml",
+];
+
+fn same_outputs(a: &Path, b: &Path) {
+    for f in DETERMINISTIC {
+        let (x, y) = (read(&a.join(f)), read(&b.join(f)));
+        // config.toml names its own folder in a comment.
+        let strip = |s: &str| {
+            s.lines()
+                .filter(|l| !l.starts_with('#'))
+                .collect::<Vec<_>>()
+                .join("\n")
+        };
+        assert!(strip(&x) == strip(&y), "{f} differs:\n{x}\n---\n{y}");
+    }
+}
+
+fn dagaz(args: &[&str]) -> std::process::Output {
+    let out = Command::new(BIN)
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "dagaz {args:?} failed:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
+
+#[test]
+fn results_do_not_depend_on_jobs() {
+    let d = scratch("jobs");
+    let (one, two) = (d.join("one"), d.join("two"));
+    let args = |out: &Path, jobs: &'static str| -> Vec<String> {
+        [
+            "tournament",
+            "--bots",
+            "random",
+            "alphabeta:depth=1,name=ab1",
+            "mcts:iterations=20,playout_plies=30,name=m20",
+            "--games",
+            "4",
+            "--seed",
+            "7",
+            "--quiet",
+            "--jobs",
+            jobs,
+            "--out",
+            out.to_str().unwrap(),
+        ]
+        .map(String::from)
+        .to_vec()
+    };
+    let a1 = args(&one, "1");
+    let a2 = args(&two, "2");
+    let o1 = dagaz(&a1.iter().map(String::as_str).collect::<Vec<_>>());
+    dagaz(&a2.iter().map(String::as_str).collect::<Vec<_>>());
+    same_outputs(&one, &two);
+    let games = read(&one.join("games.csv"));
+    // 3 encounters × 2 pairs × 2 games, in game-id order, every game with its pair id.
+    assert_eq!(games.lines().count(), 1 + 12, "{games}");
+    for (i, line) in games.lines().skip(1).enumerate() {
+        let f: Vec<&str> = line.split(',').collect();
+        assert_eq!(f[0], i.to_string());
+        assert_eq!(f[1], (i / 2).to_string());
+    }
+    // Both games of a pair start with the same opening (4 random plies).
+    let rows: Vec<Vec<String>> = csv_rows(&one.join("games.csv"));
+    let moves = rows[0].iter().position(|h| h == "moves").unwrap();
+    for pair in rows[1..].chunks(2) {
+        let open = |r: &Vec<String>| r[moves].split(';').take(4).collect::<Vec<_>>().join(";");
+        assert_eq!(open(&pair[0]), open(&pair[1]));
+    }
+    // The standings are printed.
+    let stdout = String::from_utf8_lossy(&o1.stdout);
+    assert!(stdout.contains("ab1") && stdout.contains("Elo"), "{stdout}");
+    // Another seed gives other games.
+    let three = d.join("three");
+    let mut a3 = args(&three, "2");
+    a3[8] = "8".into();
+    dagaz(&a3.iter().map(String::as_str).collect::<Vec<_>>());
+    assert_ne!(read(&one.join("games.csv")), read(&three.join("games.csv")));
+}
+
+fn csv_rows(p: &Path) -> Vec<Vec<String>> {
+    let mut r = csv::ReaderBuilder::new()
+        .has_headers(false)
+        .from_path(p)
+        .unwrap();
+    r.records()
+        .map(|x| x.unwrap().iter().map(String::from).collect())
+        .collect()
+}
+
+#[test]
+fn a_killed_run_resumes_to_the_same_results() {
+    let d = scratch("resume");
+    let (whole, killed) = (d.join("whole"), d.join("killed"));
+    let args = |out: &Path| -> Vec<String> {
+        [
+            "tournament",
+            "--bots",
+            "random",
+            "alphabeta:depth=2,name=ab2",
+            "--games",
+            "120",
+            "--seed",
+            "3",
+            "--jobs",
+            "2",
+            "--out",
+            out.to_str().unwrap(),
+        ]
+        .map(String::from)
+        .to_vec()
+    };
+    let mut whole_args = args(&whole);
+    whole_args.push("--quiet".into());
+    dagaz(&whole_args.iter().map(String::as_str).collect::<Vec<_>>());
+    let total = read(&whole.join("games.csv")).lines().count() - 1;
+    assert_eq!(total, 120);
+
+    // Kill the second run (SIGKILL) once it has finished some games but not all.
+    let mut child = Command::new(BIN)
+        .args(args(&killed))
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let games = killed.join("games.csv");
+    let t = Instant::now();
+    loop {
+        let n = std::fs::read_to_string(&games)
+            .map(|s| s.lines().count())
+            .unwrap_or(0);
+        if n > 30 {
+            break;
+        }
+        assert!(
+            t.elapsed() < Duration::from_secs(120),
+            "the run made no progress"
+        );
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    child.kill().unwrap(); // SIGKILL
+    child.wait().unwrap();
+    let done = read(&games).lines().count() - 1;
+    assert!(
+        done < total,
+        "the run finished before it was killed ({done} games)"
+    );
+    // What a kill in the middle of a write leaves: half a line.
+    let mut f = std::fs::OpenOptions::new()
+        .append(true)
+        .open(&games)
+        .unwrap();
+    std::io::Write::write_all(&mut f, b"119,59,3,Breakthrough,ab2,ran").unwrap();
+    drop(f);
+
+    let out = dagaz(&[
+        "tournament",
+        "--resume",
+        "--out",
+        killed.to_str().unwrap(),
+        "--jobs",
+        "1",
+    ]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("from before"), "{err}");
+    same_outputs(&whole, &killed);
+    // Resuming a finished run changes nothing.
+    dagaz(&[
+        "tournament",
+        "--resume",
+        "--quiet",
+        "--out",
+        killed.to_str().unwrap(),
+    ]);
+    same_outputs(&whole, &killed);
+}
+
+#[test]
+fn settings_errors_are_reported() {
+    let d = scratch("errors");
+    let out = Command::new(BIN)
+        .args(["tournament", "--bots", "random", "--quiet", "--out"])
+        .arg(d.join("x"))
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("at least two bots"));
+    let out = Command::new(BIN)
+        .args(["tournament", "--resume", "--seed", "3", "--out"])
+        .arg(d.join("x"))
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("config.toml"));
+    // A run folder is not overwritten.
+    let o = d.join("y");
+    let args = [
+        "tournament",
+        "--bots",
+        "random",
+        "random:name=r2",
+        "--games",
+        "2",
+        "--quiet",
+        "--out",
+        o.to_str().unwrap(),
+    ];
+    dagaz(&args);
+    let out = Command::new(BIN).args(args).output().unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("already holds a run"));
+}
+
+// --- bots that misbehave -----------------------------------------------------------------------------
+
+struct PanicBot;
+impl Bot for PanicBot {
+    fn name(&self) -> &str {
+        "panics"
+    }
+    fn choose(
+        &mut self,
+        _: &Engine,
+        _: &State,
+        _: &[Move],
+        _: &[u64],
+        _: &mut ChaCha8Rng,
+    ) -> Result<usize, BotError> {
+        panic!("this bot always panics")
+    }
+}
+
+struct LoopBot;
+impl Bot for LoopBot {
+    fn name(&self) -> &str {
+        "loops"
+    }
+    fn choose(
+        &mut self,
+        _: &Engine,
+        _: &State,
+        _: &[Move],
+        _: &[u64],
+        _: &mut ChaCha8Rng,
+    ) -> Result<usize, BotError> {
+        loop {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+}
+
+fn options(out: &Path, jobs: usize) -> RunOptions {
+    RunOptions {
+        out: out.to_path_buf(),
+        jobs,
+        progress: Progress::None,
+        resume: false,
+    }
+}
+
+#[test]
+fn misbehaving_bots_lose_with_bot_error_and_the_run_finishes() {
+    let d = scratch("misbehave");
+    let script = d.join("nonsense.sh");
+    std::fs::write(
+        &script,
+        "while read line; do echo 'this is not json'; done\n",
+    )
+    .unwrap();
+    let nonsense: BotSpec = BotConfig::Table(
+        toml::from_str(&format!(
+            "kind = \"external\"\nname = \"nonsense\"\ncommand = \"sh\"\nargs = [{:?}]\ntime_ms = 5000",
+            script.to_str().unwrap()
+        ))
+        .unwrap(),
+    )
+    .resolve()
+    .unwrap();
+    let config = TournamentConfig {
+        games: 2,
+        move_timeout_ms: 1000,
+        ..TournamentConfig::default()
+    };
+    let variants = config.load_variants().unwrap();
+    let bots = vec![
+        BotEntry::from_spec(BotSpec::resolve("random").unwrap()),
+        BotEntry::custom("panics", || Ok(Box::new(PanicBot))),
+        BotEntry::custom("loops", || Ok(Box::new(LoopBot))),
+        BotEntry::from_spec(nonsense),
+    ];
+    let t = Tournament::new(config, variants, bots).unwrap();
+    let start = Instant::now();
+    let r = run(&t, &options(&d.join("out"), 2)).unwrap();
+    assert!(start.elapsed() < Duration::from_secs(60));
+    assert_eq!(r.records.len(), 12);
+    for g in &r.records {
+        let bad: Vec<usize> = (0..2).filter(|&i| g.bots[i] != "random").collect();
+        // The seat to move first among the bad bots fails; random never does.
+        assert_eq!(g.end_type, BOT_ERROR, "{g:?}");
+        let loser = g.results.iter().position(|&x| x == -1).unwrap();
+        assert!(bad.contains(&loser), "{g:?}");
+        assert_eq!(g.results[1 - loser], 1);
+        let want = match g.bots[loser].as_str() {
+            "panics" => "panic",
+            "loops" => "timeout",
+            "nonsense" => "illegal",
+            b => panic!("{b} lost"),
+        };
+        assert_eq!(g.end_name, want, "{g:?}");
+        assert!(g.error.starts_with(&g.bots[loser]), "{}", g.error);
+    }
+    let random = r
+        .summary
+        .standings
+        .iter()
+        .find(|s| s.name == "random")
+        .unwrap();
+    assert_eq!(random.wdl.wins, 6);
+    let ends = read(&d.join("out/end_conditions.csv"));
+    assert!(
+        ends.contains("panics,Breakthrough,1,White,bot-error,panic,0,0,0,"),
+        "{ends}"
+    );
+}
+
+// --- the SPRT, three players, several variants ---------------------------------------------------------
+
+#[test]
+fn sprt_stops_a_lopsided_match_the_same_way_for_any_jobs() {
+    let d = scratch("sprt");
+    let config = TournamentConfig {
+        games: 400,
+        opening_plies: 2,
+        sprt: Some(SprtConfig {
+            elo0: 0.0,
+            elo1: 100.0,
+            alpha: 0.05,
+            beta: 0.05,
+        }),
+        bots: vec![
+            BotConfig::Name("alphabeta:depth=1,name=ab1".into()),
+            BotConfig::Name("random".into()),
+        ],
+        ..TournamentConfig::default()
+    };
+    let t = config.clone().load().unwrap();
+    let r1 = run(&t, &options(&d.join("one"), 1)).unwrap();
+    let r2 = run(&t, &options(&d.join("two"), 2)).unwrap();
+    let s = r1.summary.sprt.clone().unwrap();
+    assert_eq!(s.decision, dagaz::tournament::stats::SprtDecision::AcceptH1);
+    assert!(
+        r1.records.len() < 40,
+        "{} games before a decision",
+        r1.records.len()
+    );
+    assert_eq!(r1.records.len() as u64, 2 * (s.stop_pair.unwrap() + 1));
+    same_outputs(&d.join("one"), &d.join("two"));
+    assert!(read(&d.join("one/report.md")).contains("H1 accepted"));
+    let _ = r2;
+}
+
+const RACE3: &str = r#"
+(game
+  (title "Race")
+  (players A B C)
+  (turn-order A B C)
+  (board (grid (dimensions ("a/b/c" (50 0)) ("6/5/4/3/2/1" (0 50))) (directions (n 0 -1))))
+  (piece (name P) (moves (n (verify empty?) add) (n n (verify empty?) add)))
+  (board-setup (A (P a1)) (B (P b1)) (C (P c1)))
+  (win-condition (A B C) (name "home") (absolute-config P (a6 b6 c6))))
+(variant
+  (title "Short race")
+  (board (grid (dimensions ("a/b/c" (50 0)) ("3/2/1" (0 50))) (directions (n 0 -1))))
+  (win-condition (A B C) (name "home") (absolute-config P (a3 b3 c3))))
+"#;
+
+#[test]
+fn three_players_and_every_variant() {
+    let d = scratch("three");
+    let game = d.join("race.zrf");
+    std::fs::write(&game, RACE3).unwrap();
+    let config = TournamentConfig {
+        game: game.to_str().unwrap().into(),
+        variants: vec!["all".into()],
+        games: 6,
+        opening_plies: 0,
+        format: Format::RoundRobin,
+        bots: ["random", "random:name=r2", "random:name=r3"]
+            .map(|b| BotConfig::Name(b.into()))
+            .to_vec(),
+        ..TournamentConfig::default()
+    };
+    let t = config.load().unwrap();
+    assert_eq!(t.variants.len(), 2);
+    let r = run(&t, &options(&d.join("out"), 2)).unwrap();
+    // One encounter of three bots, the six seat orders, per variant.
+    assert_eq!(r.records.len(), 12);
+    assert!(r.records.iter().all(|g| g.end_type == "absolute-config"));
+    let report = read(&d.join("out/report.md"));
+    assert!(
+        report.contains("| measure | Race | Short race |"),
+        "{report}"
+    );
+    let mut orders: Vec<Vec<String>> = r.records.iter().map(|g| g.bots.clone()).collect();
+    orders.sort();
+    orders.dedup();
+    assert_eq!(orders.len(), 6);
+    assert!(r
+        .records
+        .iter()
+        .all(|g| g.results.iter().filter(|&&x| x == 1).count() == 1));
+}
+
+#[test]
+fn a_toml_file_gives_the_settings_and_flags_override_it() {
+    let d = scratch("toml");
+    let file = d.join("run.toml");
+    std::fs::write(
+        &file,
+        "games = 2\nseed = 5\nmax_plies = 30\nbots = [\"random\", { kind = \"alphabeta\", depth = 1, name = \"ab1\" }]\n",
+    )
+    .unwrap();
+    let out = d.join("out");
+    dagaz(&[
+        "tournament",
+        "--config",
+        file.to_str().unwrap(),
+        "--games",
+        "4",
+        "--quiet",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let rows = csv_rows(&out.join("games.csv"));
+    assert_eq!(rows.len(), 1 + 4);
+    let plies = rows[0].iter().position(|h| h == "plies").unwrap();
+    assert!(rows[1..]
+        .iter()
+        .all(|r| r[plies].parse::<u32>().unwrap() <= 30));
+    let config = read(&out.join("config.toml"));
+    assert!(
+        config.contains("games = 4") && config.contains("seed = 5"),
+        "{config}"
+    );
+    assert!(config.contains("name = \"ab1\""), "{config}");
+    // config.toml reruns the same games.
+    let again = d.join("again");
+    dagaz(&[
+        "tournament",
+        "--config",
+        out.join("config.toml").to_str().unwrap(),
+        "--quiet",
+        "--out",
+        again.to_str().unwrap(),
+    ]);
+    same_outputs(&out, &again);
+}
+
+/// A pawn that reaches a4 runs an endless `while`: an engine error in some games only.
+const TRAP: &str = r#"
+(game
+  (title "Trap race")
+  (players A B)
+  (turn-order A B)
+  (board (grid (dimensions ("a/b" (50 0)) ("6/5/4/3/2/1" (0 50))) (directions (n 0 -1)))
+    (zone (name trap) (players A B) (positions a4)))
+  (piece (name P) (moves (n (verify empty?) add) (n n (verify empty?) add)
+     ((verify (in-zone? trap)) (while (friend?) (verify (friend?))) add)))
+  (board-setup (A (P a1)) (B (P b1)))
+  (win-condition (A B) (name "home") (absolute-config P (a6 b6))))
+"#;
+
+#[test]
+fn an_engine_error_ends_only_its_game() {
+    let d = scratch("engine-error");
+    let game = d.join("trap.zrf");
+    std::fs::write(&game, TRAP).unwrap();
+    let t = TournamentConfig {
+        game: game.to_str().unwrap().into(),
+        games: 20,
+        opening_plies: 0,
+        bots: ["random", "random:name=r2"]
+            .map(|b| BotConfig::Name(b.into()))
+            .to_vec(),
+        ..TournamentConfig::default()
+    }
+    .load()
+    .unwrap();
+    let r = run(&t, &options(&d.join("out"), 2)).unwrap();
+    assert_eq!(r.records.len(), 20);
+    let errors: Vec<_> = r
+        .records
+        .iter()
+        .filter(|g| g.end_type == "engine-error")
+        .collect();
+    assert!(
+        !errors.is_empty() && errors.len() < 20,
+        "{} errors",
+        errors.len()
+    );
+    for g in &errors {
+        assert!(g.results.is_empty() && g.error.contains("endless"), "{g:?}");
+    }
+    // Left out of the standings, counted in the report.
+    let games: u64 = r.summary.standings.iter().map(|s| s.wdl.games()).sum();
+    assert_eq!(games as usize, 2 * (20 - errors.len()));
+    assert_eq!(r.summary.variants[0].engine_errors, errors.len());
+}
