@@ -110,6 +110,7 @@ struct Tree<'a, M: Model> {
     /// The game's earlier positions, then those on the current path.
     history: Vec<u64>,
     players: usize,
+    deadline: Option<Instant>,
 }
 
 fn rewards_of(results: &[i8]) -> Vec<f64> {
@@ -263,7 +264,9 @@ impl<M: Model> Tree<'_, M> {
             if let Some(r) = self.model.outcome(&s, &moves, &self.history)? {
                 break rewards_of(&r);
             }
-            if plies >= p.playout_plies || moves.is_empty() {
+            // Past the deadline a playout ends as at the cap, so a slow game overshoots by one generation at most.
+            let late = self.deadline.is_some_and(|d| Instant::now() >= d);
+            if plies >= p.playout_plies || moves.is_empty() || late {
                 break self.cap_rewards(&s, &moves, p)?;
             }
             self.history.push(self.model.key(&s));
@@ -290,6 +293,7 @@ pub fn search<M: Model>(
         nodes: Vec::with_capacity(p.iterations.min(1 << 20) as usize + 1),
         history: history.to_vec(),
         players: model.num_players(),
+        deadline: p.time.map(|t| Instant::now() + t),
     };
     let root_id = tree.make_node(root.clone(), Some(moves))?;
     if n == 1 {
@@ -300,7 +304,7 @@ pub fn search<M: Model>(
             means: vec![0.0],
         });
     }
-    let deadline = p.time.map(|t| Instant::now() + t);
+    let deadline = tree.deadline;
     let mut it = 0;
     while it < p.iterations.max(1) {
         if it > 0 && deadline.is_some_and(|d| Instant::now() >= d) {

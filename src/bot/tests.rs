@@ -533,3 +533,41 @@ fn corpus_smoke() {
     }
     eprintln!("{played} games played, {engine_errors} stopped by an engine error; slow (> 2 s): {slow:#?}");
 }
+
+#[test]
+fn every_bot_plays_every_game_of_the_games_folder() {
+    let mut paths: Vec<_> = std::fs::read_dir("games")
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "zrf"))
+        .collect();
+    paths.sort();
+    assert!(paths.len() >= 2);
+    for path in paths {
+        let game = load_file(path.to_str().unwrap());
+        let t = std::time::Instant::now();
+        let mut bots = [
+            // Small budgets: amazons has 2176 moves at the start, a generation takes milliseconds.
+            bot("alphabeta:depth=2,quiescence=2,nodes=500"),
+            bot("mcts:iterations=20,playout_plies=10,eval_at_cap=true"),
+            bot("random"),
+        ];
+        let engine = Engine::new(&game);
+        let mut s = engine.initial();
+        let mut history = vec![];
+        let mut rng = game_rng(1, 0);
+        for ply in 0..6 {
+            let moves = engine.legal_moves(&s).unwrap();
+            if engine.outcome(&s, &moves, &history).unwrap().is_some() {
+                break;
+            }
+            let b = if engine.is_chance(&s) { 2 } else { ply % 2 };
+            let i = bots[b]
+                .choose(&engine, &s, &moves, &history, &mut rng)
+                .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            history.push(s.key());
+            s = engine.apply(&s, &moves[i]);
+        }
+        eprintln!("{}: 6 plies in {:?}", path.display(), t.elapsed());
+    }
+}
