@@ -1,36 +1,15 @@
 //! Loads every `.zrf` file of `../shared/corpus/zrf` in every variant and reports, per failing file, the first
 //! error with its location. The success rate may only go up: raise `FLOOR` when support grows.
 
+mod common;
+
 use dagaz::compile::{compile, engine_of};
 use dagaz::lang::read_file;
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// Share of non-Axiom corpus files that load in every variant. A ratchet: never lower it.
 const FLOOR: f64 = 0.97;
-
-fn corpus_files() -> Vec<PathBuf> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/zrf");
-    assert!(
-        root.is_dir(),
-        "the corpus is missing: expected {}",
-        root.display()
-    );
-    let mut out = vec![];
-    let mut stack = vec![root];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).unwrap() {
-            let p = e.unwrap().path();
-            if p.is_dir() {
-                stack.push(p);
-            } else if p.extension().is_some_and(|x| x == "zrf") {
-                out.push(p);
-            }
-        }
-    }
-    out.sort();
-    out
-}
 
 /// The outcome of loading one file: None if every variant compiled, else the first error and whether the file
 /// is an Axiom shell.
@@ -71,7 +50,7 @@ fn load_one(path: &Path) -> (bool, Option<String>, usize) {
 
 #[test]
 fn corpus_loads() {
-    let files = corpus_files();
+    let files = common::corpus_files();
     assert!(
         files.len() >= 500,
         "expected the 509-file corpus, found {}",

@@ -5,6 +5,8 @@
 //! The default test plays 2 games per variant capped at 100 plies; `corpus_plays_full` (ignored by default,
 //! see README) plays the 10 games per variant capped at 500 plies.
 
+mod common;
+
 use dagaz::compile::{compile, engine_of};
 use dagaz::engine::playout::{game_rng, random_game};
 use dagaz::engine::Engine;
@@ -20,24 +22,6 @@ const FLOOR: f64 = 1.0;
 /// The same for the full run (10 games per variant, 500 plies). Measured: 456/458; Hanga Roa, whose parts each
 /// create a piece, can reach the 256-part cap of a composite move.
 const FLOOR_FULL: f64 = 0.995;
-
-fn corpus_files() -> Vec<PathBuf> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/zrf");
-    let mut out = vec![];
-    let mut stack = vec![root];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).expect("corpus folder") {
-            let p = e.unwrap().path();
-            if p.is_dir() {
-                stack.push(p);
-            } else if p.extension().is_some_and(|x| x == "zrf") {
-                out.push(p);
-            }
-        }
-    }
-    out.sort();
-    out
-}
 
 struct FileReport {
     loaded: bool,
@@ -91,7 +75,7 @@ fn play_file(path: &Path, games: u64, max_plies: u32) -> FileReport {
 }
 
 fn run(games: u64, max_plies: u32, file_limit: Duration, floor: f64) {
-    let files = corpus_files();
+    let files = common::corpus_files();
     let next = AtomicUsize::new(0);
     let reports: Mutex<Vec<(PathBuf, FileReport)>> = Mutex::new(vec![]);
     let threads = std::thread::available_parallelism()

@@ -1,6 +1,8 @@
 //! Feeds mutated corpus files to the reader and compiler: truncated, parentheses removed or doubled, random
 //! tokens inserted, bytes that are not UTF-8. Loading must return (errors or a game), never panic or hang.
 
+mod common;
+
 use dagaz::compile::compile;
 use dagaz::lang::read_bytes;
 use std::path::{Path, PathBuf};
@@ -24,21 +26,7 @@ impl Lcg {
 }
 
 fn corpus_sample(every: usize) -> Vec<PathBuf> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/zrf");
-    let mut out = vec![];
-    let mut stack = vec![root];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).expect("corpus folder") {
-            let p = e.unwrap().path();
-            if p.is_dir() {
-                stack.push(p);
-            } else if p.extension().is_some_and(|x| x == "zrf") {
-                out.push(p);
-            }
-        }
-    }
-    out.sort();
-    out.into_iter().step_by(every).collect()
+    common::corpus_files().into_iter().step_by(every).collect()
 }
 
 const TOKENS: &[&str] = &[

@@ -363,6 +363,26 @@ pub enum EndCond {
     Not(Box<EndCond>),
 }
 
+impl EndCond {
+    /// The kind of condition, as end types are reported (`checkmated`, `absolute-config`, ...); for `and`, `or`
+    /// and `not`, the kind of the first condition inside, which is what a reader of statistics wants to see.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            EndCond::Stalemated => "stalemated",
+            EndCond::PiecesRemaining { .. } => "pieces-remaining",
+            EndCond::TotalPieceCount { .. } => "total-piece-count",
+            EndCond::Checkmated(_) => "checkmated",
+            EndCond::Captured(_) => "captured",
+            EndCond::AbsoluteConfig { .. } => "absolute-config",
+            EndCond::RelativeConfig { .. } => "relative-config",
+            EndCond::Repetition => "repetition",
+            EndCond::And(cs) => cs.first().map_or("and", EndCond::kind),
+            EndCond::Or(cs) => cs.first().map_or("or", EndCond::kind),
+            EndCond::Not(c) => c.kind(),
+        }
+    }
+}
+
 /// One end rule, tested for each listed player after each move.
 #[derive(Clone, Debug)]
 pub struct EndCondition {

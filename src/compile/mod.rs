@@ -562,23 +562,6 @@ impl Compiler<'_> {
     }
 }
 
-fn cond_kind_name(c: &EndCond) -> String {
-    match c {
-        EndCond::Stalemated => "stalemated",
-        EndCond::PiecesRemaining { .. } => "pieces-remaining",
-        EndCond::TotalPieceCount { .. } => "total-piece-count",
-        EndCond::Checkmated(_) => "checkmated",
-        EndCond::Captured(_) => "captured",
-        EndCond::AbsoluteConfig { .. } => "absolute-config",
-        EndCond::RelativeConfig { .. } => "relative-config",
-        EndCond::Repetition => "repetition",
-        EndCond::And(_) => "and",
-        EndCond::Or(_) => "or",
-        EndCond::Not(_) => "not",
-    }
-    .to_string()
-}
-
 /// Compiles one game or variant. Errors and warnings go to `diags`; `None` when there were errors.
 pub fn compile(src: &GameSource, diags: &mut Vec<Diagnostic>) -> Option<Game> {
     let errors_before = diags.iter().filter(|d| d.is_error()).count();
@@ -869,7 +852,7 @@ pub fn compile(src: &GameSource, diags: &mut Vec<Diagnostic>) -> Option<Game> {
                     end_conditions.push(EndCondition {
                         kind,
                         players: ps,
-                        name: name.unwrap_or_else(|| cond_kind_name(&cond)),
+                        name: name.unwrap_or_else(|| cond.kind().to_string()),
                         cond,
                         priority: priority.unwrap_or(-index),
                         span: s.span,

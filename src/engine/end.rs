@@ -144,21 +144,6 @@ impl Ctx<'_> {
     }
 }
 
-fn kind_name(c: &EndCond) -> &'static str {
-    match c {
-        EndCond::Stalemated => "stalemated",
-        EndCond::PiecesRemaining { .. } => "pieces-remaining",
-        EndCond::TotalPieceCount { .. } => "total-piece-count",
-        EndCond::Checkmated(_) => "checkmated",
-        EndCond::Captured(_) => "captured",
-        EndCond::AbsoluteConfig { .. } => "absolute-config",
-        EndCond::RelativeConfig { .. } => "relative-config",
-        EndCond::Repetition => "repetition",
-        EndCond::And(cs) | EndCond::Or(cs) => cs.first().map_or("and", kind_name),
-        EndCond::Not(c) => kind_name(c),
-    }
-}
-
 /// The outcome of the state, if the game is over. `moves` are the legal moves of the player to move;
 /// `history` the keys of earlier positions of this game (for `repetition`).
 pub fn outcome(
@@ -222,7 +207,7 @@ pub fn outcome(
             }
             let out = Outcome {
                 results,
-                end_type: kind_name(&ec.cond).to_string(),
+                end_type: ec.cond.kind().to_string(),
                 name: ec.name.clone(),
                 priority: ec.priority,
             };
