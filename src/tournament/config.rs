@@ -3,7 +3,7 @@
 //! variants and the bots' factories.
 //!
 //! A TOML file has the command line's keys (`game`, `variants`, `format`, `games`, `seed`, `max_plies`,
-//! `opening_plies`, `move_timeout_ms`, `sprt`) and a list of `bots`, each a name as on the command line
+//! `opening_plies`, `move_timeout_ms`, `sprt`, `allow_missing_rules`) and a list of `bots`, each a name as on the command line
 //! (`"mcts-1k"`, `"alphabeta:depth=2"`) or a table with `kind` and the keys of that kind (`bots/*.toml`).
 
 use crate::bot::{Bot, BotSpec};
@@ -169,6 +169,14 @@ pub struct TournamentConfig {
     pub move_timeout_ms: u64,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sprt: Option<SprtConfig>,
+    /// Play a game whose file asks for rules the engine does not apply (`--allow-missing-rules`); without it
+    /// such a game is refused.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub allow_missing_rules: bool,
+    /// What the run plays without, for the reader of `config.toml`: one line per rule and variant. Written by
+    /// the run and recomputed from the game whenever the configuration is loaded.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub missing_rules: Vec<String>,
     pub bots: Vec<BotConfig>,
 }
 
@@ -213,6 +221,8 @@ impl Default for TournamentConfig {
             opening_plies: default_opening_plies(),
             move_timeout_ms: default_move_timeout_ms(),
             sprt: None,
+            allow_missing_rules: false,
+            missing_rules: vec![],
             bots: DEFAULT_BOTS
                 .iter()
                 .map(|b| BotConfig::Name(b.to_string()))
@@ -432,6 +442,11 @@ impl TournamentConfig {
                 ));
             }
         }
+        let missing =
+            crate::compile::missing::distinct(variants.iter().flat_map(|v| &v.game.missing_rules));
+        if !missing.is_empty() && !self.allow_missing_rules {
+            return Err(crate::compile::missing::refusal(&self.game, &missing));
+        }
         if self.games == 0 {
             return Err("--games must be at least 1".into());
         }
@@ -458,6 +473,15 @@ impl Tournament {
         bots: Vec<BotEntry>,
     ) -> Result<Tournament, String> {
         config.validate(&variants, &bots)?;
+        config.missing_rules = variants
+            .iter()
+            .flat_map(|v| {
+                v.game
+                    .missing_rules
+                    .iter()
+                    .map(|r| format!("{}: {} at {}", v.title, r.what_with_value(), r.location))
+            })
+            .collect();
         if config.version.is_empty() {
             config.version = env!("CARGO_PKG_VERSION").into();
         }

@@ -446,6 +446,32 @@ fn strings<const N: usize>(a: [&str; N]) -> Vec<String> {
     a.iter().map(|s| s.to_string()).collect()
 }
 
+/// The rules the run played without (`--allow-missing-rules`), per variant: its figures are those of another game.
+fn missing_rules_section(o: &mut String, t: &Tournament) {
+    if t.variants.iter().all(|v| v.game.missing_rules.is_empty()) {
+        return;
+    }
+    let _ = writeln!(o, "## Missing rules\n");
+    let _ = writeln!(
+        o,
+        "The engine does not apply these rules of the game file; the run was played without them \
+         (`--allow-missing-rules`), so its figures describe a different game.\n"
+    );
+    let _ = writeln!(o, "| variant | missing rule | where |\n| --- | --- | --- |");
+    for v in &t.variants {
+        for r in &v.game.missing_rules {
+            let _ = writeln!(
+                o,
+                "| {} | {} | {} |",
+                v.title.replace('|', "\\|"),
+                r.what_with_value().replace('|', "\\|"),
+                r.location.replace('|', "\\|")
+            );
+        }
+    }
+    let _ = writeln!(o);
+}
+
 /// `report.md`: everything a reader wants from the run, in words and tables.
 pub fn render_markdown(t: &Tournament, s: &Summary) -> String {
     let c = &t.config;
@@ -479,6 +505,7 @@ pub fn render_markdown(t: &Tournament, s: &Summary) -> String {
             " (the run is not finished: resume it with `--resume`)"
         }
     );
+    missing_rules_section(&mut o, t);
 
     let _ = writeln!(o, "## Standings\n");
     let _ = writeln!(
