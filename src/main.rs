@@ -373,6 +373,14 @@ fn tournament(a: TournamentArgs) -> Result<(), String> {
             jobs
         );
     }
+    let missing =
+        dagaz::compile::missing::distinct(t.variants.iter().flat_map(|v| &v.game.missing_rules));
+    if !missing.is_empty() && !a.quiet {
+        eprintln!(
+            "warning: {}",
+            dagaz::compile::missing::playing_without(&t.config.game, &missing)
+        );
+    }
     let r = run(&t, &opts)?;
     print!("{}", report::render_standings(&r.summary));
     if !a.quiet {

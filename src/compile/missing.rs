@@ -218,7 +218,10 @@ pub fn refusal(file: &str, rules: &[&MissingRule]) -> String {
 pub fn playing_without(file: &str, rules: &[&MissingRule]) -> String {
     let items: Vec<String> = rules
         .iter()
-        .map(|r| format!("{}{}", r.what(), r.place_in(file)))
+        .map(|r| match r.kind {
+            MissingKind::NoEndCondition => format!("any end condition{}", r.place_in(file)),
+            _ => format!("{}{}", r.what(), r.place_in(file)),
+        })
         .collect();
     format!("{file}: playing without {}", items.join(", "))
 }
