@@ -702,7 +702,10 @@ fn check_many(files: &[PathBuf], quiet: bool) -> ExitCode {
             .map(|d| d.one_line(&read.sources));
         let mut is_axiom = false;
         // What the file's games ask for that the engine does not apply, each named once.
-        let mut missing: Vec<String> = vec![];
+        let mut missing: Vec<String> = dagaz::compile::missing::of_file(&read)
+            .iter()
+            .map(|r| r.what())
+            .collect();
         if first_error.is_none() {
             for g in &read.games {
                 if dagaz::compile::engine_of(g).is_some() {

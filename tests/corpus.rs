@@ -28,11 +28,11 @@ fn load_one(
     let read = read_file(path);
     if read.has_errors() {
         let d = read.diagnostics.iter().find(|d| d.is_error()).unwrap();
-        let outside = RulesOutside::of(&name, scripts, []);
+        let outside = RulesOutside::of(&name, scripts, &read, []);
         return (false, Some(d.one_line(&read.sources)), 0, outside);
     }
     if read.games.is_empty() {
-        let outside = RulesOutside::of(&name, scripts, []);
+        let outside = RulesOutside::of(&name, scripts, &read, []);
         return (false, Some("no game in file".into()), 0, outside);
     }
     let mut axiom = false;
@@ -58,12 +58,12 @@ fn load_one(
                         )
                     })
                     .unwrap_or_else(|| "compile failed without an error".into());
-                let outside = RulesOutside::of(&name, scripts, &games);
+                let outside = RulesOutside::of(&name, scripts, &read, &games);
                 return (axiom, Some(msg), read.games.len(), outside);
             }
         }
     }
-    let outside = RulesOutside::of(&name, scripts, &games);
+    let outside = RulesOutside::of(&name, scripts, &read, &games);
     (axiom, None, read.games.len(), outside)
 }
 

@@ -66,7 +66,7 @@ fn play_file(
         }
     }
     r.loaded = !compiled.is_empty();
-    r.outside = common::RulesOutside::of(&common::corpus_name(path), scripts, &compiled);
+    r.outside = common::RulesOutside::of(&common::corpus_name(path), scripts, &read, &compiled);
     for (v, game) in compiled.iter().enumerate() {
         let engine = Engine::new(game);
         for i in 0..games {

@@ -343,3 +343,19 @@ fn screen_settings_are_not_rules_and_unknown_names_are() {
         [(MissingKind::NoEndCondition, String::new())]
     );
 }
+
+#[test]
+fn a_form_outside_the_game_is_a_missing_rule_of_every_game() {
+    // A `piece` written after the game's closing parenthesis is dropped by the reader: the game is played
+    // without it.
+    let d = scratch("top-level");
+    let f = d.join("stray.zrf");
+    let game = tiny("", "");
+    std::fs::write(&f, format!("{game}\n(piece (name Q) (moves (e add)))\n")).unwrap();
+    let p = f.to_str().unwrap();
+    let out = dagaz(&["playout", p, "--games", "1", "--max-plies", "5"]);
+    assert_refused(&out, &["top-level form \"piece\" (line 6)"]);
+    let info = &session(p, "{\"cmd\":\"info\"}\n")[0];
+    assert_eq!(info["missing_rules"][0]["kind"], "top-level-form");
+    let _ = std::fs::remove_dir_all(&d);
+}

@@ -65,6 +65,9 @@ pub enum MissingKind {
     Section,
     /// A form inside a `(piece ...)` the engine does not know.
     PieceForm,
+    /// A form at the top level of the file (outside any game) the reader does not know: it applies to every
+    /// game of the file.
+    TopLevelForm,
     /// No win, loss, draw or count condition at all: only the move limit (or a player left without a move)
     /// ends the game.
     NoEndCondition,
@@ -78,6 +81,7 @@ impl MissingKind {
             MissingKind::Option => "option",
             MissingKind::Section => "section",
             MissingKind::PieceForm => "piece-form",
+            MissingKind::TopLevelForm => "top-level-form",
             MissingKind::NoEndCondition => "no-end-condition",
         }
     }
@@ -88,6 +92,7 @@ impl MissingKind {
             MissingKind::Option => "option",
             MissingKind::Section => "section",
             MissingKind::PieceForm => "piece form",
+            MissingKind::TopLevelForm => "top-level form",
             MissingKind::NoEndCondition => "no end condition",
         }
     }
@@ -170,6 +175,14 @@ impl MissingRule {
         let (_col, _line) = (it.next(), it.next());
         it.next().unwrap_or("")
     }
+}
+
+/// The rules a whole file misses, outside its games: the top-level forms the reader ignored.
+pub fn of_file(file: &crate::lang::ReadFile) -> Vec<MissingRule> {
+    file.ignored_forms
+        .iter()
+        .map(|(what, span)| MissingRule::new(MissingKind::TopLevelForm, what, "", *span))
+        .collect()
 }
 
 /// Fills in the `location` of each rule from the sources its spans point into.

@@ -89,19 +89,23 @@ pub struct RulesOutside {
 
 #[allow(dead_code)]
 impl RulesOutside {
-    /// Classifies a file from its name, the scripts table and the games of it that compiled.
+    /// Classifies a file from its name, the scripts table, the file as read and the games of it that compiled.
     pub fn of<'a>(
         name: &str,
         scripts: &BTreeMap<String, Vec<String>>,
+        read: &dagaz::lang::ReadFile,
         games: impl IntoIterator<Item = &'a dagaz::Game>,
     ) -> RulesOutside {
         let mut missing: Vec<String> = vec![];
-        for g in games {
-            for r in &g.missing_rules {
-                let w = r.what();
-                if !missing.contains(&w) {
-                    missing.push(w);
-                }
+        let whole_file = dagaz::compile::missing::of_file(read);
+        let rules = games
+            .into_iter()
+            .flat_map(|g| &g.missing_rules)
+            .chain(&whole_file);
+        for r in rules {
+            let w = r.what();
+            if !missing.contains(&w) {
+                missing.push(w);
             }
         }
         RulesOutside {
