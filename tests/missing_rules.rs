@@ -322,13 +322,14 @@ fn screen_settings_are_not_rules_and_unknown_names_are() {
 
     let bad = tiny(
         "(option \"ko\" situation) (option \"Chess-Invariant\" true) (capture-rule x)",
-        "(dummy)",
+        "(dummy) stray",
     );
     let got = missing(&bad);
     assert_eq!(
         got,
         [
             (MissingKind::PieceForm, "dummy".to_string()),
+            (MissingKind::PieceForm, "stray".to_string()),
             (MissingKind::Option, "ko".to_string()),
             (MissingKind::Option, "Chess-Invariant".to_string()),
             (MissingKind::Section, "capture-rule".to_string()),

@@ -702,7 +702,10 @@ pub fn compile(src: &GameSource, diags: &mut Vec<Diagnostic>) -> Option<Game> {
                 Some("name" | "moves" | "drops") => {}
                 Some(h) if missing::UI_PIECE_FORMS.contains(&h) => {}
                 Some(h) => c.missing_rule(MissingKind::PieceForm, h, "", a.span),
-                None => {}
+                None => {
+                    let what = a.text().unwrap_or("(list)");
+                    c.missing_rule(MissingKind::PieceForm, what, "", a.span)
+                }
             }
         }
         pieces.push(info);
