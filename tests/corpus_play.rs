@@ -23,9 +23,10 @@ use std::time::{Duration, Instant};
 /// Share of loadable group (a) corpus files whose games all end without an engine error. A ratchet: never lower
 /// it.
 const FLOOR: f64 = 1.0;
-/// The same for the full run (10 games per variant, 500 plies). Measured: 456/458; Hanga Roa, whose parts each
-/// create a piece, can reach the 256-part cap of a composite move.
-const FLOOR_FULL: f64 = 0.995;
+/// The same for the full run (10 games per variant, 500 plies). Measured on group (a) when the groups were
+/// introduced: 152/152, the same games played per file and variant by `dagaz playout --games 10 --max-plies 500
+/// --seed 2026` (the slowest, Gwangsanghui, 689 s on a loaded machine).
+const FLOOR_FULL: f64 = 1.0;
 
 struct FileReport {
     loaded: bool,
