@@ -56,3 +56,25 @@ fn dobutsu_lion_wins_on_the_far_rank_only() {
         Some(("Red".into(), "absolute-config".into()))
     );
 }
+
+const CHECKER_GAMES: &str = "GlukKazan-ZoG/External/Checker Games.zrf";
+
+/// Cheskers (variant 11 of Checker Games): "The object of the game is to capture all kings of the opponent";
+/// the file says it as `(loss-condition (White Black) (absolute-config (not King) (a1 ... h8)))`: a player with
+/// no king on the board has lost. With two kings each at the start, nobody has.
+#[test]
+fn cheskers_is_lost_when_no_king_is_left() {
+    let g = corpus(CHECKER_GAMES, 11);
+    assert_eq!(g.title, "Cheskers");
+    let engine = Engine::new(&g);
+    let s = engine.initial();
+    let moves = engine.legal_moves(&s).unwrap();
+    assert!(!moves.is_empty());
+    assert_eq!(engine.outcome(&s, &moves, &[]).unwrap(), None, "over at the start");
+    // White still has a king; Black (to move) has only a pawn left: Black has lost.
+    let pos = "turn Black\npiece White King d8\npiece White Pawn a7\npiece Black Pawn c3\n";
+    assert_eq!(outcome(&g, pos), Some(("White".into(), "absolute-config".into())));
+    // Both have a king: the game goes on.
+    let pos = "turn Black\npiece White King d8\npiece Black King c1\npiece Black Pawn c3\n";
+    assert_eq!(outcome(&g, pos), None);
+}

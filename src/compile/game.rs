@@ -341,8 +341,8 @@ pub enum EndCond {
     },
     Checkmated(Vec<PieceType>),
     Captured(Vec<PieceType>),
-    /// One of the types stands on one of the positions. With `negated`, a position holding none of the types
-    /// (or empty) matches instead: `(not King)`. `positions[player]`: a zone named in the list stands for its
+    /// One of the types stands on one of the positions. With `negated` (`(not King)`), none of the positions
+    /// holds one of the types. `positions[player]`: a zone named in the list stands for its
     /// squares for the player whose condition is tested (a promotion zone is the far rank of each player).
     AbsoluteConfig {
         types: Vec<PieceType>,
