@@ -78,3 +78,32 @@ fn cheskers_is_lost_when_no_king_is_left() {
     let pos = "turn Black\npiece White King d8\npiece Black King c1\npiece Black Pawn c3\n";
     assert_eq!(outcome(&g, pos), None);
 }
+
+/// Daldøs(a): each turn a player throws two dice, then moves by them; in the file the random player `?D`
+/// throws for Black (`(?D Black dice-1) (?D Black dice-2) (Black normal-mode) ...`), dropping Black's dice on
+/// the dice squares, a zone declared for Black and White only. So the game starts with a throw, the dice thrown
+/// are Black's, and after two throws Black has a move to make.
+#[test]
+fn daldosa_dice_are_thrown_for_the_player_and_are_its_own() {
+    let g = corpus("ZRF/Daldosa/Daldosa.zrf", 1);
+    let engine = Engine::new(&g);
+    let mut s = engine.initial();
+    let black = g.player("Black").unwrap();
+    for throw in 0..2 {
+        let moves = engine.legal_moves(&s).unwrap();
+        assert!(
+            moves.iter().any(|m| !m.is_pass()),
+            "throw {throw}: no dice to throw"
+        );
+        let m = moves.iter().find(|m| !m.is_pass()).unwrap();
+        s = engine.apply(&s, m);
+    }
+    let dice: Vec<_> = ["X", "Y"]
+        .iter()
+        .filter_map(|p| s.get(g.board.position(p).unwrap()))
+        .collect();
+    assert!(!dice.is_empty() && dice.iter().all(|d| d.owner == black), "{dice:?}");
+    assert_eq!(engine.to_move(&s), black);
+    let moves = engine.legal_moves(&s).unwrap();
+    assert!(moves.iter().any(|m| !m.is_pass()), "Black cannot use its throw");
+}

@@ -72,6 +72,10 @@ struct Run<'a> {
     state: &'a State,
     /// The player to move: symmetry, zones, `friend?` refer to it.
     player: Player,
+    /// Whose pieces it moves (`(turn-order (?Dice Black dice))`): a zone the file declares for this player and
+    /// not for the mover is read for this player (Daldosa's dice zone exists for Black and White, and the
+    /// random `?D` throws Black's dice).
+    owner: Player,
     mode: Mode,
     start: Pos,
     cursor: Pos,
@@ -171,9 +175,16 @@ impl Run<'_> {
                 .loc(*l)
                 .and_then(|p| self.live(p))
                 .is_some_and(|x| ts.contains(&x.kind)),
-            Cond::InZone(z, l) => self
-                .loc(*l)
-                .is_some_and(|p| self.game.board.in_zone(*z, self.player, p)),
+            Cond::InZone(z, l) => self.loc(*l).is_some_and(|p| {
+                let b = &self.game.board;
+                b.in_zone(*z, self.player, p)
+                    || (self.owner != self.player
+                        && b.in_zone(*z, self.owner, p)
+                        && !b.zones[z.idx()]
+                            .members
+                            .get(self.player.idx())
+                            .is_some_and(|m| m.iter().any(|&x| x)))
+            }),
             Cond::OnBoard(l) => self.loc(*l).is_some(),
             Cond::LastFrom(l) => self
                 .read_last_then(l)
@@ -445,11 +456,13 @@ impl Run<'_> {
                     actions.push(Action::Capture { at: dest });
                 }
                 let attrs = initial_attrs(self.game, kind);
+                // A drop comes from the reserve of the player whose pieces this turn moves, and stays its piece
+                // (a random `?D` throwing Black's dice puts down Black's dice).
                 actions.push(Action::Place {
                     at: dest,
                     piece: Piece {
                         kind,
-                        owner: self.player,
+                        owner: self.owner,
                         attrs,
                         dead: false,
                     },
@@ -560,6 +573,7 @@ impl<'a> Run<'a> {
             game,
             state,
             player,
+            owner: player,
             mode,
             start: Pos(0),
             cursor: Pos(0),
@@ -714,6 +728,7 @@ pub fn parts(
         None => (0, state.cells.len()),
     };
     let mut run = Run::new(game, state, player, Mode::Generate, out);
+    run.owner = owner;
     for i in first..last {
         let Some(x) = state.cells[i] else { continue };
         if x.dead || (x.owner != owner && !game.options.shared_pieces) {
