@@ -321,3 +321,11 @@ fn start_problem(engine: &Engine) -> Result<Option<String>, dagaz::engine::Engin
     }
     Ok(None)
 }
+
+/// The start check alone, without playing: lists every variant that is over before the first move or whose
+/// first player has no move, with the reason (`-- --ignored --nocapture corpus_starts`; about 10 s).
+#[test]
+#[ignore = "the same check runs inside corpus_plays; this is the quick scan that prints it"]
+fn corpus_starts() {
+    run(0, 0, Duration::from_secs(300), FLOOR);
+}

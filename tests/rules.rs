@@ -9,7 +9,11 @@ use dagaz::engine::{position, Engine};
 use dagaz::load::{load_game, VariantSel};
 
 fn corpus(file: &str, variant: usize) -> Game {
-    load_game(&common::corpus_root().join(file), &VariantSel::Number(variant)).unwrap()
+    load_game(
+        &common::corpus_root().join(file),
+        &VariantSel::Number(variant),
+    )
+    .unwrap()
 }
 
 /// The outcome of a position given in the position format: (winner's name or "draw", end type), or `None`.
@@ -39,9 +43,14 @@ fn dobutsu_lion_wins_on_the_far_rank_only() {
     let s = engine.initial();
     let moves = engine.legal_moves(&s).unwrap();
     assert!(!moves.is_empty());
-    assert_eq!(engine.outcome(&s, &moves, &[]).unwrap(), None, "over at the start");
+    assert_eq!(
+        engine.outcome(&s, &moves, &[]).unwrap(),
+        None,
+        "over at the start"
+    );
     // Both lions at home, other pieces about: nobody has won.
-    let home = "turn Green\npiece Green King b1\npiece Green Za b2\npiece Red King b4\npiece Red Za b3\n";
+    let home =
+        "turn Green\npiece Green King b1\npiece Green Za b2\npiece Red King b4\npiece Red Za b3\n";
     assert_eq!(outcome(&g, home), None);
     // Green's lion on Red's home row (a4), Red's lion elsewhere: Green has won.
     let far = "turn Red\npiece Green King a4\npiece Red King c2\npiece Green Za b2\n";
@@ -70,10 +79,17 @@ fn cheskers_is_lost_when_no_king_is_left() {
     let s = engine.initial();
     let moves = engine.legal_moves(&s).unwrap();
     assert!(!moves.is_empty());
-    assert_eq!(engine.outcome(&s, &moves, &[]).unwrap(), None, "over at the start");
+    assert_eq!(
+        engine.outcome(&s, &moves, &[]).unwrap(),
+        None,
+        "over at the start"
+    );
     // White still has a king; Black (to move) has only a pawn left: Black has lost.
     let pos = "turn Black\npiece White King d8\npiece White Pawn a7\npiece Black Pawn c3\n";
-    assert_eq!(outcome(&g, pos), Some(("White".into(), "absolute-config".into())));
+    assert_eq!(
+        outcome(&g, pos),
+        Some(("White".into(), "absolute-config".into()))
+    );
     // Both have a king: the game goes on.
     let pos = "turn Black\npiece White King d8\npiece Black King c1\npiece Black Pawn c3\n";
     assert_eq!(outcome(&g, pos), None);
@@ -102,8 +118,14 @@ fn daldosa_dice_are_thrown_for_the_player_and_are_its_own() {
         .iter()
         .filter_map(|p| s.get(g.board.position(p).unwrap()))
         .collect();
-    assert!(!dice.is_empty() && dice.iter().all(|d| d.owner == black), "{dice:?}");
+    assert!(
+        !dice.is_empty() && dice.iter().all(|d| d.owner == black),
+        "{dice:?}"
+    );
     assert_eq!(engine.to_move(&s), black);
     let moves = engine.legal_moves(&s).unwrap();
-    assert!(moves.iter().any(|m| !m.is_pass()), "Black cannot use its throw");
+    assert!(
+        moves.iter().any(|m| !m.is_pass()),
+        "Black cannot use its throw"
+    );
 }
