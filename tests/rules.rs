@@ -129,3 +129,62 @@ fn daldosa_dice_are_thrown_for_the_player_and_are_its_own() {
         "Black cannot use its throw"
     );
 }
+
+/// A one-player game whose token declares `n` attributes `x1..xn`, only `x1` true. Its moves read and write
+/// the 33rd and the 40th: a step while `x33` holds (never: it is false), a step that sets `x40` while it is
+/// false, a step that clears it while it and `x1` hold. So the token walks a1..a5, one move per position.
+fn attribute_game(n: usize) -> String {
+    let attrs: String = (1..=n)
+        .map(|i| format!("    (attribute x{i} {})\n", i == 1))
+        .collect();
+    format!(
+        "(game (title \"Attributes\") (players You) (turn-order You)
+  (board (grid (start-rectangle 0 0 10 10) (dimensions (\"a\" (10 0)) (\"5/4/3/2/1\" (0 10)))
+    (directions (n 0 -1))))
+  (piece (name Token)
+{attrs}    (moves
+      ((verify x33) n (verify empty?) add)
+      ((verify (not x40)) n (verify empty?) (set-attribute x40 true) add)
+      ((verify x40) (verify x1) n (verify empty?) (set-attribute x40 false) add)))
+  (board-setup (You (Token a1))))
+"
+    )
+}
+
+/// ZRF attributes are independent booleans per piece, however many a game declares: writing the 40th changes
+/// neither the 1st nor the 8th, and the 33rd is not the 1st. 40 attributes work; more than the engine holds is
+/// an error at the first attribute too many.
+#[test]
+fn forty_attributes_are_forty_independent_flags() {
+    let dir = std::env::temp_dir();
+    let file = dagaz::lang::read_str("attributes.zrf", &attribute_game(40), &dir);
+    let (game, diags) = dagaz::load::compile_selected(&file, &VariantSel::First);
+    let game = game.unwrap_or_else(|| panic!("{diags:?}"));
+    assert_eq!(game.attributes.len(), 40);
+    let engine = Engine::new(&game);
+    let mut s = engine.initial();
+    let x1 = dagaz::compile::AttrId(0);
+    let x40 = dagaz::compile::AttrId(39);
+    for step in 0..4 {
+        let moves = engine.legal_moves(&s).unwrap();
+        assert_eq!(moves.len(), 1, "step {step}: {moves:?}");
+        s = engine.apply(&s, &moves[0]);
+        let pos = game.board.position(&format!("a{}", step + 2)).unwrap();
+        let token = s.get(pos).expect("the token moved one step");
+        assert!(token.attr(x1), "step {step}: x1 was lost");
+        assert_eq!(token.attr(x40), step % 2 == 0, "step {step}: x40");
+    }
+    assert!(engine.legal_moves(&s).unwrap().is_empty());
+    assert_eq!(engine.perft(&engine.initial(), 4).unwrap(), 1);
+
+    // One attribute too many: an error that names the attribute and its place.
+    let too_many = dagaz::compile::MAX_ATTRIBUTES + 1;
+    let file = dagaz::lang::read_str("attributes.zrf", &attribute_game(too_many), &dir);
+    let (game, diags) = dagaz::load::compile_selected(&file, &VariantSel::First);
+    assert!(game.is_none());
+    let text: Vec<String> = diags.iter().map(|d| format!("{d:?}")).collect();
+    assert!(
+        text.iter().any(|d| d.contains(&format!("x{too_many}"))),
+        "{text:?}"
+    );
+}

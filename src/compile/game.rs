@@ -35,6 +35,13 @@ id_type!(/// A piece attribute.
 id_type!(/// A flag or position flag of a move program.
     FlagId, u16);
 
+/// The attribute bits of a piece: bit `AttrId`. A game may declare at most [`MAX_ATTRIBUTES`].
+pub type AttrBits = u64;
+
+/// How many attributes a game may declare (the bits of [`AttrBits`]); the compiler refuses more, with the
+/// location of the first one too many.
+pub const MAX_ATTRIBUTES: usize = AttrBits::BITS as usize;
+
 /// "No position" in navigation tables.
 pub const NO_POS: u16 = u16::MAX;
 

@@ -650,6 +650,17 @@ pub fn compile(src: &GameSource, diags: &mut Vec<Diagnostic>) -> Option<Game> {
                         continue;
                     };
                     let l = an.to_ascii_lowercase();
+                    let max = MAX_ATTRIBUTES;
+                    if !attr_index.contains_key(&l) && attributes.len() >= max {
+                        c.diags.push(
+                            Diagnostic::error(
+                                a.span,
+                                format!("attribute `{an}` is one too many: a game may declare at most {max} attributes"),
+                            )
+                            .with_hint("pieces may share attribute names; an attribute is one bit of each piece"),
+                        );
+                        continue;
+                    }
                     let id = *attr_index.entry(l.clone()).or_insert_with(|| {
                         attributes.push(l);
                         AttrId(attributes.len() as u16 - 1)

@@ -79,7 +79,7 @@ pub fn parse(game: &Game, text: &str) -> Result<State, String> {
             }
             ["piece", p, t, at, attrs @ ..] => {
                 let (owner, kind, at) = (player(p, line)?, piece(t, line)?, pos(at, line)?);
-                let mut bits = 0u32;
+                let mut bits: AttrBits = 0;
                 for a in attrs {
                     let id = game
                         .attributes

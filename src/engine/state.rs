@@ -9,7 +9,7 @@ pub struct Piece {
     pub kind: PieceType,
     pub owner: Player,
     /// Boolean attributes, bit `AttrId`.
-    pub attrs: u32,
+    pub attrs: AttrBits,
     /// Captured during a composite move under `deferred captures`: stays until the move ends, blocks, and
     /// can be neither captured nor jumped again.
     pub dead: bool,
@@ -20,11 +20,9 @@ impl Piece {
         self.attrs >> a.0 & 1 == 1
     }
 
+    /// Everything but the attributes, in one word.
     fn bits(&self) -> u64 {
-        self.kind.0 as u64
-            | (self.owner.0 as u64) << 16
-            | (self.attrs as u64) << 24
-            | (self.dead as u64) << 60
+        self.kind.0 as u64 | (self.owner.0 as u64) << 16 | (self.dead as u64) << 24
     }
 }
 
@@ -39,7 +37,13 @@ pub fn mix(mut x: u64) -> u64 {
 
 #[inline]
 fn cell_key(pos: Pos, p: &Piece) -> u64 {
-    mix((pos.0 as u64) << 48 ^ p.bits())
+    // The attributes are a whole word of their own: mixed apart, only when a piece has any.
+    let attrs = if p.attrs == 0 {
+        0
+    } else {
+        mix(p.attrs ^ 0x5A5A_0000_0000_0001).rotate_left(17)
+    };
+    mix((pos.0 as u64) << 48 ^ p.bits() ^ attrs)
 }
 
 #[inline]
@@ -147,7 +151,7 @@ impl State {
 }
 
 /// The attribute bits a new piece of a type starts with.
-pub fn initial_attrs(game: &Game, kind: PieceType) -> u32 {
+pub fn initial_attrs(game: &Game, kind: PieceType) -> AttrBits {
     game.pieces[kind.idx()]
         .attributes
         .iter()
