@@ -188,3 +188,47 @@ fn forty_attributes_are_forty_independent_flags() {
         "{text:?}"
     );
 }
+
+/// Compiles a game written in the test.
+fn game_from(text: &str) -> Game {
+    let file = dagaz::lang::read_str("test.zrf", text, &std::env::temp_dir());
+    let (game, diags) = dagaz::load::compile_selected(&file, &VariantSel::First);
+    game.unwrap_or_else(|| panic!("{diags:?}"))
+}
+
+/// Moves with the same net effect are one move (README, "Conventions"; the "drop duplicates" count): a piece
+/// type that lists the same move program twice still has one move `a1-b2`, and one enemy stone found by two
+/// scans (north, or east-north-west) is one removal.
+#[test]
+fn equal_moves_are_one_move() {
+    let board = "(board (grid (start-rectangle 0 0 10 10) (dimensions (\"a/b/c\" (10 0)) (\"3/2/1\" (0 10)))
+    (directions (n 0 -1) (e 1 0) (w -1 0) (ne 1 -1))))";
+    let twice = format!(
+        "(game (title \"Twice\") (players A B) (turn-order A B) {board}
+  (piece (name P) (moves (ne (verify empty?) add) (ne (verify empty?) add)))
+  (board-setup (A (P a1)) (B (P c3))))"
+    );
+    let g = game_from(&twice);
+    let e = Engine::new(&g);
+    let moves = e.legal_moves(&e.initial()).unwrap();
+    let names: Vec<String> = moves.iter().map(|m| m.notation(&g)).collect();
+    assert_eq!(names, ["a1-b2"]);
+    assert_eq!(e.perft(&e.initial(), 1).unwrap(), 1);
+
+    let scans = format!(
+        "(game (title \"Scans\") (players A B) (turn-order A B) {board}
+  (piece (name P) (moves
+    (n (verify enemy?) capture (go from) add)
+    (e n w (verify enemy?) capture (go from) add)))
+  (board-setup (A (P a1)) (B (P a2) (P c3))))"
+    );
+    let g = game_from(&scans);
+    let e = Engine::new(&g);
+    let moves = e.legal_moves(&e.initial()).unwrap();
+    assert_eq!(
+        moves.len(),
+        1,
+        "{:?}",
+        moves.iter().map(|m| m.notation(&g)).collect::<Vec<_>>()
+    );
+}

@@ -35,12 +35,37 @@ id_type!(/// A piece attribute.
 id_type!(/// A flag or position flag of a move program.
     FlagId, u16);
 
-/// The attribute bits of a piece: bit `AttrId`. A game may declare at most [`MAX_ATTRIBUTES`].
-pub type AttrBits = u64;
+/// The boolean attributes of a piece: bit `AttrId` of 64. Two 32-bit words rather than a `u64`, so that a
+/// piece is 12 bytes, not 16 with a `u64`'s alignment: states are copied often, and their size shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub struct AttrBits([u32; 2]);
+
+impl AttrBits {
+    #[inline]
+    pub fn get(self, a: usize) -> bool {
+        self.0[(a >> 5) & 1] >> (a & 31) & 1 == 1
+    }
+
+    #[inline]
+    pub fn set(&mut self, a: usize, value: bool) {
+        let w = &mut self.0[(a >> 5) & 1];
+        if value {
+            *w |= 1 << (a & 31);
+        } else {
+            *w &= !(1 << (a & 31));
+        }
+    }
+
+    /// All 64 bits in one word.
+    #[inline]
+    pub fn word(self) -> u64 {
+        self.0[0] as u64 | (self.0[1] as u64) << 32
+    }
+}
 
 /// How many attributes a game may declare (the bits of [`AttrBits`]); the compiler refuses more, with the
 /// location of the first one too many.
-pub const MAX_ATTRIBUTES: usize = AttrBits::BITS as usize;
+pub const MAX_ATTRIBUTES: usize = 64;
 
 /// "No position" in navigation tables.
 pub const NO_POS: u16 = u16::MAX;

@@ -661,7 +661,7 @@ pub fn attacked_by(
             Some(Piece {
                 kind: PieceType(0),
                 owner: defender,
-                attrs: 0,
+                attrs: AttrBits::default(),
                 dead: false,
             }),
         );
@@ -729,13 +729,17 @@ pub fn parts(
     };
     let mut run = Run::new(game, state, player, Mode::Generate, out);
     run.owner = owner;
-    for i in first..last {
-        let Some(x) = state.cells[i] else { continue };
-        if x.dead || (x.owner != owner && !game.options.shared_pieces) {
+    let shared = game.options.shared_pieces;
+    for (i, c) in state.cells[first..last].iter().enumerate() {
+        // Look at the owner before copying the piece: most squares hold none of the mover's.
+        let Some(x) = c else { continue };
+        if x.dead || (x.owner != owner && !shared) {
             continue;
         }
+        let x = *x;
+        let at = Pos((first + i) as u16);
         for prog in game.pieces[x.kind.idx()].moves.iter().filter(|p| wanted(p)) {
-            run.exec(prog, Pos(i as u16), Some(x), None)?;
+            run.exec(prog, at, Some(x), None)?;
         }
     }
     if only.is_some() {
@@ -833,11 +837,7 @@ pub fn apply_part(game: &Game, state: &mut State, part: &Part, deferred: bool) {
             }
             Action::SetAttribute { at, attr, value } => {
                 if let Some(mut x) = state.get(at) {
-                    if value {
-                        x.attrs |= 1 << attr.0;
-                    } else {
-                        x.attrs &= !(1 << attr.0);
-                    }
+                    x.attrs.set(attr.idx(), value);
                     state.set(at, Some(x));
                 }
             }
@@ -1025,16 +1025,58 @@ fn complete_moves(
     if composite {
         // Moves with the same net effect are one move.
         let mut seen = std::mem::take(&mut c.seen);
-        moves.retain(|m| {
-            let after = apply_move(game, state, m);
-            let key = after.hash
-                ^ m.parts[0]
-                    .from
-                    .map_or(0, |f| super::state::mix(f.0 as u64 + 1));
-            seen.insert(key)
-        });
+        moves.retain(|m| seen.insert(effect_key(game, state, m)));
+    } else {
+        merge_equal_singles(game, state, &mut moves);
     }
     Ok(moves)
+}
+
+/// The net effect of a move from `state`: the board and reserves after it, and the square its piece started
+/// from. Equal keys are one move.
+fn effect_key(game: &Game, state: &State, m: &Move) -> u64 {
+    let after = apply_move(game, state, m);
+    after.hash
+        ^ m.parts
+            .first()
+            .and_then(|p| p.from)
+            .map_or(0, |f| super::state::mix(f.0 as u64 + 1))
+}
+
+/// Merges single-part moves with the same net effect (two identical move programs, one removal found by two
+/// scans). Cheap where nothing can merge: a moving piece ends on its part's `to`, so moves of one net effect
+/// share their (from, to), and only moves that share it with another are applied and compared; in chess that
+/// is promotions alone. (Two parts that move no piece and end their cursors on different squares are compared
+/// by that square too, so such a pair with one effect stays two moves.)
+fn merge_equal_singles(game: &Game, state: &State, moves: &mut Vec<Move>) {
+    if moves.len() < 2 {
+        return;
+    }
+    let ends = |m: &Move| -> u32 {
+        let p = m.parts.first();
+        let from = p.and_then(|p| p.from).map_or(0xFFFF, |x| x.0 as u32);
+        let to = m
+            .parts
+            .last()
+            .and_then(|p| p.to)
+            .map_or(0xFFFF, |x| x.0 as u32);
+        from << 16 | to
+    };
+    let mut keys: Vec<u32> = moves.iter().map(ends).collect();
+    keys.sort_unstable();
+    if !keys.windows(2).any(|w| w[0] == w[1]) {
+        return;
+    }
+    let shared: Vec<u32> = keys
+        .windows(2)
+        .filter(|w| w[0] == w[1])
+        .map(|w| w[0])
+        .collect();
+    let mut seen = KeySet::default();
+    moves.retain(|m| {
+        let e = ends(m);
+        !shared.contains(&e) || seen.insert(effect_key(game, state, m) ^ (e as u64) << 20)
+    });
 }
 
 /// Every legal complete move of the player to move, after move priorities, maximal captures, passing and the

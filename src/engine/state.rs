@@ -17,7 +17,7 @@ pub struct Piece {
 
 impl Piece {
     pub fn attr(&self, a: AttrId) -> bool {
-        self.attrs >> a.0 & 1 == 1
+        self.attrs.get(a.idx())
     }
 
     /// Everything but the attributes, in one word.
@@ -25,6 +25,9 @@ impl Piece {
         self.kind.0 as u64 | (self.owner.0 as u64) << 16 | (self.dead as u64) << 24
     }
 }
+
+// States are copied often: a piece stays 12 bytes, and an empty square costs nothing more.
+const _: () = assert!(std::mem::size_of::<Option<Piece>>() == 12);
 
 /// A 64-bit mix (splitmix64's finalizer): Zobrist keys computed, not stored.
 #[inline]
@@ -38,10 +41,9 @@ pub fn mix(mut x: u64) -> u64 {
 #[inline]
 fn cell_key(pos: Pos, p: &Piece) -> u64 {
     // The attributes are a whole word of their own: mixed apart, only when a piece has any.
-    let attrs = if p.attrs == 0 {
-        0
-    } else {
-        mix(p.attrs ^ 0x5A5A_0000_0000_0001).rotate_left(17)
+    let attrs = match p.attrs.word() {
+        0 => 0,
+        w => mix(w ^ 0x5A5A_0000_0000_0001).rotate_left(17),
     };
     mix((pos.0 as u64) << 48 ^ p.bits() ^ attrs)
 }
@@ -152,9 +154,11 @@ impl State {
 
 /// The attribute bits a new piece of a type starts with.
 pub fn initial_attrs(game: &Game, kind: PieceType) -> AttrBits {
-    game.pieces[kind.idx()]
-        .attributes
-        .iter()
-        .filter(|(_, v)| *v)
-        .fold(0, |acc, (a, _)| acc | 1 << a.0)
+    let mut bits = AttrBits::default();
+    for (a, v) in &game.pieces[kind.idx()].attributes {
+        if *v {
+            bits.set(a.idx(), true);
+        }
+    }
+    bits
 }
