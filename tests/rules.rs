@@ -232,3 +232,34 @@ fn equal_moves_are_one_move() {
         moves.iter().map(|m| m.notation(&g)).collect::<Vec<_>>()
     );
 }
+
+/// A move recorded by its notation must name one move of the list: two moves `a1-b2` that differ in what
+/// else they do (one sets an attribute, one changes the piece's type elsewhere) get names that tell them apart,
+/// and a notation that is already unique stays as it is.
+#[test]
+fn notation_names_one_move_of_the_list() {
+    let g = game_from(
+        "(game (title \"Names\") (players A B) (turn-order A B)
+  (board (grid (start-rectangle 0 0 10 10) (dimensions (\"a/b/c\" (10 0)) (\"3/2/1\" (0 10)))
+    (directions (n 0 -1) (ne 1 -1))))
+  (piece (name P) (attribute moved false) (moves
+    (ne (verify empty?) add)
+    (ne (verify empty?) (set-attribute moved true) add)
+    (n (verify empty?) add)))
+  (piece (name Q))
+  (board-setup (A (P a1)) (B (P c3))))",
+    );
+    let e = Engine::new(&g);
+    let moves = e.legal_moves(&e.initial()).unwrap();
+    assert_eq!(moves.len(), 3);
+    let names = dagaz::engine::Move::notations(&g, &moves);
+    let mut unique = names.clone();
+    unique.sort();
+    unique.dedup();
+    assert_eq!(unique.len(), 3, "{names:?}");
+    assert!(names.contains(&"a1-a2".to_string()), "{names:?}");
+    assert!(
+        names.iter().filter(|n| n.starts_with("a1-b2")).count() == 2,
+        "{names:?}"
+    );
+}
