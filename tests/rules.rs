@@ -263,3 +263,42 @@ fn notation_names_one_move_of_the_list() {
         "{names:?}"
     );
 }
+
+/// `pass turn forced` with `(loss-condition (A B) stalemated)`: as in Zillions (its Reversi: "If one player
+/// can't move, he must pass his turn. The game ends when neither side can move"), a blocked player passes
+/// while the other can still move; once both are blocked and have passed in turn, the player to move is
+/// stalemated and loses.
+#[test]
+fn forced_pass_is_not_stalemate_while_the_other_player_moves() {
+    let g = game_from(
+        "(game (title \"Blocked\") (players A B) (turn-order A B)
+  (option \"pass turn\" forced)
+  (board (grid (start-rectangle 0 0 10 10) (dimensions (\"a/b\" (10 0)) (\"3/2/1\" (0 10)))
+    (directions (n 0 -1))))
+  (piece (name P) (moves (n (verify empty?) add)))
+  (board-setup (A (P a3)) (B (P b1)))
+  (loss-condition (A B) stalemated))",
+    );
+    let e = Engine::new(&g);
+    let mut s = e.initial();
+    let mut history = vec![];
+    // A is blocked on the far rank: it passes; B walks b1-b2-b3 meanwhile, then is blocked and passes too.
+    for ply in 0..6 {
+        let moves = e.legal_moves(&s).unwrap();
+        assert_eq!(e.outcome(&s, &moves, &history).unwrap(), None, "ply {ply}");
+        let who = &g.players[e.to_move(&s).idx()].name;
+        assert_eq!(moves.len(), 1, "ply {ply}");
+        assert_eq!(
+            moves[0].is_pass(),
+            who == "A" || ply == 5,
+            "ply {ply}: {who}"
+        );
+        history.push(s.key());
+        s = e.apply(&s, &moves[0]);
+    }
+    // Both blocked and both have passed: A, to move, is stalemated and loses.
+    let moves = e.legal_moves(&s).unwrap();
+    let o = e.outcome(&s, &moves, &history).unwrap().expect("over");
+    assert_eq!(o.end_type, "stalemated");
+    assert_eq!(o.results, vec![-1, 1]);
+}
