@@ -890,6 +890,9 @@ struct Composer<'a> {
     player: Player,
     owner: Player,
     out: Vec<Move>,
+    /// Per move of `out`: the hash of the board it leaves, where the enumeration already computed it (a
+    /// composite move without deferred captures); `None` where the merge must apply the move to know.
+    after: Vec<Option<u64>>,
     seen: KeySet,
     /// Continuation states already expanded in this position (see `extend`).
     expanded: KeySet,
@@ -966,22 +969,26 @@ impl Composer<'_> {
                         chain.pop();
                     }
                 }
-                _ => self.finish(prefix),
+                _ => self.finish(prefix, next.hash),
             }
             prefix.pop();
         }
         if !any || self.game.options.pass_partial {
             if prefix.len() > 0 {
-                self.finish(prefix);
+                self.finish(prefix, state.hash);
             }
         }
         Ok(())
     }
 
-    fn finish(&mut self, parts: &[Part]) {
+    /// A complete move, with the hash of the board it leaves (`state.hash` after its last part).
+    fn finish(&mut self, parts: &[Part], after: u64) {
         self.out.push(Move {
             parts: parts.to_vec(),
         });
+        // Deferred captures are removed only when the move ends: let the merge apply such a move whole.
+        let known = !self.game.options.deferred_captures;
+        self.after.push(known.then_some(after));
     }
 }
 
@@ -1001,6 +1008,7 @@ fn complete_moves(
         player,
         owner,
         out: Vec::with_capacity(firsts.len()),
+        after: Vec::with_capacity(firsts.len()),
         seen: KeySet::default(),
         expanded: KeySet::default(),
     };
@@ -1016,16 +1024,26 @@ fn complete_moves(
                 let mut chain = vec![state.hash, next.hash];
                 c.extend(&mut prefix, &next, to, t, &mut chain)?;
             }
-            _ => c.out.push(Move {
-                parts: vec![e.part],
-            }),
+            _ => {
+                c.out.push(Move {
+                    parts: vec![e.part],
+                });
+                c.after.push(None);
+            }
         }
     }
     let mut moves = c.out;
     if composite {
         // Moves with the same net effect are one move.
         let mut seen = std::mem::take(&mut c.seen);
-        moves.retain(|m| seen.insert(effect_key(game, state, m)));
+        let mut after = c.after.into_iter();
+        moves.retain(|m| {
+            let key = match after.next().flatten() {
+                Some(h) => h ^ from_key(m),
+                None => effect_key(game, state, m),
+            };
+            seen.insert(key)
+        });
     } else {
         merge_equal_singles(game, state, &mut moves);
     }
@@ -1035,12 +1053,15 @@ fn complete_moves(
 /// The net effect of a move from `state`: the board and reserves after it, and the square its piece started
 /// from. Equal keys are one move.
 fn effect_key(game: &Game, state: &State, m: &Move) -> u64 {
-    let after = apply_move(game, state, m);
-    after.hash
-        ^ m.parts
-            .first()
-            .and_then(|p| p.from)
-            .map_or(0, |f| super::state::mix(f.0 as u64 + 1))
+    apply_move(game, state, m).hash ^ from_key(m)
+}
+
+/// The square the move's piece started from, as a key to mix with the board it leaves.
+fn from_key(m: &Move) -> u64 {
+    m.parts
+        .first()
+        .and_then(|p| p.from)
+        .map_or(0, |f| super::state::mix(f.0 as u64 + 1))
 }
 
 /// Merges single-part moves with the same net effect (two identical move programs, one removal found by two
