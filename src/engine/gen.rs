@@ -891,7 +891,7 @@ struct Composer<'a> {
     owner: Player,
     out: Vec<Move>,
     /// Per move of `out`: the hash of the board it leaves, where the enumeration already computed it (a
-    /// composite move without deferred captures); `None` where the merge must apply the move to know.
+    /// composite move without deferred captures); `None`, or past the end, where the merge must apply it.
     after: Vec<Option<u64>>,
     seen: KeySet,
     /// Continuation states already expanded in this position (see `extend`).
@@ -987,8 +987,10 @@ impl Composer<'_> {
             parts: parts.to_vec(),
         });
         // Deferred captures are removed only when the move ends: let the merge apply such a move whole.
-        let known = !self.game.options.deferred_captures;
-        self.after.push(known.then_some(after));
+        if !self.game.options.deferred_captures {
+            self.after.resize(self.out.len() - 1, None);
+            self.after.push(Some(after));
+        }
     }
 }
 
@@ -1008,7 +1010,7 @@ fn complete_moves(
         player,
         owner,
         out: Vec::with_capacity(firsts.len()),
-        after: Vec::with_capacity(firsts.len()),
+        after: vec![],
         seen: KeySet::default(),
         expanded: KeySet::default(),
     };
@@ -1024,21 +1026,20 @@ fn complete_moves(
                 let mut chain = vec![state.hash, next.hash];
                 c.extend(&mut prefix, &next, to, t, &mut chain)?;
             }
-            _ => {
-                c.out.push(Move {
-                    parts: vec![e.part],
-                });
-                c.after.push(None);
-            }
+            _ => c.out.push(Move {
+                parts: vec![e.part],
+            }),
         }
     }
     let mut moves = c.out;
     if composite {
         // Moves with the same net effect are one move.
         let mut seen = std::mem::take(&mut c.seen);
-        let mut after = c.after.into_iter();
+        let after = c.after;
+        let mut i = 0;
         moves.retain(|m| {
-            let key = match after.next().flatten() {
+            i += 1;
+            let key = match after.get(i - 1).copied().flatten() {
                 Some(h) => h ^ from_key(m),
                 None => effect_key(game, state, m),
             };
@@ -1064,6 +1065,39 @@ fn from_key(m: &Move) -> u64 {
         .map_or(0, |f| super::state::mix(f.0 as u64 + 1))
 }
 
+/// Whether two moves may share their (from, to) key, decided without allocating: moves come grouped by the
+/// square they start from, so within each group a bitmap of destinations finds a repeat; a start square seen
+/// again in a later group, or a board past 256 positions, answers "maybe" and the caller sorts.
+fn may_share_ends(moves: &[Move], ends: impl Fn(&Move) -> u32) -> bool {
+    let mut froms = [0u64; 5];
+    let mut tos = [0u64; 5];
+    let mut current = u32::MAX;
+    let bit = |x: u32| -> Option<(usize, u64)> {
+        // 0xFFFF (no square) takes bit 256.
+        let i = if x == 0xFFFF { 256 } else { x as usize };
+        (i <= 256).then(|| (i >> 6, 1u64 << (i & 63)))
+    };
+    for m in moves {
+        let k = ends(m);
+        let (from, to) = (k >> 16, k & 0xFFFF);
+        if from != current {
+            let Some((w, b)) = bit(from) else { return true };
+            if froms[w] & b != 0 {
+                return true;
+            }
+            froms[w] |= b;
+            tos = [0; 5];
+            current = from;
+        }
+        let Some((w, b)) = bit(to) else { return true };
+        if tos[w] & b != 0 {
+            return true;
+        }
+        tos[w] |= b;
+    }
+    false
+}
+
 /// Merges single-part moves with the same net effect (two identical move programs, one removal found by two
 /// scans). Cheap where nothing can merge: a moving piece ends on its part's `to`, so moves of one net effect
 /// share their (from, to), and only moves that share it with another are applied and compared; in chess that
@@ -1083,11 +1117,11 @@ fn merge_equal_singles(game: &Game, state: &State, moves: &mut Vec<Move>) {
             .map_or(0xFFFF, |x| x.0 as u32);
         from << 16 | to
     };
-    let mut keys: Vec<u32> = moves.iter().map(ends).collect();
-    keys.sort_unstable();
-    if !keys.windows(2).any(|w| w[0] == w[1]) {
+    if !may_share_ends(moves, ends) {
         return;
     }
+    let mut keys: Vec<u32> = moves.iter().map(ends).collect();
+    keys.sort_unstable();
     let shared: Vec<u32> = keys
         .windows(2)
         .filter(|w| w[0] == w[1])
