@@ -91,14 +91,20 @@ impl Ctx<'_> {
                 positions,
                 opponent,
                 negated,
-            } => positions.iter().any(|&pos| {
-                let holds = self.state.get(pos).is_some_and(|x| {
-                    !x.dead
-                        && (x.owner == p) != *opponent
-                        && (types.is_empty() || types.contains(&x.kind))
-                });
-                holds != *negated
-            }),
+            } => {
+                // `(not T)` negates the whole configuration: none of the positions holds such a piece (Cheskers:
+                // "(absolute-config (not King) (a1 ... h8))" is the loss of the player who has no king left).
+                let found = positions[p.idx().min(positions.len() - 1)]
+                    .iter()
+                    .any(|&pos| {
+                        self.state.get(pos).is_some_and(|x| {
+                            !x.dead
+                                && (x.owner == p) != *opponent
+                                && (types.is_empty() || types.contains(&x.kind))
+                        })
+                    });
+                found != *negated
+            }
             EndCond::RelativeConfig {
                 types,
                 dirs,

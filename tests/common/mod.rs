@@ -10,6 +10,7 @@ pub fn corpus_root() -> PathBuf {
 }
 
 /// Every `.zrf` file of the corpus, sorted, so that runs and failures are reproducible.
+#[allow(dead_code)]
 pub fn corpus_files() -> Vec<PathBuf> {
     let root = corpus_root();
     assert!(
