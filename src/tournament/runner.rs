@@ -172,6 +172,8 @@ pub fn run(t: &Tournament, opts: &RunOptions) -> Result<RunOutcome, String> {
         t.config.games,
     );
 
+    // Every bot process the run starts ends with it, however it ends.
+    let scope = BotScope(crate::bot::external::new_scope());
     // What an earlier invocation finished.
     let mut done: BTreeMap<u64, GameRecord> = BTreeMap::new();
     let mut timings: BTreeMap<u64, GameTiming> = BTreeMap::new();
@@ -246,6 +248,7 @@ pub fn run(t: &Tournament, opts: &RunOptions) -> Result<RunOutcome, String> {
             opening_plies: t.config.opening_plies,
             move_limit: Duration::from_millis(t.config.move_timeout_ms),
             stop: stop.clone(),
+            scope: scope.0,
         };
         // Each worker plays games in schedule order and files each one itself (under the collector's lock):
         // no hand-off per game to another thread.
@@ -308,6 +311,15 @@ pub fn run(t: &Tournament, opts: &RunOptions) -> Result<RunOutcome, String> {
     })
 }
 
+/// Kills the external bot processes of a run when dropped.
+struct BotScope(u64);
+
+impl Drop for BotScope {
+    fn drop(&mut self) {
+        crate::bot::external::kill_scope(self.0);
+    }
+}
+
 /// Files finished games: appends them to the CSV files, keeps them for the statistics, runs the SPRT and
 /// shows progress.
 struct Collector {
@@ -365,6 +377,8 @@ struct Shared {
     move_limit: Duration,
     /// The last pair of the run once the SPRT has decided (u64::MAX before).
     stop: Arc<AtomicU64>,
+    /// The run's scope for external bot processes, all killed when it ends.
+    scope: u64,
 }
 
 /// What the game thread is doing, for its watcher.
@@ -381,6 +395,8 @@ pub(crate) struct Live {
     since: Instant,
     record: GameRecord,
     timing: GameTiming,
+    /// Per seat: the bot's last note (see [`Bot::note`]), added to the record's `error` column at the end.
+    notes: Vec<Option<String>>,
 }
 
 /// A game's own copy of what it needs (its thread may outlive the pool's wait for it).
@@ -402,12 +418,13 @@ pub(crate) struct GameThread {
 }
 
 impl GameThread {
-    fn start() -> std::io::Result<GameThread> {
+    fn start(scope: u64) -> std::io::Result<GameThread> {
         let (jobs, job_rx) = mpsc::channel::<(Job, Arc<Mutex<Live>>)>();
         let (done_tx, done) = mpsc::sync_channel::<Option<()>>(1);
         std::thread::Builder::new()
             .name("game".into())
             .spawn(move || {
+                crate::bot::external::set_scope(scope);
                 for (job, live) in job_rx {
                     let finished = match catch_unwind(AssertUnwindSafe(|| play(&job, &live))) {
                         Ok(f) => f,
@@ -465,6 +482,7 @@ fn play_supervised(
             time: vec![0.0; seats],
             nodes: vec![0; seats],
         },
+        notes: vec![None; seats],
     }));
     let job = Job {
         game: shared.games[p.variant].clone(),
@@ -478,10 +496,20 @@ fn play_supervised(
     let started = Instant::now();
     let finish = |mut l: Live| {
         l.timing.wall = started.elapsed().as_secs_f64();
+        for (seat, note) in l.notes.iter().enumerate() {
+            if let Some(n) = note {
+                let line = one_line(&format!("{}: {n}", l.record.bots[seat]));
+                if l.record.error.is_empty() {
+                    l.record.error = line;
+                } else {
+                    l.record.error = format!("{} | {line}", l.record.error);
+                }
+            }
+        }
         Some((l.record, l.timing))
     };
     if thread.is_none() {
-        match GameThread::start() {
+        match GameThread::start(shared.scope) {
             Ok(t) => *thread = Some(t),
             Err(e) => {
                 let mut l = take(&live);
@@ -554,6 +582,7 @@ fn play_supervised(
                     since: l.since,
                     record: l.record.clone(),
                     timing: l.timing.clone(),
+                    notes: l.notes.clone(),
                 };
                 drop(l);
                 return finish(snapshot);
@@ -574,6 +603,7 @@ fn take(live: &Arc<Mutex<Live>>) -> Live {
         since: l.since,
         record: std::mem::take(&mut l.record),
         timing: std::mem::take(&mut l.timing),
+        notes: std::mem::take(&mut l.notes),
     }
 }
 
@@ -764,6 +794,9 @@ fn play_inner(job: &Job, live: &Mutex<Live>) -> Result<Option<()>, EngineError> 
                 l.since = t1;
                 l.timing.time[seat] += (t1 - t0).as_secs_f64();
                 l.timing.nodes[seat] += bots[seat].last_nodes().unwrap_or(0);
+                if let Some(n) = bots[seat].note() {
+                    l.notes[seat] = Some(n);
+                }
                 match r {
                     Ok(Ok(i)) if i < moves.len() => i,
                     Ok(Ok(i)) => {
