@@ -301,13 +301,8 @@ fn tournament(a: TournamentArgs) -> Result<(), String> {
             .map_err(|e| format!("cannot resume: cannot read `{}`: {e}", path.display()))?;
         let c =
             TournamentConfig::from_toml(&text).map_err(|e| format!("{}: {e}", path.display()))?;
-        if c.version != env!("CARGO_PKG_VERSION") && !a.quiet {
-            eprintln!(
-                "warning: the run was started by dagaz {}, this is {}",
-                c.version,
-                env!("CARGO_PKG_VERSION")
-            );
-        }
+        // Whether it is the same run (dagaz version, game, settings, bots) is checked against the run's
+        // fingerprint.json, which an edit of config.toml does not change.
         c.load()?
     } else {
         tournament_config(&a)?.load()?

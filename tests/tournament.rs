@@ -547,3 +547,220 @@ fn an_engine_error_ends_only_its_game() {
     assert_eq!(games as usize, 2 * (20 - errors.len()));
     assert_eq!(r.summary.variants[0].engine_errors, errors.len());
 }
+
+// --- resumes that cannot mix two runs, one process per run folder -----------------------------------------
+
+fn dagaz_fails(args: &[&str]) -> String {
+    let out = Command::new(BIN)
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert!(!out.status.success(), "dagaz {args:?} succeeded");
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// A run cut short: the first `keep` games of a finished run, as a kill would leave them.
+fn interrupted_run(d: &Path, keep: usize) -> PathBuf {
+    let out = d.join("run");
+    dagaz(&[
+        "tournament",
+        "--bots",
+        "random",
+        "alphabeta:depth=1,name=ab1",
+        "--games",
+        "8",
+        "--seed",
+        "5",
+        "--quiet",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let games = read(&out.join("games.csv"));
+    let cut: Vec<&str> = games.lines().take(1 + keep).collect();
+    std::fs::write(out.join("games.csv"), cut.join("\n") + "\n").unwrap();
+    out
+}
+
+#[test]
+fn a_resume_with_other_settings_is_refused_naming_the_field() {
+    let d = scratch("fingerprint");
+    let out = interrupted_run(&d, 3);
+    let o = out.to_str().unwrap();
+    let config = read(&out.join("config.toml"));
+    let games = read(&out.join("games.csv"));
+    let resume = ["tournament", "--resume", "--quiet", "--out", o];
+
+    // The seed edited in config.toml after the kill.
+    assert!(config.contains("seed = 5"), "{config}");
+    std::fs::write(out.join("config.toml"), config.replace("seed = 5", "seed = 6")).unwrap();
+    let err = dagaz_fails(&resume);
+    assert!(err.contains("`seed` was `5`") && err.contains("now `6`"), "{err}");
+    assert_eq!(read(&out.join("games.csv")), games, "a refused resume wrote games");
+
+    // A bot's depth edited.
+    assert!(config.contains("depth = 1"), "{config}");
+    std::fs::write(out.join("config.toml"), config.replace("depth = 1", "depth = 2")).unwrap();
+    let err = dagaz_fails(&resume);
+    assert!(err.contains("`bot 2`") && err.contains("\"depth\":2"), "{err}");
+
+    // Another dagaz version (the recorded one edited, as an older binary would have written it).
+    std::fs::write(out.join("config.toml"), &config).unwrap();
+    let fp = read(&out.join("fingerprint.json"));
+    let version = env!("CARGO_PKG_VERSION");
+    assert!(fp.contains(version), "{fp}");
+    std::fs::write(
+        out.join("fingerprint.json"),
+        fp.replacen(&format!("\"{version}\""), "\"0.0.1-old\"", 1),
+    )
+    .unwrap();
+    let err = dagaz_fails(&resume);
+    assert!(err.contains("`dagaz version` was `0.0.1-old`"), "{err}");
+    assert_eq!(read(&out.join("games.csv")), games);
+
+    // A folder without a fingerprint (an older run) cannot be checked: refused too.
+    std::fs::remove_file(out.join("fingerprint.json")).unwrap();
+    let err = dagaz_fails(&resume);
+    assert!(err.contains("fingerprint.json"), "{err}");
+
+    // The same settings resume.
+    std::fs::write(out.join("fingerprint.json"), &fp).unwrap();
+    dagaz(&resume);
+    assert_eq!(read(&out.join("games.csv")).lines().count(), 1 + 8);
+}
+
+#[test]
+fn a_run_folder_in_use_is_refused_with_the_holders_name() {
+    let d = scratch("lock");
+    let out = interrupted_run(&d, 2);
+    let o = out.to_str().unwrap();
+    let games = read(&out.join("games.csv"));
+    // Another process holds the folder (this one, through the library).
+    let files = dagaz::tournament::writers::RunFiles::new(&out, 2);
+    let lock = files.lock().unwrap();
+    let err = dagaz_fails(&["tournament", "--resume", "--quiet", "--out", o]);
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(lines.len(), 1, "{err}");
+    assert!(
+        err.contains("in use by another dagaz run")
+            && err.contains(&format!("pid {}", std::process::id())),
+        "{err}"
+    );
+    // A new run on the same folder too.
+    let err = dagaz_fails(&[
+        "tournament", "--bots", "random", "random:name=r2", "--quiet", "--out", o,
+    ]);
+    assert!(err.contains("in use by another dagaz run"), "{err}");
+    assert_eq!(read(&out.join("games.csv")), games);
+    // A second lock in this process is refused as well (a lock is per open file).
+    assert!(files.lock().is_err());
+    drop(lock);
+    // The holder gone, its lock file (naming a dead process) does not stand in the way.
+    assert!(read(&out.join("run.lock")).contains("pid"));
+    dagaz(&["tournament", "--resume", "--quiet", "--out", o]);
+    assert_eq!(read(&out.join("games.csv")).lines().count(), 1 + 8);
+}
+
+#[test]
+fn two_resumes_at_once_one_runs_the_other_refuses() {
+    let d = scratch("tworesumes");
+    let out = d.join("run");
+    let o = out.to_str().unwrap();
+    let start = |extra: &[&str]| {
+        Command::new(BIN)
+            .args(["tournament", "--quiet", "--out", o])
+            .args(extra)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap()
+    };
+    let first = start(&[
+        "--bots",
+        "random",
+        "alphabeta:depth=2,name=ab2",
+        "--games",
+        "40",
+        "--jobs",
+        "1",
+    ])
+    .wait_with_output()
+    .unwrap();
+    assert!(first.status.success());
+    let whole = read(&out.join("games.csv"));
+    let cut: Vec<&str> = whole.lines().take(1 + 4).collect();
+    std::fs::write(out.join("games.csv"), cut.join("\n") + "\n").unwrap();
+    let (a, b) = (start(&["--resume"]), start(&["--resume"]));
+    let (a, b) = (a.wait_with_output().unwrap(), b.wait_with_output().unwrap());
+    let outcomes = [&a, &b].map(|o| (o.status.success(), String::from_utf8_lossy(&o.stderr).into_owned()));
+    let ok = outcomes.iter().filter(|(s, _)| *s).count();
+    assert_eq!(ok, 1, "{outcomes:?}");
+    let (_, err) = outcomes.iter().find(|(s, _)| !*s).unwrap();
+    assert!(err.contains("in use by another dagaz run"), "{err}");
+    assert!(!err.contains("No such file"), "{err}");
+    assert_eq!(read(&out.join("games.csv")), whole);
+}
+
+/// An external bot that forks a child into its process group, which would sleep for a minute: after a normal
+/// run (no bot error) no such child is left.
+#[cfg(target_os = "linux")]
+#[test]
+fn an_external_bots_children_end_with_the_run() {
+    let d = scratch("forks");
+    let pids = d.join("pids");
+    let script = d.join("forker.py");
+    std::fs::write(
+        &script,
+        format!(
+            r#"import json, os, sys, time
+if os.fork() == 0:
+    os.close(1)
+    with open({:?}, "a") as f:
+        f.write(str(os.getpid()) + "\n")
+    time.sleep(60)
+    sys.exit(0)
+for line in sys.stdin:
+    req = json.loads(line)
+    if req.get("type") == "quit":
+        break
+    if req.get("type") == "move":
+        print(json.dumps({{"id": 0, "request": req["request"]}}), flush=True)
+"#,
+            pids.to_str().unwrap()
+        ),
+    )
+    .unwrap();
+    let forker: BotSpec = BotConfig::Table(
+        toml::from_str(&format!(
+            "kind = \"external\"\nname = \"forker\"\ncommand = \"python3\"\nargs = [{:?}]",
+            script.to_str().unwrap()
+        ))
+        .unwrap(),
+    )
+    .resolve()
+    .unwrap();
+    let config = TournamentConfig {
+        games: 2,
+        max_plies: 6,
+        ..TournamentConfig::default()
+    };
+    let variants = config.load_variants().unwrap();
+    let bots = vec![
+        BotEntry::from_spec(BotSpec::resolve("random").unwrap()),
+        BotEntry::from_spec(forker),
+    ];
+    let t = Tournament::new(config, variants, bots).unwrap();
+    let r = run(&t, &options(&d.join("out"), 2)).unwrap();
+    let records = r.records;
+    assert!(records.iter().all(|g| g.end_type != BOT_ERROR), "{records:?}");
+    std::thread::sleep(Duration::from_millis(200));
+    let pids = read(&pids);
+    let pids: Vec<&str> = pids.lines().collect();
+    assert_eq!(pids.len(), 2, "one process per game");
+    for pid in pids {
+        let alive = std::fs::read_to_string(format!("/proc/{pid}/stat"))
+            .is_ok_and(|s| !s.contains(") Z "));
+        assert!(!alive, "the bot's child {pid} outlived the run");
+    }
+}

@@ -174,6 +174,12 @@ pub fn run(t: &Tournament, opts: &RunOptions) -> Result<RunOutcome, String> {
 
     // Every bot process the run starts ends with it, however it ends.
     let scope = BotScope(crate::bot::external::new_scope());
+    // One process per run folder; then a resume must run what the run started with.
+    let _lock = files.lock()?;
+    let fingerprint = t.fingerprint();
+    if opts.resume {
+        files.check_fingerprint(&fingerprint)?;
+    }
     // What an earlier invocation finished.
     let mut done: BTreeMap<u64, GameRecord> = BTreeMap::new();
     let mut timings: BTreeMap<u64, GameTiming> = BTreeMap::new();
@@ -204,6 +210,7 @@ pub fn run(t: &Tournament, opts: &RunOptions) -> Result<RunOutcome, String> {
         }
     } else {
         files.create(&t.config)?;
+        files.write_fingerprint(&fingerprint)?;
     }
     let resumed = done.len();
     // Rewritten whole: drops a row a killed run left half written.

@@ -23,6 +23,10 @@ pub struct RunFiles {
     pub standings: PathBuf,
     pub end_conditions: PathBuf,
     pub report: PathBuf,
+    /// What shaped the run's results, recorded when it started (see [`Tournament::fingerprint`]).
+    pub fingerprint: PathBuf,
+    /// Held (flock) by the process running the run; it names that process.
+    pub lock: PathBuf,
     /// Width of the per-seat columns.
     pub seats: usize,
 }
@@ -92,13 +96,71 @@ impl RunFiles {
             standings: dir.join("standings.csv"),
             end_conditions: dir.join("end_conditions.csv"),
             report: dir.join("report.md"),
+            fingerprint: dir.join("fingerprint.json"),
+            lock: dir.join("run.lock"),
             seats,
         }
     }
 
+    /// Takes the run's folder for this process (creating it if needed): a second process on the same folder
+    /// gets an error naming the holder. The lock is the kernel's (flock), so it ends with the process that
+    /// holds it, however that ends: a killed run leaves no stale lock.
+    pub fn lock(&self) -> Result<RunLock, String> {
+        std::fs::create_dir_all(&self.dir).map_err(|e| io_err(&self.dir, e))?;
+        RunLock::acquire(&self.lock)
+    }
+
+    /// Records the fingerprint of a new run.
+    pub fn write_fingerprint(&self, fields: &[(String, String)]) -> Result<(), String> {
+        let text = serde_json::to_string_pretty(fields).map_err(|e| e.to_string())?;
+        write_atomic(&self.fingerprint, format!("{text}\n").as_bytes())
+    }
+
+    /// Checks that a resume runs what the run started with: every field of `now` equal to the recorded one.
+    /// The error names each field that differs, with both values.
+    pub fn check_fingerprint(&self, now: &[(String, String)]) -> Result<(), String> {
+        let text = match std::fs::read_to_string(&self.fingerprint) {
+            Ok(t) => t,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                return Err(format!(
+                    "cannot resume {}: it has no fingerprint.json (a run started by an older dagaz, or not a \
+                     run folder), so what its games were played with cannot be checked",
+                    self.dir.display()
+                ))
+            }
+            Err(e) => return Err(io_err(&self.fingerprint, e)),
+        };
+        let then: Vec<(String, String)> = serde_json::from_str(&text)
+            .map_err(|e| format!("{}: not a fingerprint ({e})", self.fingerprint.display()))?;
+        let mut diffs = vec![];
+        for (k, v) in now {
+            match then.iter().find(|(k2, _)| k2 == k) {
+                Some((_, old)) if old == v => {}
+                Some((_, old)) => {
+                    diffs.push(format!("`{k}` was `{old}` when the run started, now `{v}`"))
+                }
+                None => diffs.push(format!("`{k}` was not recorded when the run started")),
+            }
+        }
+        for (k, old) in &then {
+            if !now.iter().any(|(k2, _)| k2 == k) {
+                diffs.push(format!("`{k}` was `{old}` when the run started, now absent"));
+            }
+        }
+        if diffs.is_empty() {
+            return Ok(());
+        }
+        Err(format!(
+            "cannot resume {}: {}; resuming would mix the games of two different runs (start a new run with \
+             another --out instead)",
+            self.dir.display(),
+            diffs.join("; ")
+        ))
+    }
+
     /// Starts a new run: the folder (which must not hold one already) and its `config.toml`.
     pub fn create(&self, config: &TournamentConfig) -> Result<(), String> {
-        if self.games.exists() {
+        if self.games.exists() || self.fingerprint.exists() {
             return Err(format!(
                 "{} already holds a run; give another --out, or --resume to finish it",
                 self.dir.display()
@@ -186,6 +248,96 @@ impl RunFiles {
             paths: (self.games.clone(), self.timings.clone()),
         })
     }
+}
+
+/// The lock on a run's folder, released when dropped (or when the process ends).
+pub struct RunLock {
+    _file: File,
+}
+
+impl RunLock {
+    fn acquire(path: &Path) -> Result<RunLock, String> {
+        let mut file = OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(path)
+            .map_err(|e| io_err(path, e))?;
+        if !try_flock(&file).map_err(|e| io_err(path, e))? {
+            // The holder writes its name right after it locks: give it a moment.
+            let mut holder = String::new();
+            for _ in 0..20 {
+                holder = std::fs::read_to_string(path).unwrap_or_default();
+                if !holder.trim().is_empty() {
+                    break;
+                }
+                std::thread::sleep(std::time::Duration::from_millis(10));
+            }
+            let holder = holder.trim();
+            let dir = path.parent().unwrap_or(Path::new("."));
+            return Err(format!(
+                "{} is in use by another dagaz run ({}); wait for it to end, or give another --out",
+                dir.display(),
+                if holder.is_empty() {
+                    "its process did not say who it is"
+                } else {
+                    holder
+                }
+            ));
+        }
+        let host = hostname();
+        let started = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs());
+        let who = format!(
+            "pid {} on {host}, started at {started} (seconds since 1970, UTC)\n",
+            std::process::id()
+        );
+        file.set_len(0)
+            .and_then(|_| file.write_all(who.as_bytes()))
+            .and_then(|_| file.flush())
+            .map_err(|e| io_err(path, e))?;
+        Ok(RunLock { _file: file })
+    }
+}
+
+/// Takes an exclusive flock without waiting: `Ok(false)` if another open file holds it.
+fn try_flock(file: &File) -> std::io::Result<bool> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::io::AsRawFd;
+        // SAFETY: flock on a descriptor we own; no memory is shared.
+        let r = unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) };
+        if r == 0 {
+            return Ok(true);
+        }
+        let e = std::io::Error::last_os_error();
+        if e.raw_os_error() == Some(libc::EWOULDBLOCK) {
+            Ok(false)
+        } else {
+            Err(e)
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = file;
+        Ok(true)
+    }
+}
+
+fn hostname() -> String {
+    #[cfg(unix)]
+    {
+        let mut buf = [0u8; 256];
+        // SAFETY: the buffer is valid for its length; gethostname writes at most that many bytes.
+        let r = unsafe { libc::gethostname(buf.as_mut_ptr() as *mut libc::c_char, buf.len()) };
+        if r == 0 {
+            let end = buf.iter().position(|&b| b == 0).unwrap_or(buf.len());
+            return String::from_utf8_lossy(&buf[..end]).into_owned();
+        }
+    }
+    "unknown host".into()
 }
 
 /// Appends finished games, one line per game and file, each written with one call and flushed.
