@@ -352,7 +352,7 @@ fn tournament(a: TournamentArgs) -> Result<(), String> {
     if !a.quiet {
         eprintln!(
             "{} games ({} played now{}) in {:.1} s; report: {}",
-            r.records.len(),
+            r.summary.games,
             r.played,
             if r.resumed > 0 {
                 format!(", {} from before", r.resumed)

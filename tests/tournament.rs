@@ -333,8 +333,9 @@ fn misbehaving_bots_lose_with_bot_error_and_the_run_finishes() {
     let start = Instant::now();
     let r = run(&t, &options(&d.join("out"), 2)).unwrap();
     assert!(start.elapsed() < Duration::from_secs(60));
-    assert_eq!(r.records.len(), 12);
-    for g in &r.records {
+    let records = r.records().unwrap();
+    assert_eq!(records.len(), 12);
+    for g in &records {
         let bad: Vec<usize> = (0..2).filter(|&i| g.bots[i] != "random").collect();
         // The seat to move first among the bad bots fails; random never does.
         assert_eq!(g.end_type, BOT_ERROR, "{g:?}");
@@ -389,12 +390,10 @@ fn sprt_stops_a_lopsided_match_the_same_way_for_any_jobs() {
     let r2 = run(&t, &options(&d.join("two"), 2)).unwrap();
     let s = r1.summary.sprt.clone().unwrap();
     assert_eq!(s.decision, dagaz::tournament::stats::SprtDecision::AcceptH1);
-    assert!(
-        r1.records.len() < 40,
-        "{} games before a decision",
-        r1.records.len()
-    );
-    assert_eq!(r1.records.len() as u64, 2 * (s.stop_pair.unwrap() + 1));
+    let records = r1.records().unwrap();
+    assert!(records.len() < 40, "{} games before a decision", records.len());
+    assert_eq!(records.len() as u64, 2 * (s.stop_pair.unwrap() + 1));
+    assert_eq!(r1.summary.games, records.len());
     same_outputs(&d.join("one"), &d.join("two"));
     assert!(read(&d.join("one/report.md")).contains("H1 accepted"));
     let _ = r2;
@@ -434,20 +433,20 @@ fn three_players_and_every_variant() {
     let t = config.load().unwrap();
     assert_eq!(t.variants.len(), 2);
     let r = run(&t, &options(&d.join("out"), 2)).unwrap();
+    let records = r.records().unwrap();
     // One encounter of three bots, the six seat orders, per variant.
-    assert_eq!(r.records.len(), 12);
-    assert!(r.records.iter().all(|g| g.end_type == "absolute-config"));
+    assert_eq!(records.len(), 12);
+    assert!(records.iter().all(|g| g.end_type == "absolute-config"));
     let report = read(&d.join("out/report.md"));
     assert!(
         report.contains("| measure | Race | Short race |"),
         "{report}"
     );
-    let mut orders: Vec<Vec<String>> = r.records.iter().map(|g| g.bots.clone()).collect();
+    let mut orders: Vec<Vec<String>> = records.iter().map(|g| g.bots.clone()).collect();
     orders.sort();
     orders.dedup();
     assert_eq!(orders.len(), 6);
-    assert!(r
-        .records
+    assert!(records
         .iter()
         .all(|g| g.results.iter().filter(|&&x| x == 1).count() == 1));
 }
@@ -528,9 +527,9 @@ fn an_engine_error_ends_only_its_game() {
     .load()
     .unwrap();
     let r = run(&t, &options(&d.join("out"), 2)).unwrap();
-    assert_eq!(r.records.len(), 20);
-    let errors: Vec<_> = r
-        .records
+    let records = r.records().unwrap();
+    assert_eq!(records.len(), 20);
+    let errors: Vec<_> = records
         .iter()
         .filter(|g| g.end_type == "engine-error")
         .collect();
@@ -752,7 +751,7 @@ for line in sys.stdin:
     ];
     let t = Tournament::new(config, variants, bots).unwrap();
     let r = run(&t, &options(&d.join("out"), 2)).unwrap();
-    let records = r.records;
+    let records = r.records().unwrap();
     assert!(records.iter().all(|g| g.end_type != BOT_ERROR), "{records:?}");
     std::thread::sleep(Duration::from_millis(200));
     let pids = read(&pids);

@@ -11,7 +11,7 @@ use super::config::{Tournament, TournamentConfig};
 use super::record::{GameRecord, GameTiming};
 use super::report::{fmt, render_markdown, Summary};
 use std::fs::{File, OpenOptions};
-use std::io::Write;
+use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
 /// The paths of a run's files.
@@ -64,6 +64,301 @@ pub fn write_atomic_with(
     let f = w.into_inner().map_err(|e| io_err(&tmp, e.into_error()))?;
     f.sync_all().map_err(|e| io_err(&tmp, e))?;
     std::fs::rename(&tmp, path).map_err(|e| io_err(path, e))
+}
+
+/// A CSV reader over a file's complete lines (a last line without its newline was cut by a kill); `None`
+/// if the file does not exist.
+fn complete_lines(path: &Path) -> Result<Option<csv::Reader<std::io::Take<File>>>, String> {
+    let mut f = match File::open(path) {
+        Ok(f) => f,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(io_err(path, e)),
+    };
+    let end = last_newline_end(&mut f).map_err(|e| io_err(path, e))?;
+    f.seek(SeekFrom::Start(0)).map_err(|e| io_err(path, e))?;
+    Ok(Some(
+        csv::ReaderBuilder::new()
+            .has_headers(false)
+            .flexible(true)
+            .from_reader(f.take(end)),
+    ))
+}
+
+/// The length of the file up to and including its last newline (0 without one).
+fn last_newline_end(f: &mut File) -> std::io::Result<u64> {
+    let len = f.seek(SeekFrom::End(0))?;
+    let mut pos = len;
+    let mut buf = vec![0u8; 64 * 1024];
+    while pos > 0 {
+        let n = buf.len().min(pos as usize);
+        pos -= n as u64;
+        f.seek(SeekFrom::Start(pos))?;
+        f.read_exact(&mut buf[..n])?;
+        if let Some(i) = buf[..n].iter().rposition(|&b| b == b'\n') {
+            return Ok(pos + i as u64 + 1);
+        }
+    }
+    Ok(0)
+}
+
+/// Bytes of rows held in memory at once by [`sort_csv`] (the rest waits on disk in sorted runs).
+const SORT_CHUNK_BYTES: usize = 16 << 20;
+/// Runs merged at once (more are merged in several passes).
+const MERGE_FAN_IN: usize = 64;
+
+/// One row waiting to be written: its game id, a second key for the filter, the row's CSV bytes, and its
+/// place in the input (ties keep the first).
+struct SortRow {
+    id: u64,
+    aux: u64,
+    seq: u64,
+    line: Vec<u8>,
+}
+
+/// Sorts a CSV file by game id in place (through a temporary file and a rename), streaming: rows read one
+/// at a time, sorted in chunks of [`SORT_CHUNK_BYTES`], chunks spilled to run files beside it and merged.
+/// `key` gives a row's (game id, second key), `None` to drop it, or an error (with the row's line number);
+/// of rows with the same id the first is kept; `keep` is asked in output order. A missing file becomes the
+/// header alone; a file whose header is not `header` is an error starting with "header".
+fn sort_csv(
+    path: &Path,
+    header: &[String],
+    mut key: impl FnMut(&csv::StringRecord, u64) -> Result<Option<(u64, u64)>, String>,
+    mut keep: impl FnMut(u64, u64) -> bool,
+) -> Result<(), String> {
+    let mut runs: Vec<PathBuf> = vec![];
+    let result = (|| {
+        let mut chunk: Vec<SortRow> = vec![];
+        let mut bytes = 0usize;
+        if let Some(mut r) = complete_lines(path)? {
+            let mut row = csv::StringRecord::new();
+            let mut line = 0u64;
+            loop {
+                match r.read_record(&mut row) {
+                    Ok(false) => break,
+                    Ok(true) => {}
+                    Err(e) => return Err(format!("{}: {e}", path.display())),
+                }
+                line += 1;
+                if line == 1 {
+                    if row.iter().ne(header.iter().map(String::as_str)) {
+                        return Err("header differs".into());
+                    }
+                    continue;
+                }
+                let Some((id, aux)) = key(&row, line)? else {
+                    continue;
+                };
+                let l = csv_line(&row.iter().collect::<Vec<_>>());
+                bytes += l.len() + std::mem::size_of::<SortRow>();
+                chunk.push(SortRow {
+                    id,
+                    aux,
+                    seq: line,
+                    line: l,
+                });
+                if bytes >= SORT_CHUNK_BYTES {
+                    runs.push(spill(path, runs.len(), &mut chunk)?);
+                    bytes = 0;
+                }
+            }
+        }
+        sort_chunk(&mut chunk);
+        if runs.is_empty() {
+            return write_atomic_with(path, |w| {
+                w.write_all(&csv_line(header))?;
+                for r in &chunk {
+                    if keep(r.id, r.aux) {
+                        w.write_all(&r.line)?;
+                    }
+                }
+                Ok(())
+            });
+        }
+        if !chunk.is_empty() {
+            runs.push(spill(path, runs.len(), &mut chunk)?);
+        }
+        drop(chunk);
+        // Merge passes until one pass can take every run.
+        let mut next = runs.len();
+        while runs.len() > MERGE_FAN_IN {
+            let group: Vec<PathBuf> = runs.drain(..MERGE_FAN_IN).collect();
+            let out = run_path(path, next);
+            next += 1;
+            let f = File::create(&out).map_err(|e| io_err(&out, e))?;
+            let mut w = std::io::BufWriter::new(f);
+            runs.push(out.clone());
+            merge_runs(&group, |r| write_run_row(&mut w, r))?;
+            w.flush().map_err(|e| io_err(&out, e))?;
+            for g in &group {
+                let _ = std::fs::remove_file(g);
+            }
+        }
+        let mut failure = None;
+        write_atomic_with(path, |w| {
+            w.write_all(&csv_line(header))?;
+            let merged = merge_runs(&runs, |r| {
+                if keep(r.id, r.aux) {
+                    w.write_all(&r.line)?;
+                }
+                Ok(())
+            });
+            if let Err(e) = merged {
+                failure = Some(e.clone());
+                return Err(std::io::Error::other(e));
+            }
+            Ok(())
+        })
+        .map_err(|e| failure.unwrap_or(e))
+    })();
+    for r in &runs {
+        let _ = std::fs::remove_file(r);
+    }
+    result
+}
+
+fn run_path(path: &Path, i: usize) -> PathBuf {
+    let mut name = path.file_name().unwrap_or_default().to_os_string();
+    name.push(format!(".sort{i}"));
+    path.with_file_name(name)
+}
+
+/// Sorted by id, then input order; one row per id (the first).
+fn sort_chunk(chunk: &mut Vec<SortRow>) {
+    chunk.sort_unstable_by_key(|r| (r.id, r.seq));
+    chunk.dedup_by_key(|r| r.id);
+}
+
+/// Writes a sorted chunk to a run file: per row, id, second key, input order and length, then the bytes.
+fn spill(path: &Path, i: usize, chunk: &mut Vec<SortRow>) -> Result<PathBuf, String> {
+    sort_chunk(chunk);
+    let out = run_path(path, i);
+    let f = File::create(&out).map_err(|e| io_err(&out, e))?;
+    let mut w = std::io::BufWriter::new(f);
+    for r in chunk.iter() {
+        write_run_row(&mut w, r).map_err(|e| io_err(&out, e))?;
+    }
+    w.flush().map_err(|e| io_err(&out, e))?;
+    chunk.clear();
+    Ok(out)
+}
+
+fn write_run_row(w: &mut impl Write, r: &SortRow) -> std::io::Result<()> {
+    w.write_all(&r.id.to_le_bytes())?;
+    w.write_all(&r.aux.to_le_bytes())?;
+    w.write_all(&r.seq.to_le_bytes())?;
+    w.write_all(&(r.line.len() as u64).to_le_bytes())?;
+    w.write_all(&r.line)
+}
+
+fn read_run_row(r: &mut impl Read) -> std::io::Result<Option<SortRow>> {
+    let mut head = [0u8; 32];
+    match r.read_exact(&mut head[..8]) {
+        Ok(()) => {}
+        Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => return Ok(None),
+        Err(e) => return Err(e),
+    }
+    r.read_exact(&mut head[8..])?;
+    let num = |i: usize| u64::from_le_bytes(head[i..i + 8].try_into().expect("8 bytes"));
+    let mut line = vec![0u8; num(24) as usize];
+    r.read_exact(&mut line)?;
+    Ok(Some(SortRow {
+        id: num(0),
+        aux: num(8),
+        seq: num(16),
+        line,
+    }))
+}
+
+/// Merges sorted runs into `out`, in (id, input order), one row per id.
+fn merge_runs(
+    runs: &[PathBuf],
+    mut out: impl FnMut(&SortRow) -> std::io::Result<()>,
+) -> Result<(), String> {
+    use std::cmp::Reverse;
+    use std::collections::BinaryHeap;
+    let mut readers = vec![];
+    for p in runs {
+        let f = File::open(p).map_err(|e| io_err(p, e))?;
+        readers.push(std::io::BufReader::with_capacity(64 * 1024, f));
+    }
+    let mut heads: Vec<Option<SortRow>> = vec![];
+    let mut heap = BinaryHeap::new();
+    for (i, r) in readers.iter_mut().enumerate() {
+        let row = read_run_row(r).map_err(|e| io_err(&runs[i], e))?;
+        if let Some(row) = &row {
+            heap.push(Reverse((row.id, row.seq, i)));
+        }
+        heads.push(row);
+    }
+    let mut last = None;
+    while let Some(Reverse((_, _, i))) = heap.pop() {
+        let row = heads[i].take().expect("a head for every heap entry");
+        if last != Some(row.id) {
+            out(&row).map_err(|e| e.to_string())?;
+            last = Some(row.id);
+        }
+        let next = read_run_row(&mut readers[i]).map_err(|e| io_err(&runs[i], e))?;
+        if let Some(n) = &next {
+            heap.push(Reverse((n.id, n.seq, i)));
+        }
+        heads[i] = next;
+    }
+    Ok(())
+}
+
+/// The game ids of a sorted `games.csv`, read one at a time, for walking another sorted file beside it.
+struct GameIds {
+    reader: Option<csv::Reader<std::io::Take<File>>>,
+    row: csv::StringRecord,
+    current: Option<u64>,
+    started: bool,
+}
+
+impl GameIds {
+    fn open(path: &Path) -> Result<GameIds, String> {
+        Ok(GameIds {
+            reader: complete_lines(path)?,
+            row: csv::StringRecord::new(),
+            current: None,
+            started: false,
+        })
+    }
+
+    fn advance(&mut self) {
+        self.current = None;
+        let Some(r) = self.reader.as_mut() else { return };
+        loop {
+            match r.read_record(&mut self.row) {
+                Ok(true) => {
+                    if let Some(id) = self.row.get(0).and_then(|x| x.parse::<u64>().ok()) {
+                        self.current = Some(id);
+                        return;
+                    }
+                    // The header.
+                }
+                _ => {
+                    self.reader = None;
+                    return;
+                }
+            }
+        }
+    }
+
+    /// Whether `id` is a game of the file; ids must be asked in increasing order.
+    fn contains(&mut self, id: u64) -> bool {
+        if !self.started {
+            self.started = true;
+            self.advance();
+        }
+        while let Some(c) = self.current {
+            if c >= id {
+                return c == id;
+            }
+            self.advance();
+        }
+        false
+    }
 }
 
 /// The complete lines of a CSV file, header first (a last line without its newline was cut by a kill).
@@ -177,25 +472,122 @@ impl RunFiles {
         write_atomic(&self.config, text.as_bytes())
     }
 
-    /// The games a run has finished (in file order).
+    /// The games a run has finished (in file order), all in memory: for small runs, tests and tools.
     pub fn read_games(&self) -> Result<Vec<GameRecord>, String> {
-        let lines = read_lines(&self.games)?;
-        let Some((header, rows)) = lines.split_first() else {
-            return Ok(vec![]);
+        let mut out = vec![];
+        self.for_each_game(|g| {
+            out.push(g);
+            Ok(())
+        })?;
+        Ok(out)
+    }
+
+    /// Reads `games.csv` one game at a time, in file order (a half-written last line left out), without
+    /// holding more than one row; returns the number of games.
+    pub fn for_each_game(
+        &self,
+        mut f: impl FnMut(GameRecord) -> Result<(), String>,
+    ) -> Result<u64, String> {
+        let Some(mut r) = complete_lines(&self.games)? else {
+            return Ok(0);
         };
-        if *header != GameRecord::header(self.seats) {
-            return Err(format!(
-                "{}: not the games file of this run (its header differs)",
-                self.games.display()
-            ));
+        let header = GameRecord::header(self.seats);
+        let mut row = csv::StringRecord::new();
+        let mut line = 0u64;
+        let mut n = 0u64;
+        let mut fields: Vec<String> = vec![];
+        loop {
+            match r.read_record(&mut row) {
+                Ok(false) => break,
+                Ok(true) => {}
+                Err(e) => return Err(format!("{}: {e}", self.games.display())),
+            }
+            line += 1;
+            fields.clear();
+            fields.extend(row.iter().map(String::from));
+            if line == 1 {
+                if fields != header {
+                    return Err(format!(
+                        "{}: not the games file of this run (its header differs)",
+                        self.games.display()
+                    ));
+                }
+                continue;
+            }
+            let g = GameRecord::from_row(&header, &fields)
+                .map_err(|e| format!("{}:{line}: {e}", self.games.display()))?;
+            f(g)?;
+            n += 1;
         }
-        rows.iter()
-            .enumerate()
-            .map(|(i, r)| {
-                GameRecord::from_row(header, r)
-                    .map_err(|e| format!("{}:{}: {e}", self.games.display(), i + 2))
-            })
-            .collect()
+        Ok(n)
+    }
+
+    /// Puts `games.csv` and `timings.csv` in their final form, streaming (an external merge sort: sorted
+    /// runs of a bounded size on disk, merged), whatever their size: rows in game-id order, one per game
+    /// (the first if a game appears twice), a half-written last line dropped, games of pairs after
+    /// `last_pair` dropped, and timings only for the games kept. Returns the number of games.
+    pub fn finish_files(&self, last_pair: Option<u64>) -> Result<u64, String> {
+        let header = GameRecord::header(self.seats);
+        let games_path = self.games.display().to_string();
+        let mut kept = 0u64;
+        sort_csv(
+            &self.games,
+            &header,
+            |row, line| {
+                let id = row
+                    .get(0)
+                    .and_then(|x| x.parse::<u64>().ok())
+                    .ok_or_else(|| format!("{games_path}:{line}: column `game_id` is not a number"))?;
+                let pair = row
+                    .get(1)
+                    .and_then(|x| x.parse::<u64>().ok())
+                    .ok_or_else(|| format!("{games_path}:{line}: column `pair_id` is not a number"))?;
+                if row.len() != header.len() {
+                    return Err(format!(
+                        "{games_path}:{line}: {} fields where the header has {}",
+                        row.len(),
+                        header.len()
+                    ));
+                }
+                Ok(Some((id, pair)))
+            },
+            |_, pair| {
+                let keep = last_pair.is_none_or(|last| pair <= last);
+                kept += keep as u64;
+                keep
+            },
+        )
+        .map_err(|e| {
+            if e.starts_with("header") {
+                format!("{games_path}: not the games file of this run (its header differs)")
+            } else {
+                e
+            }
+        })?;
+        // The ids kept, in order, walked beside the sorted timings.
+        let ids = std::cell::RefCell::new(GameIds::open(&self.games)?);
+        let theader = GameTiming::header(self.seats);
+        let timings = sort_csv(
+            &self.timings,
+            &theader,
+            // Timings are informative only: rows that do not read are dropped.
+            |row, _| {
+                Ok((row.len() == theader.len())
+                    .then(|| row.get(0).and_then(|x| x.parse::<u64>().ok()))
+                    .flatten()
+                    .map(|id| (id, 0)))
+            },
+            |id, _| ids.borrow_mut().contains(id),
+        );
+        match timings {
+            Ok(()) => {}
+            // A timings file of another shape: started anew (it is the one file allowed to differ).
+            Err(e) if e.starts_with("header") => {
+                write_atomic(&self.timings, &csv_line(&theader))?;
+            }
+            Err(e) => return Err(e),
+        }
+        Ok(kept)
     }
 
     pub fn read_timings(&self) -> Result<Vec<GameTiming>, String> {
@@ -366,7 +758,6 @@ pub fn write_outputs(
     files: &RunFiles,
     t: &Tournament,
     s: &Summary,
-    _records: &[GameRecord],
 ) -> Result<(), String> {
     write_atomic(&files.standings, &standings_csv(s))?;
     write_atomic(&files.end_conditions, &end_conditions_csv(s))?;
