@@ -86,30 +86,34 @@ struct Process {
 impl Process {
     fn kill(mut self) {
         kill_tree(&mut self.child);
-        let _ = self.child.wait();
+        // Forgotten before it is reaped: once reaped, its id may name a new bot's process.
         forget(self.child.id());
+        let _ = self.child.wait();
     }
 
     /// The exit status (after waiting a little for it) and the last lines of standard error.
     fn post_mortem(mut self) -> String {
-        let mut status = None;
+        // Polled without reaping, so that its id still names its group when the group is killed.
+        let mut gone = false;
         for _ in 0..50 {
-            if let Ok(Some(s)) = self.child.try_wait() {
-                status = Some(s);
+            if exited(&self.child) {
+                gone = true;
                 break;
             }
             std::thread::sleep(Duration::from_millis(10));
         }
-        let status = match status {
-            Some(s) => s.to_string(),
-            None => "closed its output".into(),
-        };
-        // Whatever it started goes with it (the group is killed before the leader is reaped, so that its id
-        // cannot have been reused).
+        // Whatever it started goes with it.
         kill_tree(&mut self.child);
-        self.child.wait().ok();
         forget(self.child.id());
-        let tail: Vec<String> = self.stderr.lock().unwrap().iter().cloned().collect();
+        let waited = self.child.wait();
+        let status = match waited {
+            Ok(s) if gone => s.to_string(),
+            _ => "closed its output".into(),
+        };
+        let tail: Vec<String> = self
+            .stderr
+            .lock()
+            .unwrap_or_else(|e| e.into_inner()).iter().cloned().collect();
         if tail.is_empty() {
             status
         } else {

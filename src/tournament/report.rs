@@ -1,6 +1,7 @@
-//! From records to numbers and words: [`summarize`] computes every statistic of a run from its game records
-//! alone (standings, the pairwise table, results per end condition, the measures of each variant's rule set),
-//! and [`render_markdown`] and [`render_standings`] show them. The CSV forms are in `writers`.
+//! From records to numbers and words: a [`Tally`] counts the game records one at a time, in any order, and
+//! gives every statistic of a run (standings, the pairwise table, results per end condition, the measures of
+//! each variant's rule set) from those counts alone ([`summarize`] does it for records in memory);
+//! [`render_markdown`] and [`render_standings`] show them. The CSV forms are in `writers`.
 
 use super::config::Tournament;
 use super::record::{GameRecord, BOT_ERROR, ENGINE_ERROR, MOVE_LIMIT};

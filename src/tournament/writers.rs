@@ -5,7 +5,11 @@
 //! with one call and flushed, in the order games finish: a killed run loses no finished game, and the worst a
 //! kill can leave is a half-written last line, which a resume drops. At the end both files are rewritten in
 //! game-id order (through a temporary file and a rename), so that they are the same bytes for any number of
-//! jobs and after a resume.
+//! jobs and after a resume; the rewrite is an external merge sort, so its memory does not depend on the
+//! files' size.
+//!
+//! `fingerprint.json` records what shaped the results when the run started, for a resume to compare, and
+//! `run.lock` keeps a second process off the folder while a run goes on.
 
 use super::config::{Tournament, TournamentConfig};
 use super::record::{GameRecord, GameTiming};
