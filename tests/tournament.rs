@@ -391,7 +391,11 @@ fn sprt_stops_a_lopsided_match_the_same_way_for_any_jobs() {
     let s = r1.summary.sprt.clone().unwrap();
     assert_eq!(s.decision, dagaz::tournament::stats::SprtDecision::AcceptH1);
     let records = r1.records().unwrap();
-    assert!(records.len() < 40, "{} games before a decision", records.len());
+    assert!(
+        records.len() < 40,
+        "{} games before a decision",
+        records.len()
+    );
     assert_eq!(records.len() as u64, 2 * (s.stop_pair.unwrap() + 1));
     assert_eq!(r1.summary.games, records.len());
     same_outputs(&d.join("one"), &d.join("two"));
@@ -592,16 +596,34 @@ fn a_resume_with_other_settings_is_refused_naming_the_field() {
 
     // The seed edited in config.toml after the kill.
     assert!(config.contains("seed = 5"), "{config}");
-    std::fs::write(out.join("config.toml"), config.replace("seed = 5", "seed = 6")).unwrap();
+    std::fs::write(
+        out.join("config.toml"),
+        config.replace("seed = 5", "seed = 6"),
+    )
+    .unwrap();
     let err = dagaz_fails(&resume);
-    assert!(err.contains("`seed` was `5`") && err.contains("now `6`"), "{err}");
-    assert_eq!(read(&out.join("games.csv")), games, "a refused resume wrote games");
+    assert!(
+        err.contains("`seed` was `5`") && err.contains("now `6`"),
+        "{err}"
+    );
+    assert_eq!(
+        read(&out.join("games.csv")),
+        games,
+        "a refused resume wrote games"
+    );
 
     // A bot's depth edited.
     assert!(config.contains("depth = 1"), "{config}");
-    std::fs::write(out.join("config.toml"), config.replace("depth = 1", "depth = 2")).unwrap();
+    std::fs::write(
+        out.join("config.toml"),
+        config.replace("depth = 1", "depth = 2"),
+    )
+    .unwrap();
     let err = dagaz_fails(&resume);
-    assert!(err.contains("`bot 2`") && err.contains("\"depth\":2"), "{err}");
+    assert!(
+        err.contains("`bot 2`") && err.contains("\"depth\":2"),
+        "{err}"
+    );
 
     // Another dagaz version (the recorded one edited, as an older binary would have written it).
     std::fs::write(out.join("config.toml"), &config).unwrap();
@@ -647,7 +669,13 @@ fn a_run_folder_in_use_is_refused_with_the_holders_name() {
     );
     // A new run on the same folder too.
     let err = dagaz_fails(&[
-        "tournament", "--bots", "random", "random:name=r2", "--quiet", "--out", o,
+        "tournament",
+        "--bots",
+        "random",
+        "random:name=r2",
+        "--quiet",
+        "--out",
+        o,
     ]);
     assert!(err.contains("in use by another dagaz run"), "{err}");
     assert_eq!(read(&out.join("games.csv")), games);
@@ -692,7 +720,12 @@ fn two_resumes_at_once_one_runs_the_other_refuses() {
     std::fs::write(out.join("games.csv"), cut.join("\n") + "\n").unwrap();
     let (a, b) = (start(&["--resume"]), start(&["--resume"]));
     let (a, b) = (a.wait_with_output().unwrap(), b.wait_with_output().unwrap());
-    let outcomes = [&a, &b].map(|o| (o.status.success(), String::from_utf8_lossy(&o.stderr).into_owned()));
+    let outcomes = [&a, &b].map(|o| {
+        (
+            o.status.success(),
+            String::from_utf8_lossy(&o.stderr).into_owned(),
+        )
+    });
     let ok = outcomes.iter().filter(|(s, _)| *s).count();
     assert_eq!(ok, 1, "{outcomes:?}");
     let (_, err) = outcomes.iter().find(|(s, _)| !*s).unwrap();
@@ -752,14 +785,17 @@ for line in sys.stdin:
     let t = Tournament::new(config, variants, bots).unwrap();
     let r = run(&t, &options(&d.join("out"), 2)).unwrap();
     let records = r.records().unwrap();
-    assert!(records.iter().all(|g| g.end_type != BOT_ERROR), "{records:?}");
+    assert!(
+        records.iter().all(|g| g.end_type != BOT_ERROR),
+        "{records:?}"
+    );
     std::thread::sleep(Duration::from_millis(200));
     let pids = read(&pids);
     let pids: Vec<&str> = pids.lines().collect();
     assert_eq!(pids.len(), 2, "one process per game");
     for pid in pids {
-        let alive = std::fs::read_to_string(format!("/proc/{pid}/stat"))
-            .is_ok_and(|s| !s.contains(") Z "));
+        let alive =
+            std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|s| !s.contains(") Z "));
         assert!(!alive, "the bot's child {pid} outlived the run");
     }
 }
@@ -794,7 +830,10 @@ fn peak_rss_kb(out: &Path, games: &str) -> i64 {
     let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
     let pid = unsafe { libc::wait4(child.id() as libc::pid_t, &mut status, 0, &mut usage) };
     assert_eq!(pid, child.id() as libc::pid_t);
-    assert!(libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0, "dagaz failed");
+    assert!(
+        libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0,
+        "dagaz failed"
+    );
     let lines = read(&out.join("games.csv")).lines().count() as u64;
     assert_eq!(lines, 1 + games.parse::<u64>().unwrap());
     usage.ru_maxrss
@@ -864,7 +903,11 @@ fn a_huge_run_starts_at_once() {
         }
         std::thread::sleep(Duration::from_millis(20));
     }
-    let status = read(&Path::new("/proc").join(child.id().to_string()).join("status"));
+    let status = read(
+        &Path::new("/proc")
+            .join(child.id().to_string())
+            .join("status"),
+    );
     child.kill().unwrap();
     child.wait().unwrap();
     assert!(rows > 100, "{rows} rows after {:?}", t.elapsed());

@@ -113,7 +113,10 @@ impl Process {
         let tail: Vec<String> = self
             .stderr
             .lock()
-            .unwrap_or_else(|e| e.into_inner()).iter().cloned().collect();
+            .unwrap_or_else(|e| e.into_inner())
+            .iter()
+            .cloned()
+            .collect();
         if tail.is_empty() {
             status
         } else {
@@ -764,7 +767,10 @@ for line in sys.stdin:
         .unwrap();
         let t = std::time::Instant::now();
         let e = ask(&mut bot, 1).unwrap_err();
-        assert!(matches!(&e, BotError::Illegal(m) if m.contains("longer than")), "{e}");
+        assert!(
+            matches!(&e, BotError::Illegal(m) if m.contains("longer than")),
+            "{e}"
+        );
         assert!(t.elapsed() < Duration::from_secs(5), "{:?}", t.elapsed());
     }
 

@@ -491,7 +491,10 @@ impl Tournament {
             Err(e) => format!("unreadable: {e}"),
         };
         let mut f = vec![
-            ("dagaz version".to_string(), env!("CARGO_PKG_VERSION").to_string()),
+            (
+                "dagaz version".to_string(),
+                env!("CARGO_PKG_VERSION").to_string(),
+            ),
             ("game".into(), c.game.clone()),
             ("game file hash".into(), hash),
             (

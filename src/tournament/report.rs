@@ -134,7 +134,12 @@ struct PairGame {
 impl PairGame {
     /// The game's outcome for bot `x` (a loss if it did not play), as [`super::runner::outcome_of`] gives it.
     fn outcome(&self, x: usize) -> Outcome {
-        match self.bots.iter().position(|&b| b == Some(x)).map(|i| self.results[i]) {
+        match self
+            .bots
+            .iter()
+            .position(|&b| b == Some(x))
+            .map(|i| self.results[i])
+        {
             Some(r) if r > 0 => Outcome::Win,
             Some(0) => Outcome::Draw,
             _ => Outcome::Loss,

@@ -141,7 +141,10 @@ impl SprtTracker {
             return s.stop_pair;
         }
         let o = g.is_rated().then(|| outcome_of(g, first_bot));
-        self.waiting.entry(g.pair_id).or_default().push((g.game_id, o));
+        self.waiting
+            .entry(g.pair_id)
+            .or_default()
+            .push((g.game_id, o));
         while s.stop_pair.is_none() && s.pairs < self.total_pairs {
             match self.waiting.get(&s.pairs) {
                 Some(games) if games.len() >= self.group => {}

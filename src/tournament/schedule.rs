@@ -109,7 +109,12 @@ pub struct Schedule {
 impl Schedule {
     /// The schedule of `bots` bots over variants of `seats[v]` seats, `games` games per encounter; an
     /// error if its number of games does not fit in 64 bits.
-    pub fn new(format: Format, bots: usize, seats: &[usize], games: u64) -> Result<Schedule, String> {
+    pub fn new(
+        format: Format,
+        bots: usize,
+        seats: &[usize],
+        games: u64,
+    ) -> Result<Schedule, String> {
         let plans: Vec<VariantPlan> = seats
             .iter()
             .map(|&s| VariantPlan {
@@ -129,7 +134,9 @@ impl Schedule {
         let mut segments = vec![];
         let (mut round, mut game, mut pair) = (0u64, 0u64, 0u64);
         for end in ends {
-            let variants: Vec<usize> = (0..plans.len()).filter(|&v| plans[v].pairs >= end).collect();
+            let variants: Vec<usize> = (0..plans.len())
+                .filter(|&v| plans[v].pairs >= end)
+                .collect();
             let mut games_per_round = 0u64;
             let mut pairs_per_round = 0u64;
             for &v in &variants {
@@ -346,7 +353,10 @@ mod tests {
         let s = Schedule::new(Format::RoundRobin, 2, &[2], 4_294_967_296).unwrap();
         assert_eq!(s.len(), 4_294_967_296);
         let last = s.get(4_294_967_295).unwrap();
-        assert_eq!((last.pair_id, last.seats.clone()), (2_147_483_647, vec![1, 0]));
+        assert_eq!(
+            (last.pair_id, last.seats.clone()),
+            (2_147_483_647, vec![1, 0])
+        );
         let e = Schedule::new(Format::RoundRobin, 10, &[2], u64::MAX).unwrap_err();
         assert!(e.contains("2^64"), "{e}");
     }

@@ -13,8 +13,8 @@
 //!   Elo (documented on each item). Note that `serde_json` writes infinite floats as `null`.
 
 use serde::{Deserialize, Serialize};
-use std::f64::consts::{FRAC_1_SQRT_2, FRAC_2_SQRT_PI, LN_10};
 use std::collections::BTreeMap;
+use std::f64::consts::{FRAC_1_SQRT_2, FRAC_2_SQRT_PI, LN_10};
 
 /// The normal quantile used for every 95% interval, as in the spec (Φ(1.96) ≈ 0.9750).
 pub const Z95: f64 = 1.96;

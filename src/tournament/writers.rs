@@ -344,7 +344,9 @@ impl GameIds {
 
     fn advance(&mut self) {
         self.current = None;
-        let Some(r) = self.reader.as_mut() else { return };
+        let Some(r) = self.reader.as_mut() else {
+            return;
+        };
         loop {
             match r.read_record(&mut self.row) {
                 Ok(true) => {
@@ -456,7 +458,9 @@ impl RunFiles {
         }
         for (k, old) in &then {
             if !now.iter().any(|(k2, _)| k2 == k) {
-                diffs.push(format!("`{k}` was `{old}` when the run started, now absent"));
+                diffs.push(format!(
+                    "`{k}` was `{old}` when the run started, now absent"
+                ));
             }
         }
         if diffs.is_empty() {
@@ -554,11 +558,15 @@ impl RunFiles {
                 let id = row
                     .get(0)
                     .and_then(|x| x.parse::<u64>().ok())
-                    .ok_or_else(|| format!("{games_path}:{line}: column `game_id` is not a number"))?;
+                    .ok_or_else(|| {
+                        format!("{games_path}:{line}: column `game_id` is not a number")
+                    })?;
                 let pair = row
                     .get(1)
                     .and_then(|x| x.parse::<u64>().ok())
-                    .ok_or_else(|| format!("{games_path}:{line}: column `pair_id` is not a number"))?;
+                    .ok_or_else(|| {
+                        format!("{games_path}:{line}: column `pair_id` is not a number")
+                    })?;
                 if row.len() != header.len() {
                     return Err(format!(
                         "{games_path}:{line}: {} fields where the header has {}",
@@ -771,11 +779,7 @@ impl Appender {
 }
 
 /// `standings.csv`, `end_conditions.csv` and `report.md`.
-pub fn write_outputs(
-    files: &RunFiles,
-    t: &Tournament,
-    s: &Summary,
-) -> Result<(), String> {
+pub fn write_outputs(files: &RunFiles, t: &Tournament, s: &Summary) -> Result<(), String> {
     write_atomic(&files.standings, &standings_csv(s))?;
     write_atomic(&files.end_conditions, &end_conditions_csv(s))?;
     write_atomic(&files.report, render_markdown(t, s).as_bytes())
@@ -901,8 +905,16 @@ mod tests {
         ids.extend([3, 250, 499]);
         let mut text = csv_line(&header);
         for (n, id) in ids.iter().enumerate() {
-            let tag = if n < 500 { "first" } else { "second, \"quoted\"\nline" };
-            text.extend(csv_line(&[id.to_string(), (id / 2).to_string(), format!("{tag} {id}")]));
+            let tag = if n < 500 {
+                "first"
+            } else {
+                "second, \"quoted\"\nline"
+            };
+            text.extend(csv_line(&[
+                id.to_string(),
+                (id / 2).to_string(),
+                format!("{tag} {id}"),
+            ]));
         }
         text.extend(b"77,38,half a li");
         std::fs::write(&path, &text).unwrap();
@@ -912,7 +924,14 @@ mod tests {
             &header,
             300,
             3,
-            |row, _| Ok(row.get(0).unwrap().parse::<u64>().ok().map(|id| (id, id / 2))),
+            |row, _| {
+                Ok(row
+                    .get(0)
+                    .unwrap()
+                    .parse::<u64>()
+                    .ok()
+                    .map(|id| (id, id / 2)))
+            },
             |id, pair| {
                 asked.push(id);
                 pair != 10
@@ -923,14 +942,26 @@ mod tests {
         let mut want = csv_line(&header);
         for id in 0..500u64 {
             if id / 2 != 10 {
-                want.extend(csv_line(&[id.to_string(), (id / 2).to_string(), format!("first {id}")]));
+                want.extend(csv_line(&[
+                    id.to_string(),
+                    (id / 2).to_string(),
+                    format!("first {id}"),
+                ]));
             }
         }
-        assert!(std::fs::read(&path).unwrap() == want, "{}", std::fs::read_to_string(&path).unwrap());
-        let left: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name()).collect();
+        assert!(
+            std::fs::read(&path).unwrap() == want,
+            "{}",
+            std::fs::read_to_string(&path).unwrap()
+        );
+        let left: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
         assert_eq!(left, ["games.csv"]);
         // Another header is refused, the file left as it was.
-        let err = sort_csv_with(&path, &header[..2], 300, 3, |_, _| Ok(None), |_, _| true).unwrap_err();
+        let err =
+            sort_csv_with(&path, &header[..2], 300, 3, |_, _| Ok(None), |_, _| true).unwrap_err();
         assert!(err.starts_with("header"), "{err}");
         assert!(std::fs::read(&path).unwrap() == want);
         let _ = std::fs::remove_dir_all(&dir);
