@@ -849,6 +849,11 @@ mod tests {
             game(5, ["b", "a"], [1, -1], BOT_ERROR),
         ];
         let s = summarize(&t, &records, None, true);
+        // Counted in any order (games finish in any order), the statistics are the same.
+        for order in [[5, 4, 3, 2, 1, 0], [1, 3, 5, 0, 2, 4]] {
+            let shuffled: Vec<GameRecord> = order.iter().map(|&i| records[i].clone()).collect();
+            assert_eq!(summarize(&t, &shuffled, None, true), s, "{order:?}");
+        }
         let a = &s.standings[0];
         assert_eq!(a.name, "a");
         assert_eq!(a.wdl, Wdl::new(3, 1, 1));
