@@ -806,6 +806,8 @@ for line in sys.stdin:
 /// and returns its peak resident set size in KB, as the kernel counted it for that process alone (wait4).
 #[cfg(target_os = "linux")]
 fn peak_rss_kb(out: &Path, games: &str) -> i64 {
+    // Reaped by wait4 below, which also gives its resource usage.
+    #[allow(clippy::zombie_processes)]
     let child = Command::new(BIN)
         .args([
             "tournament",

@@ -199,11 +199,7 @@ impl ExternalBot {
         let t = tail.clone();
         std::thread::spawn(move || {
             let mut r = BufReader::new(stderr);
-            loop {
-                let (line, complete) = match read_line_capped(&mut r, MAX_STDERR_LINE) {
-                    Ok(Some(x)) => x,
-                    _ => break,
-                };
+            while let Ok(Some((line, complete))) = read_line_capped(&mut r, MAX_STDERR_LINE) {
                 let mut q = t.lock().unwrap_or_else(|e| e.into_inner());
                 if q.len() == STDERR_LINES {
                     q.pop_front();

@@ -159,6 +159,9 @@ struct VariantTally {
     ends: BTreeMap<(String, String, i32), (u64, Vec<u64>)>,
 }
 
+/// Bot, variant, seat, end type, end name, end priority.
+type EndKey = (usize, usize, usize, String, String, i32);
+
 /// Every statistic of a run gathered one game at a time: counts only, so that its memory does not grow
 /// with the number of games, and the result does not depend on the order the games come in (for the
 /// pairs, two games of a pair wait for each other; fed in game-id order, at most one pair waits).
@@ -173,7 +176,7 @@ pub struct Tally {
     /// Pairs with one game so far, by pair id.
     waiting: std::collections::HashMap<u64, PairGame>,
     /// (bot, variant, seat, end type, end name, priority) → wins, draws, losses.
-    ends: BTreeMap<(usize, usize, usize, String, String, i32), [u64; 3]>,
+    ends: BTreeMap<EndKey, [u64; 3]>,
     variants: Vec<VariantTally>,
 }
 
