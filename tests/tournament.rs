@@ -934,3 +934,63 @@ fn a_huge_run_starts_at_once() {
     ]);
     assert!(err.contains("2^64"), "{err}");
 }
+
+/// A file the game includes, changed after the kill: the resume is refused (the game file itself is the same).
+#[test]
+fn a_resume_after_an_included_file_changed_is_refused() {
+    let d = scratch("include");
+    std::fs::write(
+        d.join("steps.zrf"),
+        "(define step (n (verify empty?) add))\n",
+    )
+    .unwrap();
+    std::fs::write(
+        d.join("race.zrf"),
+        r#"(include "steps.zrf")
+(game
+  (title "Race")
+  (players A B)
+  (turn-order A B)
+  (board (grid (dimensions ("a/b" (50 0)) ("6/5/4/3/2/1" (0 50))) (directions (n 0 -1))))
+  (piece (name P) (moves (step) (n n (verify empty?) add)))
+  (board-setup (A (P a1)) (B (P b1)))
+  (win-condition (A B) (name "home") (absolute-config P (a6 b6))))
+"#,
+    )
+    .unwrap();
+    let out = d.join("run");
+    let o = out.to_str().unwrap();
+    let game = d.join("race.zrf");
+    dagaz(&[
+        "tournament",
+        game.to_str().unwrap(),
+        "--bots",
+        "random",
+        "random:name=r2",
+        "--games",
+        "4",
+        "--opening-plies",
+        "0",
+        "--quiet",
+        "--out",
+        o,
+    ]);
+    assert!(read(&out.join("fingerprint.json")).contains("included files hash"));
+    let games = read(&out.join("games.csv"));
+    let cut: Vec<&str> = games.lines().take(2).collect();
+    std::fs::write(out.join("games.csv"), cut.join("\n") + "\n").unwrap();
+    std::fs::write(
+        d.join("steps.zrf"),
+        "(define step (n n n (verify empty?) add))\n",
+    )
+    .unwrap();
+    let err = dagaz_fails(&["tournament", "--resume", "--quiet", "--out", o]);
+    assert!(err.contains("`included files hash`"), "{err}");
+    std::fs::write(
+        d.join("steps.zrf"),
+        "(define step (n (verify empty?) add))\n",
+    )
+    .unwrap();
+    dagaz(&["tournament", "--resume", "--quiet", "--out", o]);
+    assert_eq!(read(&out.join("games.csv")), games);
+}

@@ -482,13 +482,31 @@ impl Tournament {
     }
 
     /// Everything that shapes the run's games and statistics, field by field (name, value): the dagaz
-    /// version running, the game file and the hash of its bytes now, the variants, every setting but
+    /// version running, the game file and the hash of its bytes now (and of the files it includes), the
+    /// variants, every setting but
     /// `--jobs`, and each bot's full specification. A run records it when it starts and a resume compares.
     pub fn fingerprint(&self) -> Vec<(String, String)> {
         let c = &self.config;
-        let hash = match c.game_bytes() {
-            Ok((bytes, _)) => fnv1a(&bytes),
-            Err(e) => format!("unreadable: {e}"),
+        let (hash, includes) = match c.game_bytes() {
+            Ok((bytes, dir)) => {
+                let hash = fnv1a(&bytes);
+                // The files it includes, read again as the run read them: their paths and texts.
+                let file = lang::read_bytes(&c.game, bytes, &dir);
+                let mut all = vec![];
+                for f in file.sources.files().iter().skip(1) {
+                    all.extend_from_slice(f.path.to_string_lossy().as_bytes());
+                    all.push(0);
+                    all.extend_from_slice(f.text.as_bytes());
+                    all.push(0);
+                }
+                let includes = if all.is_empty() {
+                    "none".to_string()
+                } else {
+                    fnv1a(&all)
+                };
+                (hash, includes)
+            }
+            Err(e) => (format!("unreadable: {e}"), String::new()),
         };
         let mut f = vec![
             (
@@ -497,6 +515,7 @@ impl Tournament {
             ),
             ("game".into(), c.game.clone()),
             ("game file hash".into(), hash),
+            ("included files hash".into(), includes),
             (
                 "variants".into(),
                 self.variants
