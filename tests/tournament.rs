@@ -994,3 +994,55 @@ fn a_resume_after_an_included_file_changed_is_refused() {
     dagaz(&["tournament", "--resume", "--quiet", "--out", o]);
     assert_eq!(read(&out.join("games.csv")), games);
 }
+
+/// An external bot that answers every request twice: the second answers are discarded, never taken for the
+/// next request, and the game's `error` column says so while the game ends normally.
+#[test]
+fn a_bot_answering_twice_plays_on_and_the_record_notes_it() {
+    let d = scratch("twice");
+    let script = d.join("twice.py");
+    std::fs::write(
+        &script,
+        r#"import json, sys
+for line in sys.stdin:
+    req = json.loads(line)
+    if req.get("type") == "quit":
+        break
+    if req.get("type") == "move":
+        answer = json.dumps({"id": len(req["moves"]) - 1, "request": req["request"]})
+        print(answer, flush=True)
+        print(answer, flush=True)
+"#,
+    )
+    .unwrap();
+    let twice: BotSpec = BotConfig::Table(
+        toml::from_str(&format!(
+            "kind = \"external\"\nname = \"twice\"\ncommand = \"python3\"\nargs = [{:?}]",
+            script.to_str().unwrap()
+        ))
+        .unwrap(),
+    )
+    .resolve()
+    .unwrap();
+    let config = TournamentConfig {
+        games: 2,
+        max_plies: 20,
+        ..TournamentConfig::default()
+    };
+    let variants = config.load_variants().unwrap();
+    let bots = vec![
+        BotEntry::from_spec(BotSpec::resolve("random").unwrap()),
+        BotEntry::from_spec(twice),
+    ];
+    let t = Tournament::new(config, variants, bots).unwrap();
+    let r = run(&t, &options(&d.join("out"), 1)).unwrap();
+    let records = r.records().unwrap();
+    assert_eq!(records.len(), 2);
+    for g in &records {
+        assert_ne!(g.end_type, BOT_ERROR, "{g:?}");
+        assert!(
+            g.error.starts_with("twice: ") && g.error.contains("nobody asked for discarded"),
+            "{g:?}"
+        );
+    }
+}
