@@ -143,6 +143,7 @@ fn sort_csv_with(
     mut keep: impl FnMut(u64, u64) -> bool,
 ) -> Result<(), String> {
     let fan_in = fan_in.max(2);
+    remove_stale_runs(path);
     let mut runs: Vec<PathBuf> = vec![];
     let result = (|| {
         let mut chunk: Vec<SortRow> = vec![];
@@ -232,6 +233,31 @@ fn sort_csv_with(
         let _ = std::fs::remove_file(r);
     }
     result
+}
+
+/// Removes the run files a sort killed midway left beside `path` (the run's lock keeps other processes
+/// away, so none is in use).
+fn remove_stale_runs(path: &Path) {
+    let (Some(dir), Some(name)) = (path.parent(), path.file_name()) else {
+        return;
+    };
+    let prefix = format!("{}.sort", name.to_string_lossy());
+    let Ok(entries) = std::fs::read_dir(if dir.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        dir
+    }) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let n = e.file_name();
+        let n = n.to_string_lossy();
+        if n.strip_prefix(&prefix)
+            .is_some_and(|i| !i.is_empty() && i.bytes().all(|b| b.is_ascii_digit()))
+        {
+            let _ = std::fs::remove_file(e.path());
+        }
+    }
 }
 
 fn run_path(path: &Path, i: usize) -> PathBuf {
@@ -918,6 +944,8 @@ mod tests {
         }
         text.extend(b"77,38,half a li");
         std::fs::write(&path, &text).unwrap();
+        // What a sort killed midway leaves behind.
+        std::fs::write(dir.join("games.csv.sort999"), b"junk").unwrap();
         let mut asked = vec![];
         sort_csv_with(
             &path,
