@@ -334,6 +334,9 @@ fn tournament(a: TournamentArgs) -> Result<(), String> {
         progress,
         resume: a.resume,
     };
+    // A folder another run holds: its one-line error before anything else is printed (the run takes the
+    // lock for good itself).
+    drop(dagaz::tournament::writers::RunFiles::new(&out, t.max_seats()).lock()?);
     if !a.quiet {
         eprintln!(
             "tournament: {} bots, {} in {} ({} jobs)",

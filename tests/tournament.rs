@@ -659,7 +659,7 @@ fn a_run_folder_in_use_is_refused_with_the_holders_name() {
     // Another process holds the folder (this one, through the library).
     let files = dagaz::tournament::writers::RunFiles::new(&out, 2);
     let lock = files.lock().unwrap();
-    let err = dagaz_fails(&["tournament", "--resume", "--quiet", "--out", o]);
+    let err = dagaz_fails(&["tournament", "--resume", "--out", o]);
     let lines: Vec<&str> = err.lines().collect();
     assert_eq!(lines.len(), 1, "{err}");
     assert!(
