@@ -734,8 +734,9 @@ impl RunLock {
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_secs());
         let who = format!(
-            "pid {} on {host}, started at {started} (seconds since 1970, UTC)\n",
-            std::process::id()
+            "pid {} on {host}, started {}\n",
+            std::process::id(),
+            utc_text(started)
         );
         file.set_len(0)
             .and_then(|_| file.write_all(who.as_bytes()))
@@ -743,6 +744,27 @@ impl RunLock {
             .map_err(|e| io_err(path, e))?;
         Ok(RunLock { _file: file })
     }
+}
+
+/// `YYYY-MM-DD HH:MM:SS UTC` for seconds since 1970.
+fn utc_text(secs: u64) -> String {
+    let (days, rem) = ((secs / 86_400) as i64, secs % 86_400);
+    // Days since 1970-01-01 to a civil date, counting in 400-year eras from 0000-03-01.
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year:04}-{month:02}-{day:02} {:02}:{:02}:{:02} UTC",
+        rem / 3600,
+        rem / 60 % 60,
+        rem % 60
+    )
 }
 
 /// Takes an exclusive flock without waiting: `Ok(false)` if another open file holds it.
@@ -993,6 +1015,14 @@ mod tests {
         assert!(err.starts_with("header"), "{err}");
         assert!(std::fs::read(&path).unwrap() == want);
         let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn lock_times_read_as_dates() {
+        assert_eq!(utc_text(0), "1970-01-01 00:00:00 UTC");
+        // date -u -d @951782400: Tue Feb 29 00:00:00 UTC 2000; @1795430096: 2026-11-23 10:34:56.
+        assert_eq!(utc_text(951_782_400), "2000-02-29 00:00:00 UTC");
+        assert_eq!(utc_text(1_795_430_096), "2026-11-23 10:34:56 UTC");
     }
 
     #[test]
