@@ -337,6 +337,7 @@ fn tournament(a: TournamentArgs) -> Result<(), String> {
     // A folder another run holds: its one-line error before anything else is printed (the run takes the
     // lock for good itself).
     drop(dagaz::tournament::writers::RunFiles::new(&out, t.max_seats()).lock()?);
+    dagaz::bot::external::kill_bots_on_signals();
     if !a.quiet {
         eprintln!(
             "tournament: {} bots, {} in {} ({} jobs)",

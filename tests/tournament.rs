@@ -1046,3 +1046,71 @@ for line in sys.stdin:
         );
     }
 }
+
+/// A run stopped by SIGTERM (or Ctrl-C) takes its external bots' process groups with it: the child a bot
+/// forked is gone too.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_run_stopped_by_a_signal_leaves_no_bot_behind() {
+    let d = scratch("sigterm");
+    let pids = d.join("pids");
+    let script = d.join("forker.py");
+    std::fs::write(
+        &script,
+        format!(
+            r#"import json, os, sys, time
+if os.fork() == 0:
+    os.close(1)
+    with open({:?}, "a") as f:
+        f.write(str(os.getpid()) + "\n")
+    time.sleep(60)
+    sys.exit(0)
+for line in sys.stdin:
+    req = json.loads(line)
+    if req.get("type") == "quit":
+        break
+    if req.get("type") == "move":
+        time.sleep(0.05)
+        print(json.dumps({{"id": 0, "request": req["request"]}}), flush=True)
+"#,
+            pids.to_str().unwrap()
+        ),
+    )
+    .unwrap();
+    let config = d.join("run.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "games = 200\nbots = [\"random\", {{ kind = \"external\", name = \"forker\", command = \"python3\", args = [{:?}] }}]\n",
+            script.to_str().unwrap()
+        ),
+    )
+    .unwrap();
+    let mut child = Command::new(BIN)
+        .args(["tournament", "--quiet", "--jobs", "2", "--config"])
+        .arg(&config)
+        .arg("--out")
+        .arg(d.join("out"))
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let t = Instant::now();
+    while std::fs::read_to_string(&pids).map_or(0, |s| s.lines().count()) < 2 {
+        assert!(t.elapsed() < Duration::from_secs(30), "no bot started");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    // SAFETY: a signal to our own child.
+    unsafe {
+        libc::kill(child.id() as libc::pid_t, libc::SIGTERM);
+    }
+    let status = child.wait().unwrap();
+    assert!(!status.success());
+    std::thread::sleep(Duration::from_millis(200));
+    for pid in read(&pids).lines() {
+        let alive =
+            std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|s| !s.contains(") Z "));
+        assert!(!alive, "the bot's child {pid} outlived the run");
+    }
+}

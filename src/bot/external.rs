@@ -18,6 +18,7 @@ use serde_json::{json, Value};
 use std::collections::VecDeque;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::atomic::{AtomicI32, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, SyncSender};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -188,6 +189,7 @@ impl ExternalBot {
                 BotError::Crashed(format!("cannot start `{}`: {e}", self.command_line()))
             })?;
             live.push((child.id(), SCOPE.with(|s| s.get())));
+            remember_for_signals(child.id());
             child
         };
         let stdin = child.stdin.take().expect("piped stdin");
@@ -380,9 +382,65 @@ pub fn new_scope() -> u64 {
     NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
 }
 
-/// Drops a reaped process from the live list.
+/// Drops a process about to be reaped from the live list.
 fn forget(pid: u32) {
     live_groups().retain(|&(p, _)| p != pid);
+    if let Ok(pid) = i32::try_from(pid) {
+        for slot in &SIGNAL_SLOTS {
+            if slot
+                .compare_exchange(pid, 0, Ordering::SeqCst, Ordering::SeqCst)
+                .is_ok()
+            {
+                break;
+            }
+        }
+    }
+}
+
+/// The live bot processes again, where a signal handler can read them without a lock (the first 512; the
+/// rest are ended by the normal paths only).
+static SIGNAL_SLOTS: [AtomicI32; 512] = [const { AtomicI32::new(0) }; 512];
+
+fn remember_for_signals(pid: u32) {
+    let Ok(pid) = i32::try_from(pid) else { return };
+    for slot in &SIGNAL_SLOTS {
+        if slot
+            .compare_exchange(0, pid, Ordering::SeqCst, Ordering::SeqCst)
+            .is_ok()
+        {
+            return;
+        }
+    }
+}
+
+/// Makes SIGINT, SIGTERM and SIGHUP kill every live bot's process group before the runner dies of them, so
+/// that a run stopped with Ctrl-C or `kill` leaves no bot behind (SIGKILL cannot be caught: a bot then sees
+/// its input close).
+pub fn kill_bots_on_signals() {
+    #[cfg(unix)]
+    {
+        extern "C" fn on_signal(sig: libc::c_int) {
+            for slot in &SIGNAL_SLOTS {
+                let pid = slot.load(Ordering::SeqCst);
+                if pid > 0 {
+                    // SAFETY: kill, signal and raise are async-signal-safe.
+                    unsafe {
+                        libc::kill(-pid, libc::SIGKILL);
+                    }
+                }
+            }
+            unsafe {
+                libc::signal(sig, libc::SIG_DFL);
+                libc::raise(sig);
+            }
+        }
+        for sig in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
+            // SAFETY: installs a handler that only makes async-signal-safe calls.
+            unsafe {
+                libc::signal(sig, on_signal as *const () as libc::sighandler_t);
+            }
+        }
+    }
 }
 
 /// Kills the process group of every bot process of `scope` still running (the end of a tournament run).
