@@ -526,9 +526,10 @@ fn perft(
     let result = if divide && depth > 0 {
         engine.legal_moves(&s).and_then(|moves| {
             let mut total = 0;
-            for m in &moves {
+            let names = dagaz::engine::Move::notations(&game, &moves);
+            for (m, name) in moves.iter().zip(names) {
                 let n = engine.perft(&engine.apply(&s, m), depth - 1)?;
-                rows.push((m.notation(&game), n));
+                rows.push((name, n));
                 total += n;
             }
             Ok(total)

@@ -242,7 +242,7 @@ impl ExternalBot {
             "time_ms": self.config.time_ms,
             "seed": seed,
             "state": state_json(g, state),
-            "moves": moves.iter().enumerate().map(|(i, m)| move_json(g, i, m)).collect::<Vec<_>>(),
+            "moves": moves.iter().zip(Move::notations(g, moves)).enumerate().map(|(i, (m, n))| move_json(g, i, m, &n)).collect::<Vec<_>>(),
         })
     }
 
@@ -282,9 +282,8 @@ impl ExternalBot {
             let n = n
                 .as_str()
                 .ok_or_else(|| format!("`move` must be a string: `{}`", clip(line)))?;
-            let found: Vec<usize> = (0..moves.len())
-                .filter(|&i| moves[i].notation(engine.game) == n)
-                .collect();
+            let names = Move::notations(engine.game, moves);
+            let found: Vec<usize> = (0..moves.len()).filter(|&i| names[i] == n).collect();
             return match found.as_slice() {
                 [one] => Ok(*one),
                 [] => Err(format!("`{n}` is not a legal move")),

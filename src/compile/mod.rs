@@ -414,8 +414,10 @@ impl Compiler<'_> {
                 }
             }
         };
-        let positions = |c: &mut Self, n: &Node| -> Vec<Pos> {
-            let mut out = vec![];
+        // Per player: a zone stands for the squares it has for that player.
+        let positions = |c: &mut Self, n: &Node| -> Vec<Vec<Pos>> {
+            let np = board.nav.len().max(1);
+            let mut out = vec![vec![]; np];
             let items: &[Node] = match n.list() {
                 Some(l) => l,
                 None => std::slice::from_ref(n),
@@ -423,13 +425,12 @@ impl Compiler<'_> {
             for p in items {
                 let name = p.atom().unwrap_or("");
                 if let Some(pos) = board.position(name) {
-                    out.push(pos);
+                    out.iter_mut().for_each(|o| o.push(pos));
                 } else if let Some(z) = board.zone(name) {
-                    // A zone in a position list stands for its squares (for any player).
                     let zone = &board.zones[z.idx()];
-                    for (i, _) in board.positions.iter().enumerate() {
-                        if zone.members.iter().any(|m| m[i]) {
-                            out.push(Pos(i as u16));
+                    for (player, o) in out.iter_mut().enumerate() {
+                        if let Some(m) = zone.members.get(player) {
+                            o.extend((0..m.len()).filter(|&i| m[i]).map(|i| Pos(i as u16)));
                         }
                     }
                 } else {
@@ -463,6 +464,7 @@ impl Compiler<'_> {
         };
         Some(match head.as_str() {
             "stalemated" => EndCond::Stalemated,
+            "blocked" => EndCond::Blocked,
             "repetition" => EndCond::Repetition,
             "pieces-remaining" => {
                 let n = count(self, args.first())?;
@@ -539,6 +541,7 @@ impl Compiler<'_> {
             _ => {
                 let words = [
                     "stalemated",
+                    "blocked",
                     "repetition",
                     "pieces-remaining",
                     "total-piece-count",
@@ -649,6 +652,17 @@ pub fn compile(src: &GameSource, diags: &mut Vec<Diagnostic>) -> Option<Game> {
                         continue;
                     };
                     let l = an.to_ascii_lowercase();
+                    let max = MAX_ATTRIBUTES;
+                    if !attr_index.contains_key(&l) && attributes.len() >= max {
+                        c.diags.push(
+                            Diagnostic::error(
+                                a.span,
+                                format!("attribute `{an}` is one too many: a game may declare at most {max} attributes"),
+                            )
+                            .with_hint("pieces may share attribute names; an attribute is one bit of each piece"),
+                        );
+                        continue;
+                    }
                     let id = *attr_index.entry(l.clone()).or_insert_with(|| {
                         attributes.push(l);
                         AttrId(attributes.len() as u16 - 1)

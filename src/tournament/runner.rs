@@ -767,11 +767,14 @@ fn play_inner(job: &Job, live: &Mutex<Live>) -> Result<Option<()>, EngineError> 
     let mut s: State = engine.initial();
     let mut history: Vec<u64> = vec![];
     let mut plies = 0u32;
-    let push = |live: &Mutex<Live>, m: &crate::engine::Move, n: usize, opening: bool| {
+    // A move is recorded by its notation in the list it was chosen from, which names it alone (so that the
+    // moves column replays).
+    let push = |live: &Mutex<Live>, moves: &[crate::engine::Move], i: usize, opening: bool| {
+        let name = crate::engine::Move::notations(game, moves).swap_remove(i);
         let mut l = lock(live);
-        l.record.moves.push(m.notation(game));
+        l.record.moves.push(name);
         l.record.plies += 1;
-        l.record.legal_moves += n as u64;
+        l.record.legal_moves += moves.len() as u64;
         if opening {
             l.record.opening_plies += 1;
         }
@@ -799,7 +802,7 @@ fn play_inner(job: &Job, live: &Mutex<Live>) -> Result<Option<()>, EngineError> 
             history.pop();
             break;
         };
-        push(live, &moves[i], moves.len(), true);
+        push(live, &moves, i, true);
         s = next;
         plies += 1;
     }
@@ -873,7 +876,7 @@ fn play_inner(job: &Job, live: &Mutex<Live>) -> Result<Option<()>, EngineError> 
                 }
             }
         };
-        push(live, &moves[index], moves.len(), false);
+        push(live, &moves, index, false);
         history.push(s.key());
         s = engine.apply(&s, &moves[index]);
         plies += 1;
