@@ -746,12 +746,14 @@ fn an_external_bots_children_end_with_the_run() {
         &script,
         format!(
             r#"import json, os, sys, time
-if os.fork() == 0:
+child = os.fork()
+if child == 0:
     os.close(1)
-    with open({:?}, "a") as f:
-        f.write(str(os.getpid()) + "\n")
     time.sleep(60)
     sys.exit(0)
+# The parent records the child before it answers anything, so the record is there however soon the game ends.
+with open({:?}, "a") as f:
+    f.write(str(child) + "\n")
 for line in sys.stdin:
     req = json.loads(line)
     if req.get("type") == "quit":
