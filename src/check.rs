@@ -15,6 +15,12 @@ fn end_cond_text(g: &Game, c: &EndCond, player: Player) -> String {
         EndCond::Stalemated => "stalemated".into(),
         EndCond::Blocked => "blocked".into(),
         EndCond::Repetition => "repetition".into(),
+        EndCond::Connected { types, opponent } => format!(
+            "(connected {}{})",
+            if *opponent { "opponent " } else { "" },
+            pieces(types)
+        )
+        .replace(" )", ")"),
         EndCond::PiecesRemaining { n, types } => {
             format!("(pieces-remaining {n} {})", pieces(types)).replace(" )", ")")
         }

@@ -220,6 +220,8 @@ pub enum Cond {
     PositionFlag(FlagId, Loc),
     /// A boolean attribute of the piece there.
     Attribute(AttrId, Loc),
+    /// A comparison of two numbers (`(< a b)`, see `compile/numbers.rs`).
+    Compare(super::numbers::CmpOp, Box<(super::numbers::Expr, super::numbers::Expr)>),
 }
 
 /// Where `go` sends the cursor.
@@ -274,6 +276,8 @@ pub enum Instr {
     SetFlag(FlagId, Cond),
     SetPositionFlag(FlagId, Cond, Loc),
     SetAttribute(AttrId, Cond, Loc),
+    /// `(set-var v EXPR)`: a move variable, for the rest of this program run.
+    SetVar(u16, super::numbers::Expr),
 }
 
 /// A move program with its type.
@@ -396,6 +400,12 @@ pub enum EndCond {
         negated: Vec<bool>,
     },
     Repetition,
+    /// All the player's pieces of these types (all types when empty; the opponent's with `opponent`) form
+    /// one group under the board's directions, and there is at least one (`(connected T)`).
+    Connected {
+        types: Vec<PieceType>,
+        opponent: bool,
+    },
     And(Vec<EndCond>),
     Or(Vec<EndCond>),
     Not(Box<EndCond>),
@@ -415,6 +425,7 @@ impl EndCond {
             EndCond::AbsoluteConfig { .. } => "absolute-config",
             EndCond::RelativeConfig { .. } => "relative-config",
             EndCond::Repetition => "repetition",
+            EndCond::Connected { .. } => "connected",
             EndCond::And(cs) => cs.first().map_or("and", EndCond::kind),
             EndCond::Or(cs) => cs.first().map_or("or", EndCond::kind),
             EndCond::Not(c) => c.kind(),

@@ -5,10 +5,12 @@
 pub mod board;
 pub mod game;
 pub mod missing;
+pub mod numbers;
 pub mod program;
 
 pub use game::*;
 pub use missing::{MissingKind, MissingRule};
+pub use numbers::{ArithOp, CmpOp, Counted, Expr};
 
 use crate::lang::diag::suggest;
 use crate::lang::{Diagnostic, GameSource, Node, NodeKind};
@@ -491,6 +493,14 @@ impl Compiler<'_> {
                     types: self.piece_list(args.get(1..).unwrap_or(&[]), pieces),
                 }
             }
+            "connected" => {
+                // This project's extension (docs/language.md, "Numbers"): one group of pieces.
+                let (types, opponent, negated) = types(self, args);
+                if negated {
+                    self.err(node.span, "`connected` takes piece types or (opponent T...), not (not T)");
+                }
+                EndCond::Connected { types, opponent }
+            }
             "checkmated" => EndCond::Checkmated(self.piece_list(args, pieces)),
             "captured" => EndCond::Captured(self.piece_list(args, pieces)),
             "absolute-config" => {
@@ -554,6 +564,7 @@ impl Compiler<'_> {
                     "stalemated",
                     "blocked",
                     "repetition",
+                    "connected",
                     "pieces-remaining",
                     "total-piece-count",
                     "checkmated",
@@ -744,6 +755,7 @@ pub fn compile(src: &GameSource, diags: &mut Vec<Diagnostic>) -> Option<Game> {
             move_types: &mut move_types,
             flags: &mut flags,
             position_flags: &mut position_flags,
+            move_vars: vec![],
         };
         let mut pc = ProgramCompiler {
             names,

@@ -16,6 +16,8 @@ pub struct Names<'a> {
     pub move_types: &'a mut Vec<String>,
     pub flags: &'a mut Vec<String>,
     pub position_flags: &'a mut Vec<String>,
+    /// Move variables (`set-var`), declared by use; numbered in order of first use.
+    pub move_vars: Vec<String>,
 }
 
 const INSTRUCTION_WORDS: &[&str] = &[
@@ -41,6 +43,7 @@ const INSTRUCTION_WORDS: &[&str] = &[
     "set-position-flag",
     "set-attribute",
     "opposite",
+    "set-var",
 ];
 
 const PREDICATE_WORDS: &[&str] = &[
@@ -64,6 +67,12 @@ const PREDICATE_WORDS: &[&str] = &[
     "and",
     "or",
     "not",
+    "=",
+    "!=",
+    "<",
+    "<=",
+    ">",
+    ">=",
 ];
 
 /// The word in lower case, allocating only when it has upper-case letters (most ZRF words do not).
@@ -97,6 +106,15 @@ impl Names<'_> {
 
     pub fn move_type(&mut self, name: &str) -> MoveType {
         MoveType(Self::intern(self.move_types, name))
+    }
+
+    pub(super) fn move_var(&mut self, name: &str) -> u16 {
+        Self::intern(&mut self.move_vars, name)
+    }
+
+    pub(super) fn find_move_var(&self, name: &str) -> Option<u16> {
+        let l = lower(name);
+        self.move_vars.iter().position(|v| *v == l).map(|i| i as u16)
     }
 
     fn flag(&mut self, name: &str) -> FlagId {
@@ -146,7 +164,7 @@ impl Names<'_> {
         v
     }
 
-    fn unknown(&self, node: &Node, what: &str) -> Diagnostic {
+    pub(super) fn unknown(&self, node: &Node, what: &str) -> Diagnostic {
         let word = node
             .text()
             .map(str::to_string)
@@ -514,6 +532,11 @@ impl ProgramCompiler<'_, '_> {
                         let l = self.opt_loc(&args[2..]);
                         out.push(Instr::SetAttribute(attr, v, l));
                     }
+                    "set-var" => {
+                        if let Some(i) = self.set_var(node, args) {
+                            out.push(i);
+                        }
+                    }
                     "opposite" => match args
                         .first()
                         .and_then(|n| n.atom())
@@ -584,6 +607,9 @@ impl ProgramCompiler<'_, '_> {
             "false" => return Cond::False,
             "and" => return Cond::And(args.iter().map(|a| self.cond(a)).collect()),
             "or" => return Cond::Or(args.iter().map(|a| self.cond(a)).collect()),
+            w if super::numbers::cmp_op(w).is_some() => {
+                return self.compare(node, super::numbers::cmp_op(w).unwrap(), args)
+            }
             "not" => {
                 return match args {
                     [one] => Cond::Not(Box::new(self.cond(one))),

@@ -69,6 +69,17 @@ impl Ctx<'_> {
     fn holds(&self, c: &EndCond, p: Player) -> Result<bool, EngineError> {
         let g = self.game;
         Ok(match c {
+            EndCond::Connected { types, opponent } => {
+                let n = g.players.len() as u8;
+                if *opponent {
+                    (0..n)
+                        .map(Player)
+                        .filter(|&q| q != p && !g.players[q.idx()].random)
+                        .any(|q| gen::numbers::connected(g, self.state, q, types))
+                } else {
+                    gen::numbers::connected(g, self.state, p, types)
+                }
+            }
             EndCond::Stalemated => self.to_move() == p && self.moves.is_empty(),
             EndCond::Blocked => self.to_move() == p && self.moves.iter().all(Move::is_pass),
             EndCond::PiecesRemaining { n, types } => self.count(Some(p), types) == *n,

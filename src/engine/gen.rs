@@ -31,6 +31,9 @@ impl Hasher for IdentityHasher {
     }
 }
 
+#[path = "numbers.rs"]
+pub mod numbers;
+
 type KeySet = HashSet<u64, BuildHasherDefault<IdentityHasher>>;
 
 /// Instructions one program run may execute before it is declared runaway.
@@ -90,6 +93,8 @@ struct Run<'a> {
     cascades: Vec<(Pos, Pos)>,
     changes: Vec<Action>,
     flags: Vec<bool>,
+    /// Move variables (`set-var`), 0 until set.
+    vars: Vec<i64>,
     position_flags: Vec<(FlagId, Pos, bool)>,
     move_type: Option<MoveType>,
     steps: u32,
@@ -221,6 +226,7 @@ impl Run<'_> {
                 .loc(*l)
                 .and_then(|p| self.live(p))
                 .is_some_and(|x| x.attr(*a)),
+            Cond::Compare(op, ab) => self.compare(*op, ab)?,
         })
     }
 
@@ -379,6 +385,7 @@ impl Run<'_> {
                 let p = self.loc(*l).ok_or(Stop::Path)?;
                 self.position_flags.push((*f, p, v));
             }
+            Instr::SetVar(v, e) => self.set_var(*v, e)?,
             Instr::SetAttribute(a, c, l) => {
                 let v = self.cond(c)?;
                 let at = self.loc(*l).ok_or(Stop::Path)?;
@@ -587,6 +594,7 @@ impl<'a> Run<'a> {
             cascades: vec![],
             changes: vec![],
             flags: vec![],
+            vars: vec![],
             position_flags: vec![],
             move_type: None,
             steps: 0,
@@ -617,6 +625,7 @@ impl<'a> Run<'a> {
         self.cascades.clear();
         self.changes.clear();
         self.flags.clear();
+        self.vars.clear();
         self.position_flags.clear();
         self.move_type = prog.move_type;
         self.steps = 0;

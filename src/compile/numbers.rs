@@ -1,0 +1,242 @@
+//! Numbers in move programs (this project's extension, `docs/language.md`, "Numbers"): integer expressions
+//! (`+ - * / mod min max`, `count`, move variables), comparisons (`= != < <= > >=`) as conditions, and
+//! `set-var`. Compiled here to [`Expr`]; the engine evaluates them in `engine/numbers.rs`.
+
+use super::game::*;
+use super::program::ProgramCompiler;
+use crate::lang::diag::suggest;
+use crate::lang::{Diagnostic, Node, NodeKind};
+
+/// An arithmetic operator; every one takes one or more operands, folded from the left.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ArithOp {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Mod,
+    Min,
+    Max,
+}
+
+/// A comparison between two numbers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CmpOp {
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+}
+
+impl CmpOp {
+    pub fn holds(self, a: i64, b: i64) -> bool {
+        match self {
+            CmpOp::Eq => a == b,
+            CmpOp::Ne => a != b,
+            CmpOp::Lt => a < b,
+            CmpOp::Le => a <= b,
+            CmpOp::Gt => a > b,
+            CmpOp::Ge => a >= b,
+        }
+    }
+}
+
+/// What `count` counts.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Counted {
+    /// Pieces on the whole line through the cursor along a direction and its opposite, the cursor's included.
+    Line(Dir),
+    /// Pieces from the cursor along a direction to the edge, the cursor's square excluded.
+    Ray(Dir),
+    /// Positions of a zone (the mover's).
+    Zone(ZoneId),
+    /// Positions of the board (not off-board ones) where the condition holds with the cursor there.
+    Positions(Cond),
+}
+
+/// An integer expression of a move program.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Expr {
+    Int(i64),
+    /// A move variable: lives for one program run, 0 until set.
+    Var(u16),
+    Arith(ArithOp, Vec<Expr>),
+    Count(Box<Counted>),
+}
+
+const ARITH: &[(&str, ArithOp)] = &[
+    ("+", ArithOp::Add),
+    ("-", ArithOp::Sub),
+    ("*", ArithOp::Mul),
+    ("/", ArithOp::Div),
+    ("mod", ArithOp::Mod),
+    ("min", ArithOp::Min),
+    ("max", ArithOp::Max),
+];
+
+/// The comparison a predicate word names, if it is one.
+pub fn cmp_op(word: &str) -> Option<CmpOp> {
+    Some(match word {
+        "=" => CmpOp::Eq,
+        "!=" => CmpOp::Ne,
+        "<" => CmpOp::Lt,
+        "<=" => CmpOp::Le,
+        ">" => CmpOp::Gt,
+        ">=" => CmpOp::Ge,
+        _ => return None,
+    })
+}
+
+impl ProgramCompiler<'_, '_> {
+    /// `(OP a b)`: a comparison of two numbers.
+    pub(super) fn compare(&mut self, node: &Node, op: CmpOp, args: &[Node]) -> Cond {
+        let [a, b] = args else {
+            let w = node.head().unwrap_or("=");
+            self.diags.push(
+                Diagnostic::error(node.span, format!("`{w}` compares two numbers"))
+                    .with_hint(format!("({w} (count (line n)) 3)")),
+            );
+            return Cond::False;
+        };
+        let a = self.expr(a);
+        let b = self.expr(b);
+        Cond::Compare(op, Box::new((a, b)))
+    }
+
+    /// `(set-var NAME EXPR)`: declares the move variable by use.
+    pub(super) fn set_var(&mut self, node: &Node, args: &[Node]) -> Option<Instr> {
+        let (Some(name), Some(v), 2) = (args.first().and_then(|n| n.atom()), args.get(1), args.len())
+        else {
+            self.diags.push(
+                Diagnostic::error(node.span, "`set-var` needs a variable name and a number")
+                    .with_hint("(set-var n (count (line n)))"),
+            );
+            return None;
+        };
+        if name.parse::<i64>().is_ok() || ARITH.iter().any(|(w, _)| name.eq_ignore_ascii_case(w)) {
+            self.diags.push(Diagnostic::error(
+                args[0].span,
+                format!("`{name}` cannot name a variable"),
+            ));
+            return None;
+        }
+        let v = self.expr(v);
+        let id = self.names.move_var(name);
+        Some(Instr::SetVar(id, v))
+    }
+
+    fn expr_err(&mut self, node: &Node, msg: String, hint: Option<String>) -> Expr {
+        let d = Diagnostic::error(node.span, msg);
+        self.diags.push(match hint {
+            Some(h) => d.with_hint(h),
+            None => d,
+        });
+        Expr::Int(0)
+    }
+
+    /// Compiles an integer expression.
+    pub fn expr(&mut self, node: &Node) -> Expr {
+        match &node.kind {
+            NodeKind::Atom(a) => {
+                if let Ok(v) = a.parse::<i64>() {
+                    return Expr::Int(v);
+                }
+                if let Some(v) = self.names.find_move_var(a) {
+                    return Expr::Var(v);
+                }
+                let known: Vec<&str> = self.names.move_vars.iter().map(String::as_str).collect();
+                let hint = match suggest(a, known) {
+                    Some(s) => Some(format!("did you mean `{s}`?")),
+                    None => Some("a number is an integer, a variable set by `set-var` before, or (+ ...), (count ...)".into()),
+                };
+                self.expr_err(node, format!("unknown number `{a}`"), hint)
+            }
+            NodeKind::Str(_) => self.expr_err(node, "a string is not a number".into(), None),
+            NodeKind::List(items) => {
+                let Some(h) = items.first().and_then(|h| h.atom()) else {
+                    if items.len() == 1 {
+                        return self.expr(&items[0]);
+                    }
+                    return self.expr_err(node, "expected a number".into(), None);
+                };
+                let args = &items[1..];
+                let hl = h.to_ascii_lowercase();
+                if let Some(&(_, op)) = ARITH.iter().find(|(w, _)| *w == hl) {
+                    if args.is_empty() {
+                        return self.expr_err(
+                            node,
+                            format!("`{h}` needs at least one number"),
+                            Some(format!("({h} 1 2)")),
+                        );
+                    }
+                    let xs = args.iter().map(|a| self.expr(a)).collect();
+                    return Expr::Arith(op, xs);
+                }
+                if hl == "count" {
+                    return match self.counted(node, args) {
+                        Some(c) => Expr::Count(Box::new(c)),
+                        None => Expr::Int(0),
+                    };
+                }
+                let words: Vec<&str> = ARITH.iter().map(|(w, _)| *w).chain(["count"]).collect();
+                let hint = suggest(h, words).map(|s| format!("did you mean `{s}`?"));
+                self.expr_err(&items[0], format!("unknown number form `{h}`"), hint)
+            }
+        }
+    }
+
+    /// The argument of `count`: `(line DIR)`, `(ray DIR)`, `(zone Z)` or `(positions COND)`.
+    fn counted(&mut self, node: &Node, args: &[Node]) -> Option<Counted> {
+        let hint = "(count (line n)), (count (ray n)), (count (zone promotion-zone)) or (count (positions (enemy?)))";
+        let [what] = args else {
+            self.diags.push(
+                Diagnostic::error(node.span, "`count` takes one thing to count").with_hint(hint),
+            );
+            return None;
+        };
+        let head = what.head().map(str::to_ascii_lowercase);
+        let a = what.args();
+        let dir = |c: &mut Self| -> Option<Dir> {
+            match a.first().and_then(|n| n.atom()).and_then(|n| c.names.board.direction(n)) {
+                Some(d) if a.len() == 1 => Some(d),
+                _ => {
+                    let n = a.first().unwrap_or(what);
+                    let d = c.names.unknown(n, "direction");
+                    c.diags.push(d);
+                    None
+                }
+            }
+        };
+        Some(match head.as_deref() {
+            Some("line") => Counted::Line(dir(self)?),
+            Some("ray") => Counted::Ray(dir(self)?),
+            Some("zone") => match a.first().and_then(|n| n.atom()).and_then(|n| self.names.board.zone(n)) {
+                Some(z) if a.len() == 1 => Counted::Zone(z),
+                _ => {
+                    let d = self.names.unknown(a.first().unwrap_or(what), "zone");
+                    self.diags.push(d);
+                    return None;
+                }
+            },
+            Some("positions") => match a {
+                [c] => Counted::Positions(self.cond(c)),
+                _ => {
+                    self.diags.push(
+                        Diagnostic::error(what.span, "`positions` takes one condition")
+                            .with_hint("(count (positions (and (enemy?) (piece? King))))"),
+                    );
+                    return None;
+                }
+            },
+            _ => {
+                self.diags.push(
+                    Diagnostic::error(what.span, "`count` counts a line, a ray, a zone or positions")
+                        .with_hint(hint),
+                );
+                return None;
+            }
+        })
+    }
+}

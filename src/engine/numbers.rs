@@ -1,0 +1,141 @@
+//! Numbers in move programs (`docs/language.md`, "Numbers"): evaluation of [`Expr`] and comparisons, move
+//! variables, and the `connected` end condition. A child module of the interpreter (`gen`), so that it reads
+//! the run's cursor and board the way the predicates do (every square read is tracked).
+
+use super::{Run, Stop};
+use crate::compile::*;
+use crate::engine::state::State;
+
+impl Run<'_> {
+    /// Evaluates an integer expression. Division or `mod` by zero ends the path, like a failed `verify`.
+    pub(super) fn eval(&mut self, e: &Expr) -> Result<i64, Stop> {
+        Ok(match e {
+            Expr::Int(v) => *v,
+            Expr::Var(v) => self.vars.get(*v as usize).copied().unwrap_or(0),
+            Expr::Arith(op, xs) => {
+                let mut acc = self.eval(&xs[0])?;
+                if xs.len() == 1 && *op == ArithOp::Sub {
+                    return Ok(acc.wrapping_neg());
+                }
+                for x in &xs[1..] {
+                    let v = self.eval(x)?;
+                    acc = match op {
+                        ArithOp::Add => acc.wrapping_add(v),
+                        ArithOp::Sub => acc.wrapping_sub(v),
+                        ArithOp::Mul => acc.wrapping_mul(v),
+                        ArithOp::Div => acc.checked_div(v).ok_or(Stop::Path)?,
+                        ArithOp::Mod => acc.checked_rem_euclid(v).ok_or(Stop::Path)?,
+                        ArithOp::Min => acc.min(v),
+                        ArithOp::Max => acc.max(v),
+                    };
+                }
+                acc
+            }
+            Expr::Count(c) => self.count(c)?,
+        })
+    }
+
+    fn piece_at(&self, p: u16) -> bool {
+        self.live(Pos(p)).is_some_and(|x| !x.dead)
+    }
+
+    /// Pieces from `from` along `dir` to the edge, `from` excluded.
+    fn ray(&self, from: Pos, dir: Dir) -> i64 {
+        let b = &self.game.board;
+        let mut n = 0;
+        let mut p = from;
+        while let Some(q) = b.step(self.player, p, dir) {
+            n += self.piece_at(q.0) as i64;
+            p = q;
+        }
+        n
+    }
+
+    fn count(&mut self, c: &Counted) -> Result<i64, Stop> {
+        let b = &self.game.board;
+        Ok(match c {
+            Counted::Ray(d) => self.ray(self.cursor, *d),
+            Counted::Line(d) => {
+                let back = b.opposite[d.idx()].map_or(0, |o| self.ray(self.cursor, o));
+                self.piece_at(self.cursor.0) as i64 + self.ray(self.cursor, *d) + back
+            }
+            Counted::Zone(z) => {
+                let z = *z;
+                (0..b.positions.len())
+                    .filter(|&i| b.in_zone(z, self.player, Pos(i as u16)))
+                    .count() as i64
+            }
+            Counted::Positions(cond) => {
+                let saved = self.cursor;
+                let mut n = 0;
+                let mut result = Ok(());
+                for i in 0..self.game.board.positions.len() {
+                    if self.game.board.positions[i].dummy {
+                        continue;
+                    }
+                    self.cursor = Pos(i as u16);
+                    match self.cond(cond) {
+                        Ok(true) => n += 1,
+                        Ok(false) => {}
+                        Err(e) => {
+                            result = Err(e);
+                            break;
+                        }
+                    }
+                }
+                self.cursor = saved;
+                result?;
+                n
+            }
+        })
+    }
+
+    /// `(set-var v EXPR)`.
+    pub(super) fn set_var(&mut self, v: u16, e: &Expr) -> Result<(), Stop> {
+        let x = self.eval(e)?;
+        let i = v as usize;
+        if self.vars.len() <= i {
+            self.vars.resize(i + 1, 0);
+        }
+        self.vars[i] = x;
+        Ok(())
+    }
+
+    /// A comparison condition.
+    pub(super) fn compare(&mut self, op: CmpOp, ab: &(Expr, Expr)) -> Result<bool, Stop> {
+        let a = self.eval(&ab.0)?;
+        let b = self.eval(&ab.1)?;
+        Ok(op.holds(a, b))
+    }
+}
+
+/// Whether `player`'s pieces of `types` (all types when empty) form one group under all the board's
+/// directions, and there is at least one. Off-board positions and dead pieces do not count.
+pub fn connected(game: &Game, state: &State, player: Player, types: &[PieceType]) -> bool {
+    let b = &game.board;
+    let mine = |i: usize| {
+        !b.positions[i].dummy
+            && state.cells[i]
+                .is_some_and(|x| !x.dead && x.owner == player && (types.is_empty() || types.contains(&x.kind)))
+    };
+    let total = (0..state.cells.len()).filter(|&i| mine(i)).count();
+    let Some(first) = (0..state.cells.len()).find(|&i| mine(i)) else {
+        return false;
+    };
+    let nd = b.directions.len();
+    let mut seen = vec![false; state.cells.len()];
+    let mut stack = vec![first];
+    seen[first] = true;
+    let mut reached = 0;
+    while let Some(p) = stack.pop() {
+        reached += 1;
+        for d in 0..nd {
+            let q = b.links[p * nd + d];
+            if q != NO_POS && !seen[q as usize] && mine(q as usize) {
+                seen[q as usize] = true;
+                stack.push(q as usize);
+            }
+        }
+    }
+    reached == total
+}
