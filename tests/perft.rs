@@ -483,3 +483,19 @@ fn draughts_start_positions_convert() {
         assert_eq!(parsed.turn, initial.turn, "{file}: {fen}");
     }
 }
+
+/// Lines of Action from the start, against `../shared/reference/perft-families.md` (not in perft.json): d1-d4
+/// = 36, 1,244, 44,952, 1,563,208 (about 1 s for d4 here).
+#[test]
+fn lines_of_action() {
+    let game = load_game(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("games/lines-of-action.zrf"),
+        &VariantSel::First,
+    )
+    .unwrap();
+    let engine = Engine::new(&game);
+    let start = engine.initial();
+    for (d, want) in [(1, 36), (2, 1_244), (3, 44_952), (4, 1_563_208)] {
+        assert_eq!(engine.perft(&start, d).unwrap(), want, "lines-of-action d{d}");
+    }
+}
