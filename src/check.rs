@@ -15,6 +15,7 @@ fn end_cond_text(g: &Game, c: &EndCond, player: Player) -> String {
         EndCond::Stalemated => "stalemated".into(),
         EndCond::Blocked => "blocked".into(),
         EndCond::Repetition => "repetition".into(),
+        EndCond::Compare(op, ab) => format!("({op:?} {:?} {:?})", ab.0, ab.1),
         EndCond::Connected { types, opponent } => format!(
             "(connected {}{})",
             if *opponent { "opponent " } else { "" },

@@ -268,6 +268,7 @@ impl Model for Race {
 pub fn bare_game() -> Game {
     use crate::compile::*;
     Game {
+        variables: vec![],
         title: "bare".into(),
         variant: 1,
         players: ["A", "B"]

@@ -278,6 +278,8 @@ pub enum Instr {
     SetAttribute(AttrId, Cond, Loc),
     /// `(set-var v EXPR)`: a move variable, for the rest of this program run.
     SetVar(u16, super::numbers::Expr),
+    /// `(set-var v EXPR)` on a declared game or player variable (the mover's): a change of the state.
+    SetStateVar(u16, super::numbers::Expr),
 }
 
 /// A move program with its type.
@@ -400,6 +402,8 @@ pub enum EndCond {
         negated: Vec<bool>,
     },
     Repetition,
+    /// A comparison of two numbers read from the state (variables; a player variable is the tested player's).
+    Compare(super::numbers::CmpOp, Box<(super::numbers::Expr, super::numbers::Expr)>),
     /// All the player's pieces of these types (all types when empty; the opponent's with `opponent`) form
     /// one group under the board's directions, and there is at least one (`(connected T)`).
     Connected {
@@ -426,6 +430,7 @@ impl EndCond {
             EndCond::RelativeConfig { .. } => "relative-config",
             EndCond::Repetition => "repetition",
             EndCond::Connected { .. } => "connected",
+            EndCond::Compare(..) => "compare",
             EndCond::And(cs) => cs.first().map_or("and", EndCond::kind),
             EndCond::Or(cs) => cs.first().map_or("or", EndCond::kind),
             EndCond::Not(c) => c.kind(),
@@ -444,6 +449,17 @@ pub struct EndCondition {
     /// Higher decides when several hold at once. Default: earlier declared is higher.
     pub priority: i32,
     pub span: Span,
+}
+
+/// A game or player variable (`(variables ...)`, `(player-variables ...)`): an integer of the state.
+#[derive(Clone, Debug)]
+pub struct Variable {
+    pub name: String,
+    /// One value per player, else one for the game.
+    pub per_player: bool,
+    pub init: i32,
+    /// Its first slot in `State::vars`; a player variable has one slot per player from there.
+    pub slot: usize,
 }
 
 /// A whole game, ready to play.
@@ -465,6 +481,8 @@ pub struct Game {
     pub setup: Setup,
     pub options: Options,
     pub end_conditions: Vec<EndCondition>,
+    /// Game and player variables, part of the state (`docs/language.md`, "Numbers").
+    pub variables: Vec<Variable>,
     /// Sections that only concern a screen or the reader, kept as `(head, text)`.
     pub metadata: Vec<(String, String)>,
     /// Rules the file asks for that the engine does not apply (unknown options and sections, no end

@@ -52,6 +52,8 @@ const RULE_SECTIONS: &[&str] = &[
     "loss-condition",
     "draw-condition",
     "count-condition",
+    "variables",
+    "player-variables",
 ];
 
 /// Option names are matched with dashes and spaces equivalent, in lower case.
@@ -88,6 +90,9 @@ struct Compiler<'d> {
     diags: &'d mut Vec<Diagnostic>,
     /// Rules of the file the engine does not apply (see [`missing`]).
     missing: Vec<MissingRule>,
+    /// Game and player variables, and the players, for end conditions.
+    variables: Vec<Variable>,
+    players_for_vars: Vec<PlayerInfo>,
 }
 
 impl Compiler<'_> {
@@ -558,6 +563,15 @@ impl Compiler<'_> {
                     EndCond::Or(subs)
                 }
             }
+            w if numbers::cmp_op(w).is_some() => {
+                let [a, b] = args else {
+                    self.err(node.span, format!("`{w}` compares two numbers"));
+                    return None;
+                };
+                let a = numbers::static_expr(self.diags, &self.variables, &self.players_for_vars, a);
+                let b = numbers::static_expr(self.diags, &self.variables, &self.players_for_vars, b);
+                EndCond::Compare(numbers::cmp_op(w).unwrap(), Box::new((a, b)))
+            }
             "not" => EndCond::Not(Box::new(self.end_cond(args.first()?, pieces, board)?)),
             _ => {
                 let words = [
@@ -600,6 +614,8 @@ pub fn compile(src: &GameSource, diags: &mut Vec<Diagnostic>) -> Option<Game> {
     let mut c = Compiler {
         diags,
         missing: vec![],
+        variables: vec![],
+        players_for_vars: vec![],
     };
     let by_head = |h: &str| -> Vec<&Node> {
         src.sections
@@ -739,6 +755,13 @@ pub fn compile(src: &GameSource, diags: &mut Vec<Diagnostic>) -> Option<Game> {
         c.err(src.span, "the game declares no pieces");
     }
 
+    let variables = {
+        let mut s = by_head("variables");
+        s.extend(by_head("player-variables"));
+        numbers::variables(c.diags, &s, players.len())
+    };
+    c.variables = variables.clone();
+    c.players_for_vars = players.clone();
     let mut move_types: Vec<String> = vec![];
     let turn_order = {
         let t = by_head("turn-order");
@@ -756,6 +779,7 @@ pub fn compile(src: &GameSource, diags: &mut Vec<Diagnostic>) -> Option<Game> {
             flags: &mut flags,
             position_flags: &mut position_flags,
             move_vars: vec![],
+            variables: &variables,
         };
         let mut pc = ProgramCompiler {
             names,
@@ -824,7 +848,8 @@ pub fn compile(src: &GameSource, diags: &mut Vec<Diagnostic>) -> Option<Game> {
             continue;
         };
         match head.as_str() {
-            "players" | "turn-order" | "board" | "piece" | "board-setup" | "move-priorities" => {}
+            "players" | "turn-order" | "board" | "piece" | "board-setup" | "move-priorities"
+            | "variables" | "player-variables" => {}
             "option" => match (s.args().first().and_then(|n| n.text()), s.args().get(1)) {
                 (Some(name), Some(v)) => c.option(&mut options, name, v),
                 _ => c.err(s.span, "`option` needs a name and a value"),
@@ -959,6 +984,7 @@ pub fn compile(src: &GameSource, diags: &mut Vec<Diagnostic>) -> Option<Game> {
         setup,
         options,
         end_conditions,
+        variables,
         metadata,
         missing_rules: c.missing,
     })

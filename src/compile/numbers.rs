@@ -62,6 +62,9 @@ pub enum Expr {
     Int(i64),
     /// A move variable: lives for one program run, 0 until set.
     Var(u16),
+    /// A game or player variable of the state: `Variable` index, and the player (the mover in a program, the
+    /// tested player in an end condition, when `None`).
+    StateVar(u16, Option<Player>),
     Arith(ArithOp, Vec<Expr>),
     Count(Box<Counted>),
 }
@@ -87,6 +90,139 @@ pub fn cmp_op(word: &str) -> Option<CmpOp> {
         ">=" => CmpOp::Ge,
         _ => return None,
     })
+}
+
+/// The declared variables: `(variables (NAME INIT) ...)` for the game, `(player-variables (NAME INIT) ...)`
+/// for each player; INIT may be left out (0).
+pub fn variables(diags: &mut Vec<Diagnostic>, sections: &[&Node], players: usize) -> Vec<Variable> {
+    let mut out: Vec<Variable> = vec![];
+    let mut slot = 0;
+    for s in sections {
+        let per_player = s.head().is_some_and(|h| h.eq_ignore_ascii_case("player-variables"));
+        for v in s.args() {
+            let (name, init) = match &v.kind {
+                NodeKind::Atom(a) => (&a[..], Some(0)),
+                NodeKind::List(l) => match l.as_slice() {
+                    [n] => (n.atom().unwrap_or(""), Some(0)),
+                    [n, i] => (n.atom().unwrap_or(""), i.atom().and_then(|x| x.parse::<i32>().ok())),
+                    _ => ("", None),
+                },
+                _ => ("", None),
+            };
+            let Some(init) = init.filter(|_| !name.is_empty() && name.parse::<i64>().is_err()) else {
+                diags.push(
+                    Diagnostic::error(v.span, "a variable is a name and an optional integer start value")
+                        .with_hint("(variables (moves-made 0))"),
+                );
+                continue;
+            };
+            if out.iter().any(|x| x.name.eq_ignore_ascii_case(name)) {
+                diags.push(Diagnostic::error(v.span, format!("variable `{name}` is declared twice")));
+                continue;
+            }
+            out.push(Variable {
+                name: name.to_ascii_lowercase(),
+                per_player,
+                init,
+                slot,
+            });
+            slot += if per_player { players } else { 1 };
+        }
+    }
+    out
+}
+
+fn find_var(vars: &[Variable], name: &str) -> Option<u16> {
+    vars.iter().position(|v| v.name.eq_ignore_ascii_case(name)).map(|i| i as u16)
+}
+
+/// `(var NAME [PLAYER])`.
+fn var_form(
+    diags: &mut Vec<Diagnostic>,
+    vars: &[Variable],
+    players: &[PlayerInfo],
+    node: &Node,
+    args: &[Node],
+) -> Expr {
+    let name = args.first().and_then(|n| n.atom()).unwrap_or("");
+    let Some(v) = find_var(vars, name) else {
+        let known: Vec<&str> = vars.iter().map(|v| v.name.as_str()).collect();
+        let d = Diagnostic::error(args.first().unwrap_or(node).span, format!("unknown variable `{name}`"));
+        diags.push(match suggest(name, known) {
+            Some(s) => d.with_hint(format!("did you mean `{s}`?")),
+            None => d.with_hint("declare it: (variables (NAME 0)) or (player-variables (NAME 0))"),
+        });
+        return Expr::Int(0);
+    };
+    match args.get(1..).unwrap_or(&[]) {
+        [] => Expr::StateVar(v, None),
+        [p] if vars[v as usize].per_player => {
+            match players.iter().position(|x| p.atom().is_some_and(|a| x.name.eq_ignore_ascii_case(a))) {
+                Some(i) => Expr::StateVar(v, Some(Player(i as u8))),
+                None => {
+                    diags.push(Diagnostic::error(p.span, format!("unknown player `{}`", p.to_source())));
+                    Expr::Int(0)
+                }
+            }
+        }
+        _ => {
+            diags.push(Diagnostic::error(
+                node.span,
+                format!("`(var {name} ...)`: a player is named only for a player variable"),
+            ));
+            Expr::Int(0)
+        }
+    }
+}
+
+/// A number of an end condition: integers, variables (a player variable is the tested player's unless
+/// named) and arithmetic; what needs a cursor (`count`, move variables) is an error here.
+pub fn static_expr(
+    diags: &mut Vec<Diagnostic>,
+    vars: &[Variable],
+    players: &[PlayerInfo],
+    node: &Node,
+) -> Expr {
+    match &node.kind {
+        NodeKind::Atom(a) => {
+            if let Ok(v) = a.parse::<i64>() {
+                return Expr::Int(v);
+            }
+            if let Some(v) = find_var(vars, a) {
+                return Expr::StateVar(v, None);
+            }
+            let known: Vec<&str> = vars.iter().map(|v| v.name.as_str()).collect();
+            let d = Diagnostic::error(node.span, format!("unknown number `{a}`"));
+            diags.push(match suggest(a, known) {
+                Some(s) => d.with_hint(format!("did you mean `{s}`?")),
+                None => d.with_hint("an end condition reads integers and declared variables"),
+            });
+            Expr::Int(0)
+        }
+        NodeKind::List(items) if items.first().and_then(|h| h.atom()).is_some() => {
+            let h = items[0].atom().unwrap().to_ascii_lowercase();
+            let args = &items[1..];
+            if h == "var" {
+                return var_form(diags, vars, players, node, args);
+            }
+            match ARITH.iter().find(|(w, _)| *w == h) {
+                Some(&(_, op)) if !args.is_empty() => {
+                    Expr::Arith(op, args.iter().map(|a| static_expr(diags, vars, players, a)).collect())
+                }
+                _ => {
+                    diags.push(
+                        Diagnostic::error(node.span, format!("`{h}` is not a number of an end condition"))
+                            .with_hint("end conditions read integers, variables, + - * / mod min max"),
+                    );
+                    Expr::Int(0)
+                }
+            }
+        }
+        _ => {
+            diags.push(Diagnostic::error(node.span, "expected a number"));
+            Expr::Int(0)
+        }
+    }
 }
 
 impl ProgramCompiler<'_, '_> {
@@ -123,6 +259,9 @@ impl ProgramCompiler<'_, '_> {
             return None;
         }
         let v = self.expr(v);
+        if let Some(sv) = find_var(self.names.variables, name) {
+            return Some(Instr::SetStateVar(sv, v));
+        }
         let id = self.names.move_var(name);
         Some(Instr::SetVar(id, v))
     }
@@ -142,6 +281,9 @@ impl ProgramCompiler<'_, '_> {
             NodeKind::Atom(a) => {
                 if let Ok(v) = a.parse::<i64>() {
                     return Expr::Int(v);
+                }
+                if let Some(v) = find_var(self.names.variables, a) {
+                    return Expr::StateVar(v, None);
                 }
                 if let Some(v) = self.names.find_move_var(a) {
                     return Expr::Var(v);
@@ -174,13 +316,16 @@ impl ProgramCompiler<'_, '_> {
                     let xs = args.iter().map(|a| self.expr(a)).collect();
                     return Expr::Arith(op, xs);
                 }
+                if hl == "var" {
+                    return var_form(self.diags, self.names.variables, self.names.players, node, args);
+                }
                 if hl == "count" {
                     return match self.counted(node, args) {
                         Some(c) => Expr::Count(Box::new(c)),
                         None => Expr::Int(0),
                     };
                 }
-                let words: Vec<&str> = ARITH.iter().map(|(w, _)| *w).chain(["count"]).collect();
+                let words: Vec<&str> = ARITH.iter().map(|(w, _)| *w).chain(["count", "var"]).collect();
                 let hint = suggest(h, words).map(|s| format!("did you mean `{s}`?"));
                 self.expr_err(&items[0], format!("unknown number form `{h}`"), hint)
             }

@@ -18,6 +18,8 @@ pub struct Names<'a> {
     pub position_flags: &'a mut Vec<String>,
     /// Move variables (`set-var`), declared by use; numbered in order of first use.
     pub move_vars: Vec<String>,
+    /// Game and player variables.
+    pub variables: &'a [Variable],
 }
 
 const INSTRUCTION_WORDS: &[&str] = &[

@@ -69,6 +69,11 @@ impl Ctx<'_> {
     fn holds(&self, c: &EndCond, p: Player) -> Result<bool, EngineError> {
         let g = self.game;
         Ok(match c {
+            EndCond::Compare(op, ab) => {
+                let a = gen::numbers::eval_static(g, self.state, p, &ab.0);
+                let b = gen::numbers::eval_static(g, self.state, p, &ab.1);
+                op.holds(a, b)
+            }
             EndCond::Connected { types, opponent } => {
                 let n = g.players.len() as u8;
                 if *opponent {

@@ -386,6 +386,7 @@ impl Run<'_> {
                 self.position_flags.push((*f, p, v));
             }
             Instr::SetVar(v, e) => self.set_var(*v, e)?,
+            Instr::SetStateVar(v, e) => self.set_state_var(*v, e)?,
             Instr::SetAttribute(a, c, l) => {
                 let v = self.cond(c)?;
                 let at = self.loc(*l).ok_or(Stop::Path)?;
@@ -844,6 +845,7 @@ pub fn apply_part(game: &Game, state: &mut State, part: &Part, deferred: bool) {
                     state.set(at, Some(x));
                 }
             }
+            Action::SetVar { slot, value } => state.set_var(slot as usize, value),
             Action::SetAttribute { at, attr, value } => {
                 if let Some(mut x) = state.get(at) {
                     x.attrs.set(attr.idx(), value);
@@ -1330,7 +1332,8 @@ impl LegalityCache {
                     | Action::ChangeType { at, .. }
                     | Action::SetAttribute { at, .. } => &[*at],
                     // A new piece or a new owner may add an attacker the cache never saw.
-                    Action::Place { .. } | Action::ChangeOwner { .. } => {
+                    // So may a variable that a program reads.
+                    Action::Place { .. } | Action::ChangeOwner { .. } | Action::SetVar { .. } => {
                         return royal_attacked(game, after, player, types)
                     }
                 };

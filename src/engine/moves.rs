@@ -34,6 +34,11 @@ pub enum Action {
         attr: AttrId,
         value: bool,
     },
+    /// A game or player variable (its slot in `State::vars`) takes a value.
+    SetVar {
+        slot: u16,
+        value: i32,
+    },
 }
 
 /// One part of a composite move (a single move has one part).
@@ -171,6 +176,7 @@ impl Move {
                         game.attributes[attr.idx()],
                         value as u8
                     ),
+                    Action::SetVar { slot, value } => format!("{}={value}", var_name(game, slot)),
                 });
             }
         }
@@ -213,4 +219,18 @@ impl Move {
         }
         out
     }
+}
+
+/// A variable's slot as text: `captured` for a game variable, `captured.White` for a player's.
+pub fn var_name(game: &Game, slot: u16) -> String {
+    let slot = slot as usize;
+    for v in &game.variables {
+        if v.per_player && (v.slot..v.slot + game.players.len()).contains(&slot) {
+            return format!("{}.{}", v.name, game.players[slot - v.slot].name);
+        }
+        if !v.per_player && v.slot == slot {
+            return v.name.clone();
+        }
+    }
+    format!("var{slot}")
 }

@@ -3,6 +3,7 @@
 //! the run's cursor and board the way the predicates do (every square read is tracked).
 
 use super::{Run, Stop};
+use crate::engine::moves::Action;
 use crate::compile::*;
 use crate::engine::state::State;
 
@@ -11,6 +12,18 @@ impl Run<'_> {
     pub(super) fn eval(&mut self, e: &Expr) -> Result<i64, Stop> {
         Ok(match e {
             Expr::Int(v) => *v,
+            Expr::StateVar(v, p) => {
+                let slot = slot(self.game, *v, p.unwrap_or(self.player));
+                // A value this program already set wins over the state's.
+                self.changes
+                    .iter()
+                    .rev()
+                    .find_map(|a| match a {
+                        Action::SetVar { slot: s, value } if *s as usize == slot => Some(*value),
+                        _ => None,
+                    })
+                    .unwrap_or(self.state.vars[slot]) as i64
+            }
             Expr::Var(v) => self.vars.get(*v as usize).copied().unwrap_or(0),
             Expr::Arith(op, xs) => {
                 let mut acc = self.eval(&xs[0])?;
@@ -101,6 +114,16 @@ impl Run<'_> {
         Ok(())
     }
 
+    /// `(set-var v EXPR)` on a game or player variable: recorded as a change of the part, as `set-attribute`
+    /// is. The value is kept in the range of the state's 32-bit integers (saturating).
+    pub(super) fn set_state_var(&mut self, v: u16, e: &Expr) -> Result<(), Stop> {
+        let x = self.eval(e)?;
+        let slot = slot(self.game, v, self.player) as u16;
+        let value = x.clamp(i32::MIN as i64, i32::MAX as i64) as i32;
+        self.changes.push(Action::SetVar { slot, value });
+        Ok(())
+    }
+
     /// A comparison condition.
     pub(super) fn compare(&mut self, op: CmpOp, ab: &(Expr, Expr)) -> Result<bool, Stop> {
         let a = self.eval(&ab.0)?;
@@ -138,4 +161,39 @@ pub fn connected(game: &Game, state: &State, player: Player, types: &[PieceType]
         }
     }
     reached == total
+}
+
+/// The slot in `State::vars` of variable `v` (for `player`, when it is a player variable).
+fn slot(game: &Game, v: u16, player: Player) -> usize {
+    let var = &game.variables[v as usize];
+    var.slot + if var.per_player { player.idx() } else { 0 }
+}
+
+/// A number of an end condition, for the tested player `p`: integers, variables and arithmetic (the compiler
+/// allows nothing else there). Division by zero gives 0.
+pub fn eval_static(game: &Game, state: &State, p: Player, e: &Expr) -> i64 {
+    match e {
+        Expr::Int(v) => *v,
+        Expr::StateVar(v, q) => state.vars[slot(game, *v, q.unwrap_or(p))] as i64,
+        Expr::Arith(op, xs) => {
+            let mut acc = eval_static(game, state, p, &xs[0]);
+            if xs.len() == 1 && *op == ArithOp::Sub {
+                return acc.wrapping_neg();
+            }
+            for x in &xs[1..] {
+                let v = eval_static(game, state, p, x);
+                acc = match op {
+                    ArithOp::Add => acc.wrapping_add(v),
+                    ArithOp::Sub => acc.wrapping_sub(v),
+                    ArithOp::Mul => acc.wrapping_mul(v),
+                    ArithOp::Div => acc.checked_div(v).unwrap_or(0),
+                    ArithOp::Mod => acc.checked_rem_euclid(v).unwrap_or(0),
+                    ArithOp::Min => acc.min(v),
+                    ArithOp::Max => acc.max(v),
+                };
+            }
+            acc
+        }
+        Expr::Var(_) | Expr::Count(_) => 0,
+    }
 }

@@ -8,6 +8,7 @@
 //! last e7 e5            # the last move's from and to (for last-from?, last-to?, en passant)
 //! piece White King e1 never-moved    # owner, type, position, then the attributes that are true
 //! reserve White Stone 10
+//! var moves-made 4      # a game variable (`(variables ...)`); `var captured White 2` a player variable
 //! ```
 //! Unlisted attributes are false; unlisted positions are empty.
 
@@ -101,6 +102,22 @@ pub fn parse(game: &Game, text: &str) -> Result<State, String> {
                     }),
                 );
             }
+            ["var", name, rest @ ..] if !rest.is_empty() && rest.len() <= 2 => {
+                let v = game
+                    .variables
+                    .iter()
+                    .find(|v| v.name.eq_ignore_ascii_case(name))
+                    .ok_or_else(|| format!("line {line}: unknown variable `{name}`"))?;
+                let slot = match (v.per_player, rest) {
+                    (false, [_]) => v.slot,
+                    (true, [p, _]) => v.slot + player(p, line)?.idx(),
+                    _ => return Err(format!("line {line}: `var {name}` needs {}a value", if v.per_player { "a player and " } else { "" })),
+                };
+                let value = rest[rest.len() - 1]
+                    .parse()
+                    .map_err(|_| format!("line {line}: a variable's value is an integer"))?;
+                s.set_var(slot, value);
+            }
             ["reserve", p, t, n] => {
                 let slot = player(p, line)?.idx() * np + piece(t, line)?.idx();
                 let n = n
@@ -110,7 +127,7 @@ pub fn parse(game: &Game, text: &str) -> Result<State, String> {
             }
             _ => {
                 return Err(format!(
-                    "line {line}: expected `turn`, `ply`, `passes`, `last`, `piece` or `reserve`, found `{}`",
+                    "line {line}: expected `turn`, `ply`, `passes`, `last`, `piece`, `reserve` or `var`, found `{}`",
                     raw.trim()
                 ))
             }
@@ -159,6 +176,15 @@ pub fn format(game: &Game, s: &State) -> String {
                 }
             }
             out += "\n";
+        }
+    }
+    for v in &game.variables {
+        if v.per_player {
+            for (p, info) in game.players.iter().enumerate() {
+                out += &format!("var {} {} {}\n", v.name, info.name, s.vars[v.slot + p]);
+            }
+        } else {
+            out += &format!("var {} {}\n", v.name, s.vars[v.slot]);
         }
     }
     let np = game.pieces.len();

@@ -57,6 +57,15 @@ fn reserve_key(slot: usize, count: u32) -> u64 {
     }
 }
 
+#[inline]
+fn var_key(slot: usize, value: i32) -> u64 {
+    if value == 0 {
+        0
+    } else {
+        mix(0x3C3C_0000_0000_0000 ^ (slot as u64) << 32 ^ value as u32 as u64)
+    }
+}
+
 /// Everything that changes during a game.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct State {
@@ -72,6 +81,8 @@ pub struct State {
     pub passes: u32,
     pub last_from: Option<Pos>,
     pub last_to: Option<Pos>,
+    /// Game and player variables (`Game::variables`, by slot); empty in games without.
+    pub vars: Vec<i32>,
     /// Zobrist hash of the cells and reserves (the turn is mixed in by [`State::key`]).
     pub hash: u64,
 }
@@ -88,8 +99,18 @@ impl State {
             passes: 0,
             last_from: None,
             last_to: None,
+            vars: vec![],
             hash: 0,
         };
+        for v in &game.variables {
+            let n = if v.per_player { game.players.len() } else { 1 };
+            for slot in v.slot..v.slot + n {
+                if s.vars.len() <= slot {
+                    s.vars.resize(slot + 1, 0);
+                }
+                s.set_var(slot, v.init);
+            }
+        }
         for &(player, kind, pos) in &game.setup.pieces {
             let attrs = initial_attrs(game, kind);
             s.set(
@@ -132,6 +153,12 @@ impl State {
         self.reserves[slot] = count;
     }
 
+    /// Writes a game or player variable, keeping the hash up to date.
+    pub fn set_var(&mut self, slot: usize, value: i32) {
+        self.hash ^= var_key(slot, self.vars[slot]) ^ var_key(slot, value);
+        self.vars[slot] = value;
+    }
+
     /// The hash of the whole position, whose turn it is included: equal keys mean a repeated position.
     pub fn key(&self) -> u64 {
         self.hash ^ mix(0x7777_0000 ^ self.turn as u64)
@@ -147,6 +174,9 @@ impl State {
         }
         for (slot, &c) in self.reserves.iter().enumerate() {
             h ^= reserve_key(slot, c);
+        }
+        for (slot, &v) in self.vars.iter().enumerate() {
+            h ^= var_key(slot, v);
         }
         h
     }
