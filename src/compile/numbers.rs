@@ -288,7 +288,13 @@ impl ProgramCompiler<'_, '_> {
                 if let Some(v) = self.names.find_move_var(a) {
                     return Expr::Var(v);
                 }
-                let known: Vec<&str> = self.names.move_vars.iter().map(String::as_str).collect();
+                let known: Vec<&str> = self
+                    .names
+                    .move_vars
+                    .iter()
+                    .map(String::as_str)
+                    .chain(self.names.variables.iter().map(|v| v.name.as_str()))
+                    .collect();
                 let hint = match suggest(a, known) {
                     Some(s) => Some(format!("did you mean `{s}`?")),
                     None => Some("a number is an integer, a variable set by `set-var` before, or (+ ...), (count ...)".into()),
