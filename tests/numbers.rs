@@ -202,12 +202,14 @@ fn arithmetic_folds_left_and_min_max_mod_work() {
         ("(>= (count (zone far)) 8)", true),
         ("(= (count (positions (friend?))) 1)", true),
         ("(= (count (ray e)) 0)", true),
+        ("(= (piece-value) 3)", true),
+        ("(= (piece-value e) 0)", true),
     ] {
         let src = format!(
             r#"(game (title "Arith") (players A B) (turn-order A B)
   (board (grid (dimensions ("a/b/c/d/e/f/g/h" (50 0)) ("2/1" (0 50))) (directions (e 1 0) (w -1 0)))
     (zone (name far) (players A B) (positions a2 b2 c2 d2 e2 f2 g2 h2)))
-  (piece (name P) (moves ((verify {expr}) e add)))
+  (piece (name P) (value 3) (moves ((verify {expr}) e add)))
   (board-setup (A (P a1)) (B (P a2)))
   (loss-condition (A B) stalemated))"#
         );

@@ -66,6 +66,8 @@ pub enum Expr {
     /// tested player in an end condition, when `None`).
     StateVar(u16, Option<Player>),
     Arith(ArithOp, Vec<Expr>),
+    /// The declared `(value N)` of the piece's type there (rounded; 0 for an empty square or no value).
+    PieceValue(Loc),
     Count(Box<Counted>),
 }
 
@@ -325,13 +327,19 @@ impl ProgramCompiler<'_, '_> {
                 if hl == "var" {
                     return var_form(self.diags, self.names.variables, self.names.players, node, args);
                 }
+                if hl == "piece-value" {
+                    if args.len() > 1 {
+                        return self.expr_err(node, "`piece-value` takes at most a position or direction".into(), Some("(piece-value n)".into()));
+                    }
+                    return Expr::PieceValue(self.opt_loc(args));
+                }
                 if hl == "count" {
                     return match self.counted(node, args) {
                         Some(c) => Expr::Count(Box::new(c)),
                         None => Expr::Int(0),
                     };
                 }
-                let words: Vec<&str> = ARITH.iter().map(|(w, _)| *w).chain(["count", "var"]).collect();
+                let words: Vec<&str> = ARITH.iter().map(|(w, _)| *w).chain(["count", "var", "piece-value"]).collect();
                 let hint = suggest(h, words).map(|s| format!("did you mean `{s}`?"));
                 self.expr_err(&items[0], format!("unknown number form `{h}`"), hint)
             }

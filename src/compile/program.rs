@@ -273,7 +273,7 @@ impl ProgramCompiler<'_, '_> {
     }
 
     /// An optional location argument: the cursor when absent.
-    fn opt_loc(&mut self, args: &[Node]) -> Loc {
+    pub(super) fn opt_loc(&mut self, args: &[Node]) -> Loc {
         match args.first() {
             None => Loc::Cursor,
             Some(n) => self.loc(n).unwrap_or(Loc::Cursor),

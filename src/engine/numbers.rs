@@ -45,6 +45,12 @@ impl Run<'_> {
                 acc
             }
             Expr::Count(c) => self.count(c)?,
+            Expr::PieceValue(l) => self
+                .loc(*l)
+                .and_then(|p| self.live(p))
+                .filter(|x| !x.dead)
+                .and_then(|x| self.game.pieces[x.kind.idx()].value)
+                .map_or(0, |v| v.round() as i64),
         })
     }
 
@@ -194,6 +200,6 @@ pub fn eval_static(game: &Game, state: &State, p: Player, e: &Expr) -> i64 {
             }
             acc
         }
-        Expr::Var(_) | Expr::Count(_) => 0,
+        Expr::Var(_) | Expr::Count(_) | Expr::PieceValue(_) => 0,
     }
 }
