@@ -228,6 +228,10 @@ pub fn describe(g: &Game) -> String {
         g.setup.pieces.len(),
         g.setup.reserves.iter().map(|r| r.2).sum::<u32>()
     );
+    for v in &g.variables {
+        let per = if v.per_player { "player " } else { "" };
+        let _ = writeln!(o, "  {per}variable {} = {}", v.name, v.init);
+    }
     for (k, v) in &g.options.all {
         let _ = writeln!(o, "  option {k}: {v}");
     }
