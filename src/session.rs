@@ -19,6 +19,10 @@ fn action_json(g: &Game, a: &Action) -> Value {
         Action::ChangeOwner { at, owner } => {
             json!({"action": "change-owner", "at": pos(at), "player": g.players[owner.idx()].name})
         }
+        Action::SetIntAttribute { at, field, value } => {
+            json!({"action": "set-attribute", "at": pos(at),
+            "attribute": g.attributes[g.int_attributes[field as usize].idx()], "value": value})
+        }
         Action::SetVar { slot, value } => {
             json!({"action": "set-var", "variable": crate::engine::moves::var_name(g, slot), "value": value})
         }

@@ -259,3 +259,42 @@ fn boolean_attributes_keep_their_zillions_meaning() {
     assert_eq!(notations(&g, "turn A\npiece A P a1\npiece B P a2\n").len(), 1);
     assert!(notations(&g, "turn A\npiece A P a1 moved\npiece B P a2\n").is_empty());
 }
+
+/// A piece strikes the enemy piece east of it without moving: the target loses one hit point, and is removed
+/// when it would reach 0.
+const STRIKE: &str = r#"
+(game (title "Strike") (players A B) (turn-order A B)
+  (board (grid (dimensions ("a/b/c" (50 0)) ("1" (0 50))) (directions (e 1 0) (w -1 0))))
+  (piece (name P) (attribute hp 2)
+    (moves ((verify (enemy? e))
+            (if (<= (hp e) 1) (capture e) else (set-attribute hp (- (hp e) 1) e))
+            add)))
+  (board-setup (A (P a1)) (B (P b1)))
+  (loss-condition (A B) (pieces-remaining 0)))
+"#;
+
+#[test]
+fn an_integer_attribute_is_decremented_and_the_piece_removed_at_zero() {
+    let g = game(STRIKE);
+    let e = Engine::new(&g);
+    let s = e.initial();
+    assert!(position::format(&g, &s).contains("piece B P b1 hp=2"));
+    // A strikes: b1 keeps its place with one hit point.
+    let m = e.legal_moves(&s).unwrap();
+    assert_eq!(m.len(), 1);
+    let s = e.apply(&s, &m[0]);
+    assert_eq!(s.hash, s.full_hash());
+    assert!(position::format(&g, &s).contains("piece B P b1 hp=1"), "{}", position::format(&g, &s));
+    // B has no enemy to its east: no move. Give the turn back to A: the second strike removes b1.
+    let mut s2 = position::parse(&g, &position::format(&g, &s).replace("turn B", "turn A")).unwrap();
+    s2.turn = 0;
+    let m = e.legal_moves(&s2).unwrap();
+    assert_eq!(m.len(), 1);
+    assert_eq!(m[0].captures(), 1);
+    let s3 = e.apply(&s2, &m[0]);
+    assert!(!position::format(&g, &s3).contains("piece B"));
+    // Two positions differing only in hit points are different keys.
+    let a = position::parse(&g, "turn A\npiece A P a1 hp=2\npiece B P b1 hp=2\n").unwrap();
+    let b = position::parse(&g, "turn A\npiece A P a1 hp=2\npiece B P b1 hp=1\n").unwrap();
+    assert_ne!(a.key(), b.key());
+}

@@ -269,6 +269,7 @@ pub fn bare_game() -> Game {
     use crate::compile::*;
     Game {
         variables: vec![],
+        int_attributes: vec![],
         title: "bare".into(),
         variant: 1,
         players: ["A", "B"]

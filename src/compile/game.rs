@@ -56,6 +56,21 @@ impl AttrBits {
         }
     }
 
+    /// Integer field `k` (8 bits, signed), counted down from the top bits (56..63 for field 0), apart from
+    /// the boolean bits at the bottom.
+    #[inline]
+    pub fn get_int(self, k: usize) -> i8 {
+        let bit = 56 - 8 * k;
+        (self.0[bit >> 5] >> (bit & 31)) as u8 as i8
+    }
+
+    #[inline]
+    pub fn set_int(&mut self, k: usize, v: i8) {
+        let bit = 56 - 8 * k;
+        let w = &mut self.0[bit >> 5];
+        *w = (*w & !(0xFF << (bit & 31))) | (v as u8 as u32) << (bit & 31);
+    }
+
     /// All 64 bits in one word.
     #[inline]
     pub fn word(self) -> u64 {
@@ -280,6 +295,8 @@ pub enum Instr {
     SetVar(u16, super::numbers::Expr),
     /// `(set-var v EXPR)` on a declared game or player variable (the mover's): a change of the state.
     SetStateVar(u16, super::numbers::Expr),
+    /// `(set-attribute hp EXPR [LOC])` on an integer attribute: field k of the piece there.
+    SetIntAttribute(u8, super::numbers::Expr, Loc),
 }
 
 /// A move program with its type.
@@ -481,6 +498,9 @@ pub struct Game {
     pub setup: Setup,
     pub options: Options,
     pub end_conditions: Vec<EndCondition>,
+    /// Integer piece attributes (declared with a number: `(attribute hp 3)`): field k of [`AttrBits`]
+    /// holds the value of `int_attributes[k]`.
+    pub int_attributes: Vec<AttrId>,
     /// Game and player variables, part of the state (`docs/language.md`, "Numbers").
     pub variables: Vec<Variable>,
     /// Sections that only concern a screen or the reader, kept as `(head, text)`.

@@ -755,6 +755,7 @@ pub fn compile(src: &GameSource, diags: &mut Vec<Diagnostic>) -> Option<Game> {
         c.err(src.span, "the game declares no pieces");
     }
 
+    let int_attributes = numbers::int_attributes(c.diags, &pieces, attributes.len(), src.span);
     let variables = {
         let mut s = by_head("variables");
         s.extend(by_head("player-variables"));
@@ -780,6 +781,7 @@ pub fn compile(src: &GameSource, diags: &mut Vec<Diagnostic>) -> Option<Game> {
             position_flags: &mut position_flags,
             move_vars: vec![],
             variables: &variables,
+            int_attributes: &int_attributes,
         };
         let mut pc = ProgramCompiler {
             names,
@@ -985,6 +987,7 @@ pub fn compile(src: &GameSource, diags: &mut Vec<Diagnostic>) -> Option<Game> {
         options,
         end_conditions,
         variables,
+        int_attributes,
         metadata,
         missing_rules: c.missing,
     })

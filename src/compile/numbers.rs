@@ -66,6 +66,8 @@ pub enum Expr {
     /// tested player in an end condition, when `None`).
     StateVar(u16, Option<Player>),
     Arith(ArithOp, Vec<Expr>),
+    /// Integer attribute field k of the piece there (0 for an empty square).
+    IntAttr(u8, Loc),
     /// The declared `(value N)` of the piece's type there (rounded; 0 for an empty square or no value).
     PieceValue(Loc),
     Count(Box<Counted>),
@@ -132,6 +134,43 @@ pub fn variables(diags: &mut Vec<Diagnostic>, sections: &[&Node], players: usize
         }
     }
     out
+}
+
+/// The integer attributes: those some piece declares with a number (`(attribute hp 3)`). Each takes 8 bits
+/// of the 64 a piece has for attributes; more than fit beside the boolean ones is an error.
+pub fn int_attributes(
+    diags: &mut Vec<Diagnostic>,
+    pieces: &[PieceInfo],
+    booleans: usize,
+    span: crate::lang::Span,
+) -> Vec<AttrId> {
+    let mut out: Vec<AttrId> = vec![];
+    for p in pieces {
+        for (a, text) in &p.constants {
+            if text.parse::<i64>().is_ok() && !out.contains(a) {
+                out.push(*a);
+            }
+        }
+    }
+    if booleans + 8 * out.len() > MAX_ATTRIBUTES {
+        diags.push(
+            Diagnostic::error(
+                span,
+                format!(
+                    "{} attributes and {} integer attributes do not fit: each integer takes 8 of a piece's {MAX_ATTRIBUTES} bits",
+                    booleans,
+                    out.len()
+                ),
+            )
+            .with_hint("declare fewer attributes"),
+        );
+    }
+    out
+}
+
+/// The start value of an integer attribute as declared, in its 8-bit range.
+pub fn int_value(text: &str) -> i8 {
+    text.parse::<i64>().map_or(0, |v| v.clamp(-128, 127) as i8)
 }
 
 fn find_var(vars: &[Variable], name: &str) -> Option<u16> {
@@ -268,6 +307,11 @@ impl ProgramCompiler<'_, '_> {
         Some(Instr::SetVar(id, v))
     }
 
+    fn int_attr(&self, name: &str) -> Option<u8> {
+        let a = self.names.attribute(name)?;
+        self.names.int_attributes.iter().position(|x| *x == a).map(|k| k as u8)
+    }
+
     fn expr_err(&mut self, node: &Node, msg: String, hint: Option<String>) -> Expr {
         let d = Diagnostic::error(node.span, msg);
         self.diags.push(match hint {
@@ -289,6 +333,9 @@ impl ProgramCompiler<'_, '_> {
                 }
                 if let Some(v) = self.names.find_move_var(a) {
                     return Expr::Var(v);
+                }
+                if let Some(k) = self.int_attr(a) {
+                    return Expr::IntAttr(k, Loc::Cursor);
                 }
                 let known: Vec<&str> = self
                     .names
@@ -326,6 +373,13 @@ impl ProgramCompiler<'_, '_> {
                 }
                 if hl == "var" {
                     return var_form(self.diags, self.names.variables, self.names.players, node, args);
+                }
+                if let Some(k) = self.int_attr(h) {
+                    // `(hp n)`: the attribute of the piece in a direction or at a position.
+                    if args.len() > 1 {
+                        return self.expr_err(node, format!("`({h} ...)` takes at most a position or direction"), None);
+                    }
+                    return Expr::IntAttr(k, self.opt_loc(args));
                 }
                 if hl == "piece-value" {
                     if args.len() > 1 {

@@ -20,6 +20,8 @@ pub struct Names<'a> {
     pub move_vars: Vec<String>,
     /// Game and player variables.
     pub variables: &'a [Variable],
+    /// Integer attributes, by field.
+    pub int_attributes: &'a [AttrId],
 }
 
 const INSTRUCTION_WORDS: &[&str] = &[
@@ -138,7 +140,7 @@ impl Names<'_> {
             .map(|i| Player(i as u8))
     }
 
-    fn attribute(&self, name: &str) -> Option<AttrId> {
+    pub(super) fn attribute(&self, name: &str) -> Option<AttrId> {
         let l = lower(name);
         if let Some(a) = self.attributes.get(l.as_ref()) {
             return Some(*a);
@@ -530,6 +532,12 @@ impl ProgramCompiler<'_, '_> {
                             self.err(d);
                             return;
                         };
+                        if let Some(k) = self.names.int_attributes.iter().position(|x| *x == attr) {
+                            let v = self.expr(v);
+                            let l = self.opt_loc(&args[2..]);
+                            out.push(Instr::SetIntAttribute(k as u8, v, l));
+                            return;
+                        }
                         let v = self.cond(v);
                         let l = self.opt_loc(&args[2..]);
                         out.push(Instr::SetAttribute(attr, v, l));

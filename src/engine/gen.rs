@@ -387,6 +387,7 @@ impl Run<'_> {
             }
             Instr::SetVar(v, e) => self.set_var(*v, e)?,
             Instr::SetStateVar(v, e) => self.set_state_var(*v, e)?,
+            Instr::SetIntAttribute(k, e, l) => self.set_int_attribute(*k, e, *l)?,
             Instr::SetAttribute(a, c, l) => {
                 let v = self.cond(c)?;
                 let at = self.loc(*l).ok_or(Stop::Path)?;
@@ -516,6 +517,7 @@ impl Run<'_> {
                     Action::ChangeType { at, .. }
                     | Action::ChangeOwner { at, .. }
                     | Action::SetAttribute { at, .. }
+                    | Action::SetIntAttribute { at, .. }
                         if *at == f =>
                     {
                         *at = dest
@@ -846,6 +848,14 @@ pub fn apply_part(game: &Game, state: &mut State, part: &Part, deferred: bool) {
                 }
             }
             Action::SetVar { slot, value } => state.set_var(slot as usize, value),
+            Action::SetIntAttribute { at, field, value } => {
+                if let Some(mut x) = state.get(at) {
+                    x.attrs.set_int(field as usize, value);
+                    let a = game.int_attributes[field as usize];
+                    x.attrs.set(a.idx(), value != 0);
+                    state.set(at, Some(x));
+                }
+            }
             Action::SetAttribute { at, attr, value } => {
                 if let Some(mut x) = state.get(at) {
                     x.attrs.set(attr.idx(), value);
@@ -1330,7 +1340,8 @@ impl LegalityCache {
                     Action::Move { from, to } => &[*from, *to],
                     Action::Capture { at }
                     | Action::ChangeType { at, .. }
-                    | Action::SetAttribute { at, .. } => &[*at],
+                    | Action::SetAttribute { at, .. }
+                    | Action::SetIntAttribute { at, .. } => &[*at],
                     // A new piece or a new owner may add an attacker the cache never saw.
                     // So may a variable that a program reads.
                     Action::Place { .. } | Action::ChangeOwner { .. } | Action::SetVar { .. } => {

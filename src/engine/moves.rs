@@ -34,6 +34,12 @@ pub enum Action {
         attr: AttrId,
         value: bool,
     },
+    /// Integer attribute field `field` of the piece there takes a value.
+    SetIntAttribute {
+        at: Pos,
+        field: u8,
+        value: i8,
+    },
     /// A game or player variable (its slot in `State::vars`) takes a value.
     SetVar {
         slot: u16,
@@ -177,6 +183,11 @@ impl Move {
                         value as u8
                     ),
                     Action::SetVar { slot, value } => format!("{}={value}", var_name(game, slot)),
+                    Action::SetIntAttribute { at, field, value } => format!(
+                        "{}.{}={value}",
+                        b.pos_name(at),
+                        game.attributes[game.int_attributes[field as usize].idx()]
+                    ),
                 });
             }
         }

@@ -45,6 +45,22 @@ impl Run<'_> {
                 acc
             }
             Expr::Count(c) => self.count(c)?,
+            Expr::IntAttr(k, l) => {
+                let pos = self.loc(*l);
+                // A value this program already set on that square wins over the state's.
+                let pending = self.changes.iter().rev().find_map(|a| match a {
+                    Action::SetIntAttribute { at, field, value } if Some(*at) == pos && *field == *k => {
+                        Some(*value)
+                    }
+                    _ => None,
+                });
+                match pending {
+                    Some(v) => v as i64,
+                    None => pos
+                        .and_then(|p| self.live(p))
+                        .map_or(0, |x| x.attrs.get_int(*k as usize) as i64),
+                }
+            }
             Expr::PieceValue(l) => self
                 .loc(*l)
                 .and_then(|p| self.live(p))
@@ -130,6 +146,18 @@ impl Run<'_> {
         Ok(())
     }
 
+    /// `(set-attribute hp EXPR [LOC])` on an integer attribute: a change of the part (it follows the moving
+    /// piece, like `set-attribute`); the value saturates to the attribute's 8-bit range (-128..127).
+    pub(super) fn set_int_attribute(&mut self, k: u8, e: &Expr, l: Loc) -> Result<(), Stop> {
+        let x = self.eval(e)?;
+        let Some(at) = self.loc(l) else {
+            return Err(Stop::Path);
+        };
+        let value = x.clamp(-128, 127) as i8;
+        self.changes.push(Action::SetIntAttribute { at, field: k, value });
+        Ok(())
+    }
+
     /// A comparison condition.
     pub(super) fn compare(&mut self, op: CmpOp, ab: &(Expr, Expr)) -> Result<bool, Stop> {
         let a = self.eval(&ab.0)?;
@@ -200,6 +228,6 @@ pub fn eval_static(game: &Game, state: &State, p: Player, e: &Expr) -> i64 {
             }
             acc
         }
-        Expr::Var(_) | Expr::Count(_) | Expr::PieceValue(_) => 0,
+        Expr::Var(_) | Expr::Count(_) | Expr::PieceValue(_) | Expr::IntAttr(..) => 0,
     }
 }

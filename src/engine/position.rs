@@ -7,6 +7,7 @@
 //! passes 1             # passes made in a row just before (for `pass turn forced`); 0 when absent
 //! last e7 e5            # the last move's from and to (for last-from?, last-to?, en passant)
 //! piece White King e1 never-moved    # owner, type, position, then the attributes that are true
+//! piece White Knight b1 hp=2        # ... and integer attributes that are not 0
 //! reserve White Stone 10
 //! var moves-made 4      # a game variable (`(variables ...)`); `var captured White 2` a player variable
 //! ```
@@ -82,6 +83,20 @@ pub fn parse(game: &Game, text: &str) -> Result<State, String> {
                 let (owner, kind, at) = (player(p, line)?, piece(t, line)?, pos(at, line)?);
                 let mut bits = AttrBits::default();
                 for a in attrs {
+                    if let Some((name, v)) = a.split_once('=') {
+                        // An integer attribute: `hp=2`.
+                        let k = game
+                            .int_attributes
+                            .iter()
+                            .position(|x| game.attributes[x.idx()].eq_ignore_ascii_case(name))
+                            .ok_or_else(|| format!("line {line}: unknown integer attribute `{name}`"))?;
+                        let v: i8 = v
+                            .parse()
+                            .map_err(|_| format!("line {line}: `{a}`: an integer from -128 to 127"))?;
+                        bits.set_int(k, v);
+                        bits.set(game.int_attributes[k].idx(), v != 0);
+                        continue;
+                    }
                     let id = game
                         .attributes
                         .iter()
@@ -170,9 +185,15 @@ pub fn format(game: &Game, s: &State) -> String {
                 game.board.positions[i].name
             );
             for (a, name) in game.attributes.iter().enumerate() {
-                if x.attrs.get(a) {
+                if x.attrs.get(a) && !game.int_attributes.iter().any(|i| i.idx() == a) {
                     out += " ";
                     out += name;
+                }
+            }
+            for (k, a) in game.int_attributes.iter().enumerate() {
+                let v = x.attrs.get_int(k);
+                if v != 0 {
+                    out += &format!(" {}={v}", game.attributes[a.idx()]);
                 }
             }
             out += "\n";

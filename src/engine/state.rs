@@ -190,5 +190,15 @@ pub fn initial_attrs(game: &Game, kind: PieceType) -> AttrBits {
             bits.set(a.idx(), true);
         }
     }
+    if !game.int_attributes.is_empty() {
+        for (a, text) in &game.pieces[kind.idx()].constants {
+            if let Some(k) = game.int_attributes.iter().position(|x| x == a) {
+                let v = crate::compile::numbers::int_value(text);
+                bits.set_int(k, v);
+                // As a predicate, an integer attribute is true when it is not 0.
+                bits.set(a.idx(), v != 0);
+            }
+        }
+    }
     bits
 }
