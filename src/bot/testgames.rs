@@ -302,6 +302,7 @@ pub fn bare_game() -> Game {
         setup: Setup::default(),
         options: Options::default(),
         end_conditions: vec![],
+        capture_order: vec![],
         metadata: vec![],
         missing_rules: vec![],
     }

@@ -454,6 +454,8 @@ pub struct Game {
     pub setup: Setup,
     pub options: Options,
     pub end_conditions: Vec<EndCondition>,
+    /// `(capture-order ...)`: of the complete moves, only those no other move beats are legal (empty: none).
+    pub capture_order: Vec<super::Criterion>,
     /// Sections that only concern a screen or the reader, kept as `(head, text)`.
     pub metadata: Vec<(String, String)>,
     /// Rules the file asks for that the engine does not apply (unknown options and sections, no end

@@ -5,10 +5,12 @@
 pub mod board;
 pub mod game;
 pub mod missing;
+pub mod ordering;
 pub mod program;
 
 pub use game::*;
 pub use missing::{MissingKind, MissingRule};
+pub use ordering::{Criterion, Measure};
 
 use crate::lang::diag::suggest;
 use crate::lang::{Diagnostic, GameSource, Node, NodeKind};
@@ -50,6 +52,7 @@ const RULE_SECTIONS: &[&str] = &[
     "loss-condition",
     "draw-condition",
     "count-condition",
+    "capture-order",
 ];
 
 /// Option names are matched with dashes and spaces equivalent, in lower case.
@@ -803,6 +806,7 @@ pub fn compile(src: &GameSource, diags: &mut Vec<Diagnostic>) -> Option<Game> {
     let mut options = Options::default();
     let mut metadata = vec![];
     let mut end_conditions = vec![];
+    let mut capture_order = vec![];
     for s in &src.sections {
         let Some(head) = s.head().map(|h| h.to_ascii_lowercase()) else {
             c.diags.push(Diagnostic::warning(
@@ -813,6 +817,12 @@ pub fn compile(src: &GameSource, diags: &mut Vec<Diagnostic>) -> Option<Game> {
         };
         match head.as_str() {
             "players" | "turn-order" | "board" | "piece" | "board-setup" | "move-priorities" => {}
+            "capture-order" => {
+                if !capture_order.is_empty() {
+                    c.err(s.span, "a game has one `capture-order`; list every criterion in it");
+                }
+                capture_order = c.capture_order(s, &piece_index);
+            }
             "option" => match (s.args().first().and_then(|n| n.text()), s.args().get(1)) {
                 (Some(name), Some(v)) => c.option(&mut options, name, v),
                 _ => c.err(s.span, "`option` needs a name and a value"),
@@ -947,6 +957,7 @@ pub fn compile(src: &GameSource, diags: &mut Vec<Diagnostic>) -> Option<Game> {
         setup,
         options,
         end_conditions,
+        capture_order,
         metadata,
         missing_rules: c.missing,
     })

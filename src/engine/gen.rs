@@ -1206,6 +1206,9 @@ pub fn legal_moves(
             }
         }
     }
+    if !game.capture_order.is_empty() {
+        super::ordering::keep_best(game, state, kings, &mut moves);
+    }
     if let Some(types) = royal.get(player.idx()).filter(|t| !t.is_empty()) {
         let cache = LegalityCache::build(game, state, player, types)?;
         let mut keep = Vec::with_capacity(moves.len());

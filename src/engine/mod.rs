@@ -4,6 +4,7 @@
 pub mod end;
 pub mod gen;
 pub mod moves;
+pub mod ordering;
 pub mod playout;
 pub mod position;
 pub mod state;
