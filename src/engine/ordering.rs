@@ -1,5 +1,5 @@
-//! Applies a game's `(capture-order ...)` (see `compile::ordering`): each complete move gets one number per
-//! criterion, and only the moves whose numbers are lexicographically best are kept. One pass over the list
+//! Applies a game's `(capture-order ...)` (see `compile::ordering`): when some complete move captures, each
+//! move gets one number per criterion, and only the moves whose numbers are lexicographically best are kept. One pass over the list
 //! after generation, no re-checking as a maximum rises: the keys are computed once per move, the best key is
 //! found, and the list is filtered against it.
 
@@ -10,7 +10,9 @@ use crate::engine::{Action, Move, State};
 /// the kings of a criterion that names none.
 pub fn keep_best(game: &Game, state: &State, kings: &[PieceType], moves: &mut Vec<Move>) {
     let order = &game.capture_order;
-    if moves.len() < 2 || order.is_empty() {
+    // The order ranks captures: a list where nothing is captured is left whole (or `by-king` would make
+    // a king's quiet step beat a man's).
+    if moves.len() < 2 || order.is_empty() || !moves.iter().any(|m| m.captures() > 0) {
         return;
     }
     let k = order.len();
