@@ -98,6 +98,25 @@ fn italian_first_king_taken_is_the_same_rule_stated_simply() {
 }
 
 #[test]
+fn value_taken_weighs_the_pieces() {
+    // The king on d3 can take two men (e4, g6) or one king (c4). Counting pieces, the two men; with the
+    // king declared worth 2.5 men and `(max value-taken)`, the king.
+    let pos = "turn White\npiece White King d3\npiece Black Man e4\npiece Black Man g6\n\
+               piece Black King c4\n";
+    assert_eq!(italian(pos), sorted(&["d3-f5xe4-h7xg6"]));
+    let once = edited(
+        ITALIAN,
+        "(capture-order (max pieces-taken) (max by-king) (max kings-taken) (max kings-early))",
+        "(capture-order (max value-taken) (max by-king))",
+        "italian-value-a.zrf",
+    );
+    let text = std::fs::read_to_string(&once).unwrap();
+    let file = path("target/ordering-tests/italian-value.zrf");
+    std::fs::write(&file, text.replace("(notation \"K\")", "(notation \"K\") (value 2.5)")).unwrap();
+    assert_eq!(moves_in(&game_of(&file), pos), sorted(&["d3-b5xc4"]));
+}
+
+#[test]
 fn italian_a_man_cannot_capture_a_king() {
     // FID 5.3(b): the man on d3 faces a king on e4 with f5 empty behind it, and may only step.
     let pos = "turn White\npiece White Man d3\npiece Black King e4\npiece Black Man a8\n";
