@@ -186,6 +186,13 @@ pub fn describe(g: &Game) -> String {
             names(&g.move_priorities, |t| g.move_types[t.idx()].clone())
         );
     }
+    if !g.capture_order.is_empty() {
+        let _ = writeln!(
+            o,
+            "  capture order: {}",
+            crate::compile::ordering::describe(g)
+        );
+    }
     for p in &g.pieces {
         let attrs = p
             .attributes

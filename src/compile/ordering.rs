@@ -47,6 +47,29 @@ pub struct Criterion {
     pub span: Span,
 }
 
+/// The game's capture order as it would be written: `(max pieces-taken) (max (kings-taken King))`.
+pub fn describe(game: &super::Game) -> String {
+    let words: Vec<String> = game
+        .capture_order
+        .iter()
+        .map(|c| {
+            let name = MEASURES
+                .iter()
+                .find(|(_, m)| *m == c.measure)
+                .map_or("?", |(n, _)| *n);
+            let measure = match &c.types {
+                None => name.to_string(),
+                Some(ts) => {
+                    let ts: Vec<&str> = ts.iter().map(|t| game.pieces[t.idx()].name.as_str()).collect();
+                    format!("({name} {})", ts.join(" "))
+                }
+            };
+            format!("({} {measure})", if c.maximize { "max" } else { "min" })
+        })
+        .collect();
+    words.join(" ")
+}
+
 impl Compiler<'_> {
     /// Reads one `(capture-order criterion...)` section; reports every error with its place.
     pub(super) fn capture_order(
