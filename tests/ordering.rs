@@ -112,7 +112,11 @@ fn value_taken_weighs_the_pieces() {
     );
     let text = std::fs::read_to_string(&once).unwrap();
     let file = path("target/ordering-tests/italian-value.zrf");
-    std::fs::write(&file, text.replace("(notation \"K\")", "(notation \"K\") (value 2.5)")).unwrap();
+    std::fs::write(
+        &file,
+        text.replace("(notation \"K\")", "(notation \"K\") (value 2.5)"),
+    )
+    .unwrap();
     assert_eq!(moves_in(&game_of(&file), pos), sorted(&["d3-b5xc4"]));
 }
 
@@ -127,10 +131,7 @@ fn italian_a_man_cannot_capture_a_king() {
 fn italian_quiet_moves_are_not_ranked() {
     // With nothing to capture, men and kings move freely: `by-king` ranks captures only.
     let pos = "turn White\npiece White Man b1\npiece White King h3\npiece Black Man a8\n";
-    assert_eq!(
-        italian(pos),
-        sorted(&["b1-a2", "b1-c2", "h3-g2", "h3-g4"])
-    );
+    assert_eq!(italian(pos), sorted(&["b1-a2", "b1-c2", "h3-g2", "h3-g4"]));
 }
 
 #[test]
@@ -145,7 +146,11 @@ fn international_majority_as_a_capture_order() {
     );
     let by_order = game_of(&file);
     let by_option = game_of(&path("games/international-draughts.zrf"));
-    assert!(by_order.options.all.iter().all(|(k, _)| k != "maximal captures"));
+    assert!(by_order
+        .options
+        .all
+        .iter()
+        .all(|(k, _)| k != "maximal captures"));
     // A man on c3 can take d4 alone, or b4 and then b6's neighbour: only the longer chain is legal.
     let pos = "turn White\npiece White Man c3\npiece Black Man d4\npiece Black Man b4\npiece Black Man b6\n";
     let want = moves_in(&by_option, pos);
@@ -172,7 +177,10 @@ fn portuguese_take_the_king() {
     );
     let pos = "turn White\npiece White King d4\npiece Black Man f6\npiece Black King b6\npiece Black Man h8\n";
     let got = moves_in(&game_of(&file), pos);
-    assert!(!got.is_empty() && got.iter().all(|m| m.contains("xb6")), "{got:?}");
+    assert!(
+        !got.is_empty() && got.iter().all(|m| m.contains("xb6")),
+        "{got:?}"
+    );
     // Under the majority rule alone, both are legal.
     let plain = moves_in(&game_of(&path("games/brazilian-draughts.zrf")), pos);
     assert!(plain.iter().any(|m| m.contains("xf6")), "{plain:?}");
@@ -182,12 +190,36 @@ fn portuguese_take_the_king() {
 #[test]
 fn capture_order_errors_have_spans() {
     let cases = [
-        ("(capture-order (max pieces-taken) (biggest kings-taken))", "a capture-order criterion is `(max M)` or `(min M)`", "29:37"),
-        ("(capture-order (max pieces-takn))", "unknown capture-order measure `pieces-takn`", "29:23"),
-        ("(capture-order (max (kings-taken Queen)))", "unknown piece type `Queen`", "29:36"),
-        ("(capture-order (max pieces-taken by-king))", "`max` and `min` take one measure", "29:18"),
-        ("(capture-order)", "`capture-order` needs at least one criterion", "29:3"),
-        ("(capture-order (min (value-taken Man)))", "`value-taken` reads the pieces' `(value N)`", "29:23"),
+        (
+            "(capture-order (max pieces-taken) (biggest kings-taken))",
+            "a capture-order criterion is `(max M)` or `(min M)`",
+            "29:37",
+        ),
+        (
+            "(capture-order (max pieces-takn))",
+            "unknown capture-order measure `pieces-takn`",
+            "29:23",
+        ),
+        (
+            "(capture-order (max (kings-taken Queen)))",
+            "unknown piece type `Queen`",
+            "29:36",
+        ),
+        (
+            "(capture-order (max pieces-taken by-king))",
+            "`max` and `min` take one measure",
+            "29:18",
+        ),
+        (
+            "(capture-order)",
+            "`capture-order` needs at least one criterion",
+            "29:3",
+        ),
+        (
+            "(capture-order (min (value-taken Man)))",
+            "`value-taken` reads the pieces' `(value N)`",
+            "29:23",
+        ),
     ];
     for (i, (form, message, at)) in cases.iter().enumerate() {
         let file = edited(
@@ -206,7 +238,12 @@ fn capture_order_errors_have_spans() {
         );
     }
     let hint = load(
-        &edited(ITALIAN, "(max by-king)", "(max by-kings)", "broken-order-hint.zrf"),
+        &edited(
+            ITALIAN,
+            "(max by-king)",
+            "(max by-kings)",
+            "broken-order-hint.zrf",
+        ),
         &VariantSel::First,
     )
     .render();

@@ -819,7 +819,10 @@ pub fn compile(src: &GameSource, diags: &mut Vec<Diagnostic>) -> Option<Game> {
             "players" | "turn-order" | "board" | "piece" | "board-setup" | "move-priorities" => {}
             "capture-order" => {
                 if !capture_order.is_empty() {
-                    c.err(s.span, "a game has one `capture-order`; list every criterion in it");
+                    c.err(
+                        s.span,
+                        "a game has one `capture-order`; list every criterion in it",
+                    );
                 }
                 capture_order = c.capture_order(s, &piece_index);
             }

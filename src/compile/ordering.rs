@@ -60,7 +60,10 @@ pub fn describe(game: &super::Game) -> String {
             let measure = match &c.types {
                 None => name.to_string(),
                 Some(ts) => {
-                    let ts: Vec<&str> = ts.iter().map(|t| game.pieces[t.idx()].name.as_str()).collect();
+                    let ts: Vec<&str> = ts
+                        .iter()
+                        .map(|t| game.pieces[t.idx()].name.as_str())
+                        .collect();
                     format!("({name} {})", ts.join(" "))
                 }
             };
@@ -91,14 +94,20 @@ impl Compiler<'_> {
                 Some("min") => false,
                 _ => {
                     self.diags.push(
-                        Diagnostic::error(a.span, "a capture-order criterion is `(max M)` or `(min M)`")
-                            .with_hint("e.g. `(max pieces-taken)`"),
+                        Diagnostic::error(
+                            a.span,
+                            "a capture-order criterion is `(max M)` or `(min M)`",
+                        )
+                        .with_hint("e.g. `(max pieces-taken)`"),
                     );
                     continue;
                 }
             };
             let [m] = a.args() else {
-                self.err(a.span, "`max` and `min` take one measure, as in `(max pieces-taken)`");
+                self.err(
+                    a.span,
+                    "`max` and `min` take one measure, as in `(max pieces-taken)`",
+                );
                 continue;
             };
             // `pieces-taken` or `(pieces-taken Man King)`.
@@ -108,18 +117,26 @@ impl Compiler<'_> {
                     (h.atom().unwrap_or(""), Some(rest))
                 }
                 _ => {
-                    self.err(m.span, "a measure is a name, or a list of a name and piece types");
+                    self.err(
+                        m.span,
+                        "a measure is a name, or a list of a name and piece types",
+                    );
                     continue;
                 }
             };
             let Some(&(_, measure)) = MEASURES.iter().find(|(n, _)| n.eq_ignore_ascii_case(word))
             else {
-                let d = Diagnostic::error(m.span, format!("unknown capture-order measure `{word}`"));
+                let d =
+                    Diagnostic::error(m.span, format!("unknown capture-order measure `{word}`"));
                 let d = match suggest(word, MEASURES.iter().map(|(n, _)| *n)) {
                     Some(s) => d.with_hint(format!("did you mean `{s}`?")),
                     None => d.with_hint(format!(
                         "the measures are {}",
-                        MEASURES.iter().map(|(n, _)| *n).collect::<Vec<_>>().join(", ")
+                        MEASURES
+                            .iter()
+                            .map(|(n, _)| *n)
+                            .collect::<Vec<_>>()
+                            .join(", ")
                     )),
                 };
                 self.diags.push(d);
@@ -128,11 +145,17 @@ impl Compiler<'_> {
             let types = match named {
                 None => None,
                 Some([]) => {
-                    self.err(m.span, format!("`({word})` names no piece type; write `{word}`"));
+                    self.err(
+                        m.span,
+                        format!("`({word})` names no piece type; write `{word}`"),
+                    );
                     continue;
                 }
                 Some(_) if measure == Measure::ValueTaken => {
-                    self.err(m.span, "`value-taken` reads the pieces' `(value N)`; it takes no types");
+                    self.err(
+                        m.span,
+                        "`value-taken` reads the pieces' `(value N)`; it takes no types",
+                    );
                     continue;
                 }
                 Some(ns) => {
