@@ -307,5 +307,6 @@ pub fn describe_json(g: &Game) -> Value {
             "priority": e.priority,
         })).collect::<Vec<_>>(),
         "missing_rules": missing_rules_json(g),
+        "capture_order": crate::compile::ordering::describe(g),
     })
 }
