@@ -302,6 +302,8 @@ pub fn bare_game() -> Game {
         setup: Setup::default(),
         options: Options::default(),
         end_conditions: vec![],
+        invariants: vec![],
+        teams: vec![],
         metadata: vec![],
     }
 }

@@ -220,6 +220,8 @@ pub enum Cond {
     PositionFlag(FlagId, Loc),
     /// A boolean attribute of the piece there.
     Attribute(AttrId, Loc),
+    /// `my?`: a piece of the mover itself stands there (`friend?` also holds for an ally's piece).
+    Mine(Loc),
 }
 
 /// Where `go` sends the cursor.
@@ -391,6 +393,12 @@ pub enum EndCond {
         negated: Vec<bool>,
     },
     Repetition,
+    /// `(attacked T...)`: one of the player's T is attacked; `(all-attacked T...)` (`all`): every one is, and
+    /// the player has one (see `docs/language.md`, Invariants).
+    Attacked {
+        types: Vec<PieceType>,
+        all: bool,
+    },
     And(Vec<EndCond>),
     Or(Vec<EndCond>),
     Not(Box<EndCond>),
@@ -409,6 +417,8 @@ impl EndCond {
             EndCond::AbsoluteConfig { .. } => "absolute-config",
             EndCond::RelativeConfig { .. } => "relative-config",
             EndCond::Repetition => "repetition",
+            EndCond::Attacked { all: false, .. } => "attacked",
+            EndCond::Attacked { all: true, .. } => "all-attacked",
             EndCond::And(cs) => cs.first().map_or("and", EndCond::kind),
             EndCond::Or(cs) => cs.first().map_or("or", EndCond::kind),
             EndCond::Not(c) => c.kind(),
@@ -448,6 +458,11 @@ pub struct Game {
     pub setup: Setup,
     pub options: Options,
     pub end_conditions: Vec<EndCondition>,
+    /// `(invariant ...)` sections: conditions every legal move must leave true for the player who made it.
+    pub invariants: Vec<Invariant>,
+    /// Per player, its team (`(allies ...)`); players of one team are friends, not enemies. Without `allies`,
+    /// every player is a team of its own (`teams[i] == i`).
+    pub teams: Vec<u8>,
     /// Sections that only concern a screen or the reader, kept as `(head, text)`.
     pub metadata: Vec<(String, String)>,
 }
@@ -465,5 +480,38 @@ impl Game {
             .iter()
             .position(|p| p.name.eq_ignore_ascii_case(name))
             .map(|i| Player(i as u8))
+    }
+}
+
+/// A condition of an `(invariant ...)` section, tested for the player who moved on the position after a complete
+/// move (and, for `drop-mate`, on the move itself).
+#[derive(Clone, Debug, PartialEq)]
+pub enum InvCond {
+    /// `(not-attacked T...)`: none of the mover's T is attacked; with `all` (`(not-all-attacked T...)`), at least
+    /// one is not attacked (or none is left).
+    NotAttacked { types: Vec<PieceType>, all: bool },
+    /// `(facing T dir...)`: from one of the mover's T, the first piece along one of the directions is an enemy T.
+    Facing { types: Vec<PieceType>, dirs: Vec<Dir> },
+    /// `(drop-mate T R...)`: the move dropped a T and leaves the player to move next with no legal move and one
+    /// of its R attacked.
+    DropMate { types: Vec<PieceType>, royal: Vec<PieceType> },
+    And(Vec<InvCond>),
+    Or(Vec<InvCond>),
+    Not(Box<InvCond>),
+}
+
+/// One `(invariant (name "...") CONDITION)`: a move after which the condition is false is illegal.
+#[derive(Clone, Debug)]
+pub struct Invariant {
+    pub name: String,
+    pub cond: InvCond,
+    pub span: Span,
+}
+
+impl Game {
+    /// Whether players `a` and `b` are on one team (the same player, or allies).
+    #[inline]
+    pub fn same_team(&self, a: Player, b: Player) -> bool {
+        a == b || self.teams.get(a.idx()) == self.teams.get(b.idx()) && !self.teams.is_empty()
     }
 }

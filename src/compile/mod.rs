@@ -4,6 +4,7 @@
 
 pub mod board;
 pub mod game;
+pub mod invariant;
 pub mod program;
 
 pub use game::*;
@@ -537,6 +538,7 @@ impl Compiler<'_> {
                 }
             }
             "not" => EndCond::Not(Box::new(self.end_cond(args.first()?, pieces, board)?)),
+            "attacked" | "all-attacked" => self.attacked_end_cond(node, &head, args, pieces)?,
             _ => {
                 let words = [
                     "stalemated",
@@ -550,6 +552,8 @@ impl Compiler<'_> {
                     "and",
                     "or",
                     "not",
+                    "attacked",
+                    "all-attacked",
                 ];
                 let d = Diagnostic::error(node.span, format!("unknown end condition `{head}`"));
                 let d = match suggest(&head, words) {
@@ -781,6 +785,8 @@ pub fn compile(src: &GameSource, diags: &mut Vec<Diagnostic>) -> Option<Game> {
     let mut options = Options::default();
     let mut metadata = vec![];
     let mut end_conditions = vec![];
+    let mut invariants = vec![];
+    let mut teams: Vec<u8> = (0..players.len() as u8).collect();
     for s in &src.sections {
         let Some(head) = s.head().map(|h| h.to_ascii_lowercase()) else {
             c.diags.push(Diagnostic::warning(
@@ -791,6 +797,12 @@ pub fn compile(src: &GameSource, diags: &mut Vec<Diagnostic>) -> Option<Game> {
         };
         match head.as_str() {
             "players" | "turn-order" | "board" | "piece" | "board-setup" | "move-priorities" => {}
+            "invariant" => {
+                if let Some(inv) = c.invariant(s, &piece_index, &board) {
+                    invariants.push(inv);
+                }
+            }
+            "allies" => c.allies(s, &players, &mut teams),
             "option" => match (s.args().first().and_then(|n| n.text()), s.args().get(1)) {
                 (Some(name), Some(v)) => c.option(&mut options, name, v),
                 _ => c.err(s.span, "`option` needs a name and a value"),
@@ -914,6 +926,8 @@ pub fn compile(src: &GameSource, diags: &mut Vec<Diagnostic>) -> Option<Game> {
         setup,
         options,
         end_conditions,
+        invariants,
+        teams,
         metadata,
     })
 }

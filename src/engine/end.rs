@@ -125,6 +125,26 @@ impl Ctx<'_> {
                 }
                 true
             }),
+            EndCond::Attacked { types, all } => {
+                let mut n = 0;
+                let mut hit = 0;
+                for (i, x) in self.state.cells.iter().enumerate() {
+                    if let Some(x) = x.filter(|x| !x.dead && x.owner == p && types.contains(&x.kind)) {
+                        n += 1;
+                        if gen::attacked_by(g, self.state, Pos(i as u16), x.owner, false, None)? {
+                            hit += 1;
+                            if !*all {
+                                break;
+                            }
+                        }
+                    }
+                }
+                if *all {
+                    n > 0 && hit == n
+                } else {
+                    hit > 0
+                }
+            }
             EndCond::Repetition => {
                 let k = self.state.key();
                 self.history.iter().filter(|&&h| h == k).count() >= 2

@@ -160,11 +160,15 @@ impl Run<'_> {
             Cond::Friend(l) => self
                 .loc(*l)
                 .and_then(|p| self.live(p))
-                .is_some_and(|x| !x.dead && x.owner == self.player),
+                .is_some_and(|x| !x.dead && self.game.same_team(x.owner, self.player)),
             Cond::Enemy(l) => self
                 .loc(*l)
                 .and_then(|p| self.live(p))
-                .is_some_and(|x| !x.dead && x.owner != self.player),
+                .is_some_and(|x| !x.dead && !self.game.same_team(x.owner, self.player)),
+            Cond::Mine(l) => self
+                .loc(*l)
+                .and_then(|p| self.live(p))
+                .is_some_and(|x| !x.dead && x.owner == self.player),
             Cond::Neutral(l) => {
                 let turn_players = &self.game.turn_order.entries;
                 self.loc(*l)
@@ -671,7 +675,10 @@ pub fn attacked_by(
     let mut run = Run::new(game, state, player, Mode::Attack(pos), &mut scratch);
     for (i, c) in state.cells.iter().enumerate() {
         let Some(x) = c else { continue };
-        if x.dead || (x.owner == player) != defended || game.players[x.owner.idx()].random {
+        if x.dead
+            || game.same_team(x.owner, player) != defended
+            || game.players[x.owner.idx()].random
+        {
             continue;
         }
         run.player = x.owner;
@@ -1221,6 +1228,9 @@ pub fn legal_moves(
         }
         moves = keep;
     }
+    if !game.invariants.is_empty() {
+        moves = super::invariant::filter(game, state, player, moves, royal, kings)?;
+    }
     match game.options.pass_turn {
         PassTurn::Yes => moves.push(Move::default()),
         PassTurn::Forced if moves.is_empty() && (state.passes as usize) < game.players.len() => {
@@ -1286,7 +1296,7 @@ impl LegalityCache {
         run.track = true;
         for (i, c) in state.cells.iter().enumerate() {
             let Some(x) = c else { continue };
-            if x.dead || x.owner == player || game.players[x.owner.idx()].random {
+            if x.dead || game.same_team(x.owner, player) || game.players[x.owner.idx()].random {
                 continue;
             }
             let start = Pos(i as u16);
@@ -1347,7 +1357,7 @@ impl LegalityCache {
             let Some(now) = after.get(*start) else {
                 continue;
             };
-            if now.owner == player || now.dead {
+            if game.same_team(now.owner, player) || now.dead {
                 continue;
             }
             let prog = if now.kind == piece.kind {

@@ -1,0 +1,141 @@
+//! Invariants: `(invariant ...)` conditions every legal move must leave true for the player who made it, tested
+//! on the position after the complete move (`docs/language.md`, Invariants). The attack test is the one behind
+//! `checkmated` ([`gen::attacked_by`]: every enemy program is run against the square); allies (`(allies ...)`)
+//! never attack each other.
+
+use super::gen::{self, attacked_by, turn_of};
+use super::{EngineError, Move, State};
+use crate::compile::*;
+use std::cell::Cell;
+
+thread_local! {
+    /// Set while `drop-mate` generates the reply moves of the player who may be mated, so that the reply's own
+    /// `drop-mate` tests do not recurse (a reply that is itself a pawn drop cannot change whether the first
+    /// player is mated: it only decides whether the reply is legal, and a reply that mates is never needed to
+    /// escape mate).
+    static IN_DROP_MATE: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Keeps the moves after which every invariant of the game holds for `player`.
+pub fn filter(
+    game: &Game,
+    state: &State,
+    player: Player,
+    moves: Vec<Move>,
+    royal: &[Vec<PieceType>],
+    kings: &[PieceType],
+) -> Result<Vec<Move>, EngineError> {
+    let mut keep = Vec::with_capacity(moves.len());
+    'moves: for m in moves {
+        if m.is_pass() {
+            keep.push(m);
+            continue;
+        }
+        let after = gen::apply_move(game, state, &m);
+        for inv in &game.invariants {
+            if !holds(game, &inv.cond, &m, &after, player, royal, kings)? {
+                continue 'moves;
+            }
+        }
+        keep.push(m);
+    }
+    Ok(keep)
+}
+
+/// Whether the condition holds for `player`, who made `m`, reaching `after`.
+pub fn holds(
+    game: &Game,
+    c: &InvCond,
+    m: &Move,
+    after: &State,
+    player: Player,
+    royal: &[Vec<PieceType>],
+    kings: &[PieceType],
+) -> Result<bool, EngineError> {
+    Ok(match c {
+        InvCond::NotAttacked { types, all } => {
+            let mut any_safe = false;
+            let mut any = false;
+            for (i, x) in after.cells.iter().enumerate() {
+                let Some(x) = x else { continue };
+                if x.dead || x.owner != player || !types.contains(&x.kind) {
+                    continue;
+                }
+                any = true;
+                let attacked = attacked_by(game, after, Pos(i as u16), player, false, None)?;
+                if attacked && !*all {
+                    return Ok(false);
+                }
+                any_safe |= !attacked;
+                if any_safe && *all {
+                    return Ok(true);
+                }
+            }
+            !*all || !any || any_safe
+        }
+        InvCond::Facing { types, dirs } => facing(game, after, player, types, dirs),
+        InvCond::DropMate { types, royal: r } => {
+            let dropped = m
+                .parts
+                .iter()
+                .any(|p| p.from.is_none() && types.contains(&p.piece));
+            if !dropped || IN_DROP_MATE.with(Cell::get) {
+                false
+            } else {
+                let next = turn_of(game, after).player;
+                if !gen::royal_attacked(game, after, next, r)? {
+                    false
+                } else {
+                    IN_DROP_MATE.with(|f| f.set(true));
+                    let replies = gen::legal_moves(game, after, royal, kings);
+                    IN_DROP_MATE.with(|f| f.set(false));
+                    replies?.iter().all(Move::is_pass)
+                }
+            }
+        }
+        InvCond::And(cs) => {
+            for c in cs {
+                if !holds(game, c, m, after, player, royal, kings)? {
+                    return Ok(false);
+                }
+            }
+            true
+        }
+        InvCond::Or(cs) => {
+            for c in cs {
+                if holds(game, c, m, after, player, royal, kings)? {
+                    return Ok(true);
+                }
+            }
+            false
+        }
+        InvCond::Not(c) => !holds(game, c, m, after, player, royal, kings)?,
+    })
+}
+
+/// Whether one of `player`'s pieces of `types` sees an enemy piece of `types` along one of `dirs`, with only
+/// empty positions between.
+fn facing(game: &Game, s: &State, player: Player, types: &[PieceType], dirs: &[Dir]) -> bool {
+    for (i, x) in s.cells.iter().enumerate() {
+        let Some(x) = x else { continue };
+        if x.dead || x.owner != player || !types.contains(&x.kind) {
+            continue;
+        }
+        for &d in dirs {
+            let mut p = Pos(i as u16);
+            while let Some(q) = game.board.step(player, p, d) {
+                p = q;
+                match s.get(q) {
+                    Some(y) if !y.dead => {
+                        if !game.same_team(y.owner, player) && types.contains(&y.kind) {
+                            return true;
+                        }
+                        break;
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
+    false
+}
