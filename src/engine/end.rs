@@ -200,13 +200,16 @@ pub fn outcome(
             }
             let mut results = vec![0i8; n];
             match ec.kind {
+                // A player's allies (`(allies ...)`) share its win or loss.
                 EndKind::Win => {
-                    results.iter_mut().for_each(|r| *r = -1);
-                    results[p.idx()] = 1;
+                    for (q, r) in results.iter_mut().enumerate() {
+                        *r = if game.same_team(Player(q as u8), p) { 1 } else { -1 };
+                    }
                 }
                 EndKind::Loss => {
-                    results.iter_mut().for_each(|r| *r = 1);
-                    results[p.idx()] = -1;
+                    for (q, r) in results.iter_mut().enumerate() {
+                        *r = if game.same_team(Player(q as u8), p) { -1 } else { 1 };
+                    }
                 }
                 EndKind::Draw => {}
                 EndKind::Count => {
