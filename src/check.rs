@@ -272,7 +272,7 @@ pub fn describe(g: &Game) -> String {
     for inv in &g.invariants {
         let _ = writeln!(o, "  invariant {}: {}", inv.name, inv_cond_text(g, &inv.cond));
     }
-    if g.teams.iter().enumerate().any(|(i, t)| *t as usize != i) {
+    if !g.teams.is_empty() {
         for (i, p) in g.players.iter().enumerate() {
             let _ = writeln!(o, "  team of {}: {}", p.name, g.players[g.teams[i] as usize].name);
         }

@@ -301,3 +301,51 @@ fn a_pawn_drop_that_checks_without_mate_is_legal() {
     assert_eq!(moves_of(&ruled, pos), moves_of(&plain, pos));
 }
 
+
+// --- Compile errors, with their place ---
+
+fn errors_of(text: &str) -> String {
+    let dir = std::env::temp_dir().join(format!("dagaz-invariants-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    static N: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let path = dir.join(format!("e{}.zrf", N.fetch_add(1, std::sync::atomic::Ordering::Relaxed)));
+    std::fs::write(&path, text).unwrap();
+    load_game(&path, &VariantSel::First).err().expect("an error")
+}
+
+fn with_section(section: &str) -> String {
+    format!(
+        "(game (title \"E\") (players A B) (turn-order A B)
+           (board (grid (dimensions (\"a/b\" (50 0)) (\"2/1\" (0 50))) (directions (n 0 -1) (s 0 1))))
+           (piece (name King) (moves (n add)))
+           (board-setup (A (King a1)) (B (King b2)))
+{section})"
+    )
+}
+
+#[test]
+fn invariant_errors_name_their_place() {
+    for (section, message, col) in [
+        ("(invariant (name \"x\") (not-atacked King))", "unknown invariant condition `not-atacked`", 23),
+        ("(invariant (name \"x\"))", "`invariant` needs a condition", 1),
+        ("(invariant (facing King))", "`facing` needs piece types and directions", 12),
+        ("(invariant (facing King up))", "`up` is neither a piece type nor a direction", 25),
+        ("(invariant (not-attacked Kong))", "unknown piece type `Kong`", 26),
+        ("(invariant (not-attacked))", "`not-attacked` needs piece types", 12),
+        ("(allies (A B) (B))", "player `B` is in two teams", 16),
+        ("(allies A)", "a team is a list of players", 9),
+        ("(loss-condition (A B) (attacked))", "`attacked` needs piece types", 23),
+    ] {
+        let e = errors_of(&with_section(section));
+        assert!(e.contains(message), "{section}: {e}");
+        assert!(e.contains(&format!(":5:{col}")), "{section}: {e}");
+    }
+}
+
+#[test]
+fn not_my_is_the_negation_of_my() {
+    let g = game_from(&hopper("not-my?"));
+    let pos = "turn A\npiece A Hopper a1\npiece A Hopper b1\npiece A Hopper c1\n\
+               piece A Stone a2\npiece B Stone b2\npiece C Stone c2\n";
+    assert_eq!(moves_of(&g, pos), vec!["b1-b3", "c1-c3"]);
+}

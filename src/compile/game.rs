@@ -460,8 +460,8 @@ pub struct Game {
     pub end_conditions: Vec<EndCondition>,
     /// `(invariant ...)` sections: conditions every legal move must leave true for the player who made it.
     pub invariants: Vec<Invariant>,
-    /// Per player, its team (`(allies ...)`); players of one team are friends, not enemies. Without `allies`,
-    /// every player is a team of its own (`teams[i] == i`).
+    /// Per player, its team (`(allies ...)`); players of one team are friends, not enemies. Empty when no
+    /// player has an ally (every player a team of its own).
     pub teams: Vec<u8>,
     /// Sections that only concern a screen or the reader, kept as `(head, text)`.
     pub metadata: Vec<(String, String)>,
@@ -512,6 +512,6 @@ impl Game {
     /// Whether players `a` and `b` are on one team (the same player, or allies).
     #[inline]
     pub fn same_team(&self, a: Player, b: Player) -> bool {
-        a == b || self.teams.get(a.idx()) == self.teams.get(b.idx()) && !self.teams.is_empty()
+        a == b || (!self.teams.is_empty() && self.teams[a.idx()] == self.teams[b.idx()])
     }
 }

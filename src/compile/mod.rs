@@ -911,6 +911,10 @@ pub fn compile(src: &GameSource, diags: &mut Vec<Diagnostic>) -> Option<Game> {
     if c.diags.iter().filter(|d| d.is_error()).count() > errors_before {
         return None;
     }
+    // Without allies every player is a team of its own: leave the list empty (`Game::same_team` is then `==`).
+    if teams.iter().enumerate().all(|(i, t)| *t as usize == i) {
+        teams.clear();
+    }
     Some(Game {
         title: src.title.clone(),
         variant: src.number,
