@@ -13,6 +13,7 @@ fn end_cond_text(g: &Game, c: &EndCond, player: Player) -> String {
     let pieces = |ts: &[PieceType]| names(ts, |t| g.pieces[t.idx()].name.clone());
     match c {
         EndCond::Stalemated => "stalemated".into(),
+        EndCond::Blocked => "blocked".into(),
         EndCond::Repetition => "repetition".into(),
         EndCond::PiecesRemaining { n, types } => {
             format!("(pieces-remaining {n} {})", pieces(types)).replace(" )", ")")

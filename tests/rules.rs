@@ -302,3 +302,53 @@ fn forced_pass_is_not_stalemate_while_the_other_player_moves() {
     assert_eq!(o.end_type, "stalemated");
     assert_eq!(o.results, vec![-1, 1]);
 }
+
+/// `blocked` tells "only the pass" apart from "no moves" (spec/extensions.md §6: `pass turn forced` must not
+/// break a loss by having no move; "stalemated and no Lock pieces remain" must be sayable). The same position as
+/// above, with `(loss-condition (A B) blocked)`: A, whose only move is the forced pass, loses at once, while
+/// `stalemated` (above) waits for a whole round of passes.
+#[test]
+fn blocked_holds_when_the_only_move_is_the_forced_pass() {
+    let text = |cond: &str| {
+        format!(
+            "(game (title \"Blocked\") (players A B) (turn-order A B)
+  (option \"pass turn\" forced)
+  (board (grid (start-rectangle 0 0 10 10) (dimensions (\"a/b\" (10 0)) (\"3/2/1\" (0 10)))
+    (directions (n 0 -1))))
+  (piece (name P) (moves (n (verify empty?) add)))
+  (piece (name Lock))
+  (board-setup (A (P a3)) (B (P b1)))
+  (loss-condition (A B) {cond}))"
+        )
+    };
+    let g = game_from(&text("blocked"));
+    let e = Engine::new(&g);
+    let s = e.initial();
+    let moves = e.legal_moves(&s).unwrap();
+    assert!(moves.len() == 1 && moves[0].is_pass());
+    let o = e.outcome(&s, &moves, &[]).unwrap().expect("A is blocked");
+    assert_eq!(o.end_type, "blocked");
+    assert_eq!(o.results, vec![-1, 1]);
+
+    // Combined as the spec's example: blocked and no Lock piece left. A has no Lock, so it still loses; give
+    // A a Lock and the game goes on with A's pass.
+    let g = game_from(&text("(and blocked (pieces-remaining 0 Lock))"));
+    let e = Engine::new(&g);
+    let s = e.initial();
+    let moves = e.legal_moves(&s).unwrap();
+    assert_eq!(
+        e.outcome(&s, &moves, &[]).unwrap().map(|o| o.results),
+        Some(vec![-1, 1])
+    );
+    let with_lock =
+        position::parse(&g, "turn A\npiece A P a3\npiece A Lock a1\npiece B P b1\n").unwrap();
+    let moves = e.legal_moves(&with_lock).unwrap();
+    assert!(moves.len() == 1 && moves[0].is_pass());
+    assert_eq!(e.outcome(&with_lock, &moves, &[]).unwrap(), None);
+
+    // B can move: not blocked, whatever the condition says of A.
+    let b_to_move = position::parse(&g, "turn B\npiece A P a3\npiece B P b1\n").unwrap();
+    let moves = e.legal_moves(&b_to_move).unwrap();
+    assert!(!moves[0].is_pass());
+    assert_eq!(e.outcome(&b_to_move, &moves, &[]).unwrap(), None);
+}

@@ -362,7 +362,12 @@ pub enum EndKind {
 /// The condition of an end rule.
 #[derive(Clone, Debug, PartialEq)]
 pub enum EndCond {
+    /// The player to move has no legal move at all (under `pass turn forced`: not even the pass, once every
+    /// player has passed in turn).
     Stalemated,
+    /// The player to move has no move but passing: no legal move, or only the pass that `pass turn` offers.
+    /// This tells "only the forced pass" apart from "no moves" (`stalemated`).
+    Blocked,
     /// Pieces of these types (all types when empty) the player has left.
     PiecesRemaining {
         n: u32,
@@ -410,6 +415,7 @@ impl EndCond {
     pub fn kind(&self) -> &'static str {
         match self {
             EndCond::Stalemated => "stalemated",
+            EndCond::Blocked => "blocked",
             EndCond::PiecesRemaining { .. } => "pieces-remaining",
             EndCond::TotalPieceCount { .. } => "total-piece-count",
             EndCond::Checkmated(_) => "checkmated",

@@ -465,6 +465,7 @@ impl Compiler<'_> {
         };
         Some(match head.as_str() {
             "stalemated" => EndCond::Stalemated,
+            "blocked" => EndCond::Blocked,
             "repetition" => EndCond::Repetition,
             "pieces-remaining" => {
                 let n = count(self, args.first())?;
@@ -542,6 +543,7 @@ impl Compiler<'_> {
             _ => {
                 let words = [
                     "stalemated",
+                    "blocked",
                     "repetition",
                     "pieces-remaining",
                     "total-piece-count",

@@ -70,6 +70,7 @@ impl Ctx<'_> {
         let g = self.game;
         Ok(match c {
             EndCond::Stalemated => self.to_move() == p && self.moves.is_empty(),
+            EndCond::Blocked => self.to_move() == p && self.moves.iter().all(Move::is_pass),
             EndCond::PiecesRemaining { n, types } => self.count(Some(p), types) == *n,
             EndCond::TotalPieceCount { n, types } => self.count(None, types) == *n,
             EndCond::Checkmated(types) => {
