@@ -1267,14 +1267,14 @@ pub fn royal_attacked(
 /// before, so only the others run again. Exact, not a heuristic: a program's result depends only on what it
 /// reads. Used when the player has one royal piece, which the move does not touch, on a board of at most 256
 /// positions, and the move creates no piece and changes no owner; otherwise the full test runs.
-struct LegalityCache {
+pub(super) struct LegalityCache {
     royal: Pos,
     /// Per opponent program run: the attacker's square, the piece there, the program, its answer, its reads.
     runs: Vec<(Pos, Piece, usize, bool, Reads)>,
 }
 
 impl LegalityCache {
-    fn build(
+    pub(super) fn build(
         game: &Game,
         state: &State,
         player: Player,
@@ -1314,7 +1314,7 @@ impl LegalityCache {
         Ok(Some(LegalityCache { royal, runs }))
     }
 
-    fn attacked_after(
+    pub(super) fn attacked_after(
         &self,
         game: &Game,
         after: &State,

@@ -25,6 +25,17 @@ pub fn filter(
     royal: &[Vec<PieceType>],
     kings: &[PieceType],
 ) -> Result<Vec<Move>, EngineError> {
+    // `(not-attacked T)` on its own is the `checkmated` rule: test it with the same cache (only the enemy
+    // programs that read a square the move changed run again).
+    let mut caches = Vec::with_capacity(game.invariants.len());
+    for inv in &game.invariants {
+        caches.push(match &inv.cond {
+            InvCond::NotAttacked { types, all: false } => {
+                gen::LegalityCache::build(game, state, player, types)?
+            }
+            _ => None,
+        });
+    }
     let mut keep = Vec::with_capacity(moves.len());
     'moves: for m in moves {
         if m.is_pass() {
@@ -32,8 +43,14 @@ pub fn filter(
             continue;
         }
         let after = gen::apply_move(game, state, &m);
-        for inv in &game.invariants {
-            if !holds(game, &inv.cond, &m, &after, player, royal, kings)? {
+        for (inv, cache) in game.invariants.iter().zip(&caches) {
+            let ok = match (cache, &inv.cond) {
+                (Some(c), InvCond::NotAttacked { types, .. }) => {
+                    !c.attacked_after(game, &after, &m, player, types)?
+                }
+                _ => holds(game, &inv.cond, &m, &after, player, royal, kings)?,
+            };
+            if !ok {
                 continue 'moves;
             }
         }
