@@ -102,9 +102,9 @@ fn inv_cond_text(g: &Game, c: &InvCond) -> String {
             pieces(types),
             names(dirs, |d| g.board.directions[d.idx()].clone())
         ),
-        InvCond::DropMate { types, royal } => {
-            format!("(drop-mate {} {})", pieces(types), pieces(royal))
-        }
+        InvCond::Moved(t) => format!("(moved {})", pieces(t)),
+        InvCond::Dropped(t) => format!("(dropped {})", pieces(t)),
+        InvCond::Mates(t) => format!("(mates {})", pieces(t)),
         InvCond::And(v) => list("and", v),
         InvCond::Or(v) => list("or", v),
         InvCond::Not(c) => format!("(not {})", inv_cond_text(g, c)),

@@ -258,6 +258,10 @@ fn drop_game(with_rule: bool) -> String {
     } else {
         ""
     };
+    game_with_rule(rule)
+}
+
+fn game_with_rule(rule: &str) -> String {
     format!(
         "(define step ($1 (verify not-friend?) add))
          (define slide ($1 (while empty? add $1) (verify enemy?) add))
@@ -348,4 +352,31 @@ fn not_my_is_the_negation_of_my() {
     let pos = "turn A\npiece A Hopper a1\npiece A Hopper b1\npiece A Hopper c1\n\
                piece A Stone a2\npiece B Stone b2\npiece C Stone c2\n";
     assert_eq!(moves_of(&g, pos), vec!["b1-b3", "c1-c3"]);
+}
+
+// --- `moved`, `dropped`, `mates`: a mate by a given piece type forbidden (as Shatar forbids some mates) ---
+
+#[test]
+fn a_mate_by_a_given_piece_type_may_be_forbidden() {
+    // c2-a2: the rook mates the king a3 (b2 and the rook held by the rook and the knight c1, b3 by the knight).
+    // Under "a rook may not give mate" that move is illegal; the drop on a2, a mate by a pawn, stays legal.
+    let pos = "turn White\npiece White Rook c2\npiece White Knight c1\npiece Black King a3\nreserve White Pawn 1\n";
+    let plain = moves_of(&game_from(&game_with_rule("")), pos);
+    let ruled = moves_of(
+        &game_from(&game_with_rule(
+            "(invariant (name \"no rook mate\") (not (and (moved Rook) (mates King))))",
+        )),
+        pos,
+    );
+    assert!(has(&plain, "c2-a2") && !has(&ruled, "c2-a2"), "{ruled:?}");
+    assert!(has(&ruled, "Pawn@a2") && has(&ruled, "c2-b2"), "{ruled:?}");
+    assert_eq!(plain.len(), ruled.len() + 1);
+    // `dropped` tells drops from moves: "no mate by a dropped piece" keeps the rook mate, removes the pawn's.
+    let drops = moves_of(
+        &game_from(&game_with_rule(
+            "(invariant (not (and (dropped Pawn Rook Knight) (mates King))))",
+        )),
+        pos,
+    );
+    assert!(has(&drops, "c2-a2") && !has(&drops, "Pawn@a2"), "{drops:?}");
 }

@@ -498,9 +498,13 @@ pub enum InvCond {
     NotAttacked { types: Vec<PieceType>, all: bool },
     /// `(facing T dir...)`: from one of the mover's T, the first piece along one of the directions is an enemy T.
     Facing { types: Vec<PieceType>, dirs: Vec<Dir> },
-    /// `(drop-mate T R...)`: the move dropped a T and leaves the player to move next with no legal move and one
-    /// of its R attacked.
-    DropMate { types: Vec<PieceType>, royal: Vec<PieceType> },
+    /// `(moved T...)`: a piece of one of the types moved (a part of the move starts on the board).
+    Moved(Vec<PieceType>),
+    /// `(dropped T...)`: a piece of one of the types was dropped.
+    Dropped(Vec<PieceType>),
+    /// `(mates R...)`: the player to move next has no legal move and one of its R is attacked. `(drop-mate T R)`
+    /// is `(and (dropped T) (mates R))`.
+    Mates(Vec<PieceType>),
     And(Vec<InvCond>),
     Or(Vec<InvCond>),
     Not(Box<InvCond>),

@@ -11,6 +11,9 @@ const INVARIANT_WORDS: &[&str] = &[
     "not-attacked",
     "not-all-attacked",
     "facing",
+    "moved",
+    "dropped",
+    "mates",
     "drop-mate",
     "and",
     "or",
@@ -120,6 +123,9 @@ impl Compiler<'_> {
                 }
                 InvCond::Facing { types, dirs }
             }
+            "moved" => InvCond::Moved(need_types(self, args)?),
+            "dropped" => InvCond::Dropped(need_types(self, args)?),
+            "mates" => InvCond::Mates(need_types(self, args)?),
             "drop-mate" => {
                 let (Some(first), rest) = (args.first(), args.get(1..).unwrap_or(&[])) else {
                     self.err(node.span, "`drop-mate` needs the dropped type and the royal types");
@@ -127,7 +133,7 @@ impl Compiler<'_> {
                 };
                 let types = self.piece_list(std::slice::from_ref(first), pieces);
                 let royal = need_types(self, rest)?;
-                InvCond::DropMate { types, royal }
+                InvCond::And(vec![InvCond::Dropped(types), InvCond::Mates(royal)])
             }
             "and" | "or" => {
                 let subs: Vec<InvCond> = args

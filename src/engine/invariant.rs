@@ -9,11 +9,10 @@ use crate::compile::*;
 use std::cell::Cell;
 
 thread_local! {
-    /// Set while `drop-mate` generates the reply moves of the player who may be mated, so that the reply's own
-    /// `drop-mate` tests do not recurse (a reply that is itself a pawn drop cannot change whether the first
-    /// player is mated: it only decides whether the reply is legal, and a reply that mates is never needed to
-    /// escape mate).
-    static IN_DROP_MATE: Cell<bool> = const { Cell::new(false) };
+    /// Set while `mates` generates the replies of the player who may be mated: inside, `mates` is false, so the
+    /// replies' own tests do not recurse. A reply is then legal whether or not it would mate in turn, which is
+    /// what escaping a mate asks (a reply that gets out of check is an escape whatever it threatens).
+    static IN_MATE_TEST: Cell<bool> = const { Cell::new(false) };
 }
 
 /// Keeps the moves after which every invariant of the game holds for `player`.
@@ -91,21 +90,25 @@ pub fn holds(
             !*all || !any || any_safe
         }
         InvCond::Facing { types, dirs } => facing(game, after, player, types, dirs),
-        InvCond::DropMate { types, royal: r } => {
-            let dropped = m
-                .parts
-                .iter()
-                .any(|p| p.from.is_none() && types.contains(&p.piece));
-            if !dropped || IN_DROP_MATE.with(Cell::get) {
+        InvCond::Moved(types) => m
+            .parts
+            .iter()
+            .any(|p| p.from.is_some() && types.contains(&p.piece)),
+        InvCond::Dropped(types) => m
+            .parts
+            .iter()
+            .any(|p| p.from.is_none() && types.contains(&p.piece)),
+        InvCond::Mates(r) => {
+            if IN_MATE_TEST.with(Cell::get) {
                 false
             } else {
                 let next = turn_of(game, after).player;
                 if !gen::royal_attacked(game, after, next, r)? {
                     false
                 } else {
-                    IN_DROP_MATE.with(|f| f.set(true));
+                    IN_MATE_TEST.with(|f| f.set(true));
                     let replies = gen::legal_moves(game, after, royal, kings);
-                    IN_DROP_MATE.with(|f| f.set(false));
+                    IN_MATE_TEST.with(|f| f.set(false));
                     replies?.iter().all(Move::is_pass)
                 }
             }
