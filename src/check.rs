@@ -94,7 +94,11 @@ fn inv_cond_text(g: &Game, c: &InvCond) -> String {
     match c {
         InvCond::NotAttacked { types, all } => format!(
             "({} {})",
-            if *all { "not-all-attacked" } else { "not-attacked" },
+            if *all {
+                "not-all-attacked"
+            } else {
+                "not-attacked"
+            },
             pieces(types)
         ),
         InvCond::Facing { types, dirs } => format!(
@@ -271,11 +275,20 @@ pub fn describe(g: &Game) -> String {
         }
     }
     for inv in &g.invariants {
-        let _ = writeln!(o, "  invariant {}: {}", inv.name, inv_cond_text(g, &inv.cond));
+        let _ = writeln!(
+            o,
+            "  invariant {}: {}",
+            inv.name,
+            inv_cond_text(g, &inv.cond)
+        );
     }
     if !g.teams.is_empty() {
         for (i, p) in g.players.iter().enumerate() {
-            let _ = writeln!(o, "  team of {}: {}", p.name, g.players[g.teams[i] as usize].name);
+            let _ = writeln!(
+                o,
+                "  team of {}: {}",
+                p.name, g.players[g.teams[i] as usize].name
+            );
         }
     }
     o

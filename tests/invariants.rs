@@ -21,7 +21,10 @@ fn game_from(text: &str) -> Game {
     std::fs::create_dir_all(&dir).unwrap();
     // One file per call: tests run in parallel and may load the same text.
     static N: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-    let name = format!("g{}.zrf", N.fetch_add(1, std::sync::atomic::Ordering::Relaxed));
+    let name = format!(
+        "g{}.zrf",
+        N.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+    );
     let path = dir.join(name);
     std::fs::write(&path, text).unwrap();
     load_game(&path, &VariantSel::First).unwrap()
@@ -58,8 +61,14 @@ fn xiangqi_a_pinned_chariot_moves_only_along_the_pin() {
     let g = load(XIANGQI);
     let pos = "turn Red\npiece Red General e1\npiece Red Chariot e3\npiece Black Chariot e8\npiece Black General d10\n";
     let m = moves_of(&g, pos);
-    assert!(has(&m, "e3-e8") && has(&m, "e3-e4") && has(&m, "e3-e2"), "{m:?}");
-    assert!(!has(&m, "e3-d3") && !has(&m, "e3-a3") && !has(&m, "e3-i3"), "{m:?}");
+    assert!(
+        has(&m, "e3-e8") && has(&m, "e3-e4") && has(&m, "e3-e2"),
+        "{m:?}"
+    );
+    assert!(
+        !has(&m, "e3-d3") && !has(&m, "e3-a3") && !has(&m, "e3-i3"),
+        "{m:?}"
+    );
     assert!(has(&m, "e1-f1") && has(&m, "e1-e2"), "{m:?}");
     assert!(!has(&m, "e1-d1"), "flying general: {m:?}");
     assert_eq!(m.len(), 8, "{m:?}");
@@ -125,7 +134,10 @@ fn partnership_only_ones_own_king_must_be_safe() {
                piece Red Bishop h6\npiece Yellow King h9\npiece Green Rook h3\n";
     let m = moves_of(&g, pos);
     assert!(has(&m, "e6-e10") && has(&m, "e6-e5"), "{m:?}");
-    assert!(!has(&m, "e6-d6") && !has(&m, "e6-f6"), "pinned rook left the file: {m:?}");
+    assert!(
+        !has(&m, "e6-d6") && !has(&m, "e6-f6"),
+        "pinned rook left the file: {m:?}"
+    );
     assert!(has(&m, "h6-g7") && has(&m, "h6-i5"), "{m:?}");
 }
 
@@ -226,7 +238,10 @@ fn losing_one_of_two_kings_is_not_the_end() {
     let s = position::parse(&g, none).unwrap();
     let moves = engine.legal_moves(&s).unwrap();
     let o = engine.outcome(&s, &moves, &[]).unwrap().unwrap();
-    assert_eq!((o.name.as_str(), o.results.clone()), ("all kings taken", vec![-1, 1]));
+    assert_eq!(
+        (o.name.as_str(), o.results.clone()),
+        ("all kings taken", vec![-1, 1])
+    );
 }
 
 #[test]
@@ -242,7 +257,10 @@ fn both_kings_attacked_with_no_escape_is_mate() {
     let moves = engine.legal_moves(&s).unwrap();
     assert!(moves.is_empty(), "{:?}", moves_of(&g, pos));
     let o = engine.outcome(&s, &moves, &[]).unwrap().unwrap();
-    assert_eq!((o.name.as_str(), o.results.clone()), ("all kings mated", vec![-1, 1]));
+    assert_eq!(
+        (o.name.as_str(), o.results.clone()),
+        ("all kings mated", vec![-1, 1])
+    );
     // One king attacked is not "all-attacked": a king on d3, safe, and the game goes on.
     let pos = "turn White\npiece White King a1\npiece White King d3\npiece Black Rook a5\npiece Black King e5\n";
     let s = position::parse(&g, pos).unwrap();
@@ -289,11 +307,18 @@ fn a_pawn_drop_may_not_mate() {
     let pos = "turn White\npiece White Rook c2\npiece White Knight c1\npiece Black King a3\nreserve White Pawn 1\n";
     let ruled = game_from(&drop_game(true));
     let m = moves_of(&ruled, pos);
-    assert!(!has(&m, "Pawn@a2") && has(&m, "Pawn@b2") && has(&m, "c2-a2"), "{m:?}");
+    assert!(
+        !has(&m, "Pawn@a2") && has(&m, "Pawn@b2") && has(&m, "c2-a2"),
+        "{m:?}"
+    );
     let plain = game_from(&drop_game(false));
     let p = moves_of(&plain, pos);
     assert!(has(&p, "Pawn@a2"), "{p:?}");
-    assert_eq!(p.len(), m.len() + 1, "only the mating drop differs: {p:?} vs {m:?}");
+    assert_eq!(
+        p.len(),
+        m.len() + 1,
+        "only the mating drop differs: {p:?} vs {m:?}"
+    );
 }
 
 #[test]
@@ -305,16 +330,20 @@ fn a_pawn_drop_that_checks_without_mate_is_legal() {
     assert_eq!(moves_of(&ruled, pos), moves_of(&plain, pos));
 }
 
-
 // --- Compile errors, with their place ---
 
 fn errors_of(text: &str) -> String {
     let dir = std::env::temp_dir().join(format!("dagaz-invariants-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     static N: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-    let path = dir.join(format!("e{}.zrf", N.fetch_add(1, std::sync::atomic::Ordering::Relaxed)));
+    let path = dir.join(format!(
+        "e{}.zrf",
+        N.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+    ));
     std::fs::write(&path, text).unwrap();
-    load_game(&path, &VariantSel::First).err().expect("an error")
+    load_game(&path, &VariantSel::First)
+        .err()
+        .expect("an error")
 }
 
 fn with_section(section: &str) -> String {
@@ -330,15 +359,43 @@ fn with_section(section: &str) -> String {
 #[test]
 fn invariant_errors_name_their_place() {
     for (section, message, col) in [
-        ("(invariant (name \"x\") (not-atacked King))", "unknown invariant condition `not-atacked`", 23),
-        ("(invariant (name \"x\"))", "`invariant` needs a condition", 1),
-        ("(invariant (facing King))", "`facing` needs piece types and directions", 12),
-        ("(invariant (facing King up))", "`up` is neither a piece type nor a direction", 25),
-        ("(invariant (not-attacked Kong))", "unknown piece type `Kong`", 26),
-        ("(invariant (not-attacked))", "`not-attacked` needs piece types", 12),
+        (
+            "(invariant (name \"x\") (not-atacked King))",
+            "unknown invariant condition `not-atacked`",
+            23,
+        ),
+        (
+            "(invariant (name \"x\"))",
+            "`invariant` needs a condition",
+            1,
+        ),
+        (
+            "(invariant (facing King))",
+            "`facing` needs piece types and directions",
+            12,
+        ),
+        (
+            "(invariant (facing King up))",
+            "`up` is neither a piece type nor a direction",
+            25,
+        ),
+        (
+            "(invariant (not-attacked Kong))",
+            "unknown piece type `Kong`",
+            26,
+        ),
+        (
+            "(invariant (not-attacked))",
+            "`not-attacked` needs piece types",
+            12,
+        ),
         ("(allies (A B) (B))", "player `B` is in two teams", 16),
         ("(allies A)", "a team is a list of players", 9),
-        ("(loss-condition (A B) (attacked))", "`attacked` needs piece types", 23),
+        (
+            "(loss-condition (A B) (attacked))",
+            "`attacked` needs piece types",
+            23,
+        ),
     ] {
         let e = errors_of(&with_section(section));
         assert!(e.contains(message), "{section}: {e}");

@@ -473,7 +473,11 @@ fn xiangqi_fen(fen: &str) -> String {
                 file += d as u8;
                 continue;
             }
-            let owner = if c.is_ascii_uppercase() { "Red" } else { "Black" };
+            let owner = if c.is_ascii_uppercase() {
+                "Red"
+            } else {
+                "Black"
+            };
             let kind = match c.to_ascii_lowercase() {
                 'k' => "General",
                 'a' => "Advisor",

@@ -495,9 +495,15 @@ impl Game {
 pub enum InvCond {
     /// `(not-attacked T...)`: none of the mover's T is attacked; with `all` (`(not-all-attacked T...)`), at least
     /// one is not attacked (or none is left).
-    NotAttacked { types: Vec<PieceType>, all: bool },
+    NotAttacked {
+        types: Vec<PieceType>,
+        all: bool,
+    },
     /// `(facing T dir...)`: from one of the mover's T, the first piece along one of the directions is an enemy T.
-    Facing { types: Vec<PieceType>, dirs: Vec<Dir> },
+    Facing {
+        types: Vec<PieceType>,
+        dirs: Vec<Dir>,
+    },
     /// `(moved T...)`: a piece of one of the types moved (a part of the move starts on the board).
     Moved(Vec<PieceType>),
     /// `(dropped T...)`: a piece of one of the types was dropped.

@@ -74,8 +74,14 @@ impl Compiler<'_> {
             }
             _ => {
                 self.diags.push(
-                    Diagnostic::error(node.span, "expected an invariant condition, a list such as `(not-attacked King)`")
-                        .with_hint(format!("invariant conditions are {}", INVARIANT_WORDS.join(", "))),
+                    Diagnostic::error(
+                        node.span,
+                        "expected an invariant condition, a list such as `(not-attacked King)`",
+                    )
+                    .with_hint(format!(
+                        "invariant conditions are {}",
+                        INVARIANT_WORDS.join(", ")
+                    )),
                 );
                 return None;
             }
@@ -99,12 +105,16 @@ impl Compiler<'_> {
                     let word = a.atom().unwrap_or("");
                     if let Some(d) = board.direction(word) {
                         dirs.push(d);
-                    } else if pieces.contains_key(&word.to_ascii_lowercase()) || a.list().is_some() {
+                    } else if pieces.contains_key(&word.to_ascii_lowercase()) || a.list().is_some()
+                    {
                         types.extend(self.piece_list(std::slice::from_ref(a), pieces));
                     } else {
                         let d = Diagnostic::error(
                             a.span,
-                            format!("`{}` is neither a piece type nor a direction", a.text().unwrap_or("(list)")),
+                            format!(
+                                "`{}` is neither a piece type nor a direction",
+                                a.text().unwrap_or("(list)")
+                            ),
                         );
                         let names = pieces.keys().map(String::as_str);
                         let d = match suggest(word, names) {
@@ -128,7 +138,10 @@ impl Compiler<'_> {
             "mates" => InvCond::Mates(need_types(self, args)?),
             "drop-mate" => {
                 let (Some(first), rest) = (args.first(), args.get(1..).unwrap_or(&[])) else {
-                    self.err(node.span, "`drop-mate` needs the dropped type and the royal types");
+                    self.err(
+                        node.span,
+                        "`drop-mate` needs the dropped type and the royal types",
+                    );
                     return None;
                 };
                 let types = self.piece_list(std::slice::from_ref(first), pieces);
@@ -154,10 +167,14 @@ impl Compiler<'_> {
                 }
             },
             _ => {
-                let d = Diagnostic::error(node.span, format!("unknown invariant condition `{head}`"));
+                let d =
+                    Diagnostic::error(node.span, format!("unknown invariant condition `{head}`"));
                 let d = match suggest(&head, INVARIANT_WORDS.iter().copied()) {
                     Some(s) => d.with_hint(format!("did you mean `{s}`?")),
-                    None => d.with_hint(format!("invariant conditions are {}", INVARIANT_WORDS.join(", "))),
+                    None => d.with_hint(format!(
+                        "invariant conditions are {}",
+                        INVARIANT_WORDS.join(", ")
+                    )),
                 };
                 self.diags.push(d);
                 return None;
@@ -178,9 +195,14 @@ impl Compiler<'_> {
             };
             let mut first = None;
             for p in list {
-                let Some(pl) = self.player(p, players) else { continue };
+                let Some(pl) = self.player(p, players) else {
+                    continue;
+                };
                 if std::mem::replace(&mut seen[pl.idx()], true) {
-                    self.err(p.span, format!("player `{}` is in two teams", p.text().unwrap_or("")));
+                    self.err(
+                        p.span,
+                        format!("player `{}` is in two teams", p.text().unwrap_or("")),
+                    );
                     continue;
                 }
                 let team = *first.get_or_insert(teams[pl.idx()]);

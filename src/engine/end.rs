@@ -130,7 +130,9 @@ impl Ctx<'_> {
                 let mut n = 0;
                 let mut hit = 0;
                 for (i, x) in self.state.cells.iter().enumerate() {
-                    if let Some(x) = x.filter(|x| !x.dead && x.owner == p && types.contains(&x.kind)) {
+                    if let Some(x) =
+                        x.filter(|x| !x.dead && x.owner == p && types.contains(&x.kind))
+                    {
                         n += 1;
                         if gen::attacked_by(g, self.state, Pos(i as u16), x.owner, false, None)? {
                             hit += 1;
@@ -204,12 +206,20 @@ pub fn outcome(
                 // A player's allies (`(allies ...)`) share its win or loss.
                 EndKind::Win => {
                     for (q, r) in results.iter_mut().enumerate() {
-                        *r = if game.same_team(Player(q as u8), p) { 1 } else { -1 };
+                        *r = if game.same_team(Player(q as u8), p) {
+                            1
+                        } else {
+                            -1
+                        };
                     }
                 }
                 EndKind::Loss => {
                     for (q, r) in results.iter_mut().enumerate() {
-                        *r = if game.same_team(Player(q as u8), p) { -1 } else { 1 };
+                        *r = if game.same_team(Player(q as u8), p) {
+                            -1
+                        } else {
+                            1
+                        };
                     }
                 }
                 EndKind::Draw => {}
