@@ -341,9 +341,7 @@ fn errors_of(text: &str) -> String {
         N.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
     ));
     std::fs::write(&path, text).unwrap();
-    load_game(&path, &VariantSel::First)
-        .err()
-        .expect("an error")
+    load_game(&path, &VariantSel::First).expect_err("an error")
 }
 
 fn with_section(section: &str) -> String {

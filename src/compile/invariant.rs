@@ -185,7 +185,7 @@ impl Compiler<'_> {
     /// `(allies (A C) (B D))`: each list is a team. A player in no list is a team of its own.
     pub(super) fn allies(&mut self, s: &Node, players: &[PlayerInfo], teams: &mut [u8]) {
         let mut seen = vec![false; players.len()];
-        for (k, a) in s.args().iter().enumerate() {
+        for a in s.args() {
             let Some(list) = a.list() else {
                 self.diags.push(
                     Diagnostic::error(a.span, "a team is a list of players")
@@ -206,7 +206,6 @@ impl Compiler<'_> {
                     continue;
                 }
                 let team = *first.get_or_insert(teams[pl.idx()]);
-                let _ = k;
                 teams[pl.idx()] = team;
             }
         }
