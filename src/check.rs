@@ -291,7 +291,33 @@ pub fn describe(g: &Game) -> String {
             );
         }
     }
+    if !g.missing_rules.is_empty() {
+        let _ = writeln!(
+            o,
+            "  missing rules ({}): the engine plays this game without them",
+            g.missing_rules.len()
+        );
+        for r in &g.missing_rules {
+            let _ = writeln!(o, "    {} at {}", r.what_with_value(), r.location);
+        }
+    }
     o
+}
+
+/// A game's missing rules as JSON (for `check --json` and `session`'s `info`).
+pub fn missing_rules_json(g: &Game) -> Value {
+    g.missing_rules
+        .iter()
+        .map(|r| {
+            json!({
+                "kind": r.kind.as_str(),
+                "name": r.name,
+                "value": r.value,
+                "location": r.location,
+                "message": r.clause(),
+            })
+        })
+        .collect()
 }
 
 /// The same summary as JSON.
@@ -326,5 +352,6 @@ pub fn describe_json(g: &Game) -> Value {
             "name": e.name,
             "priority": e.priority,
         })).collect::<Vec<_>>(),
+        "missing_rules": missing_rules_json(g),
     })
 }

@@ -108,7 +108,8 @@ pub fn run(game: &Game, input: impl BufRead, mut output: impl Write) -> std::io:
                     (_, Err(e)) => json!({"error": format!("engine error: {e}")}),
                     ("info", _) => {
                         json!({"title": game.title, "players": game.players.iter().map(|p| p.name.clone()).collect::<Vec<_>>(),
-                        "positions": game.board.positions.len(), "pieces": game.pieces.iter().map(|p| p.name.clone()).collect::<Vec<_>>()})
+                        "positions": game.board.positions.len(), "pieces": game.pieces.iter().map(|p| p.name.clone()).collect::<Vec<_>>(),
+                        "missing_rules": crate::check::missing_rules_json(game)})
                     }
                     ("moves", Ok(moves)) => {
                         let names = Move::notations(game, &moves);

@@ -305,6 +305,7 @@ pub fn bare_game() -> Game {
         invariants: vec![],
         teams: vec![],
         metadata: vec![],
+        missing_rules: vec![],
     }
 }
 

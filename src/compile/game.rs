@@ -471,6 +471,9 @@ pub struct Game {
     pub teams: Vec<u8>,
     /// Sections that only concern a screen or the reader, kept as `(head, text)`.
     pub metadata: Vec<(String, String)>,
+    /// Rules the file asks for that the engine does not apply (unknown options and sections, no end
+    /// condition): the game is played without them. See [`super::missing`].
+    pub missing_rules: Vec<super::MissingRule>,
 }
 
 impl Game {

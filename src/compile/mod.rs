@@ -5,9 +5,11 @@
 pub mod board;
 pub mod game;
 pub mod invariant;
+pub mod missing;
 pub mod program;
 
 pub use game::*;
+pub use missing::{MissingKind, MissingRule};
 
 use crate::lang::diag::suggest;
 use crate::lang::{Diagnostic, GameSource, Node, NodeKind};
@@ -36,33 +38,19 @@ const METADATA_SECTIONS: &[&str] = &[
     "board-image",
 ];
 
-/// Options that only concern a screen.
-const UI_OPTIONS: &[&str] = &[
-    "animate captures",
-    "animate drops",
-    "smart moves",
-    "show moves list",
-    "prevent flipping",
-    "highlight goals",
-    "progressive levels",
-    "allow the computer to play as",
-    "board colors",
-    "animate moves",
-    "animate flips",
-    "animate transfers",
-    "show captures",
-    "sounds",
-    "hide pieces",
-    "ai",
-    "smart drops",
-    "remove pieces",
-    "allow flipping",
-    "selection screen",
-    "tutorial",
-    "show hints",
-    "animate",
-    "highlight moves",
-    "show goals",
+/// The sections that carry rules, for suggestions when a section is not known.
+const RULE_SECTIONS: &[&str] = &[
+    "players",
+    "turn-order",
+    "board",
+    "piece",
+    "board-setup",
+    "move-priorities",
+    "option",
+    "win-condition",
+    "loss-condition",
+    "draw-condition",
+    "count-condition",
 ];
 
 /// Option names are matched with dashes and spaces equivalent, in lower case.
@@ -97,6 +85,8 @@ pub fn engine_of(src: &GameSource) -> Option<(String, crate::lang::Span)> {
 
 struct Compiler<'d> {
     diags: &'d mut Vec<Diagnostic>,
+    /// Rules of the file the engine does not apply (see [`missing`]).
+    missing: Vec<MissingRule>,
 }
 
 impl Compiler<'_> {
@@ -382,12 +372,33 @@ impl Compiler<'_> {
             "deferred captures" => flag(self, &mut opts.deferred_captures),
             "shared pieces" => flag(self, &mut opts.shared_pieces),
             "detect loops" => flag(self, &mut opts.detect_loops),
-            k if UI_OPTIONS.contains(&k) => {}
-            _ => self.diags.push(
-                Diagnostic::warning(value.span, format!("unknown option `{name}` ignored"))
-                    .with_hint("if it changes the rules, the game plays without that rule"),
-            ),
+            k if missing::UI_OPTIONS.contains(&k) => {}
+            // An unknown rule switched off asks for nothing the engine lacks.
+            _ if bool_value(&v) == Some(false) => self.diags.push(Diagnostic::warning(
+                value.span,
+                format!("unknown option `{name}` is set to {v}: ignored"),
+            )),
+            _ => {
+                let value_text = value.text().unwrap_or("");
+                self.missing_rule(MissingKind::Option, name, value_text, value.span);
+            }
         }
+    }
+
+    /// Records a rule the engine does not apply, with a warning at its place.
+    fn missing_rule(
+        &mut self,
+        kind: MissingKind,
+        name: &str,
+        value: &str,
+        span: crate::lang::Span,
+    ) {
+        let rule = MissingRule::new(kind, name, value, span);
+        self.diags.push(Diagnostic::warning(span, rule.clause()).with_hint(
+            "the game is played without this rule; `playout` and `tournament` refuse it unless given \
+             --allow-missing-rules",
+        ));
+        self.missing.push(rule);
     }
 
     fn end_cond(
@@ -579,7 +590,10 @@ pub fn compile(src: &GameSource, diags: &mut Vec<Diagnostic>) -> Option<Game> {
         );
         return None;
     }
-    let mut c = Compiler { diags };
+    let mut c = Compiler {
+        diags,
+        missing: vec![],
+    };
     let by_head = |h: &str| -> Vec<&Node> {
         src.sections
             .iter()
@@ -703,7 +717,13 @@ pub fn compile(src: &GameSource, diags: &mut Vec<Diagnostic>) -> Option<Game> {
                     Some(v) => info.value = Some(v),
                     None => c.err(a.span, "`value` needs a number"),
                 },
-                _ => {}
+                Some("name" | "moves" | "drops") => {}
+                Some(h) if missing::UI_PIECE_FORMS.contains(&h) => {}
+                Some(h) => c.missing_rule(MissingKind::PieceForm, h, "", a.span),
+                None => {
+                    let what = a.text().unwrap_or("(list)");
+                    c.missing_rule(MissingKind::PieceForm, what, "", a.span)
+                }
             }
         }
         pieces.push(info);
@@ -896,11 +916,22 @@ pub fn compile(src: &GameSource, diags: &mut Vec<Diagnostic>) -> Option<Game> {
                 });
                 metadata.push((head.clone(), text.collect::<Vec<_>>().join(" ")));
             }
-            _ => c.diags.push(
-                Diagnostic::warning(s.span, format!("unknown section `{head}` ignored"))
-                    .with_hint("the game is played without it"),
-            ),
+            h if missing::UI_SECTIONS.contains(&h) => {}
+            _ => {
+                c.missing_rule(MissingKind::Section, &head, "", s.span);
+                let known = METADATA_SECTIONS.iter().chain(RULE_SECTIONS);
+                if let (Some(word), Some(d)) = (suggest(&head, known.copied()), c.diags.last_mut())
+                {
+                    d.hint = Some(format!(
+                        "did you mean `{word}`? {}",
+                        d.hint.take().unwrap_or_default()
+                    ));
+                }
+            }
         }
+    }
+    if end_conditions.is_empty() {
+        c.missing_rule(MissingKind::NoEndCondition, "", "", src.span);
     }
 
     // A macro that pastes its argument twice repeats that argument's error: report each place once.
@@ -935,5 +966,6 @@ pub fn compile(src: &GameSource, diags: &mut Vec<Diagnostic>) -> Option<Game> {
         invariants,
         teams,
         metadata,
+        missing_rules: c.missing,
     })
 }

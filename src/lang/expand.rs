@@ -359,6 +359,9 @@ fn merge_variant(base: &[Node], variant: &[Node]) -> Vec<Node> {
 pub struct Preprocessed {
     pub games: Vec<GameSource>,
     pub version: Option<String>,
+    /// Top-level forms that are none of the known ones, ignored: their head (or text) and place. What they
+    /// asked for is a missing rule of every game of the file.
+    pub ignored: Vec<(String, Span)>,
 }
 
 /// Reads the top-level forms of a parsed file into games.
@@ -380,6 +383,7 @@ pub fn preprocess(
     let failed = ex.failed;
     let mut games: Vec<GameSource> = Vec::new();
     let mut version = None;
+    let mut ignored = vec![];
     // A variant derives from the game before it; variants written before any game (some files list them
     // first) derive from the first game that follows.
     let mut base: Option<Vec<Node>> = forms
@@ -387,7 +391,11 @@ pub fn preprocess(
         .find(|f| f.head().is_some_and(|h| h.eq_ignore_ascii_case("game")))
         .map(|g| g.args().to_vec());
     if failed {
-        return Preprocessed { games, version };
+        return Preprocessed {
+            games,
+            version,
+            ignored: vec![],
+        };
     }
     for form in forms {
         let head = form.head().map(|h| h.to_ascii_lowercase());
@@ -438,14 +446,22 @@ pub fn preprocess(
                     .and_then(|n| n.text())
                     .map(str::to_string)
             }
-            _ => diags.push(
-                Diagnostic::warning(form.span, "ignored top-level form").with_hint(
-                    "a file holds `define`, `include`, `version`, `game` and `variant` forms",
-                ),
-            ),
+            _ => {
+                diags.push(
+                    Diagnostic::warning(form.span, "ignored top-level form").with_hint(
+                        "a file holds `define`, `include`, `version`, `game` and `variant` forms",
+                    ),
+                );
+                let what = form.head().or_else(|| form.text()).unwrap_or("(list)");
+                ignored.push((what.to_string(), form.span));
+            }
         }
     }
-    Preprocessed { games, version }
+    Preprocessed {
+        games,
+        version,
+        ignored,
+    }
 }
 
 #[cfg(test)]

@@ -20,6 +20,8 @@ pub struct ReadFile {
     pub games: Vec<GameSource>,
     pub version: Option<String>,
     pub diagnostics: Vec<Diagnostic>,
+    /// Top-level forms the reader ignored (head, place): missing rules of every game of the file.
+    pub ignored_forms: Vec<(String, Span)>,
 }
 
 impl ReadFile {
@@ -41,6 +43,7 @@ pub fn read_file(path: &Path) -> ReadFile {
                 "cannot read `{}`: {e}",
                 path.display()
             ))],
+            ignored_forms: vec![],
         },
     }
 }
@@ -69,5 +72,6 @@ fn read_source(mut sources: SourceMap, id: source::FileId, dir: &Path) -> ReadFi
         games: p.games,
         version: p.version,
         diagnostics,
+        ignored_forms: p.ignored,
     }
 }
