@@ -492,6 +492,77 @@ fn amazons_deep() {
     check_sel(&AMAZONS, "games/amazons.zrf", 4_307_152, true);
 }
 
+/// Converts a Xiangqi FEN (ranks 10 to 1, files a-i; upper case Red; `w` is Red to move) to the position format
+/// of `games/xiangqi.zrf`.
+fn xiangqi_fen(fen: &str) -> String {
+    let f: Vec<&str> = fen.split_whitespace().collect();
+    let mut out = String::from(if f.get(1) == Some(&"b") {
+        "turn Black\n"
+    } else {
+        "turn Red\n"
+    });
+    for (r, rank) in f[0].split('/').enumerate() {
+        let mut file = 0u8;
+        for c in rank.chars() {
+            if let Some(d) = c.to_digit(10) {
+                file += d as u8;
+                continue;
+            }
+            let owner = if c.is_ascii_uppercase() {
+                "Red"
+            } else {
+                "Black"
+            };
+            let kind = match c.to_ascii_lowercase() {
+                'k' => "General",
+                'a' => "Advisor",
+                'b' | 'e' => "Elephant",
+                'n' | 'h' => "Horse",
+                'r' => "Chariot",
+                'c' => "Cannon",
+                _ => "Soldier",
+            };
+            out += &format!("piece {owner} {kind} {}{}\n", (b'a' + file) as char, 10 - r);
+            file += 1;
+        }
+    }
+    out
+}
+
+const XIANGQI: Sel = Sel {
+    game: "xiangqi",
+    variant: "",
+    positions: |_| true,
+    zrf_variant: None,
+    convert: xiangqi_fen,
+    other_convention_max_depth: no_cap,
+    corrections: &[],
+};
+
+/// The start d1-d3 and every reference position to depth 3 (and FSF test 3 at d4: at most 100,000 leaves).
+#[test]
+fn xiangqi() {
+    check_sel(&XIANGQI, "games/xiangqi.zrf", 100_000, false);
+}
+
+#[test]
+#[ignore = "deep: Xiangqi start d4 (3,290,240), FSF test 2 d4 (4,485,547) and every reference depth up to 4.5M leaves; see README"]
+fn xiangqi_deep() {
+    check_sel(&XIANGQI, "games/xiangqi.zrf", 4_500_000, false);
+}
+
+/// The FEN reader gives the start position as the game sets it up.
+#[test]
+fn xiangqi_start_converts() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("games/xiangqi.zrf");
+    let game = load_game(&path, &VariantSel::First).unwrap();
+    let fen = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
+    let parsed = position::parse(&game, &xiangqi_fen(fen)).unwrap();
+    let initial = Engine::new(&game).initial();
+    assert_eq!(parsed.cells, initial.cells);
+    assert_eq!(parsed.turn, initial.turn);
+}
+
 /// The PDN converters read the reference's start positions as our games set them up.
 #[test]
 fn draughts_start_positions_convert() {

@@ -303,6 +303,8 @@ pub fn bare_game() -> Game {
         options: Options::default(),
         end_conditions: vec![],
         capture_order: vec![],
+        invariants: vec![],
+        teams: vec![],
         metadata: vec![],
         missing_rules: vec![],
     }

@@ -4,6 +4,7 @@
 
 pub mod board;
 pub mod game;
+pub mod invariant;
 pub mod missing;
 pub mod ordering;
 pub mod program;
@@ -552,6 +553,7 @@ impl Compiler<'_> {
                 }
             }
             "not" => EndCond::Not(Box::new(self.end_cond(args.first()?, pieces, board)?)),
+            "attacked" | "all-attacked" => self.attacked_end_cond(node, &head, args, pieces)?,
             _ => {
                 let words = [
                     "stalemated",
@@ -566,6 +568,8 @@ impl Compiler<'_> {
                     "and",
                     "or",
                     "not",
+                    "attacked",
+                    "all-attacked",
                 ];
                 let d = Diagnostic::error(node.span, format!("unknown end condition `{head}`"));
                 let d = match suggest(&head, words) {
@@ -807,6 +811,8 @@ pub fn compile(src: &GameSource, diags: &mut Vec<Diagnostic>) -> Option<Game> {
     let mut metadata = vec![];
     let mut end_conditions = vec![];
     let mut capture_order = vec![];
+    let mut invariants = vec![];
+    let mut teams: Vec<u8> = (0..players.len() as u8).collect();
     for s in &src.sections {
         let Some(head) = s.head().map(|h| h.to_ascii_lowercase()) else {
             c.diags.push(Diagnostic::warning(
@@ -826,6 +832,12 @@ pub fn compile(src: &GameSource, diags: &mut Vec<Diagnostic>) -> Option<Game> {
                 }
                 capture_order = c.capture_order(s, &piece_index);
             }
+            "invariant" => {
+                if let Some(inv) = c.invariant(s, &piece_index, &board) {
+                    invariants.push(inv);
+                }
+            }
+            "allies" => c.allies(s, &players, &mut teams),
             "option" => match (s.args().first().and_then(|n| n.text()), s.args().get(1)) {
                 (Some(name), Some(v)) => c.option(&mut options, name, v),
                 _ => c.err(s.span, "`option` needs a name and a value"),
@@ -945,6 +957,10 @@ pub fn compile(src: &GameSource, diags: &mut Vec<Diagnostic>) -> Option<Game> {
     if c.diags.iter().filter(|d| d.is_error()).count() > errors_before {
         return None;
     }
+    // Without allies every player is a team of its own: leave the list empty (`Game::same_team` is then `==`).
+    if teams.iter().enumerate().all(|(i, t)| *t as usize == i) {
+        teams.clear();
+    }
     Some(Game {
         title: src.title.clone(),
         variant: src.number,
@@ -961,6 +977,8 @@ pub fn compile(src: &GameSource, diags: &mut Vec<Diagnostic>) -> Option<Game> {
         options,
         end_conditions,
         capture_order,
+        invariants,
+        teams,
         metadata,
         missing_rules: c.missing,
     })
