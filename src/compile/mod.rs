@@ -4,13 +4,16 @@
 
 pub mod board;
 pub mod game;
+pub mod invariant;
 pub mod missing;
 pub mod numbers;
+pub mod ordering;
 pub mod program;
 
 pub use game::*;
 pub use missing::{MissingKind, MissingRule};
 pub use numbers::{ArithOp, CmpOp, Counted, Expr};
+pub use ordering::{Criterion, Measure};
 
 use crate::lang::diag::suggest;
 use crate::lang::{Diagnostic, GameSource, Node, NodeKind};
@@ -54,6 +57,7 @@ const RULE_SECTIONS: &[&str] = &[
     "count-condition",
     "variables",
     "player-variables",
+    "capture-order",
 ];
 
 /// Option names are matched with dashes and spaces equivalent, in lower case.
@@ -573,6 +577,7 @@ impl Compiler<'_> {
                 EndCond::Compare(numbers::cmp_op(w).unwrap(), Box::new((a, b)))
             }
             "not" => EndCond::Not(Box::new(self.end_cond(args.first()?, pieces, board)?)),
+            "attacked" | "all-attacked" => self.attacked_end_cond(node, &head, args, pieces)?,
             _ => {
                 let words = [
                     "stalemated",
@@ -588,6 +593,8 @@ impl Compiler<'_> {
                     "and",
                     "or",
                     "not",
+                    "attacked",
+                    "all-attacked",
                 ];
                 let d = Diagnostic::error(node.span, format!("unknown end condition `{head}`"));
                 let d = match suggest(&head, words) {
@@ -841,6 +848,9 @@ pub fn compile(src: &GameSource, diags: &mut Vec<Diagnostic>) -> Option<Game> {
     let mut options = Options::default();
     let mut metadata = vec![];
     let mut end_conditions = vec![];
+    let mut capture_order = vec![];
+    let mut invariants = vec![];
+    let mut teams: Vec<u8> = (0..players.len() as u8).collect();
     for s in &src.sections {
         let Some(head) = s.head().map(|h| h.to_ascii_lowercase()) else {
             c.diags.push(Diagnostic::warning(
@@ -852,6 +862,21 @@ pub fn compile(src: &GameSource, diags: &mut Vec<Diagnostic>) -> Option<Game> {
         match head.as_str() {
             "players" | "turn-order" | "board" | "piece" | "board-setup" | "move-priorities"
             | "variables" | "player-variables" => {}
+            "capture-order" => {
+                if !capture_order.is_empty() {
+                    c.err(
+                        s.span,
+                        "a game has one `capture-order`; list every criterion in it",
+                    );
+                }
+                capture_order = c.capture_order(s, &piece_index);
+            }
+            "invariant" => {
+                if let Some(inv) = c.invariant(s, &piece_index, &board) {
+                    invariants.push(inv);
+                }
+            }
+            "allies" => c.allies(s, &players, &mut teams),
             "option" => match (s.args().first().and_then(|n| n.text()), s.args().get(1)) {
                 (Some(name), Some(v)) => c.option(&mut options, name, v),
                 _ => c.err(s.span, "`option` needs a name and a value"),
@@ -971,6 +996,10 @@ pub fn compile(src: &GameSource, diags: &mut Vec<Diagnostic>) -> Option<Game> {
     if c.diags.iter().filter(|d| d.is_error()).count() > errors_before {
         return None;
     }
+    // Without allies every player is a team of its own: leave the list empty (`Game::same_team` is then `==`).
+    if teams.iter().enumerate().all(|(i, t)| *t as usize == i) {
+        teams.clear();
+    }
     Some(Game {
         title: src.title.clone(),
         variant: src.number,
@@ -988,6 +1017,9 @@ pub fn compile(src: &GameSource, diags: &mut Vec<Diagnostic>) -> Option<Game> {
         end_conditions,
         variables,
         int_attributes,
+        capture_order,
+        invariants,
+        teams,
         metadata,
         missing_rules: c.missing,
     })
