@@ -73,7 +73,10 @@ fn loa_jumps_own_stones_not_enemy_ones_and_captures_by_landing() {
     let e = Engine::new(&g);
     // Rank 4 holds three stones (a4, b4, d4): a4 goes exactly three squares east, onto d4.
     // Over White's b4 it may not pass.
-    let v = notations(&g, "turn Black\npiece Black Stone a4\npiece White Stone b4\npiece White Stone d4\n");
+    let v = notations(
+        &g,
+        "turn Black\npiece Black Stone a4\npiece White Stone b4\npiece White Stone d4\n",
+    );
     assert!(!v.iter().any(|m| m.starts_with("a4-d4")), "{v:?}");
     // Over its own b4 it may, and it takes White's d4 by landing there.
     let pos = "turn Black\npiece Black Stone a4\npiece Black Stone b4\npiece White Stone d4\n";
@@ -146,16 +149,25 @@ fn a_player_variable_counter_ends_the_game() {
     let mut s = e.initial();
     for ply in 0..5 {
         let moves = e.legal_moves(&s).unwrap();
-        assert!(e.outcome(&s, &moves, &[]).unwrap().is_none(), "over at ply {ply}");
+        assert!(
+            e.outcome(&s, &moves, &[]).unwrap().is_none(),
+            "over at ply {ply}"
+        );
         assert_eq!(moves.len(), 1);
         s = e.apply(&s, &moves[0]);
         assert_eq!(s.hash, s.full_hash());
     }
     // A has made three moves, B two.
     let text = position::format(&g, &s);
-    assert!(text.contains("var total 5\nvar steps A 3\nvar steps B 2\n"), "{text}");
+    assert!(
+        text.contains("var total 5\nvar steps A 3\nvar steps B 2\n"),
+        "{text}"
+    );
     let moves = e.legal_moves(&s).unwrap();
-    let out = e.outcome(&s, &moves, &[]).unwrap().expect("A has three steps");
+    let out = e
+        .outcome(&s, &moves, &[])
+        .unwrap()
+        .expect("A has three steps");
     assert_eq!(out.results, vec![1, -1]);
     assert_eq!(out.name, "three steps");
 }
@@ -244,7 +256,10 @@ fn number_forms_have_located_errors() {
     assert!(text.contains("did you mean `total`?"), "{text}");
     assert!(text.contains("`<` compares two numbers"), "{text}");
     assert!(text.contains("unknown direction `x`"), "{text}");
-    assert!(text.contains("is not a number of an end condition"), "{text}");
+    assert!(
+        text.contains("is not a number of an end condition"),
+        "{text}"
+    );
 }
 
 #[test]
@@ -256,7 +271,10 @@ fn boolean_attributes_keep_their_zillions_meaning() {
   (piece (name P) (attribute moved false) (moves ((verify (not moved?)) e (set-attribute moved true) add)))
   (board-setup (A (P a1)) (B (P a2))))"#,
     );
-    assert_eq!(notations(&g, "turn A\npiece A P a1\npiece B P a2\n").len(), 1);
+    assert_eq!(
+        notations(&g, "turn A\npiece A P a1\npiece B P a2\n").len(),
+        1
+    );
     assert!(notations(&g, "turn A\npiece A P a1 moved\npiece B P a2\n").is_empty());
 }
 
@@ -284,9 +302,14 @@ fn an_integer_attribute_is_decremented_and_the_piece_removed_at_zero() {
     assert_eq!(m.len(), 1);
     let s = e.apply(&s, &m[0]);
     assert_eq!(s.hash, s.full_hash());
-    assert!(position::format(&g, &s).contains("piece B P b1 hp=1"), "{}", position::format(&g, &s));
+    assert!(
+        position::format(&g, &s).contains("piece B P b1 hp=1"),
+        "{}",
+        position::format(&g, &s)
+    );
     // B has no enemy to its east: no move. Give the turn back to A: the second strike removes b1.
-    let mut s2 = position::parse(&g, &position::format(&g, &s).replace("turn B", "turn A")).unwrap();
+    let mut s2 =
+        position::parse(&g, &position::format(&g, &s).replace("turn B", "turn A")).unwrap();
     s2.turn = 0;
     let m = e.legal_moves(&s2).unwrap();
     assert_eq!(m.len(), 1);

@@ -603,6 +603,10 @@ fn lines_of_action() {
     let engine = Engine::new(&game);
     let start = engine.initial();
     for (d, want) in [(1, 36), (2, 1_244), (3, 44_952), (4, 1_563_208)] {
-        assert_eq!(engine.perft(&start, d).unwrap(), want, "lines-of-action d{d}");
+        assert_eq!(
+            engine.perft(&start, d).unwrap(),
+            want,
+            "lines-of-action d{d}"
+        );
     }
 }

@@ -236,7 +236,10 @@ pub enum Cond {
     /// A boolean attribute of the piece there.
     Attribute(AttrId, Loc),
     /// A comparison of two numbers (`(< a b)`, see `compile/numbers.rs`).
-    Compare(super::numbers::CmpOp, Box<(super::numbers::Expr, super::numbers::Expr)>),
+    Compare(
+        super::numbers::CmpOp,
+        Box<(super::numbers::Expr, super::numbers::Expr)>,
+    ),
     /// `my?`: a piece of the mover itself stands there (`friend?` also holds for an ally's piece).
     Mine(Loc),
 }
@@ -422,7 +425,10 @@ pub enum EndCond {
     },
     Repetition,
     /// A comparison of two numbers read from the state (variables; a player variable is the tested player's).
-    Compare(super::numbers::CmpOp, Box<(super::numbers::Expr, super::numbers::Expr)>),
+    Compare(
+        super::numbers::CmpOp,
+        Box<(super::numbers::Expr, super::numbers::Expr)>,
+    ),
     /// All the player's pieces of these types (all types when empty; the opponent's with `opponent`) form
     /// one group under the board's directions, and there is at least one (`(connected T)`).
     Connected {

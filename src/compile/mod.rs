@@ -506,7 +506,10 @@ impl Compiler<'_> {
                 // This project's extension (docs/language.md, "Numbers"): one group of pieces.
                 let (types, opponent, negated) = types(self, args);
                 if negated {
-                    self.err(node.span, "`connected` takes piece types or (opponent T...), not (not T)");
+                    self.err(
+                        node.span,
+                        "`connected` takes piece types or (opponent T...), not (not T)",
+                    );
                 }
                 EndCond::Connected { types, opponent }
             }
@@ -572,8 +575,10 @@ impl Compiler<'_> {
                     self.err(node.span, format!("`{w}` compares two numbers"));
                     return None;
                 };
-                let a = numbers::static_expr(self.diags, &self.variables, &self.players_for_vars, a);
-                let b = numbers::static_expr(self.diags, &self.variables, &self.players_for_vars, b);
+                let a =
+                    numbers::static_expr(self.diags, &self.variables, &self.players_for_vars, a);
+                let b =
+                    numbers::static_expr(self.diags, &self.variables, &self.players_for_vars, b);
                 EndCond::Compare(numbers::cmp_op(w).unwrap(), Box::new((a, b)))
             }
             "not" => EndCond::Not(Box::new(self.end_cond(args.first()?, pieces, board)?)),

@@ -102,26 +102,38 @@ pub fn variables(diags: &mut Vec<Diagnostic>, sections: &[&Node], players: usize
     let mut out: Vec<Variable> = vec![];
     let mut slot = 0;
     for s in sections {
-        let per_player = s.head().is_some_and(|h| h.eq_ignore_ascii_case("player-variables"));
+        let per_player = s
+            .head()
+            .is_some_and(|h| h.eq_ignore_ascii_case("player-variables"));
         for v in s.args() {
             let (name, init) = match &v.kind {
                 NodeKind::Atom(a) => (&a[..], Some(0)),
                 NodeKind::List(l) => match l.as_slice() {
                     [n] => (n.atom().unwrap_or(""), Some(0)),
-                    [n, i] => (n.atom().unwrap_or(""), i.atom().and_then(|x| x.parse::<i32>().ok())),
+                    [n, i] => (
+                        n.atom().unwrap_or(""),
+                        i.atom().and_then(|x| x.parse::<i32>().ok()),
+                    ),
                     _ => ("", None),
                 },
                 _ => ("", None),
             };
-            let Some(init) = init.filter(|_| !name.is_empty() && name.parse::<i64>().is_err()) else {
+            let Some(init) = init.filter(|_| !name.is_empty() && name.parse::<i64>().is_err())
+            else {
                 diags.push(
-                    Diagnostic::error(v.span, "a variable is a name and an optional integer start value")
-                        .with_hint("(variables (moves-made 0))"),
+                    Diagnostic::error(
+                        v.span,
+                        "a variable is a name and an optional integer start value",
+                    )
+                    .with_hint("(variables (moves-made 0))"),
                 );
                 continue;
             };
             if out.iter().any(|x| x.name.eq_ignore_ascii_case(name)) {
-                diags.push(Diagnostic::error(v.span, format!("variable `{name}` is declared twice")));
+                diags.push(Diagnostic::error(
+                    v.span,
+                    format!("variable `{name}` is declared twice"),
+                ));
                 continue;
             }
             out.push(Variable {
@@ -174,7 +186,9 @@ pub fn int_value(text: &str) -> i8 {
 }
 
 fn find_var(vars: &[Variable], name: &str) -> Option<u16> {
-    vars.iter().position(|v| v.name.eq_ignore_ascii_case(name)).map(|i| i as u16)
+    vars.iter()
+        .position(|v| v.name.eq_ignore_ascii_case(name))
+        .map(|i| i as u16)
 }
 
 /// `(var NAME [PLAYER])`.
@@ -188,7 +202,10 @@ fn var_form(
     let name = args.first().and_then(|n| n.atom()).unwrap_or("");
     let Some(v) = find_var(vars, name) else {
         let known: Vec<&str> = vars.iter().map(|v| v.name.as_str()).collect();
-        let d = Diagnostic::error(args.first().unwrap_or(node).span, format!("unknown variable `{name}`"));
+        let d = Diagnostic::error(
+            args.first().unwrap_or(node).span,
+            format!("unknown variable `{name}`"),
+        );
         diags.push(match suggest(name, known) {
             Some(s) => d.with_hint(format!("did you mean `{s}`?")),
             None => d.with_hint("declare it: (variables (NAME 0)) or (player-variables (NAME 0))"),
@@ -198,10 +215,16 @@ fn var_form(
     match args.get(1..).unwrap_or(&[]) {
         [] => Expr::StateVar(v, None),
         [p] if vars[v as usize].per_player => {
-            match players.iter().position(|x| p.atom().is_some_and(|a| x.name.eq_ignore_ascii_case(a))) {
+            match players
+                .iter()
+                .position(|x| p.atom().is_some_and(|a| x.name.eq_ignore_ascii_case(a)))
+            {
                 Some(i) => Expr::StateVar(v, Some(Player(i as u8))),
                 None => {
-                    diags.push(Diagnostic::error(p.span, format!("unknown player `{}`", p.to_source())));
+                    diags.push(Diagnostic::error(
+                        p.span,
+                        format!("unknown player `{}`", p.to_source()),
+                    ));
                     Expr::Int(0)
                 }
             }
@@ -247,13 +270,19 @@ pub fn static_expr(
                 return var_form(diags, vars, players, node, args);
             }
             match ARITH.iter().find(|(w, _)| *w == h) {
-                Some(&(_, op)) if !args.is_empty() => {
-                    Expr::Arith(op, args.iter().map(|a| static_expr(diags, vars, players, a)).collect())
-                }
+                Some(&(_, op)) if !args.is_empty() => Expr::Arith(
+                    op,
+                    args.iter()
+                        .map(|a| static_expr(diags, vars, players, a))
+                        .collect(),
+                ),
                 _ => {
                     diags.push(
-                        Diagnostic::error(node.span, format!("`{h}` is not a number of an end condition"))
-                            .with_hint("end conditions read integers, variables, + - * / mod min max"),
+                        Diagnostic::error(
+                            node.span,
+                            format!("`{h}` is not a number of an end condition"),
+                        )
+                        .with_hint("end conditions read integers, variables, + - * / mod min max"),
                     );
                     Expr::Int(0)
                 }
@@ -284,7 +313,8 @@ impl ProgramCompiler<'_, '_> {
 
     /// `(set-var NAME EXPR)`: declares the move variable by use.
     pub(super) fn set_var(&mut self, node: &Node, args: &[Node]) -> Option<Instr> {
-        let (Some(name), Some(v), 2) = (args.first().and_then(|n| n.atom()), args.get(1), args.len())
+        let (Some(name), Some(v), 2) =
+            (args.first().and_then(|n| n.atom()), args.get(1), args.len())
         else {
             self.diags.push(
                 Diagnostic::error(node.span, "`set-var` needs a variable name and a number")
@@ -309,7 +339,11 @@ impl ProgramCompiler<'_, '_> {
 
     fn int_attr(&self, name: &str) -> Option<u8> {
         let a = self.names.attribute(name)?;
-        self.names.int_attributes.iter().position(|x| *x == a).map(|k| k as u8)
+        self.names
+            .int_attributes
+            .iter()
+            .position(|x| *x == a)
+            .map(|k| k as u8)
     }
 
     fn expr_err(&mut self, node: &Node, msg: String, hint: Option<String>) -> Expr {
@@ -372,18 +406,32 @@ impl ProgramCompiler<'_, '_> {
                     return Expr::Arith(op, xs);
                 }
                 if hl == "var" {
-                    return var_form(self.diags, self.names.variables, self.names.players, node, args);
+                    return var_form(
+                        self.diags,
+                        self.names.variables,
+                        self.names.players,
+                        node,
+                        args,
+                    );
                 }
                 if let Some(k) = self.int_attr(h) {
                     // `(hp n)`: the attribute of the piece in a direction or at a position.
                     if args.len() > 1 {
-                        return self.expr_err(node, format!("`({h} ...)` takes at most a position or direction"), None);
+                        return self.expr_err(
+                            node,
+                            format!("`({h} ...)` takes at most a position or direction"),
+                            None,
+                        );
                     }
                     return Expr::IntAttr(k, self.opt_loc(args));
                 }
                 if hl == "piece-value" {
                     if args.len() > 1 {
-                        return self.expr_err(node, "`piece-value` takes at most a position or direction".into(), Some("(piece-value n)".into()));
+                        return self.expr_err(
+                            node,
+                            "`piece-value` takes at most a position or direction".into(),
+                            Some("(piece-value n)".into()),
+                        );
                     }
                     return Expr::PieceValue(self.opt_loc(args));
                 }
@@ -393,7 +441,11 @@ impl ProgramCompiler<'_, '_> {
                         None => Expr::Int(0),
                     };
                 }
-                let words: Vec<&str> = ARITH.iter().map(|(w, _)| *w).chain(["count", "var", "piece-value"]).collect();
+                let words: Vec<&str> = ARITH
+                    .iter()
+                    .map(|(w, _)| *w)
+                    .chain(["count", "var", "piece-value"])
+                    .collect();
                 let hint = suggest(h, words).map(|s| format!("did you mean `{s}`?"));
                 self.expr_err(&items[0], format!("unknown number form `{h}`"), hint)
             }
@@ -412,7 +464,11 @@ impl ProgramCompiler<'_, '_> {
         let head = what.head().map(str::to_ascii_lowercase);
         let a = what.args();
         let dir = |c: &mut Self| -> Option<Dir> {
-            match a.first().and_then(|n| n.atom()).and_then(|n| c.names.board.direction(n)) {
+            match a
+                .first()
+                .and_then(|n| n.atom())
+                .and_then(|n| c.names.board.direction(n))
+            {
                 Some(d) if a.len() == 1 => Some(d),
                 _ => {
                     let n = a.first().unwrap_or(what);
@@ -425,7 +481,11 @@ impl ProgramCompiler<'_, '_> {
         Some(match head.as_deref() {
             Some("line") => Counted::Line(dir(self)?),
             Some("ray") => Counted::Ray(dir(self)?),
-            Some("zone") => match a.first().and_then(|n| n.atom()).and_then(|n| self.names.board.zone(n)) {
+            Some("zone") => match a
+                .first()
+                .and_then(|n| n.atom())
+                .and_then(|n| self.names.board.zone(n))
+            {
                 Some(z) if a.len() == 1 => Counted::Zone(z),
                 _ => {
                     let d = self.names.unknown(a.first().unwrap_or(what), "zone");
@@ -445,8 +505,11 @@ impl ProgramCompiler<'_, '_> {
             },
             _ => {
                 self.diags.push(
-                    Diagnostic::error(what.span, "`count` counts a line, a ray, a zone or positions")
-                        .with_hint(hint),
+                    Diagnostic::error(
+                        what.span,
+                        "`count` counts a line, a ray, a zone or positions",
+                    )
+                    .with_hint(hint),
                 );
                 return None;
             }

@@ -119,7 +119,10 @@ impl Names<'_> {
 
     pub(super) fn find_move_var(&self, name: &str) -> Option<u16> {
         let l = lower(name);
-        self.move_vars.iter().position(|v| *v == l).map(|i| i as u16)
+        self.move_vars
+            .iter()
+            .position(|v| *v == l)
+            .map(|i| i as u16)
     }
 
     fn flag(&mut self, name: &str) -> FlagId {

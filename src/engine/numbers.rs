@@ -3,8 +3,8 @@
 //! the run's cursor and board the way the predicates do (every square read is tracked).
 
 use super::{Run, Stop};
-use crate::engine::moves::Action;
 use crate::compile::*;
+use crate::engine::moves::Action;
 use crate::engine::state::State;
 
 impl Run<'_> {
@@ -49,7 +49,9 @@ impl Run<'_> {
                 let pos = self.loc(*l);
                 // A value this program already set on that square wins over the state's.
                 let pending = self.changes.iter().rev().find_map(|a| match a {
-                    Action::SetIntAttribute { at, field, value } if Some(*at) == pos && *field == *k => {
+                    Action::SetIntAttribute { at, field, value }
+                        if Some(*at) == pos && *field == *k =>
+                    {
                         Some(*value)
                     }
                     _ => None,
@@ -154,7 +156,11 @@ impl Run<'_> {
             return Err(Stop::Path);
         };
         let value = x.clamp(-128, 127) as i8;
-        self.changes.push(Action::SetIntAttribute { at, field: k, value });
+        self.changes.push(Action::SetIntAttribute {
+            at,
+            field: k,
+            value,
+        });
         Ok(())
     }
 
@@ -172,8 +178,9 @@ pub fn connected(game: &Game, state: &State, player: Player, types: &[PieceType]
     let b = &game.board;
     let mine = |i: usize| {
         !b.positions[i].dummy
-            && state.cells[i]
-                .is_some_and(|x| !x.dead && x.owner == player && (types.is_empty() || types.contains(&x.kind)))
+            && state.cells[i].is_some_and(|x| {
+                !x.dead && x.owner == player && (types.is_empty() || types.contains(&x.kind))
+            })
     };
     let total = (0..state.cells.len()).filter(|&i| mine(i)).count();
     let Some(first) = (0..state.cells.len()).find(|&i| mine(i)) else {
