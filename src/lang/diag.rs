@@ -119,19 +119,26 @@ fn render_snippet(out: &mut String, sources: &SourceMap, span: Span, label: Opti
         col
     );
     let _ = writeln!(out, "{:gutter$} |", "");
-    let shown: String = text
+    // A long line (a generated file, one line of junk) is cut around the caret.
+    let chars: Vec<char> = text
         .chars()
-        .map(|c| if c == '\t' { ' ' } else { c })
+        .map(|c| if c == '\t' || c.is_control() { ' ' } else { c })
         .collect();
-    let _ = writeln!(out, "{line} | {shown}");
-    let _ = write!(
-        out,
-        "{:gutter$} | {:pad$}{}",
-        "",
-        "",
-        "^".repeat(width),
-        pad = col - 1
+    let (from, to) = if chars.len() > MAX_EXCERPT {
+        let from = (col - 1).saturating_sub(MAX_EXCERPT / 2).min(chars.len());
+        (from, (from + MAX_EXCERPT).min(chars.len()))
+    } else {
+        (0, chars.len())
+    };
+    let (before, after) = (
+        if from > 0 { "..." } else { "" },
+        if to < chars.len() { "..." } else { "" },
     );
+    let shown: String = chars[from..to].iter().collect();
+    let _ = writeln!(out, "{line} | {before}{shown}{after}");
+    let pad = (col - 1).saturating_sub(from) + before.len();
+    let width = width.min(to.saturating_sub(col - 1).max(1));
+    let _ = write!(out, "{:gutter$} | {:pad$}{}", "", "", "^".repeat(width));
     match label {
         Some(l) => {
             let _ = writeln!(out, " {l}");
@@ -140,22 +147,90 @@ fn render_snippet(out: &mut String, sources: &SourceMap, span: Span, label: Opti
     }
 }
 
-/// Renders many diagnostics, errors and warnings in source order.
+/// How many diagnostics are shown; the rest are counted.
+pub const MAX_SHOWN: usize = 100;
+/// How many characters of a source line an excerpt shows.
+const MAX_EXCERPT: usize = 160;
+
+/// The diagnostics to show, at most [`MAX_SHOWN`] (errors first, then warnings, each kept in order), and a
+/// line counting the others when there are any.
+pub fn shown(diags: &[Diagnostic]) -> (Vec<&Diagnostic>, Option<String>) {
+    if diags.len() <= MAX_SHOWN {
+        return (diags.iter().collect(), None);
+    }
+    let errors = diags
+        .iter()
+        .filter(|d| d.is_error() && d.span.is_some())
+        .count();
+    let placeless = diags.iter().filter(|d| d.span.is_none()).count();
+    let show_errors = errors.min(MAX_SHOWN);
+    let show_warnings = MAX_SHOWN - show_errors;
+    let (mut e, mut w) = (0, 0);
+    // Diagnostics without a place (a file that cannot be read, a count of errors left out) are few and
+    // always shown.
+    let picked: Vec<&Diagnostic> = diags
+        .iter()
+        .filter(|d| {
+            if d.span.is_none() {
+                true
+            } else if d.is_error() {
+                e += 1;
+                e <= show_errors
+            } else {
+                w += 1;
+                w <= show_warnings
+            }
+        })
+        .collect();
+    let warnings = diags.len() - errors - placeless;
+    let (more_e, more_w) = (errors - show_errors, warnings.saturating_sub(show_warnings));
+    if more_e + more_w == 0 {
+        return (picked, None);
+    }
+    let mut parts = vec![];
+    if more_e > 0 {
+        parts.push(format!(
+            "{more_e} more error{}",
+            if more_e == 1 { "" } else { "s" }
+        ));
+    }
+    if more_w > 0 {
+        parts.push(format!(
+            "{more_w} more warning{}",
+            if more_w == 1 { "" } else { "s" }
+        ));
+    }
+    (
+        picked,
+        Some(format!("... and {} not shown", parts.join(" and "))),
+    )
+}
+
+/// Renders many diagnostics, at most [`MAX_SHOWN`] of them (see [`shown`]).
 pub fn render_all(diags: &[Diagnostic], sources: &SourceMap) -> String {
-    diags
+    let (picked, more) = shown(diags);
+    let mut out = picked
         .iter()
         .map(|d| d.render(sources))
         .collect::<Vec<_>>()
-        .join("\n")
+        .join("\n");
+    if let Some(m) = more {
+        out.push('\n');
+        out.push_str(&m);
+        out.push('\n');
+    }
+    out
 }
 
-/// The closest candidate to `word` by edit distance, if it is close enough to be a likely typo.
+/// The closest candidate to `word` by edit distance, if it is close enough to be a likely typo. The word
+/// itself is never suggested (it is known, but not valid where it stands).
 pub fn suggest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
     let limit = (word.chars().count() / 3).max(1);
+    let word = word.to_lowercase();
     candidates
         .into_iter()
-        .map(|c| (edit_distance(&word.to_lowercase(), &c.to_lowercase()), c))
-        .filter(|(d, _)| *d <= limit)
+        .map(|c| (edit_distance(&word, &c.to_lowercase()), c))
+        .filter(|(d, _)| *d <= limit && *d > 0)
         .min_by_key(|(d, _)| *d)
         .map(|(_, c)| c)
 }
