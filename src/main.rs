@@ -216,6 +216,10 @@ fn main() -> ExitCode {
             max_plies,
             json,
         } => playout(&file, variant.as_deref(), games, seed, max_plies, json),
+        Command::Tournament(_) if !cli.include_path.is_empty() => {
+            print_error("--include-path is not taken by `tournament`: its game includes only files under its own directory");
+            ExitCode::FAILURE
+        }
         Command::Tournament(args) => match tournament(args) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
