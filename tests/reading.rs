@@ -26,9 +26,14 @@ impl Run {
 
 /// Runs a binary and waits for it with `wait4`, which gives this child's own peak resident memory.
 fn run_bin(exe: &str, args: &[&str]) -> Run {
+    run_bin_in(exe, args, Path::new("."))
+}
+
+fn run_bin_in(exe: &str, args: &[&str], cwd: &Path) -> Run {
     let t = Instant::now();
     let mut child = Command::new(exe)
         .args(args)
+        .current_dir(cwd)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -340,6 +345,26 @@ fn includes_inside_the_tree_or_an_include_path_work() {
     assert_eq!(r.code, 1, "outside without --include-path: {}", r.all());
     let r = dagaz(&["check", "--include-path", other.to_str().unwrap(), &f]);
     assert_eq!(r.code, 0, "{}", r.all());
+    // A game named without a directory includes from the current one, in a tournament too.
+    let out = d.join("run");
+    let out = out.to_str().unwrap();
+    for args in [
+        vec!["check", "game.zrf"],
+        vec![
+            "tournament",
+            "game.zrf",
+            "--games",
+            "2",
+            "--max-plies",
+            "4",
+            "--quiet",
+            "--out",
+            out,
+        ],
+    ] {
+        let r = run_bin_in(env!("CARGO_BIN_EXE_dagaz"), &args, &d);
+        assert_eq!(r.code, 0, "{args:?}: {}", r.all());
+    }
 }
 
 #[test]

@@ -560,6 +560,12 @@ pub fn preprocess(
     sources: &mut SourceMap,
     diags: &mut Vec<Diagnostic>,
 ) -> Preprocessed {
+    // `Path::parent` of a bare file name is the empty path: the current directory.
+    let dir = if dir.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        dir
+    };
     let roots = std::iter::once(dir)
         .chain(opts.include_paths.iter().map(PathBuf::as_path))
         .filter_map(|d| d.canonicalize().ok())
