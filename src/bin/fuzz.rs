@@ -652,7 +652,8 @@ fn fuzz(a: &Args) -> i32 {
             let n = findings.len() + 1;
             let count = findings.entry(sig.clone()).or_insert(0);
             *count += 1;
-            if *count == 1 {
+            // Panics have a place; hangs and crashes do not, so a few inputs of each are kept.
+            if *count == 1 || (*count <= 3 && kind != "panic") {
                 let name = format!("{kind}-s{}-{n}", a.seed);
                 let _ = std::fs::write(a.out.join(format!("{name}.zrf")), &m);
                 let _ = std::fs::write(

@@ -151,11 +151,11 @@ impl Names<'_> {
     }
 
     fn unknown(&self, node: &Node, what: &str) -> Diagnostic {
-        let word = node
-            .text()
-            .map(str::to_string)
-            .unwrap_or_else(|| node.to_source());
-        let suggestion = suggest(&word, self.all_words());
+        // A list where a name should be is shown cut (macro expansions can be megabytes) and is no typo.
+        let (word, suggestion) = match node.text() {
+            Some(w) => (w.to_string(), suggest(w, self.all_words())),
+            None => (node.to_source_limited(80), None),
+        };
         // A word in instruction position that looks like a direction is most likely a misspelt direction.
         let what = match suggestion {
             Some(s) if what == "instruction" && self.board.direction(s).is_some() => "direction",

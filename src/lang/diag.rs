@@ -225,10 +225,16 @@ pub fn render_all(diags: &[Diagnostic], sources: &SourceMap) -> String {
 /// The closest candidate to `word` by edit distance, if it is close enough to be a likely typo. The word
 /// itself is never suggested (it is known, but not valid where it stands).
 pub fn suggest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
-    let limit = (word.chars().count() / 3).max(1);
+    let len = word.chars().count();
+    if len > 64 {
+        return None; // no name is that long: not a typo
+    }
+    let limit = (len / 3).max(1);
     let word = word.to_lowercase();
     candidates
         .into_iter()
+        // The distance is at least the difference in length: skip what cannot be close.
+        .filter(|c| c.len().abs_diff(word.len()) <= limit * 4)
         .map(|c| (edit_distance(&word, &c.to_lowercase()), c))
         .filter(|(d, _)| *d <= limit && *d > 0)
         .min_by_key(|(d, _)| *d)
