@@ -267,6 +267,45 @@ mod tests {
     }
 
     #[test]
+    fn never_suggests_the_word_itself() {
+        assert_eq!(suggest("or", ["or", "on", "to"]), Some("on"));
+        assert_eq!(suggest("OR", ["or"]), None);
+        assert_eq!(suggest(&"x".repeat(100), ["x"]), None);
+    }
+
+    #[test]
+    fn long_lines_are_cut_around_the_caret() {
+        let mut sm = SourceMap::new();
+        let line = format!("{}BAD{}", "a ".repeat(5000), " b".repeat(5000));
+        let f = sm.add("t.zrf", line, false);
+        let d = Diagnostic::error(Span::new(f, 10_000, 10_003), "unknown word `BAD`");
+        let r = d.render(&sm);
+        assert!(r.lines().all(|l| l.len() < 200), "{r}");
+        let text = r.lines().find(|l| l.starts_with("1 | ")).unwrap();
+        let caret = r.lines().find(|l| l.contains('^')).unwrap();
+        let at = caret.find('^').unwrap();
+        assert_eq!(&text[at..at + 3], "BAD", "{r}");
+        assert!(text.starts_with("1 | ...") && text.ends_with("..."), "{r}");
+    }
+
+    #[test]
+    fn at_most_a_hundred_diagnostics_are_shown_errors_first() {
+        let mut sm = SourceMap::new();
+        let f = sm.add("t.zrf", "(a)".into(), false);
+        let mut diags: Vec<Diagnostic> = (0..300)
+            .map(|_| Diagnostic::warning(Span::new(f, 0, 1), "w"))
+            .collect();
+        diags.push(Diagnostic::error(Span::new(f, 0, 1), "the error"));
+        let (picked, more) = shown(&diags);
+        assert_eq!(picked.len(), MAX_SHOWN);
+        assert!(picked.iter().any(|d| d.message == "the error"));
+        assert_eq!(more.as_deref(), Some("... and 201 more warnings not shown"));
+        let r = render_all(&diags, &sm);
+        assert_eq!(r.matches("warning: w").count(), 99);
+        assert!(r.ends_with("... and 201 more warnings not shown\n"), "{r}");
+    }
+
+    #[test]
     fn renders_caret_under_span() {
         let mut sm = SourceMap::new();
         let f = sm.add("t.zrf", "(a\n  (slide nne))\n".into(), false);

@@ -395,6 +395,27 @@ mod tests {
     }
 
     #[test]
+    fn nesting_past_the_limit_is_one_error_and_is_left_out() {
+        let deep = format!("(a {}x{} b) (c)", "(".repeat(1000), ")".repeat(1000));
+        let (nodes, errs) = p(&deep);
+        assert_eq!(errs.len(), 1, "{errs:?}");
+        assert!(errs[0].message.contains("nest more than 256 deep"));
+        // The forms around the deep part are read, and nothing deeper than the limit is kept.
+        assert_eq!(nodes.len(), 2);
+        assert_eq!(nodes[1].to_source(), "(c)");
+        assert_eq!(crate::lang::expand::nesting(&nodes[0]), MAX_NESTING);
+        let (_, errs) = p(&format!("{}{}", "(".repeat(256), ")".repeat(256)));
+        assert!(errs.is_empty(), "256 levels are allowed: {errs:?}");
+    }
+
+    #[test]
+    fn many_unmatched_parentheses_are_counted_not_listed() {
+        let (_, errs) = p(&")".repeat(1000));
+        assert_eq!(errs.len(), 101);
+        assert_eq!(errs[100].message, "900 more unmatched `)` not shown");
+    }
+
+    #[test]
     fn reports_unbalanced_parentheses() {
         let (_, errs) = p("(a (b c)\n(d)");
         assert_eq!(errs.len(), 1);
