@@ -583,3 +583,26 @@ fn errors_are_not_prefixed_twice() {
         assert!(!r.stderr.contains("error: error"), "{args:?}: {}", r.stderr);
     }
 }
+
+#[test]
+fn many_variants_of_a_big_game_do_not_multiply_memory() {
+    // 300,000 sections and 2,000 variants, each of which would copy them all: 1.2 MB that took over 3 GB.
+    let d = temp_dir("variants");
+    let game = GAME.trim_end().strip_suffix(')').unwrap();
+    let text = format!(
+        "{game}{})\n{}",
+        " (x)".repeat(300_000),
+        "(variant (title \"v\"))\n".repeat(2000)
+    );
+    let f = write(&d, "v.zrf", &text);
+    for args in [vec!["variants", &f], vec!["check", "--all-variants", &f]] {
+        let r = dagaz(&args);
+        assert_bounded("variants", &r, text.len());
+        assert_eq!(r.code, 1, "{}", r.all());
+        assert!(
+            r.stderr.contains("add up to more than 250000 sections"),
+            "{}",
+            r.stderr
+        );
+    }
+}

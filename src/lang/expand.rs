@@ -17,6 +17,9 @@ const MAX_DEPTH: usize = 200;
 /// macros. The most any corpus file needs is 6.6 million (Focus.zrf); at this budget a runaway expansion
 /// stops within about a second and 400 MB.
 const MAX_WORK: usize = 10_000_000;
+/// How many sections the games and variants of a file may hold in all (a variant copies its game's); the
+/// corpus needs at most a few thousand.
+const MAX_SECTIONS: usize = 250_000;
 /// How many ignored top-level forms are reported one by one.
 const MAX_IGNORED_REPORTED: usize = 100;
 /// How deep includes may nest.
@@ -600,10 +603,12 @@ pub fn preprocess(
         return Preprocessed { games, version };
     }
     let mut ignored = 0;
+    let mut sections_total = 0;
     for form in forms {
         let head = form.head().map(|h| h.to_ascii_lowercase());
         match head.as_deref() {
             Some("game") => {
+                sections_total += form.args().len();
                 let sections = form.args().to_vec();
                 let title =
                     title_of(&sections).unwrap_or_else(|| format!("game {}", games.len() + 1));
@@ -630,6 +635,18 @@ pub fn preprocess(
                     );
                     continue;
                 };
+                // Each variant copies the game's sections: a big game with many variants would multiply.
+                sections_total += b.len() + own.len();
+                if sections_total > MAX_SECTIONS {
+                    diags.push(
+                        Diagnostic::error(
+                            form.span,
+                            format!("the games and variants of this file add up to more than {MAX_SECTIONS} sections"),
+                        )
+                        .with_hint("each variant holds all the sections of its game; no game needs this many"),
+                    );
+                    break;
+                }
                 let sections = merge_variant(b, own);
                 let title =
                     title_of(&sections).unwrap_or_else(|| format!("variant {}", games.len() + 1));
