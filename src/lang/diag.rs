@@ -119,25 +119,40 @@ fn render_snippet(out: &mut String, sources: &SourceMap, span: Span, label: Opti
         col
     );
     let _ = writeln!(out, "{:gutter$} |", "");
-    // A long line (a generated file, one line of junk) is cut around the caret.
-    let chars: Vec<char> = text
-        .chars()
-        .map(|c| if c == '\t' || c.is_control() { ' ' } else { c })
-        .collect();
-    let (from, to) = if chars.len() > MAX_EXCERPT {
-        let from = (col - 1).saturating_sub(MAX_EXCERPT / 2).min(chars.len());
-        (from, (from + MAX_EXCERPT).min(chars.len()))
+    // A long line (a generated file, one line of junk) is cut around the caret; only the window is looked at,
+    // so that many diagnostics on one long line cost little.
+    let line_start = text.as_ptr() as usize - file.text.as_ptr() as usize;
+    let mut caret = (span.start as usize)
+        .saturating_sub(line_start)
+        .min(text.len());
+    while !text.is_char_boundary(caret) {
+        caret -= 1;
+    }
+    let (from, to) = if text.len() > MAX_EXCERPT {
+        let from = text[..caret]
+            .char_indices()
+            .rev()
+            .nth(MAX_EXCERPT / 2 - 1)
+            .map_or(0, |(i, _)| i);
+        let to = text[from..]
+            .char_indices()
+            .nth(MAX_EXCERPT)
+            .map_or(text.len(), |(i, _)| from + i);
+        (from, to)
     } else {
-        (0, chars.len())
+        (0, text.len())
     };
     let (before, after) = (
         if from > 0 { "..." } else { "" },
-        if to < chars.len() { "..." } else { "" },
+        if to < text.len() { "..." } else { "" },
     );
-    let shown: String = chars[from..to].iter().collect();
+    let shown: String = text[from..to]
+        .chars()
+        .map(|c| if c == '\t' || c.is_control() { ' ' } else { c })
+        .collect();
     let _ = writeln!(out, "{line} | {before}{shown}{after}");
-    let pad = (col - 1).saturating_sub(from) + before.len();
-    let width = width.min(to.saturating_sub(col - 1).max(1));
+    let pad = text[from..caret.max(from)].chars().count() + before.len();
+    let width = width.min(text[caret.min(to)..to].chars().count().max(1));
     let _ = write!(out, "{:gutter$} | {:pad$}{}", "", "", "^".repeat(width));
     match label {
         Some(l) => {
