@@ -33,6 +33,8 @@ fn fuzz_regressions_load_compile_and_play() {
     assert!(!files.is_empty());
     let mut failures = vec![];
     for f in &files {
+        // Reaped by wait4 below, which std does not know about.
+        #[allow(clippy::zombie_processes)]
         let child = Command::new(FUZZ)
             .arg("--replay")
             .arg(f)

@@ -31,6 +31,8 @@ fn run_bin(exe: &str, args: &[&str]) -> Run {
 
 fn run_bin_in(exe: &str, args: &[&str], cwd: &Path) -> Run {
     let t = Instant::now();
+    // Reaped by wait4 below, which std does not know about.
+    #[allow(clippy::zombie_processes)]
     let mut child = Command::new(exe)
         .args(args)
         .current_dir(cwd)

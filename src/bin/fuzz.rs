@@ -432,7 +432,11 @@ fn mutate(text: &str, other: &str, rng: &mut Rng) -> String {
         // Duplicate a form, once or many times (variants, pieces, sections that multiply).
         1 => match pick(rng, None) {
             Some((s, e)) => {
-                let times = if rng.chance(8) { 1 + rng.below(3000) } else { 1 };
+                let times = if rng.chance(8) {
+                    1 + rng.below(3000)
+                } else {
+                    1
+                };
                 let copy = format!("{} ", &text[s..e]).repeat(times);
                 if copy.len() > 8 << 20 {
                     return text.to_string();
