@@ -42,17 +42,19 @@ fn fuzz_regressions_load_compile_and_play() {
             .stderr(Stdio::null())
             .spawn()
             .expect("run the fuzzer");
-        // wait4 gives this child's own CPU time: a finding that was a hang must now be quick.
+        // wait4 gives this child's own CPU time and peak memory: a finding that was a hang or a runaway
+        // allocation must now be quick and small.
         let mut status = 0;
         let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
         let pid = child.id() as libc::pid_t;
         assert_eq!(unsafe { libc::wait4(pid, &mut status, 0, &mut usage) }, pid);
         let cpu = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 / 1e6;
         let seconds = cpu(usage.ru_utime) + cpu(usage.ru_stime);
+        let peak_mb = usage.ru_maxrss as f64 / 1024.0;
         let ok = libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0;
-        if !ok || seconds > 3.0 {
+        if !ok || seconds > 3.0 || peak_mb > 500.0 {
             failures.push(format!(
-                "{}: wait status {status}, {seconds:.1} s of CPU (replay it with `fuzz --replay`)",
+                "{}: wait status {status}, {seconds:.1} s of CPU, {peak_mb:.0} MB (replay it with `fuzz --replay`)",
                 f.display()
             ));
         }

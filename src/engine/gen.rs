@@ -39,6 +39,9 @@ const STEP_BUDGET: u32 = 1_000_000;
 const MAX_PARTS: usize = 256;
 /// Complete moves one position may have.
 const MAX_MOVES: usize = 200_000;
+/// Parts all the complete moves of one position may have together: long composite moves times many moves
+/// would otherwise reach gigabytes before either limit above (a fuzzed file: 2.9 GB).
+const MAX_TOTAL_PARTS: usize = 2_000_000;
 
 /// A part emitted by a program, with what continues it.
 #[derive(Clone, Debug)]
@@ -878,6 +881,8 @@ struct Composer<'a> {
     seen: KeySet,
     /// Continuation states already expanded in this position (see `extend`).
     expanded: KeySet,
+    /// Parts of the moves in `out`, together.
+    total_parts: usize,
 }
 
 impl Composer<'_> {
@@ -890,9 +895,13 @@ impl Composer<'_> {
         types: Option<MoveType>,
         chain: &mut Vec<u64>,
     ) -> Result<(), EngineError> {
-        if prefix.len() >= MAX_PARTS || self.out.len() >= MAX_MOVES {
+        if prefix.len() >= MAX_PARTS
+            || self.out.len() >= MAX_MOVES
+            || self.total_parts >= MAX_TOTAL_PARTS
+        {
             return Err(EngineError(format!(
-                "{}: a composite move grew past {MAX_PARTS} parts or the position past {MAX_MOVES} moves",
+                "{}: a composite move grew past {MAX_PARTS} parts, or the position past {MAX_MOVES} moves or \
+                 {MAX_TOTAL_PARTS} parts in all",
                 self.game.title
             )));
         }
@@ -964,6 +973,7 @@ impl Composer<'_> {
     }
 
     fn finish(&mut self, parts: &[Part]) {
+        self.total_parts += parts.len();
         self.out.push(Move {
             parts: parts.to_vec(),
         });
@@ -988,6 +998,7 @@ fn complete_moves(
         out: Vec::with_capacity(firsts.len()),
         seen: KeySet::default(),
         expanded: KeySet::default(),
+        total_parts: 0,
     };
     let deferred = game.options.deferred_captures;
     let mut composite = false;
