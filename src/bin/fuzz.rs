@@ -118,9 +118,8 @@ fn main() {
 // ---------------------------------------------------------------------------------------------------------
 // The worker: runs one input at a time, in-process, catching panics and measuring memory.
 
-thread_local! {
-    static PANIC: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
-}
+/// The last panic's message and place (set by the hook on the panicking thread, read by the worker's).
+static PANIC: std::sync::Mutex<String> = std::sync::Mutex::new(String::new());
 
 fn install_panic_hook() {
     std::panic::set_hook(Box::new(|info| {
@@ -131,7 +130,9 @@ fn install_panic_hook() {
             .or_else(|| p.downcast_ref::<String>().cloned())
             .unwrap_or_default();
         let at = info.location().map(|l| l.to_string()).unwrap_or_default();
-        PANIC.with(|s| *s.borrow_mut() = format!("{msg} at {at}"));
+        if let Ok(mut s) = PANIC.lock() {
+            *s = format!("{msg} at {at}");
+        }
     }));
 }
 
@@ -161,7 +162,10 @@ fn exercise_file(path: &Path) -> Result<String, String> {
         .map_err(|e| format!("spawn: {e}"))?;
     match h.join() {
         Ok(Ok(s)) => Ok(s),
-        _ => Err(format!("panic {}", PANIC.with(|s| s.borrow().clone()))),
+        _ => Err(format!(
+            "panic {}",
+            PANIC.lock().map(|s| s.clone()).unwrap_or_default()
+        )),
     }
 }
 

@@ -106,11 +106,11 @@ pub fn not_zrf(text: &str) -> Option<&'static str> {
         return None;
     }
     let holds_form = text.match_indices('(').any(|(i, _)| {
-        let w = text[i + 1..].trim_start();
-        let w = &w[..w.len().min(8)];
+        // Bytes, not characters: what follows the `(` may be anything.
+        let w = text[i + 1..].trim_start().as_bytes();
         ["game", "variant", "define", "include", "version"]
             .iter()
-            .any(|k| w.len() >= k.len() && w[..k.len()].eq_ignore_ascii_case(k))
+            .any(|k| w.len() >= k.len() && w[..k.len()].eq_ignore_ascii_case(k.as_bytes()))
     });
     (!holds_form).then_some(
         "it does not start with a `(` form and holds no `game`, `variant`, `define` or `include`",
@@ -161,5 +161,22 @@ fn read_source(
         games: p.games,
         version: p.version,
         diagnostics,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::not_zrf;
+
+    #[test]
+    fn tells_zrf_from_other_files() {
+        assert_eq!(not_zrf("; rules\n(game (title \"x\"))"), None);
+        assert_eq!(not_zrf("stray (define x y)"), None);
+        assert_eq!(not_zrf(""), None);
+        assert!(not_zrf("# A README\n\nText (with parentheses).").is_some());
+        assert!(not_zrf("(game)\0\0").is_some());
+        // A multi-byte character right after a `(` (a fuzz finding: it was sliced inside the character).
+        assert!(not_zrf("x (ver\u{FFFD}fy (é").is_some());
+        assert_eq!(not_zrf("x (\u{FFFD}\u{FFFD} (GAME"), None);
     }
 }
