@@ -35,6 +35,10 @@ type KeySet = HashSet<u64, BuildHasherDefault<IdentityHasher>>;
 
 /// Instructions one program run may execute before it is declared runaway.
 const STEP_BUDGET: u32 = 1_000_000;
+/// Actions the parts emitted by one position's programs may hold together. Changes made before an `add` are
+/// carried into every later part of the run, so a `while` that changes and adds at each step grows
+/// quadratically: a fuzzed file reached 3.2 GB within the step budget.
+const MAX_EMITTED_ACTIONS: usize = 10_000_000;
 /// Parts one composite move may have.
 const MAX_PARTS: usize = 256;
 /// Complete moves one position may have.
@@ -59,6 +63,8 @@ enum Stop {
     Found,
     /// The step budget ran out.
     Budget,
+    /// The parts emitted hold [`MAX_EMITTED_ACTIONS`] actions.
+    TooMany,
 }
 
 /// What a program run is for.
@@ -93,6 +99,8 @@ struct Run<'a> {
     move_type: Option<MoveType>,
     steps: u32,
     out: &'a mut Vec<Emitted>,
+    /// Actions in the parts this run emitted (see [`MAX_EMITTED_ACTIONS`]).
+    emitted_actions: usize,
     /// When set, every square whose contents the program reads is recorded in `reads`, and any read of the
     /// last move in `reads_last` (see [`LegalityCache`]).
     track: bool,
@@ -522,6 +530,14 @@ impl Run<'_> {
             {
                 return Err(Stop::Found);
             }
+        } else {
+            self.emitted_actions += (part.actions.len() + 1) * promote.len().max(1);
+            if self.emitted_actions > MAX_EMITTED_ACTIONS {
+                return Err(Stop::TooMany);
+            }
+        }
+        if matches!(self.mode, Mode::Attack(_)) {
+            // Only a capture of the target mattered (above).
         } else if promote.is_empty() {
             self.out.push(Emitted { part, cont });
         } else {
@@ -579,6 +595,7 @@ impl<'a> Run<'a> {
             position_flags: vec![],
             move_type: None,
             steps: 0,
+            emitted_actions: 0,
             out,
             track: false,
             reads: std::cell::Cell::new([0; 4]),
@@ -616,6 +633,10 @@ impl<'a> Run<'a> {
         match self.block(&prog.body) {
             Ok(()) | Err(Stop::Path) => Ok(false),
             Err(Stop::Found) => Ok(true),
+            Err(Stop::TooMany) => Err(EngineError(format!(
+                "{}: the move programs of one position emitted more than {MAX_EMITTED_ACTIONS} actions",
+                self.game.title
+            ))),
             Err(Stop::Budget) => Err(EngineError(format!(
                 "{}: a move program ran more than {STEP_BUDGET} steps from {} (an endless `while`?): {}",
                 self.game.title,
