@@ -8,10 +8,12 @@ fn names<T: Copy>(items: &[T], f: impl Fn(T) -> String) -> String {
     items.iter().map(|&i| f(i)).collect::<Vec<_>>().join(" ")
 }
 
-fn end_cond_text(g: &Game, c: &EndCond) -> String {
+/// An end condition as text, with the positions it means for `player` (zones differ per player).
+fn end_cond_text(g: &Game, c: &EndCond, player: Player) -> String {
     let pieces = |ts: &[PieceType]| names(ts, |t| g.pieces[t.idx()].name.clone());
     match c {
         EndCond::Stalemated => "stalemated".into(),
+        EndCond::Blocked => "blocked".into(),
         EndCond::Repetition => "repetition".into(),
         EndCond::PiecesRemaining { n, types } => {
             format!("(pieces-remaining {n} {})", pieces(types)).replace(" )", ")")
@@ -31,7 +33,10 @@ fn end_cond_text(g: &Game, c: &EndCond) -> String {
             if *opponent { "opponent " } else { "" },
             if *negated { "not " } else { "" },
             pieces(types),
-            names(positions, |p| g.board.pos_name(p).to_string())
+            names(&positions[player.idx().min(positions.len() - 1)], |p| g
+                .board
+                .pos_name(p)
+                .to_string())
         ),
         EndCond::RelativeConfig {
             types,
@@ -59,18 +64,18 @@ fn end_cond_text(g: &Game, c: &EndCond) -> String {
         EndCond::And(v) => format!(
             "(and {})",
             v.iter()
-                .map(|c| end_cond_text(g, c))
+                .map(|c| end_cond_text(g, c, player))
                 .collect::<Vec<_>>()
                 .join(" ")
         ),
         EndCond::Or(v) => format!(
             "(or {})",
             v.iter()
-                .map(|c| end_cond_text(g, c))
+                .map(|c| end_cond_text(g, c, player))
                 .collect::<Vec<_>>()
                 .join(" ")
         ),
-        EndCond::Not(c) => format!("(not {})", end_cond_text(g, c)),
+        EndCond::Not(c) => format!("(not {})", end_cond_text(g, c, player)),
     }
 }
 
@@ -97,6 +102,22 @@ fn turn_text(g: &Game, e: &TurnEntry) -> String {
     } else {
         format!("({})", parts.join(" "))
     }
+}
+
+/// The condition's text grouped by the players it reads the same for, in declaration order.
+fn per_player_text(g: &Game, e: &EndCondition) -> Vec<(Vec<Player>, String)> {
+    if e.players.is_empty() {
+        return vec![(vec![], end_cond_text(g, &e.cond, Player(0)))];
+    }
+    let mut out: Vec<(Vec<Player>, String)> = vec![];
+    for &p in &e.players {
+        let t = end_cond_text(g, &e.cond, p);
+        match out.iter_mut().find(|(_, x)| *x == t) {
+            Some((ps, _)) => ps.push(p),
+            None => out.push((vec![p], t)),
+        }
+    }
+    out
 }
 
 /// A readable summary of a game.
@@ -204,17 +225,51 @@ pub fn describe(g: &Game) -> String {
         let _ = writeln!(o, "  option {k}: {v}");
     }
     for e in &g.end_conditions {
-        let ps = names(&e.players, |p| g.players[p.idx()].name.clone());
+        // One line for all the players, or one per player where the condition means other squares for each.
+        for (players, text) in per_player_text(g, e) {
+            let ps = names(&players, |p| g.players[p.idx()].name.clone());
+            let _ = writeln!(
+                o,
+                "  {} for {ps}: {} (name {}, priority {})",
+                kind_word(e.kind),
+                text,
+                e.name,
+                e.priority
+            );
+        }
+    }
+    if !g.missing_rules.is_empty() {
         let _ = writeln!(
             o,
-            "  {} for {ps}: {} (name {}, priority {})",
-            kind_word(e.kind),
-            end_cond_text(g, &e.cond),
-            e.name,
-            e.priority
+            "  missing rules ({}): the engine plays this game without them",
+            g.missing_rules.len()
         );
+        // A file of junk can miss thousands; the first ones say what matters.
+        let shown = crate::lang::diag::MAX_SHOWN;
+        for r in g.missing_rules.iter().take(shown) {
+            let _ = writeln!(o, "    {} at {}", r.what_with_value(), r.location);
+        }
+        if g.missing_rules.len() > shown {
+            let _ = writeln!(o, "    ... and {} more", g.missing_rules.len() - shown);
+        }
     }
     o
+}
+
+/// A game's missing rules as JSON (for `check --json` and `session`'s `info`).
+pub fn missing_rules_json(g: &Game) -> Value {
+    g.missing_rules
+        .iter()
+        .map(|r| {
+            json!({
+                "kind": r.kind.as_str(),
+                "name": r.name,
+                "value": r.value,
+                "location": r.location,
+                "message": r.clause(),
+            })
+        })
+        .collect()
 }
 
 /// The same summary as JSON.
@@ -241,9 +296,14 @@ pub fn describe_json(g: &Game) -> Value {
         "end_conditions": g.end_conditions.iter().map(|e| json!({
             "kind": kind_word(e.kind),
             "players": e.players.iter().map(|p| g.players[p.idx()].name.clone()).collect::<Vec<_>>(),
-            "condition": end_cond_text(g, &e.cond),
+            "condition": per_player_text(g, e).into_iter().map(|(_, t)| t).collect::<Vec<_>>().join(" / "),
+            "per_player": e.players.iter().map(|p| json!({
+                "player": g.players[p.idx()].name.clone(),
+                "condition": end_cond_text(g, &e.cond, *p),
+            })).collect::<Vec<_>>(),
             "name": e.name,
             "priority": e.priority,
         })).collect::<Vec<_>>(),
+        "missing_rules": missing_rules_json(g),
     })
 }

@@ -92,13 +92,17 @@ pub fn compile_selected(file: &ReadFile, sel: &VariantSel) -> (Option<Game>, Vec
     if file.has_errors() {
         return (None, diagnostics);
     }
-    let game = match sel.pick(&file.games) {
+    let mut game = match sel.pick(&file.games) {
         Ok(src) => compile::compile(src, &mut diagnostics),
         Err(e) => {
             diagnostics.push(Diagnostic::global(e));
             None
         }
     };
+    if let Some(g) = &mut game {
+        g.missing_rules.extend(compile::missing::of_file(file));
+        compile::missing::locate(&mut g.missing_rules, &file.sources);
+    }
     (game, diagnostics)
 }
 

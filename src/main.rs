@@ -98,6 +98,10 @@ enum Command {
         max_plies: u32,
         #[arg(long)]
         json: bool,
+        /// Play a game whose file asks for rules the engine does not apply (unknown options or sections, no
+        /// end condition), without those rules.
+        #[arg(long)]
+        allow_missing_rules: bool,
     },
     /// Play a tournament between bots and write its games, standings and report to results/<run>/. With no
     /// arguments: a small tournament on the built-in Breakthrough.
@@ -148,6 +152,10 @@ struct TournamentArgs {
     /// The run's folder (default: results/<game>-<date>-<time>).
     #[arg(long)]
     out: Option<PathBuf>,
+    /// Play a game whose file asks for rules the engine does not apply (unknown options or sections, no end
+    /// condition), without those rules; config.toml and report.md list them.
+    #[arg(long)]
+    allow_missing_rules: bool,
     /// Finish the run in --out: its settings come from its config.toml.
     #[arg(long, requires = "out")]
     resume: bool,
@@ -215,7 +223,16 @@ fn main() -> ExitCode {
             seed,
             max_plies,
             json,
-        } => playout(&file, variant.as_deref(), games, seed, max_plies, json),
+            allow_missing_rules,
+        } => playout(
+            &file,
+            variant.as_deref(),
+            games,
+            seed,
+            max_plies,
+            json,
+            allow_missing_rules,
+        ),
         Command::Tournament(_) if !cli.include_path.is_empty() => {
             print_error("--include-path is not taken by `tournament`: its game includes only files under its own directory");
             ExitCode::FAILURE
@@ -276,6 +293,9 @@ fn tournament_config(a: &TournamentArgs) -> Result<dagaz::tournament::Tournament
     if a.sprt.is_some() {
         c.sprt = a.sprt;
     }
+    if a.allow_missing_rules {
+        c.allow_missing_rules = true;
+    }
     Ok(c)
 }
 
@@ -316,6 +336,7 @@ fn tournament(a: TournamentArgs) -> Result<(), String> {
             || a.opening_plies.is_some()
             || a.move_timeout_ms.is_some()
             || a.sprt.is_some()
+            || a.allow_missing_rules
             || a.config.is_some();
         if given {
             return Err(
@@ -330,13 +351,8 @@ fn tournament(a: TournamentArgs) -> Result<(), String> {
             .map_err(|e| format!("cannot resume: cannot read `{}`: {e}", path.display()))?;
         let c =
             TournamentConfig::from_toml(&text).map_err(|e| format!("{}: {e}", path.display()))?;
-        if c.version != env!("CARGO_PKG_VERSION") && !a.quiet {
-            eprintln!(
-                "warning: the run was started by dagaz {}, this is {}",
-                c.version,
-                env!("CARGO_PKG_VERSION")
-            );
-        }
+        // Whether it is the same run (dagaz version, game, settings, bots) is checked against the run's
+        // fingerprint.json, which an edit of config.toml does not change.
         c.load()?
     } else {
         tournament_config(&a)?.load()?
@@ -368,6 +384,10 @@ fn tournament(a: TournamentArgs) -> Result<(), String> {
         progress,
         resume: a.resume,
     };
+    // A folder another run holds: its one-line error before anything else is printed (the run takes the
+    // lock for good itself).
+    drop(dagaz::tournament::writers::RunFiles::new(&out, t.max_seats()).lock()?);
+    dagaz::bot::external::kill_bots_on_signals();
     if !a.quiet {
         eprintln!(
             "tournament: {} bots, {} in {} ({} jobs)",
@@ -381,12 +401,20 @@ fn tournament(a: TournamentArgs) -> Result<(), String> {
             jobs
         );
     }
+    let missing =
+        dagaz::compile::missing::distinct(t.variants.iter().flat_map(|v| &v.game.missing_rules));
+    if !missing.is_empty() && !a.quiet {
+        eprintln!(
+            "warning: {}",
+            dagaz::compile::missing::playing_without(&t.config.game, &missing)
+        );
+    }
     let r = run(&t, &opts)?;
     print!("{}", report::render_standings(&r.summary));
     if !a.quiet {
         eprintln!(
             "{} games ({} played now{}) in {:.1} s; report: {}",
-            r.records.len(),
+            r.summary.games,
             r.played,
             if r.resumed > 0 {
                 format!(", {} from before", r.resumed)
@@ -535,6 +563,8 @@ fn perft(
     let Some(game) = load_or_report(file, variant) else {
         return ExitCode::FAILURE;
     };
+    // perft counts moves, which the missing rules may change: a warning, not a refusal.
+    missing_rules_ok(file, &game, true);
     let engine = dagaz::engine::Engine::new(&game);
     let s = match position {
         None => engine.initial(),
@@ -560,9 +590,10 @@ fn perft(
     let result = if divide && depth > 0 {
         engine.legal_moves(&s).and_then(|moves| {
             let mut total = 0;
-            for m in &moves {
+            let names = dagaz::engine::Move::notations(&game, &moves);
+            for (m, name) in moves.iter().zip(names) {
                 let n = engine.perft(&engine.apply(&s, m), depth - 1)?;
-                rows.push((m.notation(&game), n));
+                rows.push((name, n));
                 total += n;
             }
             Ok(total)
@@ -599,6 +630,22 @@ fn perft(
     }
 }
 
+/// Refuses a game that misses rules (one line on standard error, `false`), unless `allow`; then warns.
+fn missing_rules_ok(file: &std::path::Path, game: &dagaz::Game, allow: bool) -> bool {
+    use dagaz::compile::missing;
+    let rules = missing::distinct(&game.missing_rules);
+    if rules.is_empty() {
+        return true;
+    }
+    let path = file.display().to_string();
+    if !allow {
+        eprintln!("error: {}", missing::refusal(&path, &rules));
+        return false;
+    }
+    eprintln!("warning: {}", missing::playing_without(&path, &rules));
+    true
+}
+
 fn playout(
     file: &std::path::Path,
     variant: Option<&str>,
@@ -606,11 +653,15 @@ fn playout(
     seed: u64,
     max_plies: u32,
     json: bool,
+    allow_missing_rules: bool,
 ) -> ExitCode {
     use dagaz::engine::playout::{game_rng, random_game};
     let Some(game) = load_or_report(file, variant) else {
         return ExitCode::FAILURE;
     };
+    if !missing_rules_ok(file, &game, allow_missing_rules) {
+        return ExitCode::FAILURE;
+    }
     let engine = dagaz::engine::Engine::new(&game);
     let t = std::time::Instant::now();
     let mut by_type: std::collections::BTreeMap<String, u64> = Default::default();
@@ -646,6 +697,7 @@ fn playout(
     if json {
         let v = serde_json::json!({"games": games, "seed": seed, "seconds": secs, "playouts_per_second": rate,
             "mean_plies": plies as f64 / games.max(1) as f64, "end_types": by_type, "errors": errors,
+            "missing_rules": dagaz::check::missing_rules_json(&game),
             "wins": game.players.iter().zip(&wins).map(|(p, w)| (p.name.clone(), *w)).collect::<std::collections::BTreeMap<_, _>>()});
         println!("{v}");
     } else {
@@ -673,7 +725,7 @@ fn playout(
 /// Checks many files, every variant of each: one line per file, then the total and the time taken.
 fn check_many(files: &[PathBuf], quiet: bool) -> ExitCode {
     let t = std::time::Instant::now();
-    let (mut ok, mut axiom, mut games) = (0, 0, 0);
+    let (mut ok, mut axiom, mut games, mut with_missing) = (0, 0, 0, 0);
     for f in files {
         let read = dagaz::lang::read_file_with(f, &read_options());
         let mut first_error = read
@@ -682,6 +734,11 @@ fn check_many(files: &[PathBuf], quiet: bool) -> ExitCode {
             .find(|d| d.is_error())
             .map(|d| d.one_line(&read.sources));
         let mut is_axiom = false;
+        // What the file's games ask for that the engine does not apply, each named once.
+        let mut missing: Vec<String> = dagaz::compile::missing::of_file(&read)
+            .iter()
+            .map(|r| r.what())
+            .collect();
         if first_error.is_none() {
             for g in &read.games {
                 if dagaz::compile::engine_of(g).is_some() {
@@ -690,12 +747,21 @@ fn check_many(files: &[PathBuf], quiet: bool) -> ExitCode {
                 }
                 let mut diags = vec![];
                 games += 1;
-                if dagaz::compile::compile(g, &mut diags).is_none() {
-                    first_error = diags
-                        .iter()
-                        .find(|d| d.is_error())
-                        .map(|d| d.one_line(&read.sources));
-                    break;
+                match dagaz::compile::compile(g, &mut diags) {
+                    Some(game) => {
+                        for r in &game.missing_rules {
+                            if !missing.contains(&r.what()) {
+                                missing.push(r.what());
+                            }
+                        }
+                    }
+                    None => {
+                        first_error = diags
+                            .iter()
+                            .find(|d| d.is_error())
+                            .map(|d| d.one_line(&read.sources));
+                        break;
+                    }
                 }
             }
             if read.games.is_empty() {
@@ -712,15 +778,27 @@ fn check_many(files: &[PathBuf], quiet: bool) -> ExitCode {
             }
             (None, false) => {
                 ok += 1;
+                if !missing.is_empty() {
+                    with_missing += 1;
+                }
                 if !quiet {
-                    println!("ok   {}", f.display());
+                    if missing.is_empty() {
+                        println!("ok   {}", f.display());
+                    } else {
+                        println!(
+                            "ok   {} (plays without: {})",
+                            f.display(),
+                            missing.join(", ")
+                        );
+                    }
                 }
             }
         }
     }
     let playable = files.len() - axiom;
     println!(
-        "{ok}/{playable} files load in every variant ({games} games; {axiom} Axiom-engine files skipped) in {:.2} s",
+        "{ok}/{playable} files load in every variant ({games} games; {axiom} Axiom-engine files skipped; \
+         {with_missing} of the loaded files ask for rules the engine does not apply) in {:.2} s",
         t.elapsed().as_secs_f64()
     );
     if ok == playable {

@@ -26,8 +26,9 @@ fn action_json(g: &Game, a: &Action) -> Value {
     }
 }
 
-/// A move in structured form: its id in the current move list, notation, and parts with their actions.
-pub fn move_json(g: &Game, id: usize, m: &Move) -> Value {
+/// A move in structured form: its id in the current move list, its notation in that list (see
+/// [`Move::notations`]), and parts with their actions.
+pub fn move_json(g: &Game, id: usize, m: &Move, notation: &str) -> Value {
     let parts: Vec<Value> = m
         .parts
         .iter()
@@ -40,7 +41,7 @@ pub fn move_json(g: &Game, id: usize, m: &Move) -> Value {
             })
         })
         .collect();
-    json!({"id": id, "notation": m.notation(g), "parts": parts})
+    json!({"id": id, "notation": notation, "parts": parts})
 }
 
 pub fn outcome_json(g: &Game, o: &Outcome) -> Value {
@@ -59,7 +60,7 @@ pub fn state_json(g: &Game, s: &State) -> Value {
     for (i, c) in s.cells.iter().enumerate() {
         if let Some(x) = c {
             let attrs: Vec<&str> = (0..g.attributes.len())
-                .filter(|&a| x.attrs >> a & 1 == 1)
+                .filter(|&a| x.attrs.get(a))
                 .map(|a| g.attributes[a].as_str())
                 .collect();
             pieces.push(
@@ -107,12 +108,16 @@ pub fn run(game: &Game, input: impl BufRead, mut output: impl Write) -> std::io:
                     (_, Err(e)) => json!({"error": format!("engine error: {e}")}),
                     ("info", _) => {
                         json!({"title": game.title, "players": game.players.iter().map(|p| p.name.clone()).collect::<Vec<_>>(),
-                        "positions": game.board.positions.len(), "pieces": game.pieces.iter().map(|p| p.name.clone()).collect::<Vec<_>>()})
+                        "positions": game.board.positions.len(), "pieces": game.pieces.iter().map(|p| p.name.clone()).collect::<Vec<_>>(),
+                        "missing_rules": crate::check::missing_rules_json(game)})
                     }
-                    ("moves", Ok(moves)) => json!({
-                        "to_move": game.players[engine.to_move(&s).idx()].name,
-                        "moves": moves.iter().enumerate().map(|(i, m)| move_json(game, i, m)).collect::<Vec<_>>(),
-                    }),
+                    ("moves", Ok(moves)) => {
+                        let names = Move::notations(game, &moves);
+                        json!({
+                            "to_move": game.players[engine.to_move(&s).idx()].name,
+                            "moves": moves.iter().enumerate().map(|(i, m)| move_json(game, i, m, &names[i])).collect::<Vec<_>>(),
+                        })
+                    }
                     ("state", Ok(_)) => state_json(game, &s),
                     ("position", Ok(_)) => {
                         json!({"position": crate::engine::position::format(game, &s)})
@@ -136,13 +141,17 @@ pub fn run(game: &Game, input: impl BufRead, mut output: impl Write) -> std::io:
                         Err(e) => json!({"error": format!("engine error: {e}")}),
                     },
                     ("play", Ok(moves)) => {
+                        let names = Move::notations(game, &moves);
                         let chosen = if let Some(id) = req.get("id").and_then(Value::as_u64) {
-                            moves.get(id as usize).ok_or_else(|| {
-                                format!("no move with id {id}; there are {}", moves.len())
-                            })
+                            moves
+                                .get(id as usize)
+                                .map(|m| (m, &names[id as usize]))
+                                .ok_or_else(|| {
+                                    format!("no move with id {id}; there are {}", moves.len())
+                                })
                         } else if let Some(n) = req.get("move").and_then(Value::as_str) {
-                            let found: Vec<&Move> =
-                                moves.iter().filter(|m| m.notation(game) == n).collect();
+                            let found: Vec<(&Move, &String)> =
+                                moves.iter().zip(&names).filter(|(_, x)| *x == n).collect();
                             match found.as_slice() {
                                 [one] => Ok(*one),
                                 [] => Err(format!("`{n}` is not a legal move")),
@@ -156,13 +165,13 @@ pub fn run(game: &Game, input: impl BufRead, mut output: impl Write) -> std::io:
                         };
                         match chosen {
                             Err(e) => json!({"error": e}),
-                            Ok(m) => match engine.outcome(&s, &moves, &history) {
+                            Ok((m, name)) => match engine.outcome(&s, &moves, &history) {
                                 Ok(Some(_)) => json!({"error": "the game is over"}),
                                 _ => {
                                     history.push(s.key());
                                     let next = engine.apply(&s, m);
                                     stack.push(next);
-                                    json!({"ok": true, "played": m.notation(game)})
+                                    json!({"ok": true, "played": name})
                                 }
                             },
                         }

@@ -303,6 +303,7 @@ pub fn bare_game() -> Game {
         options: Options::default(),
         end_conditions: vec![],
         metadata: vec![],
+        missing_rules: vec![],
     }
 }
 

@@ -96,7 +96,7 @@ fn position(game: &Game, pieces: &[(&str, bool)]) -> crate::engine::State {
             Some(Piece {
                 kind: crate::compile::PieceType(0),
                 owner,
-                attrs: 0,
+                attrs: Default::default(),
                 dead: false,
             }),
         );

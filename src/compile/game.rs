@@ -35,6 +35,38 @@ id_type!(/// A piece attribute.
 id_type!(/// A flag or position flag of a move program.
     FlagId, u16);
 
+/// The boolean attributes of a piece: bit `AttrId` of 64. Two 32-bit words rather than a `u64`, so that a
+/// piece is 12 bytes, not 16 with a `u64`'s alignment: states are copied often, and their size shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub struct AttrBits([u32; 2]);
+
+impl AttrBits {
+    #[inline]
+    pub fn get(self, a: usize) -> bool {
+        self.0[(a >> 5) & 1] >> (a & 31) & 1 == 1
+    }
+
+    #[inline]
+    pub fn set(&mut self, a: usize, value: bool) {
+        let w = &mut self.0[(a >> 5) & 1];
+        if value {
+            *w |= 1 << (a & 31);
+        } else {
+            *w &= !(1 << (a & 31));
+        }
+    }
+
+    /// All 64 bits in one word.
+    #[inline]
+    pub fn word(self) -> u64 {
+        self.0[0] as u64 | (self.0[1] as u64) << 32
+    }
+}
+
+/// How many attributes a game may declare (the bits of [`AttrBits`]); the compiler refuses more, with the
+/// location of the first one too many.
+pub const MAX_ATTRIBUTES: usize = 64;
+
 /// "No position" in navigation tables.
 pub const NO_POS: u16 = u16::MAX;
 
@@ -328,7 +360,12 @@ pub enum EndKind {
 /// The condition of an end rule.
 #[derive(Clone, Debug, PartialEq)]
 pub enum EndCond {
+    /// The player to move has no legal move at all (under `pass turn forced`: not even the pass, once every
+    /// player has passed in turn).
     Stalemated,
+    /// The player to move has no move but passing: no legal move, or only the pass that `pass turn` offers.
+    /// This tells "only the forced pass" apart from "no moves" (`stalemated`).
+    Blocked,
     /// Pieces of these types (all types when empty) the player has left.
     PiecesRemaining {
         n: u32,
@@ -341,11 +378,12 @@ pub enum EndCond {
     },
     Checkmated(Vec<PieceType>),
     Captured(Vec<PieceType>),
-    /// One of the types stands on one of the positions. With `negated`, a position holding none of the types
-    /// (or empty) matches instead: `(not King)`.
+    /// One of the types stands on one of the positions. With `negated` (`(not King)`), none of the positions
+    /// holds one of the types. `positions[player]`: a zone named in the list stands for its
+    /// squares for the player whose condition is tested (a promotion zone is the far rank of each player).
     AbsoluteConfig {
         types: Vec<PieceType>,
-        positions: Vec<Pos>,
+        positions: Vec<Vec<Pos>>,
         opponent: bool,
         negated: bool,
     },
@@ -369,6 +407,7 @@ impl EndCond {
     pub fn kind(&self) -> &'static str {
         match self {
             EndCond::Stalemated => "stalemated",
+            EndCond::Blocked => "blocked",
             EndCond::PiecesRemaining { .. } => "pieces-remaining",
             EndCond::TotalPieceCount { .. } => "total-piece-count",
             EndCond::Checkmated(_) => "checkmated",
@@ -417,6 +456,9 @@ pub struct Game {
     pub end_conditions: Vec<EndCondition>,
     /// Sections that only concern a screen or the reader, kept as `(head, text)`.
     pub metadata: Vec<(String, String)>,
+    /// Rules the file asks for that the engine does not apply (unknown options and sections, no end
+    /// condition): the game is played without them. See [`super::missing`].
+    pub missing_rules: Vec<super::MissingRule>,
 }
 
 impl Game {

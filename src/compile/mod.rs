@@ -4,9 +4,11 @@
 
 pub mod board;
 pub mod game;
+pub mod missing;
 pub mod program;
 
 pub use game::*;
+pub use missing::{MissingKind, MissingRule};
 
 use crate::lang::diag::suggest;
 use crate::lang::{Diagnostic, GameSource, Node, NodeKind};
@@ -35,33 +37,19 @@ const METADATA_SECTIONS: &[&str] = &[
     "board-image",
 ];
 
-/// Options that only concern a screen.
-const UI_OPTIONS: &[&str] = &[
-    "animate captures",
-    "animate drops",
-    "smart moves",
-    "show moves list",
-    "prevent flipping",
-    "highlight goals",
-    "progressive levels",
-    "allow the computer to play as",
-    "board colors",
-    "animate moves",
-    "animate flips",
-    "animate transfers",
-    "show captures",
-    "sounds",
-    "hide pieces",
-    "ai",
-    "smart drops",
-    "remove pieces",
-    "allow flipping",
-    "selection screen",
-    "tutorial",
-    "show hints",
-    "animate",
-    "highlight moves",
-    "show goals",
+/// The sections that carry rules, for suggestions when a section is not known.
+const RULE_SECTIONS: &[&str] = &[
+    "players",
+    "turn-order",
+    "board",
+    "piece",
+    "board-setup",
+    "move-priorities",
+    "option",
+    "win-condition",
+    "loss-condition",
+    "draw-condition",
+    "count-condition",
 ];
 
 /// Option names are matched with dashes and spaces equivalent, in lower case.
@@ -96,6 +84,8 @@ pub fn engine_of(src: &GameSource) -> Option<(String, crate::lang::Span)> {
 
 struct Compiler<'d> {
     diags: &'d mut Vec<Diagnostic>,
+    /// Rules of the file the engine does not apply (see [`missing`]).
+    missing: Vec<MissingRule>,
 }
 
 impl Compiler<'_> {
@@ -381,12 +371,33 @@ impl Compiler<'_> {
             "deferred captures" => flag(self, &mut opts.deferred_captures),
             "shared pieces" => flag(self, &mut opts.shared_pieces),
             "detect loops" => flag(self, &mut opts.detect_loops),
-            k if UI_OPTIONS.contains(&k) => {}
-            _ => self.diags.push(
-                Diagnostic::warning(value.span, format!("unknown option `{name}` ignored"))
-                    .with_hint("if it changes the rules, the game plays without that rule"),
-            ),
+            k if missing::UI_OPTIONS.contains(&k) => {}
+            // An unknown rule switched off asks for nothing the engine lacks.
+            _ if bool_value(&v) == Some(false) => self.diags.push(Diagnostic::warning(
+                value.span,
+                format!("unknown option `{name}` is set to {v}: ignored"),
+            )),
+            _ => {
+                let value_text = value.text().unwrap_or("");
+                self.missing_rule(MissingKind::Option, name, value_text, value.span);
+            }
         }
+    }
+
+    /// Records a rule the engine does not apply, with a warning at its place.
+    fn missing_rule(
+        &mut self,
+        kind: MissingKind,
+        name: &str,
+        value: &str,
+        span: crate::lang::Span,
+    ) {
+        let rule = MissingRule::new(kind, name, value, span);
+        self.diags.push(Diagnostic::warning(span, rule.clause()).with_hint(
+            "the game is played without this rule; `playout` and `tournament` refuse it unless given \
+             --allow-missing-rules",
+        ));
+        self.missing.push(rule);
     }
 
     fn end_cond(
@@ -414,8 +425,10 @@ impl Compiler<'_> {
                 }
             }
         };
-        let positions = |c: &mut Self, n: &Node| -> Vec<Pos> {
-            let mut out = vec![];
+        // Per player: a zone stands for the squares it has for that player.
+        let positions = |c: &mut Self, n: &Node| -> Vec<Vec<Pos>> {
+            let np = board.nav.len().max(1);
+            let mut out = vec![vec![]; np];
             let items: &[Node] = match n.list() {
                 Some(l) => l,
                 None => std::slice::from_ref(n),
@@ -423,13 +436,12 @@ impl Compiler<'_> {
             for p in items {
                 let name = p.atom().unwrap_or("");
                 if let Some(pos) = board.position(name) {
-                    out.push(pos);
+                    out.iter_mut().for_each(|o| o.push(pos));
                 } else if let Some(z) = board.zone(name) {
-                    // A zone in a position list stands for its squares (for any player).
                     let zone = &board.zones[z.idx()];
-                    for (i, _) in board.positions.iter().enumerate() {
-                        if zone.members.iter().any(|m| m[i]) {
-                            out.push(Pos(i as u16));
+                    for (player, o) in out.iter_mut().enumerate() {
+                        if let Some(m) = zone.members.get(player) {
+                            o.extend((0..m.len()).filter(|&i| m[i]).map(|i| Pos(i as u16)));
                         }
                     }
                 } else {
@@ -463,6 +475,7 @@ impl Compiler<'_> {
         };
         Some(match head.as_str() {
             "stalemated" => EndCond::Stalemated,
+            "blocked" => EndCond::Blocked,
             "repetition" => EndCond::Repetition,
             "pieces-remaining" => {
                 let n = count(self, args.first())?;
@@ -539,6 +552,7 @@ impl Compiler<'_> {
             _ => {
                 let words = [
                     "stalemated",
+                    "blocked",
                     "repetition",
                     "pieces-remaining",
                     "total-piece-count",
@@ -572,7 +586,10 @@ pub fn compile(src: &GameSource, diags: &mut Vec<Diagnostic>) -> Option<Game> {
         );
         return None;
     }
-    let mut c = Compiler { diags };
+    let mut c = Compiler {
+        diags,
+        missing: vec![],
+    };
     let by_head = |h: &str| -> Vec<&Node> {
         src.sections
             .iter()
@@ -649,6 +666,17 @@ pub fn compile(src: &GameSource, diags: &mut Vec<Diagnostic>) -> Option<Game> {
                         continue;
                     };
                     let l = an.to_ascii_lowercase();
+                    let max = MAX_ATTRIBUTES;
+                    if !attr_index.contains_key(&l) && attributes.len() >= max {
+                        c.diags.push(
+                            Diagnostic::error(
+                                a.span,
+                                format!("attribute `{an}` is one too many: a game may declare at most {max} attributes"),
+                            )
+                            .with_hint("pieces may share attribute names; an attribute is one bit of each piece"),
+                        );
+                        continue;
+                    }
                     let id = *attr_index.entry(l.clone()).or_insert_with(|| {
                         attributes.push(l);
                         AttrId(attributes.len() as u16 - 1)
@@ -685,7 +713,13 @@ pub fn compile(src: &GameSource, diags: &mut Vec<Diagnostic>) -> Option<Game> {
                     Some(v) => info.value = Some(v),
                     None => c.err(a.span, "`value` needs a number"),
                 },
-                _ => {}
+                Some("name" | "moves" | "drops") => {}
+                Some(h) if missing::UI_PIECE_FORMS.contains(&h) => {}
+                Some(h) => c.missing_rule(MissingKind::PieceForm, h, "", a.span),
+                None => {
+                    let what = a.text().unwrap_or("(list)");
+                    c.missing_rule(MissingKind::PieceForm, what, "", a.span)
+                }
             }
         }
         pieces.push(info);
@@ -870,11 +904,22 @@ pub fn compile(src: &GameSource, diags: &mut Vec<Diagnostic>) -> Option<Game> {
                 });
                 metadata.push((head.clone(), text.collect::<Vec<_>>().join(" ")));
             }
-            _ => c.diags.push(
-                Diagnostic::warning(s.span, format!("unknown section `{head}` ignored"))
-                    .with_hint("the game is played without it"),
-            ),
+            h if missing::UI_SECTIONS.contains(&h) => {}
+            _ => {
+                c.missing_rule(MissingKind::Section, &head, "", s.span);
+                let known = METADATA_SECTIONS.iter().chain(RULE_SECTIONS);
+                if let (Some(word), Some(d)) = (suggest(&head, known.copied()), c.diags.last_mut())
+                {
+                    d.hint = Some(format!(
+                        "did you mean `{word}`? {}",
+                        d.hint.take().unwrap_or_default()
+                    ));
+                }
+            }
         }
+    }
+    if end_conditions.is_empty() {
+        c.missing_rule(MissingKind::NoEndCondition, "", "", src.span);
     }
 
     // A macro that pastes its argument twice repeats that argument's error: report each place once.
@@ -903,5 +948,6 @@ pub fn compile(src: &GameSource, diags: &mut Vec<Diagnostic>) -> Option<Game> {
         options,
         end_conditions,
         metadata,
+        missing_rules: c.missing,
     })
 }

@@ -70,6 +70,7 @@ impl Ctx<'_> {
         let g = self.game;
         Ok(match c {
             EndCond::Stalemated => self.to_move() == p && self.moves.is_empty(),
+            EndCond::Blocked => self.to_move() == p && self.moves.iter().all(Move::is_pass),
             EndCond::PiecesRemaining { n, types } => self.count(Some(p), types) == *n,
             EndCond::TotalPieceCount { n, types } => self.count(None, types) == *n,
             EndCond::Checkmated(types) => {
@@ -91,14 +92,20 @@ impl Ctx<'_> {
                 positions,
                 opponent,
                 negated,
-            } => positions.iter().any(|&pos| {
-                let holds = self.state.get(pos).is_some_and(|x| {
-                    !x.dead
-                        && (x.owner == p) != *opponent
-                        && (types.is_empty() || types.contains(&x.kind))
-                });
-                holds != *negated
-            }),
+            } => {
+                // `(not T)` negates the whole configuration: none of the positions holds such a piece (Cheskers:
+                // "(absolute-config (not King) (a1 ... h8))" is the loss of the player who has no king left).
+                let found = positions[p.idx().min(positions.len() - 1)]
+                    .iter()
+                    .any(|&pos| {
+                        self.state.get(pos).is_some_and(|x| {
+                            !x.dead
+                                && (x.owner == p) != *opponent
+                                && (types.is_empty() || types.contains(&x.kind))
+                        })
+                    });
+                found != *negated
+            }
             EndCond::RelativeConfig {
                 types,
                 dirs,

@@ -81,6 +81,10 @@ struct Run<'a> {
     state: &'a State,
     /// The player to move: symmetry, zones, `friend?` refer to it.
     player: Player,
+    /// Whose pieces it moves (`(turn-order (?Dice Black dice))`): a zone the file declares for this player and
+    /// not for the mover is read for this player (Daldosa's dice zone exists for Black and White, and the
+    /// random `?D` throws Black's dice).
+    owner: Player,
     mode: Mode,
     start: Pos,
     cursor: Pos,
@@ -182,9 +186,16 @@ impl Run<'_> {
                 .loc(*l)
                 .and_then(|p| self.live(p))
                 .is_some_and(|x| ts.contains(&x.kind)),
-            Cond::InZone(z, l) => self
-                .loc(*l)
-                .is_some_and(|p| self.game.board.in_zone(*z, self.player, p)),
+            Cond::InZone(z, l) => self.loc(*l).is_some_and(|p| {
+                let b = &self.game.board;
+                b.in_zone(*z, self.player, p)
+                    || (self.owner != self.player
+                        && b.in_zone(*z, self.owner, p)
+                        && !b.zones[z.idx()]
+                            .members
+                            .get(self.player.idx())
+                            .is_some_and(|m| m.iter().any(|&x| x)))
+            }),
             Cond::OnBoard(l) => self.loc(*l).is_some(),
             Cond::LastFrom(l) => self
                 .read_last_then(l)
@@ -456,11 +467,13 @@ impl Run<'_> {
                     actions.push(Action::Capture { at: dest });
                 }
                 let attrs = initial_attrs(self.game, kind);
+                // A drop comes from the reserve of the player whose pieces this turn moves, and stays its piece
+                // (a random `?D` throwing Black's dice puts down Black's dice).
                 actions.push(Action::Place {
                     at: dest,
                     piece: Piece {
                         kind,
-                        owner: self.player,
+                        owner: self.owner,
                         attrs,
                         dead: false,
                     },
@@ -579,6 +592,7 @@ impl<'a> Run<'a> {
             game,
             state,
             player,
+            owner: player,
             mode,
             start: Pos(0),
             cursor: Pos(0),
@@ -671,7 +685,7 @@ pub fn attacked_by(
             Some(Piece {
                 kind: PieceType(0),
                 owner: defender,
-                attrs: 0,
+                attrs: AttrBits::default(),
                 dead: false,
             }),
         );
@@ -738,13 +752,18 @@ pub fn parts(
         None => (0, state.cells.len()),
     };
     let mut run = Run::new(game, state, player, Mode::Generate, out);
-    for i in first..last {
-        let Some(x) = state.cells[i] else { continue };
-        if x.dead || (x.owner != owner && !game.options.shared_pieces) {
+    run.owner = owner;
+    let shared = game.options.shared_pieces;
+    for (i, c) in state.cells[first..last].iter().enumerate() {
+        // Look at the owner before copying the piece: most squares hold none of the mover's.
+        let Some(x) = c else { continue };
+        if x.dead || (x.owner != owner && !shared) {
             continue;
         }
+        let x = *x;
+        let at = Pos((first + i) as u16);
         for prog in game.pieces[x.kind.idx()].moves.iter().filter(|p| wanted(p)) {
-            run.exec(prog, Pos(i as u16), Some(x), None)?;
+            run.exec(prog, at, Some(x), None)?;
         }
     }
     if only.is_some() {
@@ -842,11 +861,7 @@ pub fn apply_part(game: &Game, state: &mut State, part: &Part, deferred: bool) {
             }
             Action::SetAttribute { at, attr, value } => {
                 if let Some(mut x) = state.get(at) {
-                    if value {
-                        x.attrs |= 1 << attr.0;
-                    } else {
-                        x.attrs &= !(1 << attr.0);
-                    }
+                    x.attrs.set(attr.idx(), value);
                     state.set(at, Some(x));
                 }
             }
@@ -899,6 +914,9 @@ struct Composer<'a> {
     player: Player,
     owner: Player,
     out: Vec<Move>,
+    /// Per move of `out`: the hash of the board it leaves, where the enumeration already computed it (a
+    /// composite move without deferred captures); `None`, or past the end, where the merge must apply it.
+    after: Vec<Option<u64>>,
     seen: KeySet,
     /// Continuation states already expanded in this position (see `extend`).
     expanded: KeySet,
@@ -981,23 +999,29 @@ impl Composer<'_> {
                         chain.pop();
                     }
                 }
-                _ => self.finish(prefix),
+                _ => self.finish(prefix, next.hash),
             }
             prefix.pop();
         }
         if !any || self.game.options.pass_partial {
             if prefix.len() > 0 {
-                self.finish(prefix);
+                self.finish(prefix, state.hash);
             }
         }
         Ok(())
     }
 
-    fn finish(&mut self, parts: &[Part]) {
+    /// A complete move, with the hash of the board it leaves (`state.hash` after its last part).
+    fn finish(&mut self, parts: &[Part], after: u64) {
         self.total_parts += parts.len();
         self.out.push(Move {
             parts: parts.to_vec(),
         });
+        // Deferred captures are removed only when the move ends: let the merge apply such a move whole.
+        if !self.game.options.deferred_captures {
+            self.after.resize(self.out.len() - 1, None);
+            self.after.push(Some(after));
+        }
     }
 }
 
@@ -1017,6 +1041,7 @@ fn complete_moves(
         player,
         owner,
         out: Vec::with_capacity(firsts.len()),
+        after: vec![],
         seen: KeySet::default(),
         expanded: KeySet::default(),
         total_parts: 0,
@@ -1042,16 +1067,103 @@ fn complete_moves(
     if composite {
         // Moves with the same net effect are one move.
         let mut seen = std::mem::take(&mut c.seen);
+        let after = c.after;
+        let mut i = 0;
         moves.retain(|m| {
-            let after = apply_move(game, state, m);
-            let key = after.hash
-                ^ m.parts[0]
-                    .from
-                    .map_or(0, |f| super::state::mix(f.0 as u64 + 1));
+            i += 1;
+            let key = match after.get(i - 1).copied().flatten() {
+                Some(h) => h ^ from_key(m),
+                None => effect_key(game, state, m),
+            };
             seen.insert(key)
         });
+    } else {
+        merge_equal_singles(game, state, &mut moves);
     }
     Ok(moves)
+}
+
+/// The net effect of a move from `state`: the board and reserves after it, and the square its piece started
+/// from. Equal keys are one move.
+fn effect_key(game: &Game, state: &State, m: &Move) -> u64 {
+    apply_move(game, state, m).hash ^ from_key(m)
+}
+
+/// The square the move's piece started from, as a key to mix with the board it leaves.
+fn from_key(m: &Move) -> u64 {
+    m.parts
+        .first()
+        .and_then(|p| p.from)
+        .map_or(0, |f| super::state::mix(f.0 as u64 + 1))
+}
+
+/// Whether two moves may share their (from, to) key, decided without allocating: moves come grouped by the
+/// square they start from, so within each group a bitmap of destinations finds a repeat; a start square seen
+/// again in a later group, or a board past 256 positions, answers "maybe" and the caller sorts.
+fn may_share_ends(moves: &[Move], ends: impl Fn(&Move) -> u32) -> bool {
+    let mut froms = [0u64; 5];
+    let mut tos = [0u64; 5];
+    let mut current = u32::MAX;
+    let bit = |x: u32| -> Option<(usize, u64)> {
+        // 0xFFFF (no square) takes bit 256.
+        let i = if x == 0xFFFF { 256 } else { x as usize };
+        (i <= 256).then(|| (i >> 6, 1u64 << (i & 63)))
+    };
+    for m in moves {
+        let k = ends(m);
+        let (from, to) = (k >> 16, k & 0xFFFF);
+        if from != current {
+            let Some((w, b)) = bit(from) else { return true };
+            if froms[w] & b != 0 {
+                return true;
+            }
+            froms[w] |= b;
+            tos = [0; 5];
+            current = from;
+        }
+        let Some((w, b)) = bit(to) else { return true };
+        if tos[w] & b != 0 {
+            return true;
+        }
+        tos[w] |= b;
+    }
+    false
+}
+
+/// Merges single-part moves with the same net effect (two identical move programs, one removal found by two
+/// scans). Cheap where nothing can merge: a moving piece ends on its part's `to`, so moves of one net effect
+/// share their (from, to), and only moves that share it with another are applied and compared; in chess that
+/// is promotions alone. (Two parts that move no piece and end their cursors on different squares are compared
+/// by that square too, so such a pair with one effect stays two moves.)
+fn merge_equal_singles(game: &Game, state: &State, moves: &mut Vec<Move>) {
+    if moves.len() < 2 {
+        return;
+    }
+    let ends = |m: &Move| -> u32 {
+        let p = m.parts.first();
+        let from = p.and_then(|p| p.from).map_or(0xFFFF, |x| x.0 as u32);
+        let to = m
+            .parts
+            .last()
+            .and_then(|p| p.to)
+            .map_or(0xFFFF, |x| x.0 as u32);
+        from << 16 | to
+    };
+    if !may_share_ends(moves, ends) {
+        return;
+    }
+    let mut keys: Vec<u32> = moves.iter().map(ends).collect();
+    keys.sort_unstable();
+    let shared: Vec<u32> = keys
+        .windows(2)
+        .filter(|w| w[0] == w[1])
+        .map(|w| w[0])
+        .collect();
+    let mut seen = KeySet::default();
+    moves.retain(|m| {
+        let e = ends(m);
+        !shared.contains(&e) || seen.insert(effect_key(game, state, m) ^ (e as u64) << 20)
+    });
 }
 
 /// Every legal complete move of the player to move, after move priorities, maximal captures, passing and the

@@ -143,3 +143,74 @@ impl Move {
         s
     }
 }
+
+impl Move {
+    /// Every action of the move, by square: what tells apart two moves that share their common notation
+    /// (`xd5` a capture, `Arrow@d8` a created piece, `d8=Queen` a change of type, `d8>Black` of owner,
+    /// `d8.moved=1` an attribute, `h1-f1` a movement).
+    fn details(&self, game: &Game) -> String {
+        let b = &game.board;
+        let mut out: Vec<String> = vec![];
+        for part in &self.parts {
+            for a in &part.actions {
+                out.push(match *a {
+                    Action::Move { from, to } => format!("{}-{}", b.pos_name(from), b.pos_name(to)),
+                    Action::Capture { at } => format!("x{}", b.pos_name(at)),
+                    Action::Place { at, piece, .. } => {
+                        format!("{}@{}", game.pieces[piece.kind.idx()].name, b.pos_name(at))
+                    }
+                    Action::ChangeType { at, kind } => {
+                        format!("{}={}", b.pos_name(at), game.pieces[kind.idx()].name)
+                    }
+                    Action::ChangeOwner { at, owner } => {
+                        format!("{}>{}", b.pos_name(at), game.players[owner.idx()].name)
+                    }
+                    Action::SetAttribute { at, attr, value } => format!(
+                        "{}.{}={}",
+                        b.pos_name(at),
+                        game.attributes[attr.idx()],
+                        value as u8
+                    ),
+                });
+            }
+        }
+        out.join(" ")
+    }
+
+    /// The notation of each move of a list of legal moves, each naming one move of the list, so that a game
+    /// recorded in notation replays: the common notation ([`Move::notation`]) where it is unique in the list;
+    /// where moves share it, that notation followed by every action in brackets (`f6-d6 [f6-d6 xb4]`); where
+    /// even those are equal, the move's rank among them (`#2`).
+    pub fn notations(game: &Game, moves: &[Move]) -> Vec<String> {
+        let mut out: Vec<String> = moves.iter().map(|m| m.notation(game)).collect();
+        let mut order: Vec<usize> = (0..out.len()).collect();
+        order.sort_by(|&a, &b| out[a].cmp(&out[b]));
+        let shared: Vec<usize> = order
+            .windows(2)
+            .filter(|w| out[w[0]] == out[w[1]])
+            .flat_map(|w| [w[0], w[1]])
+            .collect();
+        if shared.is_empty() {
+            return out;
+        }
+        let mut shared = shared;
+        shared.sort_unstable();
+        shared.dedup();
+        for &i in &shared {
+            out[i] = format!("{} [{}]", out[i], moves[i].details(game));
+        }
+        // Equal in every action (parts in another order): number them in list order.
+        let mut count: std::collections::HashMap<String, (usize, usize)> = Default::default();
+        for &i in &shared {
+            count.entry(out[i].clone()).or_default().0 += 1;
+        }
+        for &i in &shared {
+            let c = count.get_mut(&out[i]).expect("counted");
+            if c.0 > 1 {
+                c.1 += 1;
+                out[i] = format!("{} #{}", out[i], c.1);
+            }
+        }
+        out
+    }
+}

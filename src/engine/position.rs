@@ -79,7 +79,7 @@ pub fn parse(game: &Game, text: &str) -> Result<State, String> {
             }
             ["piece", p, t, at, attrs @ ..] => {
                 let (owner, kind, at) = (player(p, line)?, piece(t, line)?, pos(at, line)?);
-                let mut bits = 0u32;
+                let mut bits = AttrBits::default();
                 for a in attrs {
                     let id = game
                         .attributes
@@ -89,7 +89,7 @@ pub fn parse(game: &Game, text: &str) -> Result<State, String> {
                                 || x.trim_end_matches('?').eq_ignore_ascii_case(a)
                         })
                         .ok_or_else(|| format!("line {line}: unknown attribute `{a}`"))?;
-                    bits |= 1 << id;
+                    bits.set(id, true);
                 }
                 s.set(
                     at,
@@ -153,7 +153,7 @@ pub fn format(game: &Game, s: &State) -> String {
                 game.board.positions[i].name
             );
             for (a, name) in game.attributes.iter().enumerate() {
-                if x.attrs >> a & 1 == 1 {
+                if x.attrs.get(a) {
                     out += " ";
                     out += name;
                 }

@@ -26,6 +26,8 @@ const MAX_WORK: usize = 10_000_000;
 const MAX_SECTIONS: usize = 250_000;
 /// How many ignored top-level forms are reported one by one.
 const MAX_IGNORED_REPORTED: usize = 100;
+/// How many ignored top-level forms are kept for the missing-rules report (a file of junk lists 100).
+const MAX_IGNORED_KEPT: usize = 100;
 /// How deep includes may nest.
 const MAX_INCLUDE_DEPTH: usize = 16;
 
@@ -557,6 +559,9 @@ fn merge_variant(base: &[Node], variant: &[Node]) -> Vec<Node> {
 pub struct Preprocessed {
     pub games: Vec<GameSource>,
     pub version: Option<String>,
+    /// Top-level forms that are none of the known ones, ignored: their head (or text) and place. What they
+    /// asked for is a missing rule of every game of the file.
+    pub ignored: Vec<(String, Span)>,
 }
 
 /// Reads the top-level forms of a parsed file into games.
@@ -597,6 +602,7 @@ pub fn preprocess(
     let failed = ex.failed;
     let mut games: Vec<GameSource> = Vec::new();
     let mut version = None;
+    let mut ignored = vec![];
     // A variant derives from the game before it; variants written before any game (some files list them
     // first) derive from the first game that follows.
     let mut base: Option<Vec<Node>> = forms
@@ -604,9 +610,13 @@ pub fn preprocess(
         .find(|f| f.head().is_some_and(|h| h.eq_ignore_ascii_case("game")))
         .map(|g| g.args().to_vec());
     if failed {
-        return Preprocessed { games, version };
+        return Preprocessed {
+            games,
+            version,
+            ignored: vec![],
+        };
     }
-    let mut ignored = 0;
+    let mut ignored_count = 0;
     let mut sections_total = 0;
     for form in forms {
         let head = form.head().map(|h| h.to_ascii_lowercase());
@@ -671,27 +681,36 @@ pub fn preprocess(
                     .map(str::to_string)
             }
             _ => {
-                ignored += 1;
-                if ignored <= MAX_IGNORED_REPORTED {
+                ignored_count += 1;
+                if ignored_count <= MAX_IGNORED_REPORTED {
                     diags.push(
                         Diagnostic::warning(form.span, "ignored top-level form").with_hint(
                             "a file holds `define`, `include`, `version`, `game` and `variant` forms",
                         ),
-                    )
+                    );
+                }
+                // Kept for the missing-rules report; bounded, as a hostile file may hold millions.
+                if ignored.len() < MAX_IGNORED_KEPT {
+                    let what = form.head().or_else(|| form.text()).unwrap_or("(list)");
+                    ignored.push((what.to_string(), form.span));
                 }
             }
         }
     }
-    if ignored > MAX_IGNORED_REPORTED {
+    if ignored_count > MAX_IGNORED_REPORTED {
         diags.push(Diagnostic {
             severity: super::Severity::Warning,
             ..Diagnostic::global(format!(
                 "{} more ignored top-level forms",
-                ignored - MAX_IGNORED_REPORTED
+                ignored_count - MAX_IGNORED_REPORTED
             ))
         });
     }
-    Preprocessed { games, version }
+    Preprocessed {
+        games,
+        version,
+        ignored,
+    }
 }
 
 #[cfg(test)]

@@ -20,6 +20,8 @@ pub struct ReadFile {
     pub games: Vec<GameSource>,
     pub version: Option<String>,
     pub diagnostics: Vec<Diagnostic>,
+    /// Top-level forms the reader ignored (head, place): missing rules of every game of the file.
+    pub ignored_forms: Vec<(String, Span)>,
 }
 
 impl ReadFile {
@@ -64,6 +66,7 @@ pub fn read_file_with(path: &Path, opts: &ReadOptions) -> ReadFile {
                 "cannot read `{}`: {e}",
                 path.display()
             ))],
+            ignored_forms: vec![],
         },
     }
 }
@@ -150,6 +153,7 @@ fn read_source(
             games: vec![],
             version: None,
             diagnostics: vec![d],
+            ignored_forms: vec![],
         };
     }
     let text = file.text.clone();
@@ -161,6 +165,7 @@ fn read_source(
         games: p.games,
         version: p.version,
         diagnostics,
+        ignored_forms: p.ignored,
     }
 }
 

@@ -3,7 +3,7 @@
 //! variants and the bots' factories.
 //!
 //! A TOML file has the command line's keys (`game`, `variants`, `format`, `games`, `seed`, `max_plies`,
-//! `opening_plies`, `move_timeout_ms`, `sprt`) and a list of `bots`, each a name as on the command line
+//! `opening_plies`, `move_timeout_ms`, `sprt`, `allow_missing_rules`) and a list of `bots`, each a name as on the command line
 //! (`"mcts-1k"`, `"alphabeta:depth=2"`) or a table with `kind` and the keys of that kind (`bots/*.toml`).
 
 use crate::bot::{Bot, BotSpec};
@@ -169,6 +169,14 @@ pub struct TournamentConfig {
     pub move_timeout_ms: u64,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sprt: Option<SprtConfig>,
+    /// Play a game whose file asks for rules the engine does not apply (`--allow-missing-rules`); without it
+    /// such a game is refused.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub allow_missing_rules: bool,
+    /// What the run plays without, for the reader of `config.toml`: one line per rule and variant. Written by
+    /// the run and recomputed from the game whenever the configuration is loaded.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub missing_rules: Vec<String>,
     pub bots: Vec<BotConfig>,
 }
 
@@ -213,6 +221,8 @@ impl Default for TournamentConfig {
             opening_plies: default_opening_plies(),
             move_timeout_ms: default_move_timeout_ms(),
             sprt: None,
+            allow_missing_rules: false,
+            missing_rules: vec![],
             bots: DEFAULT_BOTS
                 .iter()
                 .map(|b| BotConfig::Name(b.to_string()))
@@ -433,6 +443,11 @@ impl TournamentConfig {
                 ));
             }
         }
+        let missing =
+            crate::compile::missing::distinct(variants.iter().flat_map(|v| &v.game.missing_rules));
+        if !missing.is_empty() && !self.allow_missing_rules {
+            return Err(crate::compile::missing::refusal(&self.game, &missing));
+        }
         if self.games == 0 {
             return Err("--games must be at least 1".into());
         }
@@ -459,6 +474,15 @@ impl Tournament {
         bots: Vec<BotEntry>,
     ) -> Result<Tournament, String> {
         config.validate(&variants, &bots)?;
+        config.missing_rules = variants
+            .iter()
+            .flat_map(|v| {
+                v.game
+                    .missing_rules
+                    .iter()
+                    .map(|r| format!("{}: {} at {}", v.title, r.what_with_value(), r.location))
+            })
+            .collect();
         if config.version.is_empty() {
             config.version = env!("CARGO_PKG_VERSION").into();
         }
@@ -480,6 +504,76 @@ impl Tournament {
             variants,
             bots,
         })
+    }
+
+    /// Everything that shapes the run's games and statistics, field by field (name, value): the dagaz
+    /// version running, the game file and the hash of its bytes now (and of the files it includes), the
+    /// variants, every setting but
+    /// `--jobs`, and each bot's full specification. A run records it when it starts and a resume compares.
+    pub fn fingerprint(&self) -> Vec<(String, String)> {
+        let c = &self.config;
+        let (hash, includes) = match c.game_bytes() {
+            Ok((bytes, dir)) => {
+                let hash = fnv1a(&bytes);
+                // The files it includes, read again as the run read them: their paths and texts.
+                let file = lang::read_bytes(&c.game, bytes, &dir);
+                let mut all = vec![];
+                for f in file.sources.files().iter().skip(1) {
+                    all.extend_from_slice(f.path.to_string_lossy().as_bytes());
+                    all.push(0);
+                    all.extend_from_slice(f.text.as_bytes());
+                    all.push(0);
+                }
+                let includes = if all.is_empty() {
+                    "none".to_string()
+                } else {
+                    fnv1a(&all)
+                };
+                (hash, includes)
+            }
+            Err(e) => (format!("unreadable: {e}"), String::new()),
+        };
+        let mut f = vec![
+            (
+                "dagaz version".to_string(),
+                env!("CARGO_PKG_VERSION").to_string(),
+            ),
+            ("game".into(), c.game.clone()),
+            ("game file hash".into(), hash),
+            ("included files hash".into(), includes),
+            (
+                "variants".into(),
+                self.variants
+                    .iter()
+                    .map(|v| v.title.as_str())
+                    .collect::<Vec<_>>()
+                    .join(" / "),
+            ),
+            ("format".into(), c.format.as_str().into()),
+            ("games".into(), c.games.to_string()),
+            ("seed".into(), c.seed.to_string()),
+            ("max_plies".into(), c.max_plies.to_string()),
+            ("opening_plies".into(), c.opening_plies.to_string()),
+            ("move_timeout_ms".into(), c.move_timeout_ms.to_string()),
+            (
+                "sprt".into(),
+                c.sprt.map_or("none".into(), |s| {
+                    format!("{},{},{},{}", s.elo0, s.elo1, s.alpha, s.beta)
+                }),
+            ),
+            ("bots".into(), self.bots.len().to_string()),
+        ];
+        for (i, b) in self.bots.iter().enumerate() {
+            let spec = match &b.config {
+                Some(BotConfig::Table(t)) => {
+                    serde_json::to_string(t).unwrap_or_else(|_| b.name.clone())
+                }
+                Some(BotConfig::Name(n)) => n.clone(),
+                None => format!("(made in code) {}", b.name),
+            };
+            f.push((format!("bot {}", i + 1), spec));
+        }
+        f
     }
 
     /// The most seats of any variant (the width of the per-seat columns).

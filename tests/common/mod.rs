@@ -1,5 +1,7 @@
-//! What several test files share: where the corpus is and which files it holds.
+//! What several test files share: where the corpus is, which files it holds, and which of them have rules
+//! outside the ZRF (group b of the corpus figures) rather than complete in it (group a).
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 /// The corpus folder beside the repository.
@@ -8,6 +10,7 @@ pub fn corpus_root() -> PathBuf {
 }
 
 /// Every `.zrf` file of the corpus, sorted, so that runs and failures are reproducible.
+#[allow(dead_code)]
 pub fn corpus_files() -> Vec<PathBuf> {
     let root = corpus_root();
     assert!(
@@ -29,4 +32,144 @@ pub fn corpus_files() -> Vec<PathBuf> {
     }
     out.sort();
     out
+}
+
+/// A corpus file's path as `dagaz-scripts.csv` and the reports name it: relative to the corpus folder, with `/`.
+#[allow(dead_code)]
+pub fn corpus_name(path: &Path) -> String {
+    let root = corpus_root();
+    let rel = path.strip_prefix(&root).unwrap_or(path);
+    rel.components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
+/// `../shared/reference/dagaz-scripts.csv`: for each corpus file from the Dagaz site, the game scripts its pages
+/// load beside the ZRF (the `rule_scripts` column, `;`-separated). Only files with at least one are kept.
+#[allow(dead_code)]
+pub fn dagaz_rule_scripts() -> BTreeMap<String, Vec<String>> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/reference/dagaz-scripts.csv");
+    let text = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    let mut lines = text.lines();
+    let header: Vec<&str> = lines.next().unwrap_or("").trim_end().split(',').collect();
+    assert_eq!(
+        header,
+        ["file", "dagaz_pages", "rule_scripts"],
+        "unexpected columns in {}",
+        path.display()
+    );
+    let mut out = BTreeMap::new();
+    for (i, line) in lines.enumerate() {
+        let cols: Vec<&str> = line.trim_end().split(',').collect();
+        assert_eq!(cols.len(), 3, "{}:{}: {line}", path.display(), i + 2);
+        let scripts: Vec<String> = cols[2]
+            .split(';')
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .map(str::to_string)
+            .collect();
+        if !scripts.is_empty() {
+            out.insert(cols[0].to_string(), scripts);
+        }
+    }
+    out
+}
+
+/// Where a corpus file's rules are: complete in the ZRF (group a), or partly outside it (group b): in the Dagaz
+/// game scripts its pages load, or in options, sections or end conditions the engine does not apply.
+#[allow(dead_code)]
+#[derive(Clone, Debug, Default)]
+pub struct RulesOutside {
+    /// The `rule_scripts` of `dagaz-scripts.csv`.
+    pub scripts: Vec<String>,
+    /// What the engine does not apply, over every variant that compiled (`MissingRule::what`, each once).
+    pub missing: Vec<String>,
+}
+
+#[allow(dead_code)]
+impl RulesOutside {
+    /// Classifies a file from its name, the scripts table, the file as read and the games of it that compiled.
+    pub fn of<'a>(
+        name: &str,
+        scripts: &BTreeMap<String, Vec<String>>,
+        read: &dagaz::lang::ReadFile,
+        games: impl IntoIterator<Item = &'a dagaz::Game>,
+    ) -> RulesOutside {
+        let mut missing: Vec<String> = vec![];
+        let whole_file = dagaz::compile::missing::of_file(read);
+        let rules = games
+            .into_iter()
+            .flat_map(|g| &g.missing_rules)
+            .chain(&whole_file);
+        for r in rules {
+            let w = r.what();
+            if !missing.contains(&w) {
+                missing.push(w);
+            }
+        }
+        RulesOutside {
+            scripts: scripts.get(name).cloned().unwrap_or_default(),
+            missing,
+        }
+    }
+
+    /// Group (a): nothing of the rules is outside the ZRF.
+    pub fn complete(&self) -> bool {
+        self.scripts.is_empty() && self.missing.is_empty()
+    }
+
+    /// What the file misses, in words: `scripts go-goal, go-ko; option "ko"`.
+    pub fn describe(&self) -> String {
+        let mut parts = vec![];
+        if !self.scripts.is_empty() {
+            parts.push(format!("scripts {}", self.scripts.join(", ")));
+        }
+        parts.extend(self.missing.iter().cloned());
+        parts.join("; ")
+    }
+}
+
+/// Prints group (b): each file with what it misses, then the files per missing thing (the engine's missing
+/// rules each on a line; the Dagaz scripts on one line per script name, most used first).
+#[allow(dead_code)]
+pub fn print_group_b(files: &[(String, RulesOutside)]) {
+    let b: Vec<&(String, RulesOutside)> = files.iter().filter(|(_, r)| !r.complete()).collect();
+    println!(
+        "\ngroup (b): {} files need rules from outside the ZRF:",
+        b.len()
+    );
+    for (name, r) in &b {
+        println!("  {name}: {}", r.describe());
+    }
+    let mut by_missing: BTreeMap<&str, usize> = BTreeMap::new();
+    let mut by_script: BTreeMap<&str, usize> = BTreeMap::new();
+    let mut with_scripts = 0;
+    for (_, r) in &b {
+        for m in &r.missing {
+            *by_missing.entry(m).or_default() += 1;
+        }
+        if !r.scripts.is_empty() {
+            with_scripts += 1;
+        }
+        for s in &r.scripts {
+            *by_script.entry(s).or_default() += 1;
+        }
+    }
+    fn sorted(m: BTreeMap<&str, usize>) -> Vec<(&str, usize)> {
+        let mut v: Vec<(&str, usize)> = m.into_iter().collect();
+        v.sort_by(|x, y| y.1.cmp(&x.1).then(x.0.cmp(y.0)));
+        v
+    }
+    println!("group (b) by what is missing (files):");
+    println!("  {with_scripts:4}  Dagaz game scripts (rule_scripts of dagaz-scripts.csv)");
+    for (m, n) in sorted(by_missing) {
+        println!("  {n:4}  {m} (the engine does not apply it)");
+    }
+    let scripts: Vec<String> = sorted(by_script)
+        .into_iter()
+        .map(|(s, n)| format!("{s} {n}"))
+        .collect();
+    println!("  the scripts, by files using each: {}", scripts.join(", "));
 }
