@@ -15,6 +15,7 @@ fn end_cond_text(g: &Game, c: &EndCond, player: Player) -> String {
         EndCond::Stalemated => "stalemated".into(),
         EndCond::Blocked => "blocked".into(),
         EndCond::Repetition => "repetition".into(),
+        EndCond::InReserve(t) => format!("(in-reserve {})", pieces(t)).replace(" )", ")"),
         EndCond::PiecesRemaining { n, types } => {
             format!("(pieces-remaining {n} {})", pieces(types)).replace(" )", ")")
         }

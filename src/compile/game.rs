@@ -182,6 +182,17 @@ pub struct TurnOrder {
     pub repeat_from: usize,
 }
 
+/// A phase of the turn order (`(phases (placing (when (in-reserve)) place) (moving move))`): on each turn the
+/// first phase whose condition holds for the player to move gives the move types that player may use.
+#[derive(Clone, Debug)]
+pub struct Phase {
+    pub name: String,
+    /// `None`: always (the last phase is usually so).
+    pub when: Option<EndCond>,
+    pub move_types: Vec<MoveType>,
+    pub span: Span,
+}
+
 /// Where a predicate or an action looks: the cursor, a neighbour of it, or a named position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Loc {
@@ -274,6 +285,21 @@ pub enum Instr {
     SetFlag(FlagId, Cond),
     SetPositionFlag(FlagId, Cond, Loc),
     SetAttribute(AttrId, Cond, Loc),
+    /// `(choose (positions C...) [(otherwise (positions C...))] instr...)`: one path per position of the
+    /// board where every condition holds (or, when none does, per position of the `otherwise` set); each path
+    /// runs `body` with the cursor on its position, then `rest`. With no position at all, `rest` runs alone.
+    /// The compiler moves everything after the choice into `rest` (see `compile::turns`).
+    Choose {
+        set: Cond,
+        otherwise: Option<Cond>,
+        body: Vec<Instr>,
+        rest: Vec<Instr>,
+    },
+    /// `(extra-turn)`: the move being built gives the mover another turn.
+    ExtraTurn,
+    /// Set by `add-partial-required`: the part emitted next must be continued; with no continuation it is no
+    /// move at all.
+    RequireContinuation,
 }
 
 /// A move program with its type.
@@ -396,6 +422,9 @@ pub enum EndCond {
         negated: Vec<bool>,
     },
     Repetition,
+    /// `(in-reserve T...)`: the player has at least one piece of these types (any type when empty) off the
+    /// board, in its reserve.
+    InReserve(Vec<PieceType>),
     And(Vec<EndCond>),
     Or(Vec<EndCond>),
     Not(Box<EndCond>),
@@ -415,6 +444,7 @@ impl EndCond {
             EndCond::AbsoluteConfig { .. } => "absolute-config",
             EndCond::RelativeConfig { .. } => "relative-config",
             EndCond::Repetition => "repetition",
+            EndCond::InReserve(_) => "in-reserve",
             EndCond::And(cs) => cs.first().map_or("and", EndCond::kind),
             EndCond::Or(cs) => cs.first().map_or("or", EndCond::kind),
             EndCond::Not(c) => c.kind(),
@@ -443,6 +473,8 @@ pub struct Game {
     pub variant: usize,
     pub players: Vec<PlayerInfo>,
     pub turn_order: TurnOrder,
+    /// Phases selected by a condition (this project's `phases` section); empty for ZRF files.
+    pub phases: Vec<Phase>,
     pub board: Board,
     pub pieces: Vec<PieceInfo>,
     pub attributes: Vec<String>,

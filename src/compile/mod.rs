@@ -6,6 +6,7 @@ pub mod board;
 pub mod game;
 pub mod missing;
 pub mod program;
+pub mod turns;
 
 pub use game::*;
 pub use missing::{MissingKind, MissingRule};
@@ -50,6 +51,7 @@ const RULE_SECTIONS: &[&str] = &[
     "loss-condition",
     "draw-condition",
     "count-condition",
+    "phases",
 ];
 
 /// Option names are matched with dashes and spaces equivalent, in lower case.
@@ -491,6 +493,7 @@ impl Compiler<'_> {
                     types: self.piece_list(args.get(1..).unwrap_or(&[]), pieces),
                 }
             }
+            "in-reserve" => EndCond::InReserve(self.piece_list(args, pieces)),
             "checkmated" => EndCond::Checkmated(self.piece_list(args, pieces)),
             "captured" => EndCond::Captured(self.piece_list(args, pieces)),
             "absolute-config" => {
@@ -556,6 +559,7 @@ impl Compiler<'_> {
                     "repetition",
                     "pieces-remaining",
                     "total-piece-count",
+                    "in-reserve",
                     "checkmated",
                     "captured",
                     "absolute-config",
@@ -799,6 +803,10 @@ pub fn compile(src: &GameSource, diags: &mut Vec<Diagnostic>) -> Option<Game> {
     }
 
     let setup = c.setup(&by_head("board-setup"), &players, &piece_index, &board);
+    let phases = match by_head("phases").last() {
+        Some(s) => c.phases(s, &piece_index, &board, &move_types),
+        None => vec![],
+    };
 
     let mut options = Options::default();
     let mut metadata = vec![];
@@ -812,7 +820,8 @@ pub fn compile(src: &GameSource, diags: &mut Vec<Diagnostic>) -> Option<Game> {
             continue;
         };
         match head.as_str() {
-            "players" | "turn-order" | "board" | "piece" | "board-setup" | "move-priorities" => {}
+            "players" | "turn-order" | "board" | "piece" | "board-setup" | "move-priorities"
+            | "phases" => {}
             "option" => match (s.args().first().and_then(|n| n.text()), s.args().get(1)) {
                 (Some(name), Some(v)) => c.option(&mut options, name, v),
                 _ => c.err(s.span, "`option` needs a name and a value"),
@@ -937,6 +946,7 @@ pub fn compile(src: &GameSource, diags: &mut Vec<Diagnostic>) -> Option<Game> {
         variant: src.number,
         players,
         turn_order,
+        phases,
         board,
         pieces,
         attributes,

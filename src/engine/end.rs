@@ -126,6 +126,13 @@ impl Ctx<'_> {
                 }
                 true
             }),
+            EndCond::InReserve(types) => {
+                let np = g.pieces.len().max(1);
+                (0..g.pieces.len()).any(|t| {
+                    (types.is_empty() || types.iter().any(|x| x.idx() == t))
+                        && self.state.reserves[p.idx() * np + t] > 0
+                })
+            }
             EndCond::Repetition => {
                 let k = self.state.key();
                 self.history.iter().filter(|&&h| h == k).count() >= 2
@@ -149,6 +156,24 @@ impl Ctx<'_> {
             EndCond::Not(c) => !self.holds(c, p)?,
         })
     }
+}
+
+/// Whether a phase's condition holds for `player` (the compiler admits only conditions that need neither the
+/// legal moves nor the history).
+pub fn phase_holds(
+    game: &Game,
+    state: &State,
+    cond: &EndCond,
+    player: Player,
+) -> Result<bool, EngineError> {
+    let ctx = Ctx {
+        game,
+        state,
+        moves: &[],
+        history: &[],
+        royal: &[],
+    };
+    ctx.holds(cond, player)
 }
 
 /// The outcome of the state, if the game is over. `moves` are the legal moves of the player to move;

@@ -46,6 +46,8 @@ pub struct Emitted {
     pub part: Part,
     /// `Some(t)` for `add-partial`: the same piece continues with moves of type `t` (any type for `None`).
     pub cont: Option<Option<MoveType>>,
+    /// `add-partial-required`: without a continuation this part is no move at all.
+    pub required: bool,
 }
 
 /// Why a program run stopped early.
@@ -92,6 +94,10 @@ struct Run<'a> {
     flags: Vec<bool>,
     position_flags: Vec<(FlagId, Pos, bool)>,
     move_type: Option<MoveType>,
+    /// `(extra-turn)` was executed on this path.
+    extra: bool,
+    /// `add-partial-required` set it for the next emission.
+    required: bool,
     steps: u32,
     out: &'a mut Vec<Emitted>,
     /// When set, every square whose contents the program reads is recorded in `reads`, and any read of the
@@ -388,8 +394,95 @@ impl Run<'_> {
                     value: v,
                 });
             }
+            Instr::Choose {
+                set,
+                otherwise,
+                body,
+                rest,
+            } => self.choose(set, otherwise.as_ref(), body, rest)?,
+            Instr::ExtraTurn => self.extra = true,
+            Instr::RequireContinuation => self.required = true,
         }
         Ok(())
+    }
+
+    /// `choose`: one path per chosen position (see [`Instr::Choose`]). Each path starts from the program's
+    /// state before the choice, so that nothing one choice records leaks into another.
+    fn choose(
+        &mut self,
+        set: &Cond,
+        otherwise: Option<&Cond>,
+        body: &[Instr],
+        rest: &[Instr],
+    ) -> Result<(), Stop> {
+        let here = self.cursor;
+        let mut chosen = vec![];
+        for c in std::iter::once(set).chain(otherwise) {
+            for (i, info) in self.game.board.positions.iter().enumerate() {
+                if info.dummy {
+                    continue;
+                }
+                self.cursor = Pos(i as u16);
+                if self.cond(c)? {
+                    chosen.push(self.cursor);
+                }
+            }
+            if !chosen.is_empty() {
+                break;
+            }
+        }
+        self.cursor = here;
+        if chosen.is_empty() {
+            return self.block(rest);
+        }
+        for p in chosen {
+            let saved = self.save();
+            self.cursor = p;
+            let r = self.block(body).and_then(|()| self.block(rest));
+            self.restore(saved);
+            match r {
+                Ok(()) | Err(Stop::Path) => {}
+                Err(e) => return Err(e),
+            }
+        }
+        // Every choice ran the rest of the program: nothing follows on this path.
+        Err(Stop::Path)
+    }
+
+    fn save(&self) -> Saved {
+        Saved {
+            cursor: self.cursor,
+            mark: self.mark,
+            from: self.from,
+            held: self.held,
+            to: self.to,
+            drop: self.drop,
+            captures: self.captures.clone(),
+            placed: self.placed.clone(),
+            cascades: self.cascades.clone(),
+            changes: self.changes.clone(),
+            flags: self.flags.clone(),
+            position_flags: self.position_flags.clone(),
+            extra: self.extra,
+            required: self.required,
+        }
+    }
+
+    fn restore(&mut self, s: Saved) {
+        self.cursor = s.cursor;
+        self.mark = s.mark;
+        self.from = s.from;
+        self.held = s.held;
+        self.to = s.to;
+        self.drop = s.drop;
+        self.captures = s.captures;
+        self.placed = s.placed;
+        self.cascades = s.cascades;
+        self.changes = s.changes;
+        self.flags = s.flags;
+        self.position_flags = s.position_flags;
+        self.extra = s.extra;
+        self.required = s.required;
     }
 
     /// Whether a cascaded piece arriving on `t` captures what stands there: not when that piece moves on itself
@@ -517,6 +610,10 @@ impl Run<'_> {
             }
             actions.push(ch);
         }
+        if self.extra {
+            actions.push(Action::ExtraTurn);
+        }
+        let required = std::mem::take(&mut self.required);
         let part = Part {
             actions,
             from,
@@ -533,12 +630,20 @@ impl Run<'_> {
                 return Err(Stop::Found);
             }
         } else if promote.is_empty() {
-            self.out.push(Emitted { part, cont });
+            self.out.push(Emitted {
+                part,
+                cont,
+                required,
+            });
         } else {
             for &t in promote {
                 let mut p = part.clone();
                 p.actions.push(Action::ChangeType { at: dest, kind: t });
-                self.out.push(Emitted { part: p, cont });
+                self.out.push(Emitted {
+                    part: p,
+                    cont,
+                    required,
+                });
             }
         }
         // Captures and drops before an `add` are not carried into later emissions; nor are cascades, under
@@ -550,6 +655,24 @@ impl Run<'_> {
         }
         Ok(())
     }
+}
+
+/// A program run's state before a `choose`, restored after each choice.
+struct Saved {
+    cursor: Pos,
+    mark: Option<Pos>,
+    from: Option<Pos>,
+    held: Option<Piece>,
+    to: Option<Pos>,
+    drop: Option<(PieceType, bool)>,
+    captures: Vec<Pos>,
+    placed: Vec<(Pos, Piece)>,
+    cascades: Vec<(Pos, Pos)>,
+    changes: Vec<Action>,
+    flags: Vec<bool>,
+    position_flags: Vec<(FlagId, Pos, bool)>,
+    extra: bool,
+    required: bool,
 }
 
 /// What a tracked run read: the squares (a bitmap) and whether it looked at the last move.
@@ -589,6 +712,8 @@ impl<'a> Run<'a> {
             flags: vec![],
             position_flags: vec![],
             move_type: None,
+            extra: false,
+            required: false,
             steps: 0,
             out,
             track: false,
@@ -619,6 +744,8 @@ impl<'a> Run<'a> {
         self.flags.clear();
         self.position_flags.clear();
         self.move_type = prog.move_type;
+        self.extra = false;
+        self.required = false;
         self.steps = 0;
         if self.track {
             self.reads.set([0; 4]);
@@ -698,6 +825,9 @@ pub enum TypeFilter<'a> {
     Only(Option<MoveType>),
     /// Programs whose type is not in the list (the lowest group under `move-priorities`).
     Unlisted(&'a [MoveType]),
+    /// Programs whose type is in the first list and not in the second (a phase's types below its
+    /// `move-priorities`).
+    Among(&'a [MoveType], &'a [MoveType]),
 }
 
 impl TypeFilter<'_> {
@@ -706,6 +836,9 @@ impl TypeFilter<'_> {
             TypeFilter::Any => true,
             TypeFilter::Only(t) => p.move_type == *t,
             TypeFilter::Unlisted(list) => p.move_type.is_none_or(|t| !list.contains(&t)),
+            TypeFilter::Among(yes, no) => p
+                .move_type
+                .is_some_and(|t| yes.contains(&t) && !no.contains(&t)),
         }
     }
 }
@@ -814,7 +947,7 @@ pub fn apply_part(game: &Game, state: &mut State, part: &Part, deferred: bool) {
     }
     for a in &part.actions {
         match *a {
-            Action::Move { .. } | Action::Capture { .. } => {}
+            Action::Move { .. } | Action::Capture { .. } | Action::ExtraTurn => {}
             Action::Place { at, piece, reserve } => {
                 state.set(at, Some(piece));
                 if reserve {
@@ -876,9 +1009,12 @@ pub fn apply_move(game: &Game, state: &State, m: &Move) -> State {
     if deferred {
         remove_dead(game, &mut s);
     }
-    s.turn += 1;
-    if s.turn >= game.turn_order.entries.len() {
-        s.turn = game.turn_order.repeat_from;
+    // `(extra-turn)`: the same entry of the turn order moves again.
+    if !m.extra_turn() {
+        s.turn += 1;
+        if s.turn >= game.turn_order.entries.len() {
+            s.turn = game.turn_order.repeat_from;
+        }
     }
     s.ply += 1;
     s.passes = if m.is_pass() { s.passes + 1 } else { 0 };
@@ -907,6 +1043,7 @@ impl Composer<'_> {
         at: Pos,
         types: Option<MoveType>,
         chain: &mut Vec<u64>,
+        required: bool,
     ) -> Result<(), EngineError> {
         if prefix.len() >= MAX_PARTS || self.out.len() >= MAX_MOVES {
             return Err(EngineError(format!(
@@ -965,7 +1102,7 @@ impl Composer<'_> {
                         ^ super::state::mix(prefix[0].from.map_or(0, |f| f.0 as u64 + 1) << 40);
                     if !(captured && !created) || self.expanded.insert(key) {
                         chain.push(next.hash);
-                        self.extend(prefix, &next, to, t, chain)?;
+                        self.extend(prefix, &next, to, t, chain, e.required)?;
                         chain.pop();
                     }
                 }
@@ -973,7 +1110,8 @@ impl Composer<'_> {
             }
             prefix.pop();
         }
-        if !any || self.game.options.pass_partial {
+        // A part made by `add-partial-required` is no move without its continuation.
+        if (!any || self.game.options.pass_partial) && !required {
             if prefix.len() > 0 {
                 self.finish(prefix, state.hash);
             }
@@ -1024,7 +1162,7 @@ fn complete_moves(
                 apply_part(game, &mut next, &e.part, deferred);
                 let mut prefix = vec![e.part];
                 let mut chain = vec![state.hash, next.hash];
-                c.extend(&mut prefix, &next, to, t, &mut chain)?;
+                c.extend(&mut prefix, &next, to, t, &mut chain, e.required)?;
             }
             _ => c.out.push(Move {
                 parts: vec![e.part],
@@ -1149,9 +1287,13 @@ pub fn legal_moves(
 ) -> Result<Vec<Move>, EngineError> {
     let entry = turn_of(game, state);
     let (player, owner) = (entry.player, entry.moves_as);
+    if !game.phases.is_empty() {
+        let moves = phase_moves(game, state, entry)?;
+        return finish_legal(game, state, royal, kings, player, moves);
+    }
     // Under `move-priorities`, only the first type with a move counts: generate the types in that order and
     // stop at the first that has one. Types not listed rank below all listed ones (README: decisions).
-    let mut moves = match entry.move_type {
+    let moves = match entry.move_type {
         Some(t) => complete_moves(game, state, player, owner, TypeFilter::Only(Some(t)))?,
         None if game.move_priorities.is_empty() => {
             complete_moves(game, state, player, owner, TypeFilter::Any)?
@@ -1176,6 +1318,60 @@ pub fn legal_moves(
             found
         }
     };
+    finish_legal(game, state, royal, kings, player, moves)
+}
+
+/// The moves of the phase the player to move is in (see [`Phase`]): the first phase whose condition holds
+/// gives the move types; `move-priorities` orders them as it orders all types without phases. No phase holds:
+/// no move.
+fn phase_moves(game: &Game, state: &State, entry: &TurnEntry) -> Result<Vec<Move>, EngineError> {
+    let (player, owner) = (entry.player, entry.moves_as);
+    let mut phase = None;
+    for p in &game.phases {
+        let holds = match &p.when {
+            None => true,
+            Some(c) => super::end::phase_holds(game, state, c, owner)?,
+        };
+        if holds {
+            phase = Some(p);
+            break;
+        }
+    }
+    let Some(phase) = phase else {
+        return Ok(vec![]);
+    };
+    let types = &phase.move_types[..];
+    if let Some(t) = entry.move_type {
+        if !types.contains(&t) {
+            return Ok(vec![]);
+        }
+        return complete_moves(game, state, player, owner, TypeFilter::Only(Some(t)));
+    }
+    for &t in game.move_priorities.iter().filter(|t| types.contains(t)) {
+        let found = complete_moves(game, state, player, owner, TypeFilter::Only(Some(t)))?;
+        if !found.is_empty() {
+            return Ok(found);
+        }
+    }
+    complete_moves(
+        game,
+        state,
+        player,
+        owner,
+        TypeFilter::Among(types, &game.move_priorities),
+    )
+}
+
+/// What every list of legal moves goes through after generation: maximal captures, the `checkmated`
+/// legality rule, passing.
+fn finish_legal(
+    game: &Game,
+    state: &State,
+    royal: &[Vec<PieceType>],
+    kings: &[PieceType],
+    player: Player,
+    mut moves: Vec<Move>,
+) -> Result<Vec<Move>, EngineError> {
     match game.options.maximal_captures {
         MaximalCaptures::No => {}
         MaximalCaptures::Pieces => {
@@ -1320,6 +1516,7 @@ impl LegalityCache {
                     Action::Capture { at }
                     | Action::ChangeType { at, .. }
                     | Action::SetAttribute { at, .. } => &[*at],
+                    Action::ExtraTurn => &[],
                     // A new piece or a new owner may add an attacker the cache never saw.
                     Action::Place { .. } | Action::ChangeOwner { .. } => {
                         return royal_attacked(game, after, player, types)

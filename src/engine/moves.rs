@@ -34,6 +34,8 @@ pub enum Action {
         attr: AttrId,
         value: bool,
     },
+    /// `(extra-turn)`: the mover moves again; the turn order does not advance.
+    ExtraTurn,
 }
 
 /// One part of a composite move (a single move has one part).
@@ -58,6 +60,13 @@ pub struct Move {
 impl Move {
     pub fn is_pass(&self) -> bool {
         self.parts.is_empty()
+    }
+
+    /// Whether the move earns its player another turn (`(extra-turn)`).
+    pub fn extra_turn(&self) -> bool {
+        self.parts
+            .iter()
+            .any(|p| p.actions.contains(&Action::ExtraTurn))
     }
 
     /// Number of pieces this move captures (explicitly, or by arriving on them).
@@ -171,6 +180,7 @@ impl Move {
                         game.attributes[attr.idx()],
                         value as u8
                     ),
+                    Action::ExtraTurn => "extra-turn".into(),
                 });
             }
         }
