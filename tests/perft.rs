@@ -483,3 +483,38 @@ fn draughts_start_positions_convert() {
         assert_eq!(parsed.turn, initial.turn, "{file}: {fen}");
     }
 }
+
+/// Perft of a game of `../shared/reference/perft-families.json` (OpenSpiel's counts: whole turns, terminal
+/// positions not expanded), from the start, depths 1..=`max_depth`.
+fn check_family(family: &str, file: &str, max_depth: usize) {
+    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/reference/perft-families.json");
+    let reference: Value = serde_json::from_str(&std::fs::read_to_string(p).expect("perft-families.json"))
+        .expect("perft-families.json is JSON");
+    let counts: Vec<u64> = reference["counts"][family]
+        .as_array()
+        .unwrap_or_else(|| panic!("no counts for {family}"))
+        .iter()
+        .map(|n| n.as_u64().unwrap())
+        .collect();
+    let game = load_game(&Path::new(env!("CARGO_MANIFEST_DIR")).join(file), &VariantSel::First).unwrap();
+    let engine = Engine::new(&game);
+    let start = engine.initial();
+    let mut failures = vec![];
+    for (i, &expected) in counts.iter().enumerate().take(max_depth) {
+        let d = i as u32 + 1;
+        let got = engine.perft(&start, d).unwrap();
+        println!("{family} start d{d}: {got} (expected {expected})");
+        if got != expected {
+            failures.push(format!("d{d}: got {got}, expected {expected}"));
+        }
+    }
+    assert!(failures.is_empty(), "{family} perft mismatches:\n{}", failures.join("\n"));
+}
+
+/// Nine Men's Morris to d5 (5,140,800, about 2 s): a move is a whole turn, a mill's removal included, as
+/// OpenSpiel counts. Placement alone reaches d5; the first mills (and so the choice of the stone to remove)
+/// come at ply 5, which is where d5 differs from 24·23·22·21·20.
+#[test]
+fn nine_mens_morris() {
+    check_family("nine_mens_morris", "games/nine-mens-morris.zrf", 5);
+}
