@@ -148,6 +148,14 @@ pub fn describe(g: &Game) -> String {
         turns.insert(g.turn_order.repeat_from, "repeat".into());
     }
     let _ = writeln!(o, "  turn order: {}", turns.join(" "));
+    for ph in &g.phases {
+        let types: Vec<&str> = ph.move_types.iter().map(|t| g.move_types[t.idx()].as_str()).collect();
+        let when = ph
+            .when
+            .as_ref()
+            .map_or("always".to_string(), |c| end_cond_text(g, c, g.turn_order.entries[0].player));
+        let _ = writeln!(o, "  phase {}: {} when {when}", ph.name, types.join(" "));
+    }
     let dummies = b.positions.iter().filter(|p| p.dummy).count();
     let _ = writeln!(
         o,
@@ -277,6 +285,11 @@ pub fn describe_json(g: &Game) -> Value {
         "players": g.players.iter().map(|p| json!({"name": p.name, "random": p.random})).collect::<Vec<_>>(),
         "turn_order": g.turn_order.entries.iter().map(|e| turn_text(g, e)).collect::<Vec<_>>(),
         "repeat_from": g.turn_order.repeat_from,
+        "phases": g.phases.iter().map(|ph| json!({
+            "name": ph.name,
+            "move_types": ph.move_types.iter().map(|t| g.move_types[t.idx()].clone()).collect::<Vec<_>>(),
+            "when": ph.when.as_ref().map(|c| end_cond_text(g, c, g.turn_order.entries[0].player)),
+        })).collect::<Vec<_>>(),
         "positions": b.positions.len(),
         "off_board_positions": b.positions.iter().filter(|p| p.dummy).map(|p| p.name.clone()).collect::<Vec<_>>(),
         "directions": b.directions,
