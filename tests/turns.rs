@@ -279,3 +279,24 @@ fn errors_of_the_new_forms_have_locations() {
         assert!(err.contains("test.zrf:3:") && err.contains(want), "{prog}: {err}");
     }
 }
+
+/// Two choices on one path, the second excluding the first's stone by a position flag: one move per pair of
+/// stones, each pair listed once (the two orders have one net effect), and the moving piece stays (`to` on
+/// its own square): a move that only removes.
+#[test]
+fn two_choices_remove_two_stones_once_per_pair() {
+    let g = compile(&format!(
+        "(game (title \"Two removals\") (players A B) (turn-order A B) {LINE}
+  (piece (name P) (moves (to
+    (choose (positions enemy?) capture (set-position-flag taken true))
+    (choose (positions enemy? (not (position-flag? taken))) capture)
+    add)))
+  (board-setup (A (P a1)) (B (P a2) (P a3) (P a4))))"
+    ))
+    .unwrap();
+    let e = Engine::new(&g);
+    let moves = e.legal_moves(&e.initial()).unwrap();
+    let mut names = notations(&g, &moves);
+    names.sort();
+    assert_eq!(names, ["a1xa3xa2", "a1xa4xa2", "a1xa4xa3"]);
+}
