@@ -322,13 +322,8 @@ fn tournament(a: TournamentArgs) -> Result<(), String> {
             .map_err(|e| format!("cannot resume: cannot read `{}`: {e}", path.display()))?;
         let c =
             TournamentConfig::from_toml(&text).map_err(|e| format!("{}: {e}", path.display()))?;
-        if c.version != env!("CARGO_PKG_VERSION") && !a.quiet {
-            eprintln!(
-                "warning: the run was started by dagaz {}, this is {}",
-                c.version,
-                env!("CARGO_PKG_VERSION")
-            );
-        }
+        // Whether it is the same run (dagaz version, game, settings, bots) is checked against the run's
+        // fingerprint.json, which an edit of config.toml does not change.
         c.load()?
     } else {
         tournament_config(&a)?.load()?
@@ -360,6 +355,10 @@ fn tournament(a: TournamentArgs) -> Result<(), String> {
         progress,
         resume: a.resume,
     };
+    // A folder another run holds: its one-line error before anything else is printed (the run takes the
+    // lock for good itself).
+    drop(dagaz::tournament::writers::RunFiles::new(&out, t.max_seats()).lock()?);
+    dagaz::bot::external::kill_bots_on_signals();
     if !a.quiet {
         eprintln!(
             "tournament: {} bots, {} in {} ({} jobs)",
@@ -386,7 +385,7 @@ fn tournament(a: TournamentArgs) -> Result<(), String> {
     if !a.quiet {
         eprintln!(
             "{} games ({} played now{}) in {:.1} s; report: {}",
-            r.records.len(),
+            r.summary.games,
             r.played,
             if r.resumed > 0 {
                 format!(", {} from before", r.resumed)

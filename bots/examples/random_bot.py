@@ -29,7 +29,8 @@ def main():
             break
         if kind != "move":  # "new-game" and anything unknown need no answer
             continue
-        print(json.dumps({"id": choose(request)}), flush=True)
+        # Echoing the request's number lets the runner tell this answer from a late one.
+        print(json.dumps({"id": choose(request), "request": request.get("request")}), flush=True)
 
 
 if __name__ == "__main__":

@@ -16,9 +16,10 @@ use rand_core::RngCore;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use std::collections::VecDeque;
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::atomic::{AtomicI32, Ordering};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, SyncSender};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -26,6 +27,22 @@ use std::time::Duration;
 pub const PROTOCOL: u32 = 1;
 /// Lines of standard error kept for error messages.
 const STDERR_LINES: usize = 20;
+/// The longest answer line read, in bytes: an answer names one move, so anything longer is an illegal
+/// answer, given up on as soon as this many bytes have come without a newline (the runner's memory stays
+/// bounded whatever the bot writes).
+pub const MAX_ANSWER_BYTES: usize = 64 * 1024;
+/// The longest standard-error line kept (longer ones are cut).
+const MAX_STDERR_LINE: usize = 1024;
+/// Lines read ahead of the runner: a bot that writes without pause blocks on its pipe beyond this.
+const LINES_AHEAD: usize = 16;
+
+/// What the reader thread hands over from the bot's standard output.
+enum Output {
+    /// One line, without its newline (not yet checked to be UTF-8).
+    Line(Vec<u8>),
+    /// More than [`MAX_ANSWER_BYTES`] without a newline; nothing more is read.
+    TooLong,
+}
 
 /// The settings of an external bot (the keys of its preset).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -61,7 +78,7 @@ impl Default for ExternalConfig {
 struct Process {
     child: Child,
     stdin: ChildStdin,
-    lines: Receiver<String>,
+    lines: Receiver<Output>,
     stderr: Arc<Mutex<VecDeque<String>>>,
     /// No request answered yet: the startup time is added to the limit.
     fresh: bool,
@@ -70,28 +87,37 @@ struct Process {
 impl Process {
     fn kill(mut self) {
         kill_tree(&mut self.child);
+        // Forgotten before it is reaped: once reaped, its id may name a new bot's process.
+        forget(self.child.id());
         let _ = self.child.wait();
     }
 
     /// The exit status (after waiting a little for it) and the last lines of standard error.
     fn post_mortem(mut self) -> String {
-        let mut status = None;
+        // Polled without reaping, so that its id still names its group when the group is killed.
+        let mut gone = false;
         for _ in 0..50 {
-            if let Ok(Some(s)) = self.child.try_wait() {
-                status = Some(s);
+            if exited(&self.child) {
+                gone = true;
                 break;
             }
             std::thread::sleep(Duration::from_millis(10));
         }
-        let status = match status {
-            Some(s) => s.to_string(),
-            None => {
-                kill_tree(&mut self.child);
-                self.child.wait().ok();
-                "closed its output".into()
-            }
+        // Whatever it started goes with it.
+        kill_tree(&mut self.child);
+        forget(self.child.id());
+        let waited = self.child.wait();
+        let status = match waited {
+            Ok(s) if gone => s.to_string(),
+            _ => "closed its output".into(),
         };
-        let tail: Vec<String> = self.stderr.lock().unwrap().iter().cloned().collect();
+        let tail: Vec<String> = self
+            .stderr
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .iter()
+            .cloned()
+            .collect();
         if tail.is_empty() {
             status
         } else {
@@ -107,6 +133,11 @@ pub struct ExternalBot {
     process: Option<Process>,
     /// Processes started so far (the first, then one after each failure).
     pub starts: u32,
+    /// Move requests sent so far (each carries its number).
+    requests: u64,
+    /// Answers discarded: lines that came when no request was waiting, or that echo an earlier request's
+    /// number.
+    unasked: u64,
 }
 
 impl ExternalBot {
@@ -122,6 +153,8 @@ impl ExternalBot {
             config,
             process: None,
             starts: 0,
+            requests: 0,
+            unasked: 0,
         })
     }
 
@@ -149,29 +182,33 @@ impl ExternalBot {
         #[cfg(unix)]
         std::os::unix::process::CommandExt::process_group(&mut cmd, 0);
         self.starts += 1;
-        let mut child = cmd.spawn().map_err(|e| {
-            BotError::Crashed(format!("cannot start `{}`: {e}", self.command_line()))
-        })?;
+        let mut child = {
+            // Registered under the lock, so that `kill_scope` cannot run between the start and the record.
+            let mut live = live_groups();
+            let child = cmd.spawn().map_err(|e| {
+                BotError::Crashed(format!("cannot start `{}`: {e}", self.command_line()))
+            })?;
+            live.push((child.id(), SCOPE.with(|s| s.get())));
+            remember_for_signals(child.id());
+            child
+        };
         let stdin = child.stdin.take().expect("piped stdin");
         let stdout = child.stdout.take().expect("piped stdout");
         let stderr = child.stderr.take().expect("piped stderr");
-        let (tx, lines) = mpsc::channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(l) = line else { break };
-                if tx.send(l).is_err() {
-                    break;
-                }
-            }
-        });
+        let (tx, lines) = mpsc::sync_channel(LINES_AHEAD);
+        std::thread::spawn(move || read_lines(stdout, tx));
         let tail = Arc::new(Mutex::new(VecDeque::new()));
         let t = tail.clone();
         std::thread::spawn(move || {
-            for line in BufReader::new(stderr).lines() {
-                let Ok(l) = line else { break };
-                let mut q = t.lock().unwrap();
+            let mut r = BufReader::new(stderr);
+            while let Ok(Some((line, complete))) = read_line_capped(&mut r, MAX_STDERR_LINE) {
+                let mut q = t.lock().unwrap_or_else(|e| e.into_inner());
                 if q.len() == STDERR_LINES {
                     q.pop_front();
+                }
+                let mut l = String::from_utf8_lossy(&line).into_owned();
+                if !complete {
+                    l.push_str("...");
                 }
                 q.push_back(l);
             }
@@ -186,11 +223,19 @@ impl ExternalBot {
     }
 
     /// The request for one move.
-    fn request(&self, engine: &Engine, state: &State, moves: &[Move], seed: u64) -> Value {
+    fn request(
+        &self,
+        engine: &Engine,
+        state: &State,
+        moves: &[Move],
+        seed: u64,
+        number: u64,
+    ) -> Value {
         let g = engine.game;
         json!({
             "type": "move",
             "protocol": PROTOCOL,
+            "request": number,
             "game": g.title,
             "players": g.players.iter().map(|p| p.name.clone()).collect::<Vec<_>>(),
             "player": g.players[engine.to_move(state).idx()].name,
@@ -201,10 +246,28 @@ impl ExternalBot {
         })
     }
 
-    /// Reads the answer's move index.
-    fn parse(engine: &Engine, moves: &[Move], line: &str) -> Result<usize, String> {
+    /// Reads the answer's move index; `Ok(None)` for an answer to an earlier request (it echoes another
+    /// request number).
+    fn parse(
+        engine: &Engine,
+        moves: &[Move],
+        line: &str,
+        number: u64,
+    ) -> Result<Option<usize>, String> {
         let v: Value =
             serde_json::from_str(line).map_err(|e| format!("`{}` is not JSON: {e}", clip(line)))?;
+        if let Some(r) = v.get("request").filter(|r| !r.is_null()) {
+            let r = r
+                .as_u64()
+                .ok_or_else(|| format!("`request` must be a number: `{}`", clip(line)))?;
+            if r != number {
+                return Ok(None);
+            }
+        }
+        Self::parse_move(engine, moves, &v, line).map(Some)
+    }
+
+    fn parse_move(engine: &Engine, moves: &[Move], v: &Value, line: &str) -> Result<usize, String> {
         if let Some(id) = v.get("id") {
             let id = id
                 .as_u64()
@@ -234,18 +297,210 @@ impl ExternalBot {
     }
 }
 
-/// Kills the process and, on Unix, every process it started (the bot runs in a process group of its own, so
-/// a bot started through a shell script does not leave the real bot running).
-fn kill_tree(child: &mut Child) {
+/// Reads the bot's standard output line by line into `tx`, each line capped at [`MAX_ANSWER_BYTES`]: past
+/// the cap it sends [`Output::TooLong`] and stops reading (the process is then killed).
+fn read_lines(stdout: impl Read, tx: SyncSender<Output>) {
+    let mut r = BufReader::new(stdout);
+    loop {
+        match read_line_capped(&mut r, MAX_ANSWER_BYTES) {
+            Ok(Some((line, true))) => {
+                if tx.send(Output::Line(line)).is_err() {
+                    return;
+                }
+            }
+            Ok(Some((line, false))) if line.len() >= MAX_ANSWER_BYTES => {
+                let _ = tx.send(Output::TooLong);
+                return;
+            }
+            // The last line, cut by the end of the output: still an answer.
+            Ok(Some((line, false))) => {
+                let _ = tx.send(Output::Line(line));
+                return;
+            }
+            Ok(None) | Err(_) => return,
+        }
+    }
+}
+
+/// One line of at most `cap` bytes, and whether it ended with a newline. A line longer than `cap` is cut
+/// there (`false`, exactly `cap` bytes); the end of the input gives what came before it (`false`), or
+/// `None` if nothing did.
+fn read_line_capped(r: &mut impl BufRead, cap: usize) -> std::io::Result<Option<(Vec<u8>, bool)>> {
+    let mut line = Vec::new();
+    loop {
+        let buf = match r.fill_buf() {
+            Ok(b) => b,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if buf.is_empty() {
+            return Ok((!line.is_empty()).then_some((line, false)));
+        }
+        let room = cap - line.len();
+        match buf.iter().take(room).position(|&b| b == b'\n') {
+            Some(i) => {
+                line.extend_from_slice(&buf[..i]);
+                r.consume(i + 1);
+                if line.last() == Some(&b'\r') {
+                    line.pop();
+                }
+                return Ok(Some((line, true)));
+            }
+            None => {
+                let n = buf.len().min(room);
+                line.extend_from_slice(&buf[..n]);
+                r.consume(n);
+                if line.len() >= cap {
+                    return Ok(Some((line, false)));
+                }
+            }
+        }
+    }
+}
+
+/// The process groups of bot processes started and not yet reaped, each with the scope (a tournament run)
+/// of the thread that started it: [`kill_scope`] ends a run's when the run ends, even those of games whose
+/// thread was abandoned.
+fn live_groups() -> std::sync::MutexGuard<'static, Vec<(u32, u64)>> {
+    static LIVE: Mutex<Vec<(u32, u64)>> = Mutex::new(Vec::new());
+    LIVE.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+thread_local! {
+    static SCOPE: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// Names the scope of the bot processes this thread starts from now on (0: none).
+pub fn set_scope(scope: u64) {
+    SCOPE.with(|s| s.set(scope));
+}
+
+/// A scope number not used before in this process.
+pub fn new_scope() -> u64 {
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+    NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+}
+
+/// Drops a process about to be reaped from the live list.
+fn forget(pid: u32) {
+    live_groups().retain(|&(p, _)| p != pid);
+    if let Ok(pid) = i32::try_from(pid) {
+        for slot in &SIGNAL_SLOTS {
+            if slot
+                .compare_exchange(pid, 0, Ordering::SeqCst, Ordering::SeqCst)
+                .is_ok()
+            {
+                break;
+            }
+        }
+    }
+}
+
+/// The live bot processes again, where a signal handler can read them without a lock (the first 512; the
+/// rest are ended by the normal paths only).
+static SIGNAL_SLOTS: [AtomicI32; 512] = [const { AtomicI32::new(0) }; 512];
+
+fn remember_for_signals(pid: u32) {
+    let Ok(pid) = i32::try_from(pid) else { return };
+    for slot in &SIGNAL_SLOTS {
+        if slot
+            .compare_exchange(0, pid, Ordering::SeqCst, Ordering::SeqCst)
+            .is_ok()
+        {
+            return;
+        }
+    }
+}
+
+/// Makes SIGINT, SIGTERM and SIGHUP kill every live bot's process group before the runner dies of them, so
+/// that a run stopped with Ctrl-C or `kill` leaves no bot behind (SIGKILL cannot be caught: a bot then sees
+/// its input close).
+pub fn kill_bots_on_signals() {
     #[cfg(unix)]
     {
-        let _ = Command::new("kill")
-            .args(["-KILL", "--", &format!("-{}", child.id())])
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .status();
+        extern "C" fn on_signal(sig: libc::c_int) {
+            for slot in &SIGNAL_SLOTS {
+                let pid = slot.load(Ordering::SeqCst);
+                if pid > 0 {
+                    // SAFETY: kill, signal and raise are async-signal-safe.
+                    unsafe {
+                        libc::kill(-pid, libc::SIGKILL);
+                    }
+                }
+            }
+            unsafe {
+                libc::signal(sig, libc::SIG_DFL);
+                libc::raise(sig);
+            }
+        }
+        for sig in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
+            // SAFETY: installs a handler that only makes async-signal-safe calls.
+            unsafe {
+                libc::signal(sig, on_signal as *const () as libc::sighandler_t);
+            }
+        }
     }
+}
+
+/// Kills the process group of every bot process of `scope` still running (the end of a tournament run).
+/// The leaders are not reaped yet, so their ids (the groups' ids) cannot have been reused.
+pub fn kill_scope(scope: u64) {
+    let live = live_groups();
+    for &(pid, s) in live.iter() {
+        if s == scope {
+            kill_group(pid);
+        }
+    }
+}
+
+/// Whether the child has exited, without reaping it.
+fn exited(child: &Child) -> bool {
+    #[cfg(unix)]
+    {
+        let Ok(pid) = libc::pid_t::try_from(child.id()) else {
+            return true;
+        };
+        // SAFETY: a zeroed siginfo_t is valid; waitid only writes into it.
+        unsafe {
+            let mut info: libc::siginfo_t = std::mem::zeroed();
+            let r = libc::waitid(
+                libc::P_PID,
+                pid as libc::id_t,
+                &mut info,
+                libc::WEXITED | libc::WNOHANG | libc::WNOWAIT,
+            );
+            r == 0 && info.si_pid() != 0
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = child;
+        false
+    }
+}
+
+fn kill_group(pid: u32) {
+    #[cfg(unix)]
+    if let Ok(pid) = i32::try_from(pid) {
+        if pid > 0 {
+            // SAFETY: kill(2) has no memory effects; a negative id names the process group.
+            unsafe {
+                libc::kill(-pid, libc::SIGKILL);
+            }
+        }
+    }
+}
+
+/// Kills the process and, on Unix, every process of its group (the bot runs in a process group of its own,
+/// so a bot started through a shell script, or one that forked, does not leave anything running). Must be
+/// called before the child is reaped.
+fn kill_tree(child: &mut Child) {
+    kill_group(child.id());
     let _ = child.kill();
+}
+
+fn too_long() -> String {
+    format!("an answer line longer than {MAX_ANSWER_BYTES} bytes")
 }
 
 fn clip(s: &str) -> String {
@@ -271,15 +526,25 @@ impl Bot for ExternalBot {
     ) -> Result<usize, BotError> {
         super::check_moves(moves)?;
         let seed = rng.next_u64();
-        let request = self.request(engine, state, moves, seed);
+        self.requests += 1;
+        let number = self.requests;
+        let request = self.request(engine, state, moves, seed, number);
         let mut p = match self.process.take() {
             Some(p) => p,
             None => self.spawn()?,
         };
-        // Lines left over from an earlier request are not answers to this one.
+        // Lines that came since the last answer answer no request: discarded (and counted).
         loop {
             match p.lines.try_recv() {
-                Ok(_) => continue,
+                Ok(Output::Line(l)) => {
+                    if !l.trim_ascii().is_empty() {
+                        self.unasked += 1;
+                    }
+                }
+                Ok(Output::TooLong) => {
+                    p.kill();
+                    return Err(BotError::Illegal(too_long()));
+                }
                 Err(mpsc::TryRecvError::Empty) => break,
                 Err(mpsc::TryRecvError::Disconnected) => {
                     return Err(BotError::Crashed(p.post_mortem()));
@@ -297,11 +562,15 @@ impl Bot for ExternalBot {
             limit += self.config.startup_ms;
         }
         let deadline = std::time::Instant::now() + Duration::from_millis(limit);
-        let line = loop {
+        loop {
             let left = deadline.saturating_duration_since(std::time::Instant::now());
-            match p.lines.recv_timeout(left) {
-                Ok(l) if l.trim().is_empty() => continue,
-                Ok(l) => break l,
+            let bytes = match p.lines.recv_timeout(left) {
+                Ok(Output::Line(l)) if l.trim_ascii().is_empty() => continue,
+                Ok(Output::Line(l)) => l,
+                Ok(Output::TooLong) => {
+                    p.kill();
+                    return Err(BotError::Illegal(too_long()));
+                }
                 Err(RecvTimeoutError::Timeout) => {
                     p.kill();
                     return Err(BotError::Timeout(format!(
@@ -312,19 +581,38 @@ impl Bot for ExternalBot {
                 Err(RecvTimeoutError::Disconnected) => {
                     return Err(BotError::Crashed(p.post_mortem()));
                 }
-            }
-        };
-        match Self::parse(engine, moves, &line) {
-            Ok(i) => {
-                p.fresh = false;
-                self.process = Some(p);
-                Ok(i)
-            }
-            Err(e) => {
-                p.kill();
-                Err(BotError::Illegal(e))
+            };
+            let parsed = match std::str::from_utf8(&bytes) {
+                Ok(line) => Self::parse(engine, moves, line, number),
+                Err(e) => Err(format!(
+                    "the answer is not UTF-8 ({e}): `{}`",
+                    clip(&String::from_utf8_lossy(&bytes))
+                )),
+            };
+            match parsed {
+                Ok(Some(i)) => {
+                    p.fresh = false;
+                    self.process = Some(p);
+                    return Ok(i);
+                }
+                // An answer to an earlier request, come late: not this one's.
+                Ok(None) => self.unasked += 1,
+                Err(e) => {
+                    p.kill();
+                    return Err(BotError::Illegal(e));
+                }
             }
         }
+    }
+
+    fn note(&self) -> Option<String> {
+        let n = self.unasked;
+        (n > 0).then(|| {
+            format!(
+                "{n} answer{} nobody asked for discarded",
+                if n == 1 { "" } else { "s" }
+            )
+        })
     }
 
     fn reset(&mut self) {
@@ -349,9 +637,11 @@ impl Drop for ExternalBot {
         if let Some(mut p) = self.process.take() {
             let _ = writeln!(p.stdin, "{}", json!({"type": "quit"}));
             let _ = p.stdin.flush();
+            // A moment to exit on its own; then its whole group goes, whatever it left running (it is not
+            // reaped before, so its id still names its group).
             for _ in 0..20 {
-                if let Ok(Some(_)) = p.child.try_wait() {
-                    return;
+                if exited(&p.child) {
+                    break;
                 }
                 std::thread::sleep(Duration::from_millis(5));
             }
@@ -493,6 +783,173 @@ for line in sys.stdin:
         let alive =
             std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|s| !s.contains(") Z "));
         assert!(!alive, "the bot's own child {pid} is still running");
+        std::fs::remove_dir_all(dir).ok();
+    }
+
+    #[test]
+    fn invalid_utf8_is_illegal() {
+        fails_then_recovers(
+            "utf8",
+            "        sys.stdout.buffer.write(b'{\"id\": \"\\xff\\xfe\"}\\n'); sys.stdout.flush(); continue",
+            |e| matches!(e, BotError::Illegal(m) if m.contains("not UTF-8")),
+        );
+    }
+
+    #[test]
+    fn a_line_past_the_cap_is_illegal() {
+        fails_then_recovers(
+            "long",
+            "        sys.stdout.write('{\"id\": 1, \"pad\": \"' + 'x' * 100000 + '\"}\\n'); sys.stdout.flush(); continue",
+            |e| matches!(e, BotError::Illegal(m) if m.contains("longer than")),
+        );
+    }
+
+    /// `cat /dev/zero` never writes a newline: the answer is illegal as soon as the cap is reached, long
+    /// before the time limit, and the reader keeps no more than the cap.
+    #[cfg(unix)]
+    #[test]
+    fn endless_output_without_a_newline_is_illegal_at_once() {
+        let mut bot = ExternalBot::new(
+            "zero",
+            ExternalConfig {
+                command: "cat /dev/zero".into(),
+                time_ms: 20_000,
+                ..Default::default()
+            },
+        )
+        .unwrap();
+        let t = std::time::Instant::now();
+        let e = ask(&mut bot, 1).unwrap_err();
+        assert!(
+            matches!(&e, BotError::Illegal(m) if m.contains("longer than")),
+            "{e}"
+        );
+        assert!(t.elapsed() < Duration::from_secs(5), "{:?}", t.elapsed());
+    }
+
+    /// A bot that answers twice without echoing the request number: the second line, come before the
+    /// next request, is discarded and counted, and the next request gets its own answer.
+    #[test]
+    fn a_second_answer_is_discarded_not_used() {
+        let (dir, config) = script(
+            "twice",
+            "        print(json.dumps({'id': 0}), flush=True); print(json.dumps({'id': 2}), flush=True); n = 1; continue",
+        );
+        let mut bot = ExternalBot::new("ext", config).unwrap();
+        assert_eq!(ask(&mut bot, 1), Ok(0));
+        assert_eq!(bot.note(), None);
+        // The runner's work between two requests (other moves, the engine).
+        std::thread::sleep(Duration::from_millis(300));
+        assert_eq!(ask(&mut bot, 2), Ok(1), "the stale answer was used");
+        assert_eq!(ask(&mut bot, 3), Ok(1));
+        assert_eq!(bot.starts, 1);
+        assert_eq!(
+            bot.note().as_deref(),
+            Some("1 answer nobody asked for discarded")
+        );
+        std::fs::remove_dir_all(dir).ok();
+    }
+
+    /// A bot that echoes the request number: an answer to an earlier request, however late it comes, is
+    /// never taken for the current one.
+    #[test]
+    fn a_late_answer_to_an_earlier_request_is_discarded() {
+        let dir = std::env::temp_dir().join(format!("dagaz-bot-{}-late", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("bot.py");
+        std::fs::write(
+            &path,
+            r#"import json, sys, time
+first = True
+for line in sys.stdin:
+    req = json.loads(line)
+    if req.get("type") != "move":
+        continue
+    r = req["request"]
+    if first:
+        first = False
+        print(json.dumps({"id": 0, "request": r}), flush=True)
+        time.sleep(0.4)
+        print(json.dumps({"id": 2, "request": r}), flush=True)
+    else:
+        time.sleep(0.8)
+        print(json.dumps({"id": 1, "request": r}), flush=True)
+"#,
+        )
+        .unwrap();
+        let mut bot = ExternalBot::new(
+            "ext",
+            ExternalConfig {
+                command: format!("python3 {}", path.display()),
+                time_ms: 3000,
+                ..Default::default()
+            },
+        )
+        .unwrap();
+        assert_eq!(ask(&mut bot, 1), Ok(0));
+        // Asked at once: the late answer comes while this request waits.
+        assert_eq!(ask(&mut bot, 2), Ok(1), "the late answer was used");
+        assert_eq!(bot.starts, 1);
+        assert_eq!(
+            bot.note().as_deref(),
+            Some("1 answer nobody asked for discarded")
+        );
+        std::fs::remove_dir_all(dir).ok();
+    }
+
+    /// A bot that forks a child into its process group: the child is gone once the bot is dropped after a
+    /// normal game (no failure), not only after a failure.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn the_bots_whole_group_ends_with_it() {
+        let dir = std::env::temp_dir().join(format!("dagaz-bot-{}-fork", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let pidfile = dir.join("pid");
+        std::fs::write(
+            dir.join("bot.py"),
+            format!(
+                r#"import json, os, sys, time
+if os.fork() == 0:
+    open({:?}, "w").write(str(os.getpid()))
+    os.close(1)
+    time.sleep(60)
+    sys.exit(0)
+for line in sys.stdin:
+    req = json.loads(line)
+    if req.get("type") == "quit":
+        break
+    if req.get("type") == "move":
+        print(json.dumps({{"id": 1}}), flush=True)
+"#,
+                pidfile.display().to_string()
+            ),
+        )
+        .unwrap();
+        let mut bot = ExternalBot::new(
+            "ext",
+            ExternalConfig {
+                command: format!("python3 {}", dir.join("bot.py").display()),
+                ..Default::default()
+            },
+        )
+        .unwrap();
+        assert_eq!(ask(&mut bot, 1), Ok(1));
+        let mut pid = String::new();
+        for _ in 0..100 {
+            pid = std::fs::read_to_string(&pidfile).unwrap_or_default();
+            if !pid.is_empty() {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        assert!(!pid.is_empty(), "the child did not start");
+        let alive = || {
+            std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|s| !s.contains(") Z "))
+        };
+        assert!(alive(), "the child should run while the bot does");
+        drop(bot);
+        std::thread::sleep(Duration::from_millis(100));
+        assert!(!alive(), "the bot's child {pid} outlived it");
         std::fs::remove_dir_all(dir).ok();
     }
 

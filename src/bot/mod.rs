@@ -83,6 +83,13 @@ pub trait Bot: Send {
     /// Called before each new game: forget whatever the last game left behind.
     fn reset(&mut self) {}
 
+    /// Something the game's record should mention that is not an error (an external bot's answers that
+    /// nobody asked for, discarded), about the bot's whole life so far: the runner asks after each move and
+    /// keeps the last note.
+    fn note(&self) -> Option<String> {
+        None
+    }
+
     /// The work of the last `choose`, in the bot's own unit (alpha-beta: nodes; MCTS: iterations), for the
     /// tournament's timings. `None` for bots that do not count.
     fn last_nodes(&self) -> Option<u64> {

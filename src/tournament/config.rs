@@ -505,6 +505,76 @@ impl Tournament {
         })
     }
 
+    /// Everything that shapes the run's games and statistics, field by field (name, value): the dagaz
+    /// version running, the game file and the hash of its bytes now (and of the files it includes), the
+    /// variants, every setting but
+    /// `--jobs`, and each bot's full specification. A run records it when it starts and a resume compares.
+    pub fn fingerprint(&self) -> Vec<(String, String)> {
+        let c = &self.config;
+        let (hash, includes) = match c.game_bytes() {
+            Ok((bytes, dir)) => {
+                let hash = fnv1a(&bytes);
+                // The files it includes, read again as the run read them: their paths and texts.
+                let file = lang::read_bytes(&c.game, bytes, &dir);
+                let mut all = vec![];
+                for f in file.sources.files().iter().skip(1) {
+                    all.extend_from_slice(f.path.to_string_lossy().as_bytes());
+                    all.push(0);
+                    all.extend_from_slice(f.text.as_bytes());
+                    all.push(0);
+                }
+                let includes = if all.is_empty() {
+                    "none".to_string()
+                } else {
+                    fnv1a(&all)
+                };
+                (hash, includes)
+            }
+            Err(e) => (format!("unreadable: {e}"), String::new()),
+        };
+        let mut f = vec![
+            (
+                "dagaz version".to_string(),
+                env!("CARGO_PKG_VERSION").to_string(),
+            ),
+            ("game".into(), c.game.clone()),
+            ("game file hash".into(), hash),
+            ("included files hash".into(), includes),
+            (
+                "variants".into(),
+                self.variants
+                    .iter()
+                    .map(|v| v.title.as_str())
+                    .collect::<Vec<_>>()
+                    .join(" / "),
+            ),
+            ("format".into(), c.format.as_str().into()),
+            ("games".into(), c.games.to_string()),
+            ("seed".into(), c.seed.to_string()),
+            ("max_plies".into(), c.max_plies.to_string()),
+            ("opening_plies".into(), c.opening_plies.to_string()),
+            ("move_timeout_ms".into(), c.move_timeout_ms.to_string()),
+            (
+                "sprt".into(),
+                c.sprt.map_or("none".into(), |s| {
+                    format!("{},{},{},{}", s.elo0, s.elo1, s.alpha, s.beta)
+                }),
+            ),
+            ("bots".into(), self.bots.len().to_string()),
+        ];
+        for (i, b) in self.bots.iter().enumerate() {
+            let spec = match &b.config {
+                Some(BotConfig::Table(t)) => {
+                    serde_json::to_string(t).unwrap_or_else(|_| b.name.clone())
+                }
+                Some(BotConfig::Name(n)) => n.clone(),
+                None => format!("(made in code) {}", b.name),
+            };
+            f.push((format!("bot {}", i + 1), spec));
+        }
+        f
+    }
+
     /// The most seats of any variant (the width of the per-seat columns).
     pub fn max_seats(&self) -> usize {
         self.variants

@@ -11,7 +11,8 @@
 //! * [`record`]: [`GameRecord`] and [`GameTiming`] and their CSV rows;
 //! * [`stats`]: the numbers (Elo, pentanomial, GSPRT, Bradley-Terry, the measures of a rule set), pure
 //!   functions of counts;
-//! * [`report`]: every statistic of a run from its records ([`Summary`]), and `report.md`;
+//! * [`report`]: every statistic of a run counted from its records one at a time ([`Summary`]), and
+//!   `report.md`;
 //! * [`writers`]: the run's files in `results/<run>/`.
 //!
 //! ```no_run

@@ -1,13 +1,15 @@
-//! From records to numbers and words: [`summarize`] computes every statistic of a run from its game records
-//! alone (standings, the pairwise table, results per end condition, the measures of each variant's rule set),
-//! and [`render_markdown`] and [`render_standings`] show them. The CSV forms are in `writers`.
+//! From records to numbers and words: a [`Tally`] counts the game records one at a time, in any order, and
+//! gives every statistic of a run (standings, the pairwise table, results per end condition, the measures of
+//! each variant's rule set) from those counts alone ([`summarize`] does it for records in memory);
+//! [`render_markdown`] and [`render_standings`] show them. The CSV forms are in `writers`.
 
 use super::config::Tournament;
 use super::record::{GameRecord, BOT_ERROR, ENGINE_ERROR, MOVE_LIMIT};
-use super::runner::{outcome_of, SprtStatus};
+use super::runner::SprtStatus;
+use super::schedule::Schedule;
 use super::stats::{
-    bradley_terry, rule_set_measures, BtOptions, EloEstimate, EndKind, GameOutcome, Outcome, Penta,
-    RuleSetMeasures, SprtDecision, Wdl,
+    bradley_terry, BtOptions, EloEstimate, EndKind, Outcome, Penta, RuleSetMeasures, RuleSetTally,
+    SprtDecision, Wdl,
 };
 use std::collections::BTreeMap;
 use std::fmt::Write;
@@ -105,191 +107,176 @@ fn end_kind(g: &GameRecord) -> EndKind {
     }
 }
 
-/// Computes every statistic from the records (in game-id order).
+/// Computes every statistic from the records (in any order: see [`Tally`]).
 pub fn summarize(
     t: &Tournament,
     records: &[GameRecord],
     sprt: Option<SprtStatus>,
     complete: bool,
 ) -> Summary {
-    let names: Vec<String> = t.bots.iter().map(|b| b.name.clone()).collect();
-    let n = names.len();
-    let index: BTreeMap<&str, usize> = names
-        .iter()
-        .enumerate()
-        .map(|(i, b)| (b.as_str(), i))
-        .collect();
-    let bot_of = |name: &str| index.get(name).copied();
-    let rated: Vec<&GameRecord> = records.iter().filter(|g| g.is_rated()).collect();
-    let two_player = t.variants.iter().all(|v| v.seats().len() == 2);
+    let mut tally = Tally::new(t);
+    for g in records {
+        tally.add_game(t, g);
+    }
+    tally.summary(t, sprt, complete)
+}
 
-    // Per bot and per pair of bots.
-    let mut wdl = vec![Wdl::default(); n];
-    let mut h2h = vec![vec![Wdl::default(); n]; n];
-    for g in &rated {
-        for (i, b) in g.bots.iter().enumerate() {
-            let Some(a) = bot_of(b) else { continue };
-            wdl[a].add(seat_outcome(g.results[i]));
-            for (j, c) in g.bots.iter().enumerate() {
-                if let (Some(c), true) = (bot_of(c), i != j) {
-                    h2h[a][c].add(seat_outcome(g.results[i] - g.results[j]));
+/// One game of a pair waiting for the other (two-player games).
+#[derive(Clone, Debug)]
+struct PairGame {
+    game_id: u64,
+    rated: bool,
+    /// Bot index per seat (`None` for a name not in the run).
+    bots: Vec<Option<usize>>,
+    results: Vec<i8>,
+}
+
+impl PairGame {
+    /// The game's outcome for bot `x` (a loss if it did not play), as [`super::runner::outcome_of`] gives it.
+    fn outcome(&self, x: usize) -> Outcome {
+        match self
+            .bots
+            .iter()
+            .position(|&b| b == Some(x))
+            .map(|i| self.results[i])
+        {
+            Some(r) if r > 0 => Outcome::Win,
+            Some(0) => Outcome::Draw,
+            _ => Outcome::Loss,
+        }
+    }
+}
+
+/// One variant's counts.
+#[derive(Clone, Debug, Default)]
+struct VariantTally {
+    games: u64,
+    engine_errors: u64,
+    bot_errors: u64,
+    plies: u64,
+    legal_moves: u64,
+    rule_set: RuleSetTally,
+    ends: BTreeMap<(String, String, i32), (u64, Vec<u64>)>,
+}
+
+/// Bot, variant, seat, end type, end name, end priority.
+type EndKey = (usize, usize, usize, String, String, i32);
+
+/// Every statistic of a run gathered one game at a time: counts only, so that its memory does not grow
+/// with the number of games, and the result does not depend on the order the games come in (for the
+/// pairs, two games of a pair wait for each other; fed in game-id order, at most one pair waits).
+pub struct Tally {
+    index: BTreeMap<String, usize>,
+    two_player: bool,
+    games: u64,
+    wdl: Vec<Wdl>,
+    h2h: Vec<Vec<Wdl>>,
+    penta_field: Vec<Penta>,
+    penta_h2h: Vec<Vec<Penta>>,
+    /// Pairs with one game so far, by pair id.
+    waiting: std::collections::HashMap<u64, PairGame>,
+    /// (bot, variant, seat, end type, end name, priority) → wins, draws, losses.
+    ends: BTreeMap<EndKey, [u64; 3]>,
+    variants: Vec<VariantTally>,
+}
+
+impl Tally {
+    pub fn new(t: &Tournament) -> Tally {
+        let n = t.bots.len();
+        Tally {
+            index: t
+                .bots
+                .iter()
+                .enumerate()
+                .map(|(i, b)| (b.name.clone(), i))
+                .collect(),
+            two_player: t.variants.iter().all(|v| v.seats().len() == 2),
+            games: 0,
+            wdl: vec![Wdl::default(); n],
+            h2h: vec![vec![Wdl::default(); n]; n],
+            penta_field: vec![Penta::default(); n],
+            penta_h2h: vec![vec![Penta::default(); n]; n],
+            waiting: Default::default(),
+            ends: BTreeMap::new(),
+            variants: vec![VariantTally::default(); t.variants.len()],
+        }
+    }
+
+    /// Counts one game. `t` must be the tournament the tally was made for.
+    pub fn add_game(&mut self, t: &Tournament, g: &GameRecord) {
+        self.games += 1;
+        let bot_of = |name: &str| self.index.get(name).copied();
+        let bots: Vec<Option<usize>> = g.bots.iter().map(|b| bot_of(b)).collect();
+        let rated = g.is_rated();
+        let variant = t.variants.iter().position(|v| v.title == g.variant);
+        if rated {
+            for (i, &a) in bots.iter().enumerate() {
+                let Some(a) = a else { continue };
+                self.wdl[a].add(seat_outcome(g.results[i]));
+                for (j, &c) in bots.iter().enumerate() {
+                    if let (Some(c), true) = (c, i != j) {
+                        self.h2h[a][c].add(seat_outcome(g.results[i] - g.results[j]));
+                    }
+                }
+            }
+            for (i, &a) in bots.iter().enumerate() {
+                let Some(a) = a else { continue };
+                let k = (
+                    a,
+                    variant.unwrap_or(0),
+                    i,
+                    g.end_type.clone(),
+                    g.end_name.clone(),
+                    g.end_priority,
+                );
+                let e = self.ends.entry(k).or_default();
+                e[match seat_outcome(g.results[i]) {
+                    Outcome::Win => 0,
+                    Outcome::Draw => 1,
+                    Outcome::Loss => 2,
+                }] += 1;
+            }
+        }
+        if self.two_player {
+            let this = PairGame {
+                game_id: g.game_id,
+                rated,
+                bots: bots.clone(),
+                results: g.results.clone(),
+            };
+            match self.waiting.remove(&g.pair_id) {
+                None => {
+                    self.waiting.insert(g.pair_id, this);
+                }
+                Some(other) => {
+                    let (first, second) = if other.game_id <= this.game_id {
+                        (other, this)
+                    } else {
+                        (this, other)
+                    };
+                    self.add_pair(&first, &second);
                 }
             }
         }
-    }
-    // Pairs: both games of a pair rated (two-player games).
-    let mut penta_field = vec![Penta::default(); n];
-    let mut penta_h2h = vec![vec![Penta::default(); n]; n];
-    if two_player {
-        let mut pairs: BTreeMap<u64, Vec<&GameRecord>> = BTreeMap::new();
-        for g in records {
-            pairs.entry(g.pair_id).or_default().push(g);
-        }
-        for games in pairs.values() {
-            if games.len() != 2 || !games.iter().all(|g| g.is_rated()) {
-                continue;
+        if let Some(v) = variant {
+            let seats = t.variants[v].seats().len();
+            let vt = &mut self.variants[v];
+            vt.games += 1;
+            vt.plies += g.plies as u64;
+            vt.legal_moves += g.legal_moves;
+            if g.end_type == ENGINE_ERROR {
+                vt.engine_errors += 1;
             }
-            let (Some(a), Some(b)) = (bot_of(&games[0].bots[0]), bot_of(&games[0].bots[1])) else {
-                continue;
-            };
-            for (x, y) in [(a, b), (b, a)] {
-                let o: Vec<Outcome> = games.iter().map(|g| outcome_of(g, &names[x])).collect();
-                penta_field[x].add_pair(o[0], o[1]);
-                penta_h2h[x][y].add_pair(o[0], o[1]);
+            if g.end_type == BOT_ERROR {
+                vt.bot_errors += 1;
             }
-        }
-    }
-
-    let mut encounters = vec![];
-    let mut head2head = vec![];
-    for a in 0..n {
-        for b in a + 1..n {
-            let w = h2h[a][b];
-            if w.games() > 0 {
-                encounters.push((a, b, w));
-            }
-            let penta = (two_player && penta_h2h[a][b].pairs() > 0).then_some(penta_h2h[a][b]);
-            if w.games() > 0 {
-                head2head.push(Head2Head {
-                    a,
-                    b,
-                    wdl: w,
-                    penta,
-                    elo: penta.and_then(|p| p.elo()).or_else(|| w.elo()),
-                });
-            }
-        }
-    }
-    // One virtual draw per bot against a reference at 0 (BayesElo's prior): every rating finite, even for a bot
-    // that won or lost every game, at the cost of a slight pull towards 0.
-    let bt = BtOptions {
-        prior_draws: 1.0,
-        ..BtOptions::default()
-    };
-    let ratings = bradley_terry(n, &encounters, &bt)
-        .map(|r| r.ratings)
-        .unwrap_or_else(|| vec![None; n]);
-    let los_of = |a: usize, b: usize| -> Option<f64> {
-        if a == b {
-            return None;
-        }
-        let p = penta_h2h[a][b];
-        if two_player && p.pairs() > 0 {
-            return p.elo().map(|e| e.los);
-        }
-        h2h[a][b].elo().map(|e| e.los)
-    };
-    let mut standings: Vec<Standing> = (0..n)
-        .map(|a| {
-            let penta = (two_player && penta_field[a].pairs() > 0).then_some(penta_field[a]);
-            Standing {
-                bot: a,
-                name: names[a].clone(),
-                wdl: wdl[a],
-                elo: penta.and_then(|p| p.elo()).or_else(|| wdl[a].elo()),
-                rating: ratings[a],
-                penta,
-                los: (0..n).map(|b| los_of(a, b)).collect(),
-            }
-        })
-        .collect();
-    standings.sort_by(|x, y| {
-        let s = |w: &Wdl| w.score().unwrap_or(0.0);
-        s(&y.wdl)
-            .total_cmp(&s(&x.wdl))
-            .then(
-                y.rating
-                    .unwrap_or(f64::NEG_INFINITY)
-                    .total_cmp(&x.rating.unwrap_or(f64::NEG_INFINITY)),
-            )
-            .then(x.bot.cmp(&y.bot))
-    });
-
-    // End conditions per bot and seat.
-    // (bot, variant, seat, end type, end name, priority) → wins, draws, losses.
-    type EndKey = (usize, usize, usize, String, String, i32);
-    let mut ends: BTreeMap<EndKey, [u64; 3]> = BTreeMap::new();
-    for g in &rated {
-        let v = variant_index(t, &g.variant);
-        for (i, b) in g.bots.iter().enumerate() {
-            let Some(a) = bot_of(b) else { continue };
-            let k = (
-                a,
-                v,
-                i,
-                g.end_type.clone(),
-                g.end_name.clone(),
-                g.end_priority,
-            );
-            let e = ends.entry(k).or_default();
-            e[match seat_outcome(g.results[i]) {
-                Outcome::Win => 0,
-                Outcome::Draw => 1,
-                Outcome::Loss => 2,
-            }] += 1;
-        }
-    }
-    let ends = ends
-        .into_iter()
-        .map(
-            |((bot, variant, seat, end_type, end_name, end_priority), c)| EndRow {
-                bot,
-                variant,
-                seat,
-                end_type,
-                end_name,
-                end_priority,
-                wins: c[0],
-                draws: c[1],
-                losses: c[2],
-            },
-        )
-        .collect();
-
-    let variants = t
-        .variants
-        .iter()
-        .map(|v| {
-            let seats: Vec<String> = v
-                .seats()
-                .iter()
-                .map(|&p| v.game.players[p].name.clone())
-                .collect();
-            let games: Vec<&GameRecord> = records.iter().filter(|g| g.variant == v.title).collect();
-            let ok: Vec<&&GameRecord> = games.iter().filter(|g| g.is_rated()).collect();
-            let outcomes: Vec<GameOutcome> = ok
-                .iter()
-                .map(|g| GameOutcome {
-                    results: g.results.iter().map(|&r| r as f64).collect(),
-                    plies: g.plies,
-                    end: end_kind(g),
-                })
-                .collect();
-            let mut ends: BTreeMap<(String, String, i32), (u64, Vec<u64>)> = BTreeMap::new();
-            for g in &ok {
-                let e = ends
+            if rated {
+                let results: Vec<f64> = g.results.iter().map(|&r| r as f64).collect();
+                vt.rule_set.add(&results, g.plies, end_kind(g));
+                let e = vt
+                    .ends
                     .entry((g.end_type.clone(), g.end_name.clone(), g.end_priority))
-                    .or_insert_with(|| (0, vec![0; seats.len()]));
+                    .or_insert_with(|| (0, vec![0; seats]));
                 e.0 += 1;
                 for (i, &r) in g.results.iter().enumerate() {
                     if r > 0 && i < e.1.len() {
@@ -297,49 +284,155 @@ pub fn summarize(
                     }
                 }
             }
-            let plies: u64 = games.iter().map(|g| g.plies as u64).sum();
-            let legal: u64 = games.iter().map(|g| g.legal_moves).sum();
-            VariantSummary {
-                title: v.title.clone(),
-                seats,
-                games: games.len(),
-                engine_errors: games.iter().filter(|g| g.end_type == ENGINE_ERROR).count(),
-                bot_errors: games.iter().filter(|g| g.end_type == BOT_ERROR).count(),
-                measures: rule_set_measures(&outcomes),
-                branching: (plies > 0).then(|| legal as f64 / plies as f64),
-                ends,
-            }
-        })
-        .collect();
-
-    let scheduled = super::schedule::schedule(
-        t.config.format,
-        n,
-        &t.variants
-            .iter()
-            .map(|v| v.seats().len())
-            .collect::<Vec<_>>(),
-        t.config.games,
-    )
-    .len();
-    Summary {
-        bots: names,
-        standings,
-        head2head,
-        ends,
-        variants,
-        sprt,
-        games: records.len(),
-        scheduled,
-        complete,
+        }
     }
-}
 
-fn variant_index(t: &Tournament, title: &str) -> usize {
-    t.variants
-        .iter()
-        .position(|v| v.title == title)
-        .unwrap_or(0)
+    /// A pair whose two games are both rated counts for both bots of its first game.
+    fn add_pair(&mut self, first: &PairGame, second: &PairGame) {
+        if !(first.rated && second.rated) {
+            return;
+        }
+        let (Some(Some(a)), Some(Some(b))) = (first.bots.first(), first.bots.get(1)) else {
+            return;
+        };
+        let (a, b) = (*a, *b);
+        for (x, y) in [(a, b), (b, a)] {
+            let (o1, o2) = (first.outcome(x), second.outcome(x));
+            self.penta_field[x].add_pair(o1, o2);
+            self.penta_h2h[x][y].add_pair(o1, o2);
+        }
+    }
+
+    /// The statistics of the games counted so far.
+    pub fn summary(&self, t: &Tournament, sprt: Option<SprtStatus>, complete: bool) -> Summary {
+        let names: Vec<String> = t.bots.iter().map(|b| b.name.clone()).collect();
+        let n = names.len();
+        let two_player = self.two_player;
+        let (wdl, h2h, penta_field, penta_h2h) =
+            (&self.wdl, &self.h2h, &self.penta_field, &self.penta_h2h);
+        let mut encounters = vec![];
+        let mut head2head = vec![];
+        for a in 0..n {
+            for b in a + 1..n {
+                let w = h2h[a][b];
+                if w.games() > 0 {
+                    encounters.push((a, b, w));
+                }
+                let penta = (two_player && penta_h2h[a][b].pairs() > 0).then_some(penta_h2h[a][b]);
+                if w.games() > 0 {
+                    head2head.push(Head2Head {
+                        a,
+                        b,
+                        wdl: w,
+                        penta,
+                        elo: penta.and_then(|p| p.elo()).or_else(|| w.elo()),
+                    });
+                }
+            }
+        }
+        // One virtual draw per bot against a reference at 0 (BayesElo's prior): every rating finite, even for a bot
+        // that won or lost every game, at the cost of a slight pull towards 0.
+        let bt = BtOptions {
+            prior_draws: 1.0,
+            ..BtOptions::default()
+        };
+        let ratings = bradley_terry(n, &encounters, &bt)
+            .map(|r| r.ratings)
+            .unwrap_or_else(|| vec![None; n]);
+        let los_of = |a: usize, b: usize| -> Option<f64> {
+            if a == b {
+                return None;
+            }
+            let p = penta_h2h[a][b];
+            if two_player && p.pairs() > 0 {
+                return p.elo().map(|e| e.los);
+            }
+            h2h[a][b].elo().map(|e| e.los)
+        };
+        let mut standings: Vec<Standing> = (0..n)
+            .map(|a| {
+                let penta = (two_player && penta_field[a].pairs() > 0).then_some(penta_field[a]);
+                Standing {
+                    bot: a,
+                    name: names[a].clone(),
+                    wdl: wdl[a],
+                    elo: penta.and_then(|p| p.elo()).or_else(|| wdl[a].elo()),
+                    rating: ratings[a],
+                    penta,
+                    los: (0..n).map(|b| los_of(a, b)).collect(),
+                }
+            })
+            .collect();
+        standings.sort_by(|x, y| {
+            let s = |w: &Wdl| w.score().unwrap_or(0.0);
+            s(&y.wdl)
+                .total_cmp(&s(&x.wdl))
+                .then(
+                    y.rating
+                        .unwrap_or(f64::NEG_INFINITY)
+                        .total_cmp(&x.rating.unwrap_or(f64::NEG_INFINITY)),
+                )
+                .then(x.bot.cmp(&y.bot))
+        });
+
+        let ends = self
+            .ends
+            .iter()
+            .map(
+                |((bot, variant, seat, end_type, end_name, end_priority), c)| EndRow {
+                    bot: *bot,
+                    variant: *variant,
+                    seat: *seat,
+                    end_type: end_type.clone(),
+                    end_name: end_name.clone(),
+                    end_priority: *end_priority,
+                    wins: c[0],
+                    draws: c[1],
+                    losses: c[2],
+                },
+            )
+            .collect();
+        let variants = t
+            .variants
+            .iter()
+            .zip(&self.variants)
+            .map(|(v, vt)| VariantSummary {
+                title: v.title.clone(),
+                seats: v
+                    .seats()
+                    .iter()
+                    .map(|&p| v.game.players[p].name.clone())
+                    .collect(),
+                games: vt.games as usize,
+                engine_errors: vt.engine_errors as usize,
+                bot_errors: vt.bot_errors as usize,
+                measures: vt.rule_set.measures(),
+                branching: (vt.plies > 0).then(|| vt.legal_moves as f64 / vt.plies as f64),
+                ends: vt.ends.clone(),
+            })
+            .collect();
+        let scheduled = Schedule::new(
+            t.config.format,
+            n,
+            &t.variants
+                .iter()
+                .map(|v| v.seats().len())
+                .collect::<Vec<_>>(),
+            t.config.games,
+        )
+        .map_or(0, |s| s.len() as usize);
+        Summary {
+            bots: names,
+            standings,
+            head2head,
+            ends,
+            variants,
+            sprt,
+            games: self.games as usize,
+            scheduled,
+            complete,
+        }
+    }
 }
 
 /// A number with a fixed number of decimals; ±inf and missing values spelled out.
@@ -786,6 +879,11 @@ mod tests {
             game(5, ["b", "a"], [1, -1], BOT_ERROR),
         ];
         let s = summarize(&t, &records, None, true);
+        // Counted in any order (games finish in any order), the statistics are the same.
+        for order in [[5, 4, 3, 2, 1, 0], [1, 3, 5, 0, 2, 4]] {
+            let shuffled: Vec<GameRecord> = order.iter().map(|&i| records[i].clone()).collect();
+            assert_eq!(summarize(&t, &shuffled, None, true), s, "{order:?}");
+        }
         let a = &s.standings[0];
         assert_eq!(a.name, "a");
         assert_eq!(a.wdl, Wdl::new(3, 1, 1));

@@ -10,7 +10,7 @@
 
 use super::config::{seats_of, BotEntry, SprtConfig, Tournament};
 use super::record::{GameRecord, GameTiming, BOT_ERROR, ENGINE_ERROR, MOVE_LIMIT};
-use super::schedule::{schedule, Pairing};
+use super::schedule::{Pairing, Schedule};
 use super::stats::{sprt_bounds, Outcome, Penta, SprtDecision};
 use super::writers::{self, RunFiles};
 use super::{report, Summary};
@@ -23,7 +23,7 @@ use rand_core::{RngCore, SeedableRng};
 use std::collections::BTreeMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{mpsc, Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -77,35 +77,46 @@ pub struct SprtStatus {
 
 /// What a run produced.
 pub struct RunOutcome {
-    /// Every game of the run, in game-id order.
-    pub records: Vec<GameRecord>,
-    pub timings: Vec<GameTiming>,
+    /// The run's folder.
+    pub out: PathBuf,
+    /// Width of the per-seat columns of its CSV files.
+    pub seats: usize,
+    /// Every statistic of the run.
     pub summary: Summary,
     /// Games played by this invocation, and read back from an earlier one.
-    pub played: usize,
-    pub resumed: usize,
+    pub played: u64,
+    pub resumed: u64,
     pub seconds: f64,
 }
 
+impl RunOutcome {
+    /// Every game of the run, in game-id order, read back from `games.csv` (the run keeps none in memory).
+    pub fn records(&self) -> Result<Vec<GameRecord>, String> {
+        RunFiles::new(&self.out, self.seats).read_games()
+    }
+
+    /// The timings of the run's games, in game-id order, read back from `timings.csv`.
+    pub fn timings(&self) -> Result<Vec<GameTiming>, String> {
+        RunFiles::new(&self.out, self.seats).read_timings()
+    }
+}
+
 /// Counts complete pairs in pair order and decides once the LLR leaves the bounds. Deterministic: it depends
-/// on which games are done, never on the order they finished in.
+/// on which games are done, never on the order they finished in. It keeps only the games of pairs not yet
+/// counted.
 struct SprtTracker {
     status: SprtStatus,
-    /// Game ids of each pair, by pair id.
-    pairs: Vec<Vec<u64>>,
+    /// Pairs in the schedule.
+    total_pairs: u64,
+    /// Games per pair.
+    group: usize,
+    /// Games of pairs not counted yet: pair id → (game id, outcome for the first bot if rated).
+    waiting: BTreeMap<u64, Vec<(u64, Option<Outcome>)>>,
 }
 
 impl SprtTracker {
-    fn new(config: SprtConfig, schedule: &[Pairing]) -> SprtTracker {
+    fn new(config: SprtConfig, schedule: &Schedule) -> SprtTracker {
         let b = sprt_bounds(config.alpha, config.beta).expect("validated");
-        let mut pairs: Vec<Vec<u64>> = vec![];
-        for p in schedule {
-            let i = p.pair_id as usize;
-            if pairs.len() <= i {
-                pairs.resize(i + 1, vec![]);
-            }
-            pairs[i].push(p.game_id);
-        }
         SprtTracker {
             status: SprtStatus {
                 config,
@@ -117,20 +128,32 @@ impl SprtTracker {
                 decision: SprtDecision::Continue,
                 stop_pair: None,
             },
-            pairs,
+            total_pairs: schedule.pairs(),
+            group: schedule.group_size(0) as usize,
+            waiting: BTreeMap::new(),
         }
     }
 
-    /// Counts the pairs that are now complete; returns the stop pair once decided.
-    fn update(&mut self, done: &BTreeMap<u64, GameRecord>, first_bot: &str) -> Option<u64> {
+    /// Counts a finished game and the pairs that are now complete; returns the stop pair once decided.
+    fn add(&mut self, g: &GameRecord, first_bot: &str) -> Option<u64> {
         let s = &mut self.status;
-        while s.stop_pair.is_none() && (s.pairs as usize) < self.pairs.len() {
-            let ids = &self.pairs[s.pairs as usize];
-            let games: Option<Vec<&GameRecord>> = ids.iter().map(|id| done.get(id)).collect();
-            let Some(games) = games else { break };
-            if games.len() == 2 && games.iter().all(|g| g.is_rated()) {
-                let o: Vec<Outcome> = games.iter().map(|g| outcome_of(g, first_bot)).collect();
-                s.penta.add_pair(o[0], o[1]);
+        if s.stop_pair.is_some() || g.pair_id < s.pairs {
+            return s.stop_pair;
+        }
+        let o = g.is_rated().then(|| outcome_of(g, first_bot));
+        self.waiting
+            .entry(g.pair_id)
+            .or_default()
+            .push((g.game_id, o));
+        while s.stop_pair.is_none() && s.pairs < self.total_pairs {
+            match self.waiting.get(&s.pairs) {
+                Some(games) if games.len() >= self.group => {}
+                _ => break,
+            }
+            let mut games = self.waiting.remove(&s.pairs).unwrap_or_default();
+            games.sort_by_key(|&(id, _)| id);
+            if let [(_, Some(a)), (_, Some(b))] = games[..] {
+                s.penta.add_pair(a, b);
                 s.llr = s
                     .penta
                     .llr(s.config.elo0, s.config.elo1)
@@ -141,6 +164,7 @@ impl SprtTracker {
             }
             if s.decision != SprtDecision::Continue {
                 s.stop_pair = Some(s.pairs);
+                self.waiting.clear();
             }
             s.pairs += 1;
         }
@@ -157,12 +181,39 @@ pub fn outcome_of(g: &GameRecord, bot: &str) -> Outcome {
     }
 }
 
+/// The game ids a run had finished before this invocation: ranges, so that a long run read back in
+/// game-id order costs a few bytes, not a few per game.
+#[derive(Default)]
+struct DoneIds {
+    /// Disjoint, increasing half-open ranges.
+    ranges: Vec<(u64, u64)>,
+}
+
+impl DoneIds {
+    /// Adds an id; ids come in increasing order.
+    fn push(&mut self, id: u64) {
+        match self.ranges.last_mut() {
+            Some((_, end)) if *end == id => *end += 1,
+            _ => self.ranges.push((id, id + 1)),
+        }
+    }
+
+    fn contains(&self, id: u64) -> bool {
+        let i = self.ranges.partition_point(|&(start, _)| start <= id);
+        i > 0 && id < self.ranges[i - 1].1
+    }
+}
+
 /// Runs (or resumes) a tournament and writes every output into `opts.out`.
+///
+/// Memory does not grow with the number of games: the schedule is computed game by game, finished games go
+/// straight to the files, the SPRT keeps only pairs not yet complete, and the statistics are counted from
+/// the final `games.csv` read one row at a time.
 pub fn run(t: &Tournament, opts: &RunOptions) -> Result<RunOutcome, String> {
     let start = Instant::now();
     let seats = t.max_seats();
     let files = RunFiles::new(&opts.out, seats);
-    let sched = schedule(
+    let sched = Schedule::new(
         t.config.format,
         t.bots.len(),
         &t.variants
@@ -170,14 +221,25 @@ pub fn run(t: &Tournament, opts: &RunOptions) -> Result<RunOutcome, String> {
             .map(|v| v.seats().len())
             .collect::<Vec<_>>(),
         t.config.games,
-    );
+    )?;
 
+    // Every bot process the run starts ends with it, however it ends.
+    let scope = BotScope(crate::bot::external::new_scope());
+    // One process per run folder; then a resume must run what the run started with.
+    let _lock = files.lock()?;
+    let fingerprint = t.fingerprint();
+    let first_bot = t.bots[0].name.clone();
+    let mut sprt = t.config.sprt.map(|c| SprtTracker::new(c, &sched));
+    let stop = Arc::new(AtomicU64::new(u64::MAX));
     // What an earlier invocation finished.
-    let mut done: BTreeMap<u64, GameRecord> = BTreeMap::new();
-    let mut timings: BTreeMap<u64, GameTiming> = BTreeMap::new();
+    let mut done = DoneIds::default();
+    let mut resumed = 0u64;
     if opts.resume {
-        for r in files.read_games()? {
-            let Some(p) = sched.get(r.game_id as usize) else {
+        files.check_fingerprint(&fingerprint)?;
+        // Sorted and rewritten first: drops a row a killed run left half written.
+        files.finish_files(None)?;
+        files.for_each_game(|r| {
+            let Some(p) = sched.get(r.game_id) else {
                 return Err(format!(
                     "{}: game {} is not in this run's schedule",
                     files.games.display(),
@@ -193,37 +255,26 @@ pub fn run(t: &Tournament, opts: &RunOptions) -> Result<RunOutcome, String> {
                     r.game_id
                 ));
             }
-            done.insert(r.game_id, r);
-        }
-        for tm in files.read_timings()? {
-            if done.contains_key(&tm.game_id) {
-                timings.insert(tm.game_id, tm);
+            done.push(r.game_id);
+            resumed += 1;
+            if let Some(sp) = sprt.as_mut().and_then(|s| s.add(&r, &first_bot)) {
+                stop.store(sp, Ordering::SeqCst);
             }
-        }
+            Ok(())
+        })?;
     } else {
         files.create(&t.config)?;
+        files.write_fingerprint(&fingerprint)?;
+        files.rewrite([].iter(), [].iter())?;
     }
-    let resumed = done.len();
-    // Rewritten whole: drops a row a killed run left half written.
-    files.rewrite(done.values(), timings.values())?;
-
-    let first_bot = t.bots[0].name.clone();
-    let mut sprt = t.config.sprt.map(|c| SprtTracker::new(c, &sched));
-    let stop = Arc::new(AtomicU64::new(u64::MAX));
-    if let Some(sp) = sprt.as_mut().and_then(|s| s.update(&done, &first_bot)) {
-        stop.store(sp, Ordering::SeqCst);
-    }
-    let todo: Vec<Pairing> = sched
-        .iter()
-        .filter(|p| !done.contains_key(&p.game_id) && p.pair_id <= stop.load(Ordering::SeqCst))
-        .cloned()
-        .collect();
+    let total = match stop.load(Ordering::SeqCst) {
+        u64::MAX => sched.len(),
+        sp => games_through_pair(&sched, sp),
+    };
 
     let collector = Mutex::new(Collector {
         appender: files.appender()?,
-        progress: ProgressView::new(opts.progress, done.len(), sched.len()),
-        done,
-        timings,
+        progress: ProgressView::new(opts.progress, resumed, total),
         sprt,
         first_bot,
         played: 0,
@@ -236,7 +287,7 @@ pub fn run(t: &Tournament, opts: &RunOptions) -> Result<RunOutcome, String> {
             .thread_name(|i| format!("tournament-{i}"))
             .build()
             .map_err(|e| format!("cannot start the worker threads: {e}"))?;
-        let next = AtomicUsize::new(0);
+        let next = AtomicU64::new(0);
         let shared = Shared {
             games: t.variants.iter().map(|v| v.game.clone()).collect(),
             titles: t.variants.iter().map(|v| v.title.clone()).collect(),
@@ -246,18 +297,25 @@ pub fn run(t: &Tournament, opts: &RunOptions) -> Result<RunOutcome, String> {
             opening_plies: t.config.opening_plies,
             move_limit: Duration::from_millis(t.config.move_timeout_ms),
             stop: stop.clone(),
+            scope: scope.0,
         };
-        // Each worker plays games in schedule order and files each one itself (under the collector's lock):
+        // Each worker takes the next game of the schedule and files it itself (under the collector's lock):
         // no hand-off per game to another thread.
         pool.broadcast(|_| {
             let mut thread = None;
             while !failed.load(Ordering::SeqCst) {
                 let i = next.fetch_add(1, Ordering::SeqCst);
-                let Some(p) = todo.get(i) else { break };
-                if p.pair_id > stop.load(Ordering::SeqCst) {
+                if i >= sched.len() {
+                    break;
+                }
+                if done.contains(i) {
                     continue;
                 }
-                if let Some((rec, tm)) = play_supervised(&shared, p, &mut thread) {
+                let Some(p) = sched.get(i) else { break };
+                if p.pair_id > stop.load(Ordering::SeqCst) {
+                    break; // pair ids grow with game ids: everything after is past the SPRT's decision
+                }
+                if let Some((rec, tm)) = play_supervised(&shared, &p, &mut thread) {
                     let mut c = c_lock(&collector);
                     if let Err(e) = c.add(rec, tm, &sched, &stop) {
                         c.error.get_or_insert(e);
@@ -269,8 +327,6 @@ pub fn run(t: &Tournament, opts: &RunOptions) -> Result<RunOutcome, String> {
     }
     let Collector {
         mut progress,
-        done,
-        timings,
         sprt,
         played,
         error,
@@ -282,25 +338,18 @@ pub fn run(t: &Tournament, opts: &RunOptions) -> Result<RunOutcome, String> {
     }
 
     let stop_pair = stop.load(Ordering::SeqCst);
-    let records: Vec<GameRecord> = done
-        .into_values()
-        .filter(|r| r.pair_id <= stop_pair)
-        .collect();
-    let timings: Vec<GameTiming> = timings
-        .into_values()
-        .filter(|tm| {
-            records
-                .binary_search_by_key(&tm.game_id, |r| r.game_id)
-                .is_ok()
-        })
-        .collect();
-    let complete = stop_pair != u64::MAX || records.len() == sched.len();
-    files.rewrite(records.iter(), timings.iter())?;
-    let summary = report::summarize(t, &records, sprt.map(|s| s.status), complete);
-    writers::write_outputs(&files, t, &summary, &records)?;
+    let games = files.finish_files((stop_pair != u64::MAX).then_some(stop_pair))?;
+    let complete = stop_pair != u64::MAX || games == sched.len();
+    let mut tally = report::Tally::new(t);
+    files.for_each_game(|r| {
+        tally.add_game(t, &r);
+        Ok(())
+    })?;
+    let summary = tally.summary(t, sprt.map(|s| s.status), complete);
+    writers::write_outputs(&files, t, &summary)?;
     Ok(RunOutcome {
-        records,
-        timings,
+        out: opts.out.clone(),
+        seats,
         summary,
         played,
         resumed,
@@ -308,16 +357,37 @@ pub fn run(t: &Tournament, opts: &RunOptions) -> Result<RunOutcome, String> {
     })
 }
 
-/// Files finished games: appends them to the CSV files, keeps them for the statistics, runs the SPRT and
-/// shows progress.
+/// The number of games of pairs 0 to `pair` (the games of a pair have consecutive ids).
+fn games_through_pair(sched: &Schedule, pair: u64) -> u64 {
+    // The first game of the next pair, found by bisection on game ids (pair ids grow with them).
+    let (mut lo, mut hi) = (0u64, sched.len());
+    while lo < hi {
+        let mid = lo + (hi - lo) / 2;
+        match sched.get(mid) {
+            Some(p) if p.pair_id <= pair => lo = mid + 1,
+            _ => hi = mid,
+        }
+    }
+    lo
+}
+
+/// Kills the external bot processes of a run when dropped.
+struct BotScope(u64);
+
+impl Drop for BotScope {
+    fn drop(&mut self) {
+        crate::bot::external::kill_scope(self.0);
+    }
+}
+
+/// Files finished games: appends them to the CSV files, runs the SPRT and shows progress. It keeps nothing
+/// per game.
 struct Collector {
     appender: writers::Appender,
     progress: ProgressView,
-    done: BTreeMap<u64, GameRecord>,
-    timings: BTreeMap<u64, GameTiming>,
     sprt: Option<SprtTracker>,
     first_bot: String,
-    played: usize,
+    played: u64,
     error: Option<String>,
 }
 
@@ -330,7 +400,7 @@ impl Collector {
         &mut self,
         rec: GameRecord,
         tm: GameTiming,
-        sched: &[Pairing],
+        sched: &Schedule,
         stop: &AtomicU64,
     ) -> Result<(), String> {
         if rec.pair_id > stop.load(Ordering::SeqCst) {
@@ -339,16 +409,15 @@ impl Collector {
         self.appender.append(&rec, &tm)?;
         self.played += 1;
         self.progress.tick();
-        self.done.insert(rec.game_id, rec);
-        self.timings.insert(tm.game_id, tm);
         if let Some(sp) = self
             .sprt
             .as_mut()
-            .and_then(|s| s.update(&self.done, &self.first_bot))
+            .and_then(|s| s.add(&rec, &self.first_bot))
         {
-            stop.store(sp, Ordering::SeqCst);
-            self.progress
-                .set_total(sched.iter().filter(|p| p.pair_id <= sp).count());
+            if stop.load(Ordering::SeqCst) != sp {
+                stop.store(sp, Ordering::SeqCst);
+                self.progress.set_total(games_through_pair(sched, sp));
+            }
         }
         Ok(())
     }
@@ -365,6 +434,8 @@ struct Shared {
     move_limit: Duration,
     /// The last pair of the run once the SPRT has decided (u64::MAX before).
     stop: Arc<AtomicU64>,
+    /// The run's scope for external bot processes, all killed when it ends.
+    scope: u64,
 }
 
 /// What the game thread is doing, for its watcher.
@@ -381,6 +452,8 @@ pub(crate) struct Live {
     since: Instant,
     record: GameRecord,
     timing: GameTiming,
+    /// Per seat: the bot's last note (see [`Bot::note`]), added to the record's `error` column at the end.
+    notes: Vec<Option<String>>,
 }
 
 /// A game's own copy of what it needs (its thread may outlive the pool's wait for it).
@@ -402,12 +475,13 @@ pub(crate) struct GameThread {
 }
 
 impl GameThread {
-    fn start() -> std::io::Result<GameThread> {
+    fn start(scope: u64) -> std::io::Result<GameThread> {
         let (jobs, job_rx) = mpsc::channel::<(Job, Arc<Mutex<Live>>)>();
         let (done_tx, done) = mpsc::sync_channel::<Option<()>>(1);
         std::thread::Builder::new()
             .name("game".into())
             .spawn(move || {
+                crate::bot::external::set_scope(scope);
                 for (job, live) in job_rx {
                     let finished = match catch_unwind(AssertUnwindSafe(|| play(&job, &live))) {
                         Ok(f) => f,
@@ -465,6 +539,7 @@ fn play_supervised(
             time: vec![0.0; seats],
             nodes: vec![0; seats],
         },
+        notes: vec![None; seats],
     }));
     let job = Job {
         game: shared.games[p.variant].clone(),
@@ -478,10 +553,20 @@ fn play_supervised(
     let started = Instant::now();
     let finish = |mut l: Live| {
         l.timing.wall = started.elapsed().as_secs_f64();
+        for (seat, note) in l.notes.iter().enumerate() {
+            if let Some(n) = note {
+                let line = one_line(&format!("{}: {n}", l.record.bots[seat]));
+                if l.record.error.is_empty() {
+                    l.record.error = line;
+                } else {
+                    l.record.error = format!("{} | {line}", l.record.error);
+                }
+            }
+        }
         Some((l.record, l.timing))
     };
     if thread.is_none() {
-        match GameThread::start() {
+        match GameThread::start(shared.scope) {
             Ok(t) => *thread = Some(t),
             Err(e) => {
                 let mut l = take(&live);
@@ -554,6 +639,7 @@ fn play_supervised(
                     since: l.since,
                     record: l.record.clone(),
                     timing: l.timing.clone(),
+                    notes: l.notes.clone(),
                 };
                 drop(l);
                 return finish(snapshot);
@@ -574,6 +660,7 @@ fn take(live: &Arc<Mutex<Live>>) -> Live {
         since: l.since,
         record: std::mem::take(&mut l.record),
         timing: std::mem::take(&mut l.timing),
+        notes: std::mem::take(&mut l.notes),
     }
 }
 
@@ -767,6 +854,9 @@ fn play_inner(job: &Job, live: &Mutex<Live>) -> Result<Option<()>, EngineError> 
                 l.since = t1;
                 l.timing.time[seat] += (t1 - t0).as_secs_f64();
                 l.timing.nodes[seat] += bots[seat].last_nodes().unwrap_or(0);
+                if let Some(n) = bots[seat].note() {
+                    l.notes[seat] = Some(n);
+                }
                 match r {
                     Ok(Ok(i)) if i < moves.len() => i,
                     Ok(Ok(i)) => {
@@ -797,19 +887,19 @@ fn play_inner(job: &Job, live: &Mutex<Live>) -> Result<Option<()>, EngineError> 
 struct ProgressView {
     mode: Progress,
     bar: Option<indicatif::ProgressBar>,
-    done: usize,
-    total: usize,
+    done: u64,
+    total: u64,
     start: Instant,
     /// Games already done when this invocation started (not part of the rate).
-    base: usize,
+    base: u64,
     last_line: Instant,
 }
 
 impl ProgressView {
-    fn new(mode: Progress, done: usize, total: usize) -> ProgressView {
+    fn new(mode: Progress, done: u64, total: u64) -> ProgressView {
         let bar = (mode == Progress::Bar).then(|| {
             let b = indicatif::ProgressBar::with_draw_target(
-                Some(total as u64),
+                Some(total),
                 indicatif::ProgressDrawTarget::stderr(),
             );
             b.set_style(
@@ -824,7 +914,7 @@ impl ProgressView {
                     },
                 ),
             );
-            b.set_position(done as u64);
+            b.set_position(done);
             b.reset_eta();
             b
         });
@@ -839,17 +929,17 @@ impl ProgressView {
         }
     }
 
-    fn set_total(&mut self, total: usize) {
+    fn set_total(&mut self, total: u64) {
         self.total = total;
         if let Some(b) = &self.bar {
-            b.set_length(total as u64);
+            b.set_length(total);
         }
     }
 
     fn tick(&mut self) {
         self.done += 1;
         if let Some(b) = &self.bar {
-            b.set_position(self.done as u64);
+            b.set_position(self.done);
         }
         if self.mode == Progress::Lines && self.last_line.elapsed() >= Duration::from_secs(5) {
             self.last_line = Instant::now();

@@ -73,8 +73,181 @@ pub fn pairs_per_encounter(games: u64, seats: usize) -> u64 {
     games.div_ceil(group).max(1)
 }
 
-/// The whole schedule, in game-id order. `seats[v]` is the number of seats of variant v.
+/// One variant's part of the schedule.
+#[derive(Clone, Debug)]
+struct VariantPlan {
+    encounters: Vec<Vec<usize>>,
+    /// The seat orders of a group, as positions into an encounter's bots, in schedule order.
+    orders: Vec<Vec<usize>>,
+    /// Pairs (rounds) of each encounter.
+    pairs: u64,
+}
+
+/// A stretch of rounds in which the same variants take part (variants with fewer pairs drop out).
+#[derive(Clone, Debug)]
+struct Segment {
+    /// Rounds `rounds.0..rounds.1`.
+    rounds: (u64, u64),
+    first_game: u64,
+    first_pair: u64,
+    /// Variants taking part, in order.
+    variants: Vec<usize>,
+    games_per_round: u64,
+    pairs_per_round: u64,
+}
+
+/// The whole schedule, produced lazily: any game by its id in time independent of the run's length, and
+/// memory that depends only on the bots and variants (a run of 2^32 games starts at once).
+#[derive(Clone, Debug)]
+pub struct Schedule {
+    plans: Vec<VariantPlan>,
+    segments: Vec<Segment>,
+    games: u64,
+    pairs: u64,
+}
+
+impl Schedule {
+    /// The schedule of `bots` bots over variants of `seats[v]` seats, `games` games per encounter; an
+    /// error if its number of games does not fit in 64 bits.
+    pub fn new(
+        format: Format,
+        bots: usize,
+        seats: &[usize],
+        games: u64,
+    ) -> Result<Schedule, String> {
+        let plans: Vec<VariantPlan> = seats
+            .iter()
+            .map(|&s| VariantPlan {
+                encounters: encounters(format, bots, s),
+                orders: permutations(&(0..s).collect::<Vec<_>>()),
+                pairs: pairs_per_encounter(games, s),
+            })
+            .collect();
+        let too_many = || {
+            format!(
+                "--games {games}: the schedule would hold more than 2^64 games; give fewer games per encounter"
+            )
+        };
+        let mut ends: Vec<u64> = plans.iter().map(|p| p.pairs).collect();
+        ends.sort_unstable();
+        ends.dedup();
+        let mut segments = vec![];
+        let (mut round, mut game, mut pair) = (0u64, 0u64, 0u64);
+        for end in ends {
+            let variants: Vec<usize> = (0..plans.len())
+                .filter(|&v| plans[v].pairs >= end)
+                .collect();
+            let mut games_per_round = 0u64;
+            let mut pairs_per_round = 0u64;
+            for &v in &variants {
+                let e = plans[v].encounters.len() as u64;
+                pairs_per_round += e;
+                games_per_round = e
+                    .checked_mul(plans[v].orders.len() as u64)
+                    .and_then(|g| g.checked_add(games_per_round))
+                    .ok_or_else(too_many)?;
+            }
+            let rounds = end - round;
+            let seg = Segment {
+                rounds: (round, end),
+                first_game: game,
+                first_pair: pair,
+                variants,
+                games_per_round,
+                pairs_per_round,
+            };
+            game = rounds
+                .checked_mul(games_per_round)
+                .and_then(|g| g.checked_add(game))
+                .ok_or_else(too_many)?;
+            pair = rounds
+                .checked_mul(pairs_per_round)
+                .and_then(|p| p.checked_add(pair))
+                .ok_or_else(too_many)?;
+            round = end;
+            segments.push(seg);
+        }
+        Ok(Schedule {
+            plans,
+            segments,
+            games: game,
+            pairs: pair,
+        })
+    }
+
+    /// The number of games.
+    pub fn len(&self) -> u64 {
+        self.games
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.games == 0
+    }
+
+    /// The number of pairs (groups).
+    pub fn pairs(&self) -> u64 {
+        self.pairs
+    }
+
+    /// The games of a pair of variant `v` (`seats`! of them, with consecutive ids).
+    pub fn group_size(&self, variant: usize) -> u64 {
+        self.plans.get(variant).map_or(0, |p| p.orders.len() as u64)
+    }
+
+    /// The game with this id.
+    pub fn get(&self, game_id: u64) -> Option<Pairing> {
+        let seg = self
+            .segments
+            .iter()
+            .rev()
+            .find(|s| s.first_game <= game_id && s.games_per_round > 0)?;
+        let offset = game_id - seg.first_game;
+        let round = offset / seg.games_per_round;
+        if round >= seg.rounds.1 - seg.rounds.0 {
+            return None;
+        }
+        let mut rest = offset % seg.games_per_round;
+        let mut pair_id = seg.first_pair + round * seg.pairs_per_round;
+        for &v in &seg.variants {
+            let plan = &self.plans[v];
+            let group = plan.orders.len() as u64;
+            let games = plan.encounters.len() as u64 * group;
+            if rest >= games {
+                rest -= games;
+                pair_id += plan.encounters.len() as u64;
+                continue;
+            }
+            let e = (rest / group) as usize;
+            let order = &plan.orders[(rest % group) as usize];
+            let bots = &plan.encounters[e];
+            return Some(Pairing {
+                game_id,
+                pair_id: pair_id + e as u64,
+                variant: v,
+                encounter: e,
+                seats: order.iter().map(|&i| bots[i]).collect(),
+            });
+        }
+        None
+    }
+
+    /// The games from `from` on, in game-id order.
+    pub fn iter_from(&self, from: u64) -> impl Iterator<Item = Pairing> + '_ {
+        (from..self.games).map_while(move |id| self.get(id))
+    }
+}
+
+/// The whole schedule, in game-id order (for small schedules: tests, tools).
 pub fn schedule(format: Format, bots: usize, seats: &[usize], games: u64) -> Vec<Pairing> {
+    match Schedule::new(format, bots, seats, games) {
+        Ok(s) => s.iter_from(0).collect(),
+        Err(_) => vec![],
+    }
+}
+
+/// The eager construction the lazy [`Schedule`] replaces, kept to check it against.
+#[cfg(test)]
+fn schedule_eager(format: Format, bots: usize, seats: &[usize], games: u64) -> Vec<Pairing> {
     let per_variant: Vec<Vec<Vec<usize>>> =
         seats.iter().map(|&s| encounters(format, bots, s)).collect();
     let rounds = seats
@@ -148,5 +321,43 @@ mod tests {
         let s = schedule(Format::RoundRobin, 2, &[2, 2], 4);
         let v: Vec<_> = s.iter().map(|p| p.variant).collect();
         assert_eq!(v, [0, 0, 1, 1, 0, 0, 1, 1]);
+    }
+
+    /// The lazy schedule gives exactly the games of the eager construction, whatever the format, seats
+    /// (variants of different sizes drop out of later rounds) and games.
+    #[test]
+    fn lazy_schedule_matches_the_eager_one() {
+        for format in [Format::RoundRobin, Format::Gauntlet] {
+            for bots in 2..=5 {
+                for seats in [&[2][..], &[3], &[2, 3], &[3, 2, 2], &[4, 2]] {
+                    if seats.iter().any(|&s| s > bots) {
+                        continue;
+                    }
+                    for games in [1, 2, 3, 7, 12, 13] {
+                        let eager = schedule_eager(format, bots, seats, games);
+                        let lazy = Schedule::new(format, bots, seats, games).unwrap();
+                        assert_eq!(lazy.len(), eager.len() as u64);
+                        let got: Vec<Pairing> = lazy.iter_from(0).collect();
+                        assert_eq!(got, eager, "{format:?} {bots} bots {seats:?} {games} games");
+                        assert_eq!(lazy.get(lazy.len()), None);
+                        let pairs = eager.last().map_or(0, |p| p.pair_id + 1);
+                        assert_eq!(lazy.pairs(), pairs);
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_huge_schedule_costs_nothing_and_an_impossible_one_is_an_error() {
+        let s = Schedule::new(Format::RoundRobin, 2, &[2], 4_294_967_296).unwrap();
+        assert_eq!(s.len(), 4_294_967_296);
+        let last = s.get(4_294_967_295).unwrap();
+        assert_eq!(
+            (last.pair_id, last.seats.clone()),
+            (2_147_483_647, vec![1, 0])
+        );
+        let e = Schedule::new(Format::RoundRobin, 10, &[2], u64::MAX).unwrap_err();
+        assert!(e.contains("2^64"), "{e}");
     }
 }

@@ -13,6 +13,7 @@
 //!   Elo (documented on each item). Note that `serde_json` writes infinite floats as `null`.
 
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 use std::f64::consts::{FRAC_1_SQRT_2, FRAC_2_SQRT_PI, LN_10};
 
 /// The normal quantile used for every 95% interval, as in the spec (Φ(1.96) ≈ 0.9750).
@@ -869,21 +870,137 @@ pub struct RuleSetMeasures {
     pub duration: DurationStats,
 }
 
-/// Quantile q of sorted data by linear interpolation at position (N − 1)·q.
-fn quantile_sorted(sorted: &[f64], q: f64) -> f64 {
-    let h = (sorted.len() - 1) as f64 * q;
-    let i = h.floor() as usize;
-    if i + 1 >= sorted.len() {
-        return sorted[sorted.len() - 1];
-    }
-    sorted[i] + (h - i as f64) * (sorted[i + 1] - sorted[i])
+/// The measures of a rule set, gathered one game at a time in any order: counts only (results by value
+/// per seat, plies by length), so that memory does not grow with the games and the order they come in
+/// changes nothing. [`RuleSetTally::measures`] gives what [`rule_set_measures`] gives for the same games.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct RuleSetTally {
+    /// Seats per game, from the first game.
+    seats: Option<usize>,
+    /// A game had another number of seats, no seat, or a result outside [−1, 1].
+    invalid: bool,
+    games: u64,
+    /// Per seat: each distinct result and how many games had it.
+    results: Vec<Vec<(f64, u64)>>,
+    decided: u64,
+    natural_draws: u64,
+    capped: u64,
+    /// Games by plies (plies are integers: the quartiles come out exact).
+    plies: BTreeMap<u32, u64>,
+    plies_sum: u64,
 }
 
-/// Mean and variance (divided by N) of non-empty data.
-fn mean_variance(values: impl Iterator<Item = f64> + Clone) -> (f64, f64) {
-    let n = values.clone().count() as f64;
-    let mean = values.clone().sum::<f64>() / n;
-    let var = values.map(|v| (v - mean).powi(2)).sum::<f64>() / n;
+impl RuleSetTally {
+    pub fn add(&mut self, results: &[f64], plies: u32, end: EndKind) {
+        let k = *self.seats.get_or_insert(results.len());
+        if k == 0 || results.len() != k || results.iter().any(|u| !(-1.0..=1.0).contains(u)) {
+            self.invalid = true;
+            return;
+        }
+        if self.results.len() < k {
+            self.results.resize(k, vec![]);
+        }
+        for (seat, &u) in results.iter().enumerate() {
+            let h = &mut self.results[seat];
+            match h.iter_mut().find(|(v, _)| v.to_bits() == u.to_bits()) {
+                Some((_, c)) => *c += 1,
+                None => h.push((u, 1)),
+            }
+        }
+        self.games += 1;
+        let all_equal = results.iter().all(|&u| u == results[0]);
+        if !all_equal {
+            self.decided += 1;
+        }
+        if end == EndKind::Natural && all_equal {
+            self.natural_draws += 1;
+        }
+        if end == EndKind::LengthCap {
+            self.capped += 1;
+        }
+        *self.plies.entry(plies).or_default() += 1;
+        self.plies_sum += plies as u64;
+    }
+
+    /// The plies of the game at `index` in the sorted order.
+    fn plies_at(&self, index: u64) -> f64 {
+        let mut seen = 0;
+        for (&p, &c) in &self.plies {
+            seen += c;
+            if index < seen {
+                return p as f64;
+            }
+        }
+        self.plies.keys().next_back().map_or(0.0, |&p| p as f64)
+    }
+
+    /// Linear interpolation between order statistics at position (N − 1)·q (the "inclusive" method).
+    fn plies_quantile(&self, q: f64) -> f64 {
+        let n = self.games;
+        let h = (n - 1) as f64 * q;
+        let i = h.floor() as u64;
+        if i + 1 >= n {
+            return self.plies_at(n - 1);
+        }
+        let (a, b) = (self.plies_at(i), self.plies_at(i + 1));
+        a + (h - i as f64) * (b - a)
+    }
+
+    /// The measures (see [`RuleSetMeasures`]); `None` without games or after a game [`rule_set_measures`]
+    /// would refuse.
+    pub fn measures(&self) -> Option<RuleSetMeasures> {
+        if self.invalid || self.games == 0 {
+            return None;
+        }
+        let k = self.seats?;
+        let n = self.games as f64;
+        let stats: Vec<(f64, f64)> = self.results.iter().map(|h| mean_variance(h, n)).collect();
+        let (mean_u1, var_u1) = stats[0];
+        // s = (u + 1)/2, so mean s = (mean u + 1)/2 and var s = var u / 4.
+        let first_player_advantage = Estimate {
+            value: (mean_u1 + 1.0) / 2.0,
+            error95: Z95 * (var_u1 / 4.0 / n).sqrt(),
+        };
+        let mean_s: Vec<f64> = stats.iter().map(|&(m, _)| (m + 1.0) / 2.0).collect();
+        let mut worst_gap: f64 = 0.0;
+        for a in 0..k {
+            for b in a + 1..k {
+                worst_gap = worst_gap.max((mean_s[a] - mean_s[b]).abs());
+            }
+        }
+        let outcome_uniformity = 1.0 - stats.iter().map(|&(_, v)| v).sum::<f64>() / k as f64;
+        let duration = DurationStats {
+            mean: self.plies_sum as f64 / n,
+            min: self.plies_at(0),
+            q1: self.plies_quantile(0.25),
+            median: self.plies_quantile(0.5),
+            q3: self.plies_quantile(0.75),
+            max: self.plies_at(self.games - 1),
+        };
+        Some(RuleSetMeasures {
+            games: self.games as usize,
+            players: k,
+            first_player_advantage,
+            balance: 1.0 - worst_gap,
+            completion: self.decided as f64 / n,
+            drawishness: self.natural_draws as f64 / n,
+            timeouts: self.capped as f64 / n,
+            outcome_uniformity,
+            duration,
+        })
+    }
+}
+
+/// Mean and variance (divided by N) of N values given as (value, count), summed in value order.
+fn mean_variance(histogram: &[(f64, u64)], n: f64) -> (f64, f64) {
+    let mut h = histogram.to_vec();
+    h.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let mean = h.iter().map(|&(v, c)| v * c as f64).sum::<f64>() / n;
+    let var = h
+        .iter()
+        .map(|&(v, c)| (v - mean).powi(2) * c as f64)
+        .sum::<f64>()
+        / n;
     (mean, var)
 }
 
@@ -892,64 +1009,11 @@ fn mean_variance(values: impl Iterator<Item = f64> + Clone) -> (f64, f64) {
 /// Returns `None` if there are no games, if a game has no seats or a different number of seats than
 /// the first one, or if a result is outside [−1, 1] (or NaN).
 pub fn rule_set_measures(games: &[GameOutcome]) -> Option<RuleSetMeasures> {
-    let first = games.first()?;
-    let k = first.results.len();
-    if k == 0
-        || games
-            .iter()
-            .any(|g| g.results.len() != k || g.results.iter().any(|u| !(-1.0..=1.0).contains(u)))
-    {
-        return None;
+    let mut t = RuleSetTally::default();
+    for g in games {
+        t.add(&g.results, g.plies, g.end);
     }
-    let n = games.len() as f64;
-    let seat = |p: usize| games.iter().map(move |g| g.results[p]);
-
-    let (mean_u1, var_u1) = mean_variance(seat(0));
-    // s = (u + 1)/2, so mean s = (mean u + 1)/2 and var s = var u / 4.
-    let first_player_advantage = Estimate {
-        value: (mean_u1 + 1.0) / 2.0,
-        error95: Z95 * (var_u1 / 4.0 / n).sqrt(),
-    };
-
-    let stats: Vec<(f64, f64)> = (0..k).map(|p| mean_variance(seat(p))).collect();
-    let mean_s: Vec<f64> = stats.iter().map(|&(m, _)| (m + 1.0) / 2.0).collect();
-    let mut worst_gap: f64 = 0.0;
-    for a in 0..k {
-        for b in a + 1..k {
-            worst_gap = worst_gap.max((mean_s[a] - mean_s[b]).abs());
-        }
-    }
-    let outcome_uniformity = 1.0 - stats.iter().map(|&(_, v)| v).sum::<f64>() / k as f64;
-
-    let all_equal = |g: &GameOutcome| g.results.iter().all(|&u| u == g.results[0]);
-    let share =
-        |pred: &dyn Fn(&GameOutcome) -> bool| games.iter().filter(|g| pred(g)).count() as f64 / n;
-    let completion = share(&|g| !all_equal(g));
-    let drawishness = share(&|g| g.end == EndKind::Natural && all_equal(g));
-    let timeouts = share(&|g| g.end == EndKind::LengthCap);
-
-    let mut plies: Vec<f64> = games.iter().map(|g| g.plies as f64).collect();
-    plies.sort_by(f64::total_cmp);
-    let duration = DurationStats {
-        mean: plies.iter().sum::<f64>() / n,
-        min: plies[0],
-        q1: quantile_sorted(&plies, 0.25),
-        median: quantile_sorted(&plies, 0.5),
-        q3: quantile_sorted(&plies, 0.75),
-        max: plies[plies.len() - 1],
-    };
-
-    Some(RuleSetMeasures {
-        games: games.len(),
-        players: k,
-        first_player_advantage,
-        balance: 1.0 - worst_gap,
-        completion,
-        drawishness,
-        timeouts,
-        outcome_uniformity,
-        duration,
-    })
+    t.measures()
 }
 
 #[cfg(test)]
