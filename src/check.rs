@@ -149,11 +149,14 @@ pub fn describe(g: &Game) -> String {
     }
     let _ = writeln!(o, "  turn order: {}", turns.join(" "));
     for ph in &g.phases {
-        let types: Vec<&str> = ph.move_types.iter().map(|t| g.move_types[t.idx()].as_str()).collect();
-        let when = ph
-            .when
-            .as_ref()
-            .map_or("always".to_string(), |c| end_cond_text(g, c, g.turn_order.entries[0].player));
+        let types: Vec<&str> = ph
+            .move_types
+            .iter()
+            .map(|t| g.move_types[t.idx()].as_str())
+            .collect();
+        let when = ph.when.as_ref().map_or("always".to_string(), |c| {
+            end_cond_text(g, c, g.turn_order.entries[0].player)
+        });
         let _ = writeln!(o, "  phase {}: {} when {when}", ph.name, types.join(" "));
     }
     let dummies = b.positions.iter().filter(|p| p.dummy).count();

@@ -488,15 +488,20 @@ fn draughts_start_positions_convert() {
 /// positions not expanded), from the start, depths 1..=`max_depth`.
 fn check_family(family: &str, file: &str, max_depth: usize) {
     let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/reference/perft-families.json");
-    let reference: Value = serde_json::from_str(&std::fs::read_to_string(p).expect("perft-families.json"))
-        .expect("perft-families.json is JSON");
+    let reference: Value =
+        serde_json::from_str(&std::fs::read_to_string(p).expect("perft-families.json"))
+            .expect("perft-families.json is JSON");
     let counts: Vec<u64> = reference["counts"][family]
         .as_array()
         .unwrap_or_else(|| panic!("no counts for {family}"))
         .iter()
         .map(|n| n.as_u64().unwrap())
         .collect();
-    let game = load_game(&Path::new(env!("CARGO_MANIFEST_DIR")).join(file), &VariantSel::First).unwrap();
+    let game = load_game(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join(file),
+        &VariantSel::First,
+    )
+    .unwrap();
     let engine = Engine::new(&game);
     let start = engine.initial();
     let mut failures = vec![];
@@ -508,7 +513,11 @@ fn check_family(family: &str, file: &str, max_depth: usize) {
             failures.push(format!("d{d}: got {got}, expected {expected}"));
         }
     }
-    assert!(failures.is_empty(), "{family} perft mismatches:\n{}", failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{family} perft mismatches:\n{}",
+        failures.join("\n")
+    );
 }
 
 /// Nine Men's Morris to d5 (5,140,800, about 2 s): a move is a whole turn, a mill's removal included, as

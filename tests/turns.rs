@@ -47,7 +47,11 @@ fn no_stone_moves_during_placement() {
     .unwrap();
     let moves = e.legal_moves(&s).unwrap();
     assert_eq!(moves.len(), 21, "{:?}", notations(&g, &moves));
-    assert!(moves.iter().all(|m| m.parts[0].from.is_none()), "{:?}", notations(&g, &moves));
+    assert!(
+        moves.iter().all(|m| m.parts[0].from.is_none()),
+        "{:?}",
+        notations(&g, &moves)
+    );
     // Both hands empty: the same stones now move along the lines (d2-d1 closes a mill: one move per Black
     // stone to remove).
     let s = position::parse(
@@ -61,8 +65,8 @@ fn no_stone_moves_during_placement() {
     assert_eq!(
         names,
         [
-            "a1-a4", "a1-d1", "d2-b2", "d2-d1xa7", "d2-d1xb6", "d2-d1xf6", "d2-d1xg7", "d2-d3", "d2-f2",
-            "f4-e4", "f4-f2", "f4-g4", "g1-d1", "g1-g4"
+            "a1-a4", "a1-d1", "d2-b2", "d2-d1xa7", "d2-d1xb6", "d2-d1xf6", "d2-d1xg7", "d2-d3",
+            "d2-f2", "f4-e4", "f4-f2", "f4-g4", "g1-d1", "g1-g4"
         ]
     );
 }
@@ -94,7 +98,10 @@ fn a_mill_removes_one_chosen_stone() {
     let after = e.apply(&s, &moves[i]);
     let text = position::format(&g, &after);
     assert!(!text.contains("Black Man c3"), "{text}");
-    assert!(text.contains("Black Man b2") && text.contains("Black Man e5"), "{text}");
+    assert!(
+        text.contains("Black Man b2") && text.contains("Black Man e5"),
+        "{text}"
+    );
     assert_eq!(e.to_move(&after), g.player("Black").unwrap());
 }
 
@@ -126,7 +133,8 @@ fn three_stones_fly() {
     let g = morris();
     let e = Engine::new(&g);
     let black = "piece Black Man a7\npiece Black Man d7\npiece Black Man b6\npiece Black Man f6\n";
-    let three = format!("turn White\npiece White Man a1\npiece White Man d2\npiece White Man g4\n{black}");
+    let three =
+        format!("turn White\npiece White Man a1\npiece White Man d2\npiece White Man g4\n{black}");
     let s = position::parse(&g, &three).unwrap();
     let moves = e.legal_moves(&s).unwrap();
     // Each of the 3 stones to each of the 17 empty points.
@@ -144,7 +152,11 @@ fn two_stones_lose() {
     let g = morris();
     let e = Engine::new(&g);
     let black = "piece Black Man a7\npiece Black Man d7\npiece Black Man b6\npiece Black Man f6\n";
-    let s = position::parse(&g, &format!("turn White\npiece White Man a1\npiece White Man d2\n{black}")).unwrap();
+    let s = position::parse(
+        &g,
+        &format!("turn White\npiece White Man a1\npiece White Man d2\n{black}"),
+    )
+    .unwrap();
     let moves = e.legal_moves(&s).unwrap();
     let o = e.outcome(&s, &moves, &[]).unwrap().expect("over");
     assert_eq!(o.results, [-1, 1]);
@@ -173,10 +185,14 @@ fn a_blocked_player_loses() {
     let moves = e.legal_moves(&s).unwrap();
     assert!(moves.is_empty(), "{:?}", notations(&g, &moves));
     let o = e.outcome(&s, &moves, &[]).unwrap().expect("over");
-    assert_eq!((o.results, o.end_type.as_str()), (vec![-1, 1], "stalemated"));
+    assert_eq!(
+        (o.results, o.end_type.as_str()),
+        (vec![-1, 1], "stalemated")
+    );
 }
 
-const LINE: &str = "(board (grid (start-rectangle 0 0 10 10) (dimensions (\"a\" (10 0)) (\"5/4/3/2/1\" (0 10)))
+const LINE: &str =
+    "(board (grid (start-rectangle 0 0 10 10) (dimensions (\"a\" (10 0)) (\"5/4/3/2/1\" (0 10)))
     (directions (n 0 -1))))";
 
 /// `add-partial-required`: a part that must be continued is no move when it cannot be; `add-partial` offers
@@ -204,7 +220,10 @@ fn a_required_continuation_is_not_offered_as_a_prefix() {
     assert!(moves.is_empty(), "{:?}", notations(&required, &moves));
     // With room for the second step, both games have the whole move.
     let s = position::parse(&required, "turn A\npiece A P a1\npiece B Q a5\n").unwrap();
-    assert_eq!(notations(&required, &e.legal_moves(&s).unwrap()), ["a1-a2-a3"]);
+    assert_eq!(
+        notations(&required, &e.legal_moves(&s).unwrap()),
+        ["a1-a2-a3"]
+    );
 }
 
 /// `(extra-turn)` (Kalah's "the last seed in one's own store gives another turn"): a move that reaches the
@@ -258,25 +277,43 @@ fn errors_of_the_new_forms_have_locations() {
     let head = format!("(game (title \"E\") (players A B) (turn-order A B) {LINE}\n");
     let piece = "(piece (name P) (drops (move-type drop) ((verify empty?) add)))\n";
     let cases = [
-        ("(phases (one (when stalemated) drop))", "test.zrf:4:14: error: `stalemated` cannot select a phase"),
-        ("(phases (one drop jump))", "test.zrf:4:19: error: move type `jump` is used by no move program"),
-        ("(phases (one (when (in-reserve P))))", "test.zrf:4:9: error: phase `one` allows no move type"),
+        (
+            "(phases (one (when stalemated) drop))",
+            "test.zrf:4:14: error: `stalemated` cannot select a phase",
+        ),
+        (
+            "(phases (one drop jump))",
+            "test.zrf:4:19: error: move type `jump` is used by no move program",
+        ),
+        (
+            "(phases (one (when (in-reserve P))))",
+            "test.zrf:4:9: error: phase `one` allows no move type",
+        ),
     ];
     for (text, want) in cases {
         let err = compile(&format!("{head}{piece}{text})")).unwrap_err();
         assert!(err.contains(want), "{text}: {err}");
     }
     let cases = [
-        ("(while empty? (choose (positions empty?)) n)", "`choose` inside `while` is not supported"),
-        ("(choose empty? capture)", "the first argument of `choose` is (positions CONDITION...)"),
-        ("(choose (positions enemy?) (otherwise empty?) capture)", "`otherwise` is (positions CONDITION...)"),
+        (
+            "(while empty? (choose (positions empty?)) n)",
+            "`choose` inside `while` is not supported",
+        ),
+        (
+            "(choose empty? capture)",
+            "the first argument of `choose` is (positions CONDITION...)",
+        ),
+        (
+            "(choose (positions enemy?) (otherwise empty?) capture)",
+            "`otherwise` is (positions CONDITION...)",
+        ),
     ];
     for (prog, want) in cases {
-        let err = compile(&format!(
-            "{head}(piece (name P) (moves (n {prog} add))))"
-        ))
-        .unwrap_err();
-        assert!(err.contains("test.zrf:3:") && err.contains(want), "{prog}: {err}");
+        let err = compile(&format!("{head}(piece (name P) (moves (n {prog} add))))")).unwrap_err();
+        assert!(
+            err.contains("test.zrf:3:") && err.contains(want),
+            "{prog}: {err}"
+        );
     }
 }
 

@@ -233,6 +233,15 @@ pub enum Cond {
     Attribute(AttrId, Loc),
 }
 
+/// The parts of [`Instr::Choose`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct Choice {
+    pub set: Cond,
+    pub otherwise: Option<Cond>,
+    pub body: Vec<Instr>,
+    pub rest: Vec<Instr>,
+}
+
 /// Where `go` sends the cursor.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum GoTarget {
@@ -288,13 +297,9 @@ pub enum Instr {
     /// `(choose (positions C...) [(otherwise (positions C...))] instr...)`: one path per position of the
     /// board where every condition holds (or, when none does, per position of the `otherwise` set); each path
     /// runs `body` with the cursor on its position, then `rest`. With no position at all, `rest` runs alone.
-    /// The compiler moves everything after the choice into `rest` (see `compile::turns`).
-    Choose {
-        set: Cond,
-        otherwise: Option<Cond>,
-        body: Vec<Instr>,
-        rest: Vec<Instr>,
-    },
+    /// The compiler moves everything after the choice into `rest` (see `compile::turns`). Boxed, so that
+    /// instructions stay as small as before.
+    Choose(Box<Choice>),
     /// `(extra-turn)`: the move being built gives the mover another turn.
     ExtraTurn,
     /// Set by `add-partial-required`: the part emitted next must be continued; with no continuation it is no

@@ -420,7 +420,10 @@ impl ProgramCompiler<'_, '_> {
                     }
                     "extra-turn" if args.is_empty() => out.push(Instr::ExtraTurn),
                     "choose" => self.choose(node, args, out),
-                    w @ ("add" | "add-copy" | "add-partial" | "add-copy-partial"
+                    w @ ("add"
+                    | "add-copy"
+                    | "add-partial"
+                    | "add-copy-partial"
                     | "add-partial-required") => {
                         if w == "add-partial-required" {
                             out.push(Instr::RequireContinuation);
@@ -576,7 +579,10 @@ impl ProgramCompiler<'_, '_> {
     fn choose(&mut self, node: &Node, args: &[Node], out: &mut Vec<Instr>) {
         let set = |pc: &mut Self, n: Option<&Node>, what: &str| -> Option<Cond> {
             match n {
-                Some(n) if n.head().is_some_and(|h| h.eq_ignore_ascii_case("positions")) => {
+                Some(n)
+                    if n.head()
+                        .is_some_and(|h| h.eq_ignore_ascii_case("positions")) =>
+                {
                     Some(match n.args() {
                         [] => Cond::True,
                         [one] => pc.cond(one),
@@ -585,8 +591,11 @@ impl ProgramCompiler<'_, '_> {
                 }
                 _ => {
                     pc.err(
-                        Diagnostic::error(n.map_or(node.span, |n| n.span), format!("{what} is (positions CONDITION...)"))
-                            .with_hint("(choose (positions enemy? (not in-mill?)) capture)"),
+                        Diagnostic::error(
+                            n.map_or(node.span, |n| n.span),
+                            format!("{what} is (positions CONDITION...)"),
+                        )
+                        .with_hint("(choose (positions enemy? (not in-mill?)) capture)"),
                     );
                     None
                 }
@@ -597,12 +606,15 @@ impl ProgramCompiler<'_, '_> {
         };
         let mut rest = args.get(1..).unwrap_or(&[]);
         let mut otherwise = None;
-        if let Some(o) = rest
-            .first()
-            .filter(|n| n.head().is_some_and(|h| h.eq_ignore_ascii_case("otherwise")))
-        {
+        if let Some(o) = rest.first().filter(|n| {
+            n.head()
+                .is_some_and(|h| h.eq_ignore_ascii_case("otherwise"))
+        }) {
             if o.args().len() != 1 {
-                self.err(Diagnostic::error(o.span, "`otherwise` holds one (positions CONDITION...)"));
+                self.err(Diagnostic::error(
+                    o.span,
+                    "`otherwise` holds one (positions CONDITION...)",
+                ));
                 return;
             }
             otherwise = set(self, o.args().first(), "`otherwise`");
@@ -612,12 +624,12 @@ impl ProgramCompiler<'_, '_> {
             rest = &rest[1..];
         }
         let body = self.block(rest);
-        out.push(Instr::Choose {
+        out.push(Instr::Choose(Box::new(Choice {
             set: first,
             otherwise,
             body,
             rest: vec![],
-        });
+        })));
     }
 
     /// The condition of `verify`: one argument, or several taken as `and`.

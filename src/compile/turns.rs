@@ -32,20 +32,20 @@ pub fn sink_choices(mut body: Vec<Instr>) -> Result<Vec<Instr>, ()> {
         return Ok(body);
     };
     let shaped = match last {
-        Instr::Choose {
-            set,
-            otherwise,
-            body: inner,
-            rest,
-        } => {
-            let mut rest = rest;
+        Instr::Choose(c) => {
+            let Choice {
+                set,
+                otherwise,
+                body: inner,
+                mut rest,
+            } = *c;
             rest.extend(tail);
-            Instr::Choose {
+            Instr::Choose(Box::new(Choice {
                 set,
                 otherwise,
                 body: sink_choices(inner)?,
                 rest: sink_choices(rest)?,
-            }
+            }))
         }
         Instr::If(c, mut a, mut b) => {
             a.extend(tail.iter().cloned());
@@ -82,7 +82,9 @@ impl Compiler<'_> {
     ) -> Vec<Phase> {
         let mut out: Vec<Phase> = vec![];
         for p in section.args() {
-            let Some(items) = p.list().filter(|l| l.first().and_then(|n| n.atom()).is_some())
+            let Some(items) = p
+                .list()
+                .filter(|l| l.first().and_then(|n| n.atom()).is_some())
             else {
                 self.err(
                     p.span,

@@ -394,12 +394,7 @@ impl Run<'_> {
                     value: v,
                 });
             }
-            Instr::Choose {
-                set,
-                otherwise,
-                body,
-                rest,
-            } => self.choose(set, otherwise.as_ref(), body, rest)?,
+            Instr::Choose(c) => self.choose(&c.set, c.otherwise.as_ref(), &c.body, &c.rest)?,
             Instr::ExtraTurn => self.extra = true,
             Instr::RequireContinuation => self.required = true,
         }
@@ -407,7 +402,10 @@ impl Run<'_> {
     }
 
     /// `choose`: one path per chosen position (see [`Instr::Choose`]). Each path starts from the program's
-    /// state before the choice, so that nothing one choice records leaks into another.
+    /// state before the choice, so that nothing one choice records leaks into another. Kept out of `instr`,
+    /// the interpreter's hot loop, whose frame it would otherwise enlarge.
+    #[inline(never)]
+    #[cold]
     fn choose(
         &mut self,
         set: &Cond,
