@@ -527,3 +527,9 @@ fn check_family(family: &str, file: &str, max_depth: usize) {
 fn nine_mens_morris() {
     check_family("nine_mens_morris", "games/nine-mens-morris.zrf", 5);
 }
+
+#[test]
+#[ignore = "deep: Nine Men's Morris start d6 (99,274,176, ~30 s); see README"]
+fn nine_mens_morris_deep() {
+    check_family("nine_mens_morris", "games/nine-mens-morris.zrf", 6);
+}
