@@ -248,6 +248,20 @@ fn an_extra_turn_is_earned_by_the_move() {
     let s = e.apply(&s, m);
     assert_eq!(e.to_move(&s), a, "reaching a5 gives A another turn");
     assert_eq!(s.ply, 3);
+
+    // The same step with and without the extra turn are two moves, not one merged.
+    let g = compile(&format!(
+        "(game (title \"Two\") (players A B) (turn-order A B) {LINE}
+  (piece (name P) (moves (n (verify empty?) add) (n (verify empty?) (extra-turn) add)))
+  (board-setup (A (P a3)) (B (P a1))))"
+    ))
+    .unwrap();
+    let e = Engine::new(&g);
+    let moves = e.legal_moves(&e.initial()).unwrap();
+    assert_eq!(moves.len(), 2);
+    assert_eq!(moves.iter().filter(|m| m.extra_turn()).count(), 1);
+    let names = notations(&g, &moves);
+    assert_eq!(names, ["a3-a4 [a3-a4]", "a3-a4 [a3-a4 extra-turn]"]);
 }
 
 /// Phases: the first whose condition holds gives the move types; the last without `when` is the default.

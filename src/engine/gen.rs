@@ -1176,7 +1176,7 @@ fn complete_moves(
         moves.retain(|m| {
             i += 1;
             let key = match after.get(i - 1).copied().flatten() {
-                Some(h) => h ^ from_key(m),
+                Some(h) => h ^ from_key(m) ^ extra_key(m),
                 None => effect_key(game, state, m),
             };
             seen.insert(key)
@@ -1190,7 +1190,16 @@ fn complete_moves(
 /// The net effect of a move from `state`: the board and reserves after it, and the square its piece started
 /// from. Equal keys are one move.
 fn effect_key(game: &Game, state: &State, m: &Move) -> u64 {
-    apply_move(game, state, m).hash ^ from_key(m)
+    apply_move(game, state, m).hash ^ from_key(m) ^ extra_key(m)
+}
+
+/// A move that earns another turn differs from the same move without it.
+fn extra_key(m: &Move) -> u64 {
+    if m.extra_turn() {
+        0x6A09_E667_F3BC_C908
+    } else {
+        0
+    }
 }
 
 /// The square the move's piece started from, as a key to mix with the board it leaves.
