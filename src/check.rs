@@ -155,9 +155,12 @@ pub fn describe(g: &Game) -> String {
             .map(|t| g.move_types[t.idx()].as_str())
             .collect();
         let when = ph.when.as_ref().map_or("always".to_string(), |c| {
-            end_cond_text(g, c, g.turn_order.entries[0].player)
+            format!(
+                "when {}",
+                end_cond_text(g, c, g.turn_order.entries[0].player)
+            )
         });
-        let _ = writeln!(o, "  phase {}: {} when {when}", ph.name, types.join(" "));
+        let _ = writeln!(o, "  phase {}: {} ({when})", ph.name, types.join(" "));
     }
     let dummies = b.positions.iter().filter(|p| p.dummy).count();
     let _ = writeln!(
