@@ -77,6 +77,42 @@ fn end_cond_text(g: &Game, c: &EndCond, player: Player) -> String {
                 .join(" ")
         ),
         EndCond::Not(c) => format!("(not {})", end_cond_text(g, c, player)),
+        EndCond::Attacked { types, all } => format!(
+            "({} {})",
+            if *all { "all-attacked" } else { "attacked" },
+            pieces(types)
+        ),
+    }
+}
+
+/// An invariant condition as text.
+fn inv_cond_text(g: &Game, c: &InvCond) -> String {
+    let pieces = |ts: &[PieceType]| names(ts, |t| g.pieces[t.idx()].name.clone());
+    let list = |w: &str, v: &[InvCond]| {
+        let parts: Vec<String> = v.iter().map(|c| inv_cond_text(g, c)).collect();
+        format!("({w} {})", parts.join(" "))
+    };
+    match c {
+        InvCond::NotAttacked { types, all } => format!(
+            "({} {})",
+            if *all {
+                "not-all-attacked"
+            } else {
+                "not-attacked"
+            },
+            pieces(types)
+        ),
+        InvCond::Facing { types, dirs } => format!(
+            "(facing {} {})",
+            pieces(types),
+            names(dirs, |d| g.board.directions[d.idx()].clone())
+        ),
+        InvCond::Moved(t) => format!("(moved {})", pieces(t)),
+        InvCond::Dropped(t) => format!("(dropped {})", pieces(t)),
+        InvCond::Mates(t) => format!("(mates {})", pieces(t)),
+        InvCond::And(v) => list("and", v),
+        InvCond::Or(v) => list("or", v),
+        InvCond::Not(c) => format!("(not {})", inv_cond_text(g, c)),
     }
 }
 
@@ -201,6 +237,13 @@ pub fn describe(g: &Game) -> String {
             names(&g.move_priorities, |t| g.move_types[t.idx()].clone())
         );
     }
+    if !g.capture_order.is_empty() {
+        let _ = writeln!(
+            o,
+            "  capture order: {}",
+            crate::compile::ordering::describe(g)
+        );
+    }
     for p in &g.pieces {
         let attrs = p
             .attributes
@@ -250,6 +293,23 @@ pub fn describe(g: &Game) -> String {
                 text,
                 e.name,
                 e.priority
+            );
+        }
+    }
+    for inv in &g.invariants {
+        let _ = writeln!(
+            o,
+            "  invariant {}: {}",
+            inv.name,
+            inv_cond_text(g, &inv.cond)
+        );
+    }
+    if !g.teams.is_empty() {
+        for (i, p) in g.players.iter().enumerate() {
+            let _ = writeln!(
+                o,
+                "  team of {}: {}",
+                p.name, g.players[g.teams[i] as usize].name
             );
         }
     }
@@ -320,5 +380,6 @@ pub fn describe_json(g: &Game) -> Value {
             "priority": e.priority,
         })).collect::<Vec<_>>(),
         "missing_rules": missing_rules_json(g),
+        "capture_order": crate::compile::ordering::describe(g),
     })
 }

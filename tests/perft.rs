@@ -125,6 +125,16 @@ fn pdn10(fen: &str) -> String {
     pdn(fen, |n| dark_square(n, 10))
 }
 
+/// Italian draughts numbers its dark squares as dctl and pydraughts do, on a board whose lower left corner is
+/// light: 1 = a8, 2 = c8 .. 5 = b7 .. 32 = h1 (the first row of each pair starts on file a, not b).
+fn pdn_italian(fen: &str) -> String {
+    pdn(fen, |n| {
+        let (row, k) = ((n - 1) / 4, (n - 1) % 4);
+        let file = if row % 2 == 0 { 2 * k } else { 2 * k + 1 };
+        format!("{}{}", (b'a' + file as u8) as char, 8 - row)
+    })
+}
+
 /// Turkish draughts uses every square, numbered 1 = a1 .. 8 = h1, 9 = a2 .. 64 = h8.
 fn pdn_turkish(fen: &str) -> String {
     pdn(fen, |n| {
@@ -397,6 +407,31 @@ fn international_draughts_deep() {
     );
 }
 
+/// Italian: the start has a drop-duplicates entry (d12 and d13 differ from the keep numbers); the three Gilbert
+/// positions have only keep-duplicates entries, checked to d8. Past it they count capture-order duplicates that
+/// the engine merges: Gilbert 1 d10 is 164,177 kept and 164,173 dropped (pydraughts 0.6.7 both ways), and
+/// ours is 164,173 (d9 43,686 agrees; the start d10 17,761,384 agrees too).
+const ITALIAN: Sel = Sel {
+    game: "draughts",
+    variant: "italian",
+    positions: |_| true,
+    zrf_variant: None,
+    convert: pdn_italian,
+    other_convention_max_depth: |_| 8,
+    corrections: &[],
+};
+
+#[test]
+fn italian_draughts() {
+    check_sel(&ITALIAN, "games/italian-draughts.zrf", 200_000, false);
+}
+
+#[test]
+#[ignore = "deep: Italian draughts start and Gilbert positions to d8 (Gilbert 3 d8: 19,914,763); see README"]
+fn italian_draughts_deep() {
+    check_sel(&ITALIAN, "games/italian-draughts.zrf", 20_000_000, false);
+}
+
 /// The only Turkish numbers come from pydraughts 0.6.7 (no published value exists), and its d5 is wrong:
 /// there a king may slide across its own man (after 1. a3-a4 a6-a5 2. a4xa6xa8 b6-b5 the new king on a8 gets
 /// a8-a1 across the man on a2). With such moves filtered out pydraughts itself counts 85,090, our number.
@@ -457,6 +492,77 @@ fn amazons_deep() {
     check_sel(&AMAZONS, "games/amazons.zrf", 4_307_152, true);
 }
 
+/// Converts a Xiangqi FEN (ranks 10 to 1, files a-i; upper case Red; `w` is Red to move) to the position format
+/// of `games/xiangqi.zrf`.
+fn xiangqi_fen(fen: &str) -> String {
+    let f: Vec<&str> = fen.split_whitespace().collect();
+    let mut out = String::from(if f.get(1) == Some(&"b") {
+        "turn Black\n"
+    } else {
+        "turn Red\n"
+    });
+    for (r, rank) in f[0].split('/').enumerate() {
+        let mut file = 0u8;
+        for c in rank.chars() {
+            if let Some(d) = c.to_digit(10) {
+                file += d as u8;
+                continue;
+            }
+            let owner = if c.is_ascii_uppercase() {
+                "Red"
+            } else {
+                "Black"
+            };
+            let kind = match c.to_ascii_lowercase() {
+                'k' => "General",
+                'a' => "Advisor",
+                'b' | 'e' => "Elephant",
+                'n' | 'h' => "Horse",
+                'r' => "Chariot",
+                'c' => "Cannon",
+                _ => "Soldier",
+            };
+            out += &format!("piece {owner} {kind} {}{}\n", (b'a' + file) as char, 10 - r);
+            file += 1;
+        }
+    }
+    out
+}
+
+const XIANGQI: Sel = Sel {
+    game: "xiangqi",
+    variant: "",
+    positions: |_| true,
+    zrf_variant: None,
+    convert: xiangqi_fen,
+    other_convention_max_depth: no_cap,
+    corrections: &[],
+};
+
+/// The start d1-d3 and every reference position to depth 3 (and FSF test 3 at d4: at most 100,000 leaves).
+#[test]
+fn xiangqi() {
+    check_sel(&XIANGQI, "games/xiangqi.zrf", 100_000, false);
+}
+
+#[test]
+#[ignore = "deep: Xiangqi start d4 (3,290,240), FSF test 2 d4 (4,485,547) and every reference depth up to 4.5M leaves; see README"]
+fn xiangqi_deep() {
+    check_sel(&XIANGQI, "games/xiangqi.zrf", 4_500_000, false);
+}
+
+/// The FEN reader gives the start position as the game sets it up.
+#[test]
+fn xiangqi_start_converts() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("games/xiangqi.zrf");
+    let game = load_game(&path, &VariantSel::First).unwrap();
+    let fen = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
+    let parsed = position::parse(&game, &xiangqi_fen(fen)).unwrap();
+    let initial = Engine::new(&game).initial();
+    assert_eq!(parsed.cells, initial.cells);
+    assert_eq!(parsed.turn, initial.turn);
+}
+
 /// The PDN converters read the reference's start positions as our games set them up.
 #[test]
 fn draughts_start_positions_convert() {
@@ -469,6 +575,7 @@ fn draughts_start_positions_convert() {
         ("games/russian-draughts.zrf", "W:W21-32:B1-12", pdn8),
         ("games/brazilian-draughts.zrf", "W:W21-32:B1-12", pdn8),
         ("games/international-draughts.zrf", "W:W31-50:B1-20", pdn10),
+        ("games/italian-draughts.zrf", "W:W21-32:B1-12", pdn_italian),
         ("games/turkish-draughts.zrf", "W:W9-24:B41-56", pdn_turkish),
     ] {
         let game = load_game(

@@ -49,11 +49,14 @@ fn tournament(game: &Path, out: &Path, all: bool) -> Vec<Vec<String>> {
         "11",
         "--quiet",
     ];
-    let run = |extra: &[&str]| {
+    // One random bot per seat: two, or as many as the runner asks for (four-player partnership chess).
+    let mut bots: Vec<String> = vec!["random:name=r1".into(), "random:name=r2".into()];
+    let run = |bots: &[String], extra: &[&str]| {
         let _ = std::fs::remove_dir_all(out);
         Command::new(BIN)
             .args(["tournament", game.to_str().unwrap()])
-            .args(["--bots", "random:name=r1", "random:name=r2"])
+            .arg("--bots")
+            .args(bots)
             .args(variants)
             .args(settings)
             .args(extra)
@@ -63,13 +66,23 @@ fn tournament(game: &Path, out: &Path, all: bool) -> Vec<Vec<String>> {
             .output()
             .unwrap()
     };
-    let mut status = run(&[]);
+    let mut status = run(&bots, &[]);
+    let stderr = String::from_utf8_lossy(&status.stderr).to_string();
+    if let Some(n) = stderr
+        .split("give at least ")
+        .nth(1)
+        .and_then(|t| t.split_whitespace().next())
+        .and_then(|n| n.parse::<usize>().ok())
+    {
+        bots = (1..=n).map(|i| format!("random:name=r{i}")).collect();
+        status = run(&bots, &[]);
+    }
     // Morris needs rules its ZRF does not hold; where the runner asks for consent to play such a game anyway,
     // give it: what is tested here is the notation, which the missing rules do not change.
     if !status.status.success()
         && String::from_utf8_lossy(&status.stderr).contains("--allow-missing-rules")
     {
-        status = run(&["--allow-missing-rules"]);
+        status = run(&bots, &["--allow-missing-rules"]);
     }
     assert!(
         status.status.success(),

@@ -303,6 +303,9 @@ pub fn bare_game() -> Game {
         setup: Setup::default(),
         options: Options::default(),
         end_conditions: vec![],
+        capture_order: vec![],
+        invariants: vec![],
+        teams: vec![],
         metadata: vec![],
         missing_rules: vec![],
     }

@@ -231,6 +231,8 @@ pub enum Cond {
     PositionFlag(FlagId, Loc),
     /// A boolean attribute of the piece there.
     Attribute(AttrId, Loc),
+    /// `my?`: a piece of the mover itself stands there (`friend?` also holds for an ally's piece).
+    Mine(Loc),
 }
 
 /// The parts of [`Instr::Choose`].
@@ -430,6 +432,12 @@ pub enum EndCond {
     /// `(in-reserve T...)`: the player has at least one piece of these types (any type when empty) off the
     /// board, in its reserve.
     InReserve(Vec<PieceType>),
+    /// `(attacked T...)`: one of the player's T is attacked; `(all-attacked T...)` (`all`): every one is, and
+    /// the player has one (see `docs/language.md`, Invariants).
+    Attacked {
+        types: Vec<PieceType>,
+        all: bool,
+    },
     And(Vec<EndCond>),
     Or(Vec<EndCond>),
     Not(Box<EndCond>),
@@ -450,6 +458,8 @@ impl EndCond {
             EndCond::RelativeConfig { .. } => "relative-config",
             EndCond::Repetition => "repetition",
             EndCond::InReserve(_) => "in-reserve",
+            EndCond::Attacked { all: false, .. } => "attacked",
+            EndCond::Attacked { all: true, .. } => "all-attacked",
             EndCond::And(cs) => cs.first().map_or("and", EndCond::kind),
             EndCond::Or(cs) => cs.first().map_or("or", EndCond::kind),
             EndCond::Not(c) => c.kind(),
@@ -491,6 +501,13 @@ pub struct Game {
     pub setup: Setup,
     pub options: Options,
     pub end_conditions: Vec<EndCondition>,
+    /// `(capture-order ...)`: of the complete moves, only those no other move beats are legal (empty: none).
+    pub capture_order: Vec<super::Criterion>,
+    /// `(invariant ...)` sections: conditions every legal move must leave true for the player who made it.
+    pub invariants: Vec<Invariant>,
+    /// Per player, its team (`(allies ...)`); players of one team are friends, not enemies. Empty when no
+    /// player has an ally (every player a team of its own).
+    pub teams: Vec<u8>,
     /// Sections that only concern a screen or the reader, kept as `(head, text)`.
     pub metadata: Vec<(String, String)>,
     /// Rules the file asks for that the engine does not apply (unknown options and sections, no end
@@ -511,5 +528,48 @@ impl Game {
             .iter()
             .position(|p| p.name.eq_ignore_ascii_case(name))
             .map(|i| Player(i as u8))
+    }
+}
+
+/// A condition of an `(invariant ...)` section, tested for the player who moved on the position after a complete
+/// move (and, for `drop-mate`, on the move itself).
+#[derive(Clone, Debug, PartialEq)]
+pub enum InvCond {
+    /// `(not-attacked T...)`: none of the mover's T is attacked; with `all` (`(not-all-attacked T...)`), at least
+    /// one is not attacked (or none is left).
+    NotAttacked {
+        types: Vec<PieceType>,
+        all: bool,
+    },
+    /// `(facing T dir...)`: from one of the mover's T, the first piece along one of the directions is an enemy T.
+    Facing {
+        types: Vec<PieceType>,
+        dirs: Vec<Dir>,
+    },
+    /// `(moved T...)`: a piece of one of the types moved (a part of the move starts on the board).
+    Moved(Vec<PieceType>),
+    /// `(dropped T...)`: a piece of one of the types was dropped.
+    Dropped(Vec<PieceType>),
+    /// `(mates R...)`: the player to move next has no legal move and one of its R is attacked. `(drop-mate T R)`
+    /// is `(and (dropped T) (mates R))`.
+    Mates(Vec<PieceType>),
+    And(Vec<InvCond>),
+    Or(Vec<InvCond>),
+    Not(Box<InvCond>),
+}
+
+/// One `(invariant (name "...") CONDITION)`: a move after which the condition is false is illegal.
+#[derive(Clone, Debug)]
+pub struct Invariant {
+    pub name: String,
+    pub cond: InvCond,
+    pub span: Span,
+}
+
+impl Game {
+    /// Whether players `a` and `b` are on one team (the same player, or allies).
+    #[inline]
+    pub fn same_team(&self, a: Player, b: Player) -> bool {
+        a == b || (!self.teams.is_empty() && self.teams[a.idx()] == self.teams[b.idx()])
     }
 }

@@ -4,12 +4,15 @@
 
 pub mod board;
 pub mod game;
+pub mod invariant;
 pub mod missing;
+pub mod ordering;
 pub mod program;
 pub mod turns;
 
 pub use game::*;
 pub use missing::{MissingKind, MissingRule};
+pub use ordering::{Criterion, Measure};
 
 use crate::lang::diag::suggest;
 use crate::lang::{Diagnostic, GameSource, Node, NodeKind};
@@ -52,6 +55,7 @@ const RULE_SECTIONS: &[&str] = &[
     "draw-condition",
     "count-condition",
     "phases",
+    "capture-order",
 ];
 
 /// Option names are matched with dashes and spaces equivalent, in lower case.
@@ -552,6 +556,7 @@ impl Compiler<'_> {
                 }
             }
             "not" => EndCond::Not(Box::new(self.end_cond(args.first()?, pieces, board)?)),
+            "attacked" | "all-attacked" => self.attacked_end_cond(node, &head, args, pieces)?,
             _ => {
                 let words = [
                     "stalemated",
@@ -567,6 +572,8 @@ impl Compiler<'_> {
                     "and",
                     "or",
                     "not",
+                    "attacked",
+                    "all-attacked",
                 ];
                 let d = Diagnostic::error(node.span, format!("unknown end condition `{head}`"));
                 let d = match suggest(&head, words) {
@@ -811,6 +818,9 @@ pub fn compile(src: &GameSource, diags: &mut Vec<Diagnostic>) -> Option<Game> {
     let mut options = Options::default();
     let mut metadata = vec![];
     let mut end_conditions = vec![];
+    let mut capture_order = vec![];
+    let mut invariants = vec![];
+    let mut teams: Vec<u8> = (0..players.len() as u8).collect();
     for s in &src.sections {
         let Some(head) = s.head().map(|h| h.to_ascii_lowercase()) else {
             c.diags.push(Diagnostic::warning(
@@ -822,6 +832,21 @@ pub fn compile(src: &GameSource, diags: &mut Vec<Diagnostic>) -> Option<Game> {
         match head.as_str() {
             "players" | "turn-order" | "board" | "piece" | "board-setup" | "move-priorities"
             | "phases" => {}
+            "capture-order" => {
+                if !capture_order.is_empty() {
+                    c.err(
+                        s.span,
+                        "a game has one `capture-order`; list every criterion in it",
+                    );
+                }
+                capture_order = c.capture_order(s, &piece_index);
+            }
+            "invariant" => {
+                if let Some(inv) = c.invariant(s, &piece_index, &board) {
+                    invariants.push(inv);
+                }
+            }
+            "allies" => c.allies(s, &players, &mut teams),
             "option" => match (s.args().first().and_then(|n| n.text()), s.args().get(1)) {
                 (Some(name), Some(v)) => c.option(&mut options, name, v),
                 _ => c.err(s.span, "`option` needs a name and a value"),
@@ -941,6 +966,10 @@ pub fn compile(src: &GameSource, diags: &mut Vec<Diagnostic>) -> Option<Game> {
     if c.diags.iter().filter(|d| d.is_error()).count() > errors_before {
         return None;
     }
+    // Without allies every player is a team of its own: leave the list empty (`Game::same_team` is then `==`).
+    if teams.iter().enumerate().all(|(i, t)| *t as usize == i) {
+        teams.clear();
+    }
     Some(Game {
         title: src.title.clone(),
         variant: src.number,
@@ -957,6 +986,9 @@ pub fn compile(src: &GameSource, diags: &mut Vec<Diagnostic>) -> Option<Game> {
         setup,
         options,
         end_conditions,
+        capture_order,
+        invariants,
+        teams,
         metadata,
         missing_rules: c.missing,
     })

@@ -133,6 +133,28 @@ impl Ctx<'_> {
                         && self.state.reserves[p.idx() * np + t] > 0
                 })
             }
+            EndCond::Attacked { types, all } => {
+                let mut n = 0;
+                let mut hit = 0;
+                for (i, x) in self.state.cells.iter().enumerate() {
+                    if let Some(x) =
+                        x.filter(|x| !x.dead && x.owner == p && types.contains(&x.kind))
+                    {
+                        n += 1;
+                        if gen::attacked_by(g, self.state, Pos(i as u16), x.owner, false, None)? {
+                            hit += 1;
+                            if !*all {
+                                break;
+                            }
+                        }
+                    }
+                }
+                if *all {
+                    n > 0 && hit == n
+                } else {
+                    hit > 0
+                }
+            }
             EndCond::Repetition => {
                 let k = self.state.key();
                 self.history.iter().filter(|&&h| h == k).count() >= 2
@@ -206,13 +228,24 @@ pub fn outcome(
             }
             let mut results = vec![0i8; n];
             match ec.kind {
+                // A player's allies (`(allies ...)`) share its win or loss.
                 EndKind::Win => {
-                    results.iter_mut().for_each(|r| *r = -1);
-                    results[p.idx()] = 1;
+                    for (q, r) in results.iter_mut().enumerate() {
+                        *r = if game.same_team(Player(q as u8), p) {
+                            1
+                        } else {
+                            -1
+                        };
+                    }
                 }
                 EndKind::Loss => {
-                    results.iter_mut().for_each(|r| *r = 1);
-                    results[p.idx()] = -1;
+                    for (q, r) in results.iter_mut().enumerate() {
+                        *r = if game.same_team(Player(q as u8), p) {
+                            -1
+                        } else {
+                            1
+                        };
+                    }
                 }
                 EndKind::Draw => {}
                 EndKind::Count => {

@@ -166,11 +166,15 @@ impl Run<'_> {
             Cond::Friend(l) => self
                 .loc(*l)
                 .and_then(|p| self.live(p))
-                .is_some_and(|x| !x.dead && x.owner == self.player),
+                .is_some_and(|x| !x.dead && self.game.same_team(x.owner, self.player)),
             Cond::Enemy(l) => self
                 .loc(*l)
                 .and_then(|p| self.live(p))
-                .is_some_and(|x| !x.dead && x.owner != self.player),
+                .is_some_and(|x| !x.dead && !self.game.same_team(x.owner, self.player)),
+            Cond::Mine(l) => self
+                .loc(*l)
+                .and_then(|p| self.live(p))
+                .is_some_and(|x| !x.dead && x.owner == self.player),
             Cond::Neutral(l) => {
                 let turn_players = &self.game.turn_order.entries;
                 self.loc(*l)
@@ -796,7 +800,10 @@ pub fn attacked_by(
     let mut run = Run::new(game, state, player, Mode::Attack(pos), &mut scratch);
     for (i, c) in state.cells.iter().enumerate() {
         let Some(x) = c else { continue };
-        if x.dead || (x.owner == player) != defended || game.players[x.owner.idx()].random {
+        if x.dead
+            || game.same_team(x.owner, player) != defended
+            || game.players[x.owner.idx()].random
+        {
             continue;
         }
         run.player = x.owner;
@@ -1409,6 +1416,9 @@ fn finish_legal(
             }
         }
     }
+    if !game.capture_order.is_empty() {
+        super::ordering::keep_best(game, state, kings, &mut moves);
+    }
     if let Some(types) = royal.get(player.idx()).filter(|t| !t.is_empty()) {
         let cache = LegalityCache::build(game, state, player, types)?;
         let mut keep = Vec::with_capacity(moves.len());
@@ -1423,6 +1433,9 @@ fn finish_legal(
             }
         }
         moves = keep;
+    }
+    if !game.invariants.is_empty() {
+        moves = super::invariant::filter(game, state, player, moves, royal, kings)?;
     }
     match game.options.pass_turn {
         PassTurn::Yes => moves.push(Move::default()),
@@ -1460,14 +1473,14 @@ pub fn royal_attacked(
 /// before, so only the others run again. Exact, not a heuristic: a program's result depends only on what it
 /// reads. Used when the player has one royal piece, which the move does not touch, on a board of at most 256
 /// positions, and the move creates no piece and changes no owner; otherwise the full test runs.
-struct LegalityCache {
+pub(super) struct LegalityCache {
     royal: Pos,
     /// Per opponent program run: the attacker's square, the piece there, the program, its answer, its reads.
     runs: Vec<(Pos, Piece, usize, bool, Reads)>,
 }
 
 impl LegalityCache {
-    fn build(
+    pub(super) fn build(
         game: &Game,
         state: &State,
         player: Player,
@@ -1489,7 +1502,7 @@ impl LegalityCache {
         run.track = true;
         for (i, c) in state.cells.iter().enumerate() {
             let Some(x) = c else { continue };
-            if x.dead || x.owner == player || game.players[x.owner.idx()].random {
+            if x.dead || game.same_team(x.owner, player) || game.players[x.owner.idx()].random {
                 continue;
             }
             let start = Pos(i as u16);
@@ -1507,7 +1520,7 @@ impl LegalityCache {
         Ok(Some(LegalityCache { royal, runs }))
     }
 
-    fn attacked_after(
+    pub(super) fn attacked_after(
         &self,
         game: &Game,
         after: &State,
@@ -1551,7 +1564,7 @@ impl LegalityCache {
             let Some(now) = after.get(*start) else {
                 continue;
             };
-            if now.owner == player || now.dead {
+            if game.same_team(now.owner, player) || now.dead {
                 continue;
             }
             let prog = if now.kind == piece.kind {

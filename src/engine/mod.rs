@@ -3,7 +3,9 @@
 
 pub mod end;
 pub mod gen;
+pub mod invariant;
 pub mod moves;
+pub mod ordering;
 pub mod playout;
 pub mod position;
 pub mod state;
