@@ -319,8 +319,13 @@ pub fn describe(g: &Game) -> String {
             "  missing rules ({}): the engine plays this game without them",
             g.missing_rules.len()
         );
-        for r in &g.missing_rules {
+        // A file of junk can miss thousands; the first ones say what matters.
+        let shown = crate::lang::diag::MAX_SHOWN;
+        for r in g.missing_rules.iter().take(shown) {
             let _ = writeln!(o, "    {} at {}", r.what_with_value(), r.location);
+        }
+        if g.missing_rules.len() > shown {
+            let _ = writeln!(o, "    ... and {} more", g.missing_rules.len() - shown);
         }
     }
     o

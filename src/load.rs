@@ -69,7 +69,12 @@ impl Loaded {
 
 /// Reads a file and compiles the selected game.
 pub fn load(path: &Path, sel: &VariantSel) -> Loaded {
-    let file = lang::read_file(path);
+    load_with(path, sel, &lang::ReadOptions::default())
+}
+
+/// [`load`] with reading options (`--include-path`).
+pub fn load_with(path: &Path, sel: &VariantSel, opts: &lang::ReadOptions) -> Loaded {
+    let file = lang::read_file_with(path, opts);
     let (game, mut own) = compile_selected(&file, sel);
     let mut diagnostics = file.diagnostics.clone();
     diagnostics.append(&mut own);
@@ -103,7 +108,16 @@ pub fn compile_selected(file: &ReadFile, sel: &VariantSel) -> (Option<Game>, Vec
 
 /// Loads a game, with every error rendered into one message.
 pub fn load_game(path: &Path, sel: &VariantSel) -> Result<Game, String> {
-    let l = load(path, sel);
+    load_game_with(path, sel, &lang::ReadOptions::default())
+}
+
+/// [`load_game`] with reading options (`--include-path`).
+pub fn load_game_with(
+    path: &Path,
+    sel: &VariantSel,
+    opts: &lang::ReadOptions,
+) -> Result<Game, String> {
+    let l = load_with(path, sel, opts);
     match l.game {
         Some(g) => Ok(g),
         None => Err(lang::diag::render_all(

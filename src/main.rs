@@ -15,6 +15,30 @@ use std::process::ExitCode;
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// A directory whose files games may include, besides their own directory tree (repeatable; not for
+    /// `tournament`, whose game reads only its own tree).
+    #[arg(long, global = true, value_name = "DIR")]
+    include_path: Vec<PathBuf>,
+}
+
+/// Reading options from the command line.
+fn read_options() -> dagaz::lang::ReadOptions {
+    dagaz::lang::ReadOptions {
+        include_paths: INCLUDE_PATHS.get().cloned().unwrap_or_default(),
+    }
+}
+
+/// The `--include-path` directories, set once from the command line.
+static INCLUDE_PATHS: std::sync::OnceLock<Vec<PathBuf>> = std::sync::OnceLock::new();
+
+/// An error message with one `error:` in front, whether or not it already has one (rendered diagnostics do).
+fn print_error(e: &str) {
+    let e = e.trim_end();
+    if e.starts_with("error:") {
+        eprintln!("{e}");
+    } else {
+        eprintln!("error: {e}");
+    }
 }
 
 #[derive(Subcommand)]
@@ -148,6 +172,7 @@ fn main() -> ExitCode {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
     let cli = Cli::parse();
+    let _ = INCLUDE_PATHS.set(cli.include_path.clone());
     match cli.command {
         Command::Check {
             files,
@@ -208,10 +233,14 @@ fn main() -> ExitCode {
             json,
             allow_missing_rules,
         ),
+        Command::Tournament(_) if !cli.include_path.is_empty() => {
+            print_error("--include-path is not taken by `tournament`: its game includes only files under its own directory");
+            ExitCode::FAILURE
+        }
         Command::Tournament(args) => match tournament(args) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
-                eprintln!("error: {}", e.trim_end());
+                print_error(&e);
                 ExitCode::FAILURE
             }
         },
@@ -424,7 +453,7 @@ fn timestamp() -> String {
 }
 
 fn variants(file: &std::path::Path) -> ExitCode {
-    let read = dagaz::lang::read_file(file);
+    let read = dagaz::lang::read_file_with(file, &read_options());
     if read.has_errors() {
         eprint!("{}", render_all(&read.diagnostics, &read.sources));
         return ExitCode::FAILURE;
@@ -441,7 +470,7 @@ fn variants(file: &std::path::Path) -> ExitCode {
 }
 
 fn check(file: &std::path::Path, variant: Option<&str>, all: bool, json: bool) -> ExitCode {
-    let read = dagaz::lang::read_file(file);
+    let read = dagaz::lang::read_file_with(file, &read_options());
     let sels: Vec<VariantSel> = if all {
         read.games
             .iter()
@@ -471,7 +500,8 @@ fn check(file: &std::path::Path, variant: Option<&str>, all: bool, json: bool) -
     };
     let print_diags = |diags: &[dagaz::lang::Diagnostic], out_json: &mut Vec<serde_json::Value>| {
         if json {
-            out_json.extend(diags.iter().map(|d| {
+            let (picked, more) = dagaz::lang::diag::shown(diags);
+            out_json.extend(picked.iter().map(|d| {
                 serde_json::json!({
                     "severity": if d.is_error() { "error" } else { "warning" },
                     "location": d.span.map(|s| read.sources.location(s)),
@@ -479,6 +509,9 @@ fn check(file: &std::path::Path, variant: Option<&str>, all: bool, json: bool) -
                     "hint": d.hint,
                 })
             }));
+            if let Some(m) = more {
+                out_json.push(serde_json::json!({"severity": "note", "location": null, "message": m, "hint": null}));
+            }
         } else {
             eprint!("{}", render_all(diags, &read.sources));
         }
@@ -510,7 +543,7 @@ fn check(file: &std::path::Path, variant: Option<&str>, all: bool, json: bool) -
 
 fn load_or_report(file: &std::path::Path, variant: Option<&str>) -> Option<dagaz::Game> {
     let sel = variant.map(VariantSel::parse).unwrap_or_default();
-    match dagaz::load::load_game(file, &sel) {
+    match dagaz::load::load_game_with(file, &sel, &read_options()) {
         Ok(g) => Some(g),
         Err(e) => {
             eprint!("{e}");
@@ -694,7 +727,7 @@ fn check_many(files: &[PathBuf], quiet: bool) -> ExitCode {
     let t = std::time::Instant::now();
     let (mut ok, mut axiom, mut games, mut with_missing) = (0, 0, 0, 0);
     for f in files {
-        let read = dagaz::lang::read_file(f);
+        let read = dagaz::lang::read_file_with(f, &read_options());
         let mut first_error = read
             .diagnostics
             .iter()

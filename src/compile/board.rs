@@ -1032,7 +1032,7 @@ fn clamp_i32(v: i64) -> i32 {
 
 /// A node as text for a message, cut short.
 fn short(node: &Node) -> String {
-    let s = node.to_source();
+    let s = node.to_source_limited(200);
     match s.char_indices().nth(40) {
         Some((i, _)) => format!("{}...", &s[..i]),
         None => s,

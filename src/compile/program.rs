@@ -18,6 +18,10 @@ pub struct Names<'a> {
     pub position_flags: &'a mut Vec<String>,
 }
 
+/// Past this many diagnostics, move programs are no longer compiled: a file of junk would otherwise cost an
+/// edit-distance search per word.
+const MAX_DIAGNOSTICS: usize = 1000;
+
 const INSTRUCTION_WORDS: &[&str] = &[
     "from",
     "to",
@@ -151,11 +155,11 @@ impl Names<'_> {
     }
 
     fn unknown(&self, node: &Node, what: &str) -> Diagnostic {
-        let word = node
-            .text()
-            .map(str::to_string)
-            .unwrap_or_else(|| node.to_source());
-        let suggestion = suggest(&word, self.all_words());
+        // A list where a name should be is shown cut (macro expansions can be megabytes) and is no typo.
+        let (word, suggestion) = match node.text() {
+            Some(w) => (w.to_string(), suggest(w, self.all_words())),
+            None => (node.to_source_limited(80), None),
+        };
         // A word in instruction position that looks like a direction is most likely a misspelt direction.
         let what = match suggestion {
             Some(s) if what == "instruction" && self.board.direction(s).is_some() => "direction",
@@ -163,6 +167,11 @@ impl Names<'_> {
             _ => what,
         };
         let d = Diagnostic::error(node.span, format!("unknown {what} `{word}`"));
+        if what == "instruction" && PREDICATE_WORDS.contains(&lower(&word).as_ref()) {
+            return d.with_hint(format!(
+                "`{word}` is a condition: it stands inside `verify`, `if` or `while`, as in (verify ({word} ...))"
+            ));
+        }
         match suggestion {
             Some(s) => d.with_hint(format!("did you mean `{s}`?")),
             None => d,
@@ -278,6 +287,9 @@ impl ProgramCompiler<'_, '_> {
     }
 
     fn instr(&mut self, node: &Node, out: &mut Vec<Instr>) {
+        if self.diags.len() > MAX_DIAGNOSTICS {
+            return; // the game does not compile; more errors would only cost time
+        }
         match &node.kind {
             NodeKind::Atom(a) => {
                 let word = lower(a);
@@ -647,6 +659,9 @@ impl ProgramCompiler<'_, '_> {
 
     /// Compiles a predicate.
     pub fn cond(&mut self, node: &Node) -> Cond {
+        if self.diags.len() > MAX_DIAGNOSTICS {
+            return Cond::False;
+        }
         match &node.kind {
             NodeKind::Atom(a) => self.pred(node, a, &[]),
             NodeKind::Str(_) => {

@@ -35,10 +35,17 @@ type KeySet = HashSet<u64, BuildHasherDefault<IdentityHasher>>;
 
 /// Instructions one program run may execute before it is declared runaway.
 const STEP_BUDGET: u32 = 1_000_000;
+/// Actions the parts emitted by one position's programs may hold together. Changes made before an `add` are
+/// carried into every later part of the run, so a `while` that changes and adds at each step grows
+/// quadratically: a fuzzed file reached 3.2 GB within the step budget.
+const MAX_EMITTED_ACTIONS: usize = 10_000_000;
 /// Parts one composite move may have.
 const MAX_PARTS: usize = 256;
 /// Complete moves one position may have.
 const MAX_MOVES: usize = 200_000;
+/// Parts all the complete moves of one position may have together: long composite moves times many moves
+/// would otherwise reach gigabytes before either limit above (a fuzzed file: 2.9 GB).
+const MAX_TOTAL_PARTS: usize = 2_000_000;
 
 /// A part emitted by a program, with what continues it.
 #[derive(Clone, Debug)]
@@ -58,6 +65,8 @@ enum Stop {
     Found,
     /// The step budget ran out.
     Budget,
+    /// The parts emitted hold [`MAX_EMITTED_ACTIONS`] actions.
+    TooMany,
 }
 
 /// What a program run is for.
@@ -100,6 +109,8 @@ struct Run<'a> {
     required: bool,
     steps: u32,
     out: &'a mut Vec<Emitted>,
+    /// Actions in the parts this run emitted (see [`MAX_EMITTED_ACTIONS`]).
+    emitted_actions: usize,
     /// When set, every square whose contents the program reads is recorded in `reads`, and any read of the
     /// last move in `reads_last` (see [`LegalityCache`]).
     track: bool,
@@ -631,6 +642,14 @@ impl Run<'_> {
             {
                 return Err(Stop::Found);
             }
+        } else {
+            self.emitted_actions += (part.actions.len() + 1) * promote.len().max(1);
+            if self.emitted_actions > MAX_EMITTED_ACTIONS {
+                return Err(Stop::TooMany);
+            }
+        }
+        if matches!(self.mode, Mode::Attack(_)) {
+            // Only a capture of the target mattered (above).
         } else if promote.is_empty() {
             self.out.push(Emitted {
                 part,
@@ -717,6 +736,7 @@ impl<'a> Run<'a> {
             extra: false,
             required: false,
             steps: 0,
+            emitted_actions: 0,
             out,
             track: false,
             reads: std::cell::Cell::new([0; 4]),
@@ -756,6 +776,10 @@ impl<'a> Run<'a> {
         match self.block(&prog.body) {
             Ok(()) | Err(Stop::Path) => Ok(false),
             Err(Stop::Found) => Ok(true),
+            Err(Stop::TooMany) => Err(EngineError(format!(
+                "{}: the move programs of one position emitted more than {MAX_EMITTED_ACTIONS} actions",
+                self.game.title
+            ))),
             Err(Stop::Budget) => Err(EngineError(format!(
                 "{}: a move program ran more than {STEP_BUDGET} steps from {} (an endless `while`?): {}",
                 self.game.title,
@@ -1037,6 +1061,8 @@ struct Composer<'a> {
     seen: KeySet,
     /// Continuation states already expanded in this position (see `extend`).
     expanded: KeySet,
+    /// Parts of the moves in `out`, together.
+    total_parts: usize,
 }
 
 impl Composer<'_> {
@@ -1050,9 +1076,13 @@ impl Composer<'_> {
         chain: &mut Vec<u64>,
         required: bool,
     ) -> Result<(), EngineError> {
-        if prefix.len() >= MAX_PARTS || self.out.len() >= MAX_MOVES {
+        if prefix.len() >= MAX_PARTS
+            || self.out.len() >= MAX_MOVES
+            || self.total_parts >= MAX_TOTAL_PARTS
+        {
             return Err(EngineError(format!(
-                "{}: a composite move grew past {MAX_PARTS} parts or the position past {MAX_MOVES} moves",
+                "{}: a composite move grew past {MAX_PARTS} parts, or the position past {MAX_MOVES} moves or \
+                 {MAX_TOTAL_PARTS} parts in all",
                 self.game.title
             )));
         }
@@ -1126,6 +1156,7 @@ impl Composer<'_> {
 
     /// A complete move, with the hash of the board it leaves (`state.hash` after its last part).
     fn finish(&mut self, parts: &[Part], after: u64) {
+        self.total_parts += parts.len();
         self.out.push(Move {
             parts: parts.to_vec(),
         });
@@ -1156,6 +1187,7 @@ fn complete_moves(
         after: vec![],
         seen: KeySet::default(),
         expanded: KeySet::default(),
+        total_parts: 0,
     };
     let deferred = game.options.deferred_captures;
     let mut composite = false;

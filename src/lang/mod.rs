@@ -30,11 +30,34 @@ impl ReadFile {
     }
 }
 
+/// Where `include` may look besides the game file's own directory tree.
+#[derive(Clone, Debug, Default)]
+pub struct ReadOptions {
+    /// Directories given with `--include-path`: files under them may be included too.
+    pub include_paths: Vec<std::path::PathBuf>,
+}
+
+/// The largest game file read (larger ones are refused, and a device such as `/dev/zero` stops there).
+pub const MAX_FILE_BYTES: u64 = 64 << 20;
+
 /// Reads a game file from disk. Never fails: a file that cannot be read is an error diagnostic.
 pub fn read_file(path: &Path) -> ReadFile {
+    read_file_with(path, &ReadOptions::default())
+}
+
+/// [`read_file`] with options.
+pub fn read_file_with(path: &Path, opts: &ReadOptions) -> ReadFile {
     let mut sources = SourceMap::new();
-    match sources.read(path) {
-        Ok(id) => read_source(sources, id, path.parent().unwrap_or(Path::new("."))),
+    match read_capped(path, MAX_FILE_BYTES) {
+        Ok(bytes) => {
+            let (text, legacy) = source::decode(bytes);
+            let id = sources.add(path, text, legacy);
+            let dir = match path.parent() {
+                Some(p) if !p.as_os_str().is_empty() => p,
+                _ => Path::new("."),
+            };
+            read_source(sources, id, dir, opts)
+        }
         Err(e) => ReadFile {
             sources,
             games: vec![],
@@ -48,30 +71,117 @@ pub fn read_file(path: &Path) -> ReadFile {
     }
 }
 
+/// Reads at most `max` bytes of a file; a longer one is an error (it may be endless, like a device).
+pub fn read_capped(path: &Path, max: u64) -> std::io::Result<Vec<u8>> {
+    use std::io::Read;
+    let f = std::fs::File::open(path)?;
+    if f.metadata()?.is_dir() {
+        return Err(std::io::Error::other("it is a directory"));
+    }
+    let mut bytes = vec![];
+    f.take(max + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > max {
+        return Err(std::io::Error::other(format!(
+            "it is larger than {} MB",
+            max >> 20
+        )));
+    }
+    Ok(bytes)
+}
+
+/// Why a text is not ZRF at all (a binary, a README), or `None` when it may be: ZRF is a sequence of forms
+/// and comments, so its first token is a `(` or, in a file with a stray word first, it still holds a `game`,
+/// `variant`, `define`, `include` or `version` form somewhere.
+pub fn not_zrf(text: &str) -> Option<&'static str> {
+    if text.bytes().take(1 << 16).any(|b| b == 0) {
+        return Some("it is a binary file");
+    }
+    let mut rest = text;
+    loop {
+        rest = rest.trim_start();
+        if rest.starts_with(';') {
+            rest = rest.find('\n').map_or("", |i| &rest[i..]);
+        } else {
+            break;
+        }
+    }
+    if rest.is_empty() || rest.starts_with('(') {
+        return None;
+    }
+    let holds_form = text.match_indices('(').any(|(i, _)| {
+        // Bytes, not characters: what follows the `(` may be anything.
+        let w = text[i + 1..].trim_start().as_bytes();
+        ["game", "variant", "define", "include", "version"]
+            .iter()
+            .any(|k| w.len() >= k.len() && w[..k.len()].eq_ignore_ascii_case(k.as_bytes()))
+    });
+    (!holds_form).then_some(
+        "it does not start with a `(` form and holds no `game`, `variant`, `define` or `include`",
+    )
+}
+
 /// Reads a game from raw bytes (UTF-8, else Windows-1252); includes are looked up relative to `dir`.
 pub fn read_bytes(name: &str, bytes: Vec<u8>, dir: &Path) -> ReadFile {
     let (text, legacy) = source::decode(bytes);
     let mut sources = SourceMap::new();
     let id = sources.add(name, text, legacy);
-    read_source(sources, id, dir)
+    read_source(sources, id, dir, &ReadOptions::default())
 }
 
 /// Reads a game from text; includes are looked up relative to `dir`.
 pub fn read_str(name: &str, text: &str, dir: &Path) -> ReadFile {
     let mut sources = SourceMap::new();
     let id = sources.add(name, text.to_string(), false);
-    read_source(sources, id, dir)
+    read_source(sources, id, dir, &ReadOptions::default())
 }
 
-fn read_source(mut sources: SourceMap, id: source::FileId, dir: &Path) -> ReadFile {
-    let text = sources.file(id).text.clone();
+fn read_source(
+    mut sources: SourceMap,
+    id: source::FileId,
+    dir: &Path,
+    opts: &ReadOptions,
+) -> ReadFile {
+    let file = sources.file(id);
+    if let Some(why) = not_zrf(&file.text) {
+        // One line, and nothing of the file's text: it may be anything, a secret included.
+        let d = Diagnostic::global(format!(
+            "`{}` is not a ZRF game file: {why}",
+            file.path.display()
+        ));
+        return ReadFile {
+            sources,
+            games: vec![],
+            version: None,
+            diagnostics: vec![d],
+            ignored_forms: vec![],
+        };
+    }
+    let text = file.text.clone();
     let (forms, mut diagnostics) = sexp::parse(&text, id);
-    let p = expand::preprocess(forms, dir, &mut sources, &mut diagnostics);
+    drop(text);
+    let p = expand::preprocess(forms, dir, opts, &mut sources, &mut diagnostics);
     ReadFile {
         sources,
         games: p.games,
         version: p.version,
         diagnostics,
         ignored_forms: p.ignored,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::not_zrf;
+
+    #[test]
+    fn tells_zrf_from_other_files() {
+        assert_eq!(not_zrf("; rules\n(game (title \"x\"))"), None);
+        assert_eq!(not_zrf("stray (define x y)"), None);
+        assert_eq!(not_zrf(""), None);
+        assert!(not_zrf("# A README\n\nText (with parentheses).").is_some());
+        assert!(not_zrf("(game)\0\0").is_some());
+        // A multi-byte character right after a `(` (a fuzz finding: it was sliced inside the character).
+        assert!(not_zrf("x (ver\u{FFFD}fy (é").is_some());
+        assert_eq!(not_zrf("x (\u{FFFD}\u{FFFD} (GAME"), None);
     }
 }

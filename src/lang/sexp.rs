@@ -129,65 +129,94 @@ fn is_delimiter(c: char) -> bool {
     c.is_whitespace() || matches!(c, '(' | ')' | '"' | ';')
 }
 
-/// Splits text into tokens. Errors (an unterminated string) go to `errors`.
-fn lex(text: &str, file: FileId, errors: &mut Vec<Diagnostic>) -> Vec<(Tok, usize, usize)> {
-    let mut toks = Vec::new();
-    let mut it = text.char_indices().peekable();
-    while let Some((i, c)) = it.next() {
-        match c {
-            c if c.is_whitespace() => {}
-            ';' => {
-                while let Some(&(_, c)) = it.peek() {
-                    if c == '\n' {
-                        break;
-                    }
-                    it.next();
-                }
-            }
-            '(' => toks.push((Tok::Open, i, i + 1)),
-            ')' => toks.push((Tok::Close, i, i + 1)),
-            '"' => {
-                let mut end = None;
-                for (j, c) in it.by_ref() {
-                    if c == '"' {
-                        end = Some(j);
-                        break;
-                    }
-                }
-                match end {
-                    Some(j) => toks.push((Tok::Str, i, j + 1)),
-                    None => {
-                        errors.push(
-                            Diagnostic::error(Span::new(file, i, i + 1), "unterminated string")
-                                .with_hint("add the closing `\"`"),
-                        );
-                        return toks;
-                    }
-                }
-            }
-            _ => {
-                let mut end = i + c.len_utf8();
-                while let Some(&(j, c)) = it.peek() {
-                    if is_delimiter(c) {
-                        break;
-                    }
-                    end = j + c.len_utf8();
-                    it.next();
-                }
-                toks.push((Tok::Atom, i, end));
-            }
-        }
-    }
-    toks
+/// How deep lists may nest, in a file as written and after macro expansion. The corpus nests at most 64 deep
+/// (Focus, an unbalanced file); the compiler, the printers and the engine recurse on nesting, so this bound
+/// is what keeps them far from the end of a 2 MB thread stack.
+pub const MAX_NESTING: usize = 256;
+
+/// How many forms (atoms, strings, lists) one file may hold. The largest corpus file holds about 40,000; this
+/// bounds the memory of a hostile file (about 100 bytes per form) before anything else looks at it.
+pub const MAX_FORMS: usize = 2_000_000;
+
+/// How many errors of one kind the parser records; past it, they are counted.
+const MAX_REPORTED: usize = 100;
+
+/// The tokens of a text, produced on demand (a token vector would cost 24 bytes per token of a hostile file).
+struct Lexer<'t> {
+    text: &'t str,
+    it: std::iter::Peekable<std::str::CharIndices<'t>>,
+    /// Where an unterminated string starts: it ends the token stream.
+    unterminated: Option<usize>,
 }
 
-/// Parses a whole file into its top-level forms, recovering from unbalanced parentheses.
+impl Iterator for Lexer<'_> {
+    type Item = (Tok, usize, usize);
+
+    fn next(&mut self) -> Option<(Tok, usize, usize)> {
+        while let Some((i, c)) = self.it.next() {
+            match c {
+                c if c.is_whitespace() => {}
+                ';' => {
+                    while let Some(&(_, c)) = self.it.peek() {
+                        if c == '\n' {
+                            break;
+                        }
+                        self.it.next();
+                    }
+                }
+                '(' => return Some((Tok::Open, i, i + 1)),
+                ')' => return Some((Tok::Close, i, i + 1)),
+                '"' => {
+                    let rest = &self.text[i + 1..];
+                    return match rest.find('"') {
+                        Some(j) => {
+                            let end = i + 1 + j + 1;
+                            // Skip the string's characters in the iterator.
+                            while self.it.peek().is_some_and(|&(k, _)| k < end) {
+                                self.it.next();
+                            }
+                            Some((Tok::Str, i, end))
+                        }
+                        None => {
+                            self.unterminated = Some(i);
+                            while self.it.next().is_some() {}
+                            None
+                        }
+                    };
+                }
+                _ => {
+                    let mut end = i + c.len_utf8();
+                    while let Some(&(j, c)) = self.it.peek() {
+                        if is_delimiter(c) {
+                            break;
+                        }
+                        end = j + c.len_utf8();
+                        self.it.next();
+                    }
+                    return Some((Tok::Atom, i, end));
+                }
+            }
+        }
+        None
+    }
+}
+
+/// Parses a whole file into its top-level forms, recovering from unbalanced parentheses. Lists nested deeper
+/// than [`MAX_NESTING`] are an error and left out; past [`MAX_FORMS`] forms reading stops with an error.
 pub fn parse(text: &str, file: FileId) -> (Vec<Node>, Vec<Diagnostic>) {
     let mut errors = Vec::new();
-    let toks = lex(text, file, &mut errors);
-    let unterminated_string = !errors.is_empty();
+    let mut lexer = Lexer {
+        text,
+        it: text.char_indices().peekable(),
+        unterminated: None,
+    };
     // A stack of open lists: (start offset, elements).
     let mut stack: Vec<(usize, Vec<Node>)> = vec![(0, Vec::new())];
+    // Lists opened past the nesting limit and not yet closed: their contents are skipped.
+    let mut skipped_depth = 0usize;
+    let mut too_deep_reported = false;
+    let mut unmatched = 0usize;
+    let mut forms = 0usize;
     // Where each line starts, and the column of a line's first token, for the indentation heuristic below.
     let line_starts: Vec<usize> = std::iter::once(0)
         .chain(
@@ -203,8 +232,29 @@ pub fn parse(text: &str, file: FileId) -> (Vec<Node>, Vec<Diagnostic>) {
     // forgotten `)` in indented code.
     let mut suspect: Option<usize> = None;
     let mut last_line = usize::MAX;
-    for (tok, start, end) in toks {
+    for (tok, start, end) in lexer.by_ref() {
         let span = Span::new(file, start, end);
+        if skipped_depth > 0 {
+            match tok {
+                Tok::Open => skipped_depth += 1,
+                Tok::Close => skipped_depth -= 1,
+                _ => {}
+            }
+            continue;
+        }
+        if tok != Tok::Close {
+            forms += 1;
+            if forms > MAX_FORMS {
+                errors.push(
+                    Diagnostic::error(
+                        span,
+                        format!("the file holds more than {MAX_FORMS} words, strings and lists"),
+                    )
+                    .with_hint("this is not a game file, or one far larger than any game needs; reading stopped here"),
+                );
+                return (vec![], errors);
+            }
+        }
         if suspect.is_none() && tok == Tok::Open && stack.len() > 2 {
             let line = line_of(start);
             if line != last_line {
@@ -217,13 +267,29 @@ pub fn parse(text: &str, file: FileId) -> (Vec<Node>, Vec<Diagnostic>) {
         }
         last_line = line_of(start);
         match tok {
+            Tok::Open if stack.len() > MAX_NESTING => {
+                skipped_depth = 1;
+                if !too_deep_reported {
+                    too_deep_reported = true;
+                    errors.push(
+                        Diagnostic::error(
+                            span,
+                            format!("lists nest more than {MAX_NESTING} deep here"),
+                        )
+                        .with_hint("no game needs this; a `(` is probably repeated"),
+                    );
+                }
+            }
             Tok::Open => stack.push((start, Vec::new())),
             Tok::Close => {
                 if stack.len() == 1 {
-                    errors.push(
-                        Diagnostic::error(span, "unmatched `)`")
-                            .with_hint("remove it, or add the `(` it closes"),
-                    );
+                    unmatched += 1;
+                    if unmatched <= MAX_REPORTED {
+                        errors.push(
+                            Diagnostic::error(span, "unmatched `)`")
+                                .with_hint("remove it, or add the `(` it closes"),
+                        );
+                    }
                     continue;
                 }
                 let (s, items) = stack.pop().unwrap();
@@ -248,6 +314,21 @@ pub fn parse(text: &str, file: FileId) -> (Vec<Node>, Vec<Diagnostic>) {
                 stack.last_mut().unwrap().1.push(node);
             }
         }
+    }
+    if unmatched > MAX_REPORTED {
+        errors.push(Diagnostic::global(format!(
+            "{} more unmatched `)` not shown",
+            unmatched - MAX_REPORTED
+        )));
+    }
+    let unterminated_string = lexer.unterminated.is_some();
+    if let Some(i) = lexer.unterminated {
+        // First, as it explains the rest: the string swallowed the end of the file.
+        errors.insert(
+            0,
+            Diagnostic::error(Span::new(file, i, i + 1), "unterminated string")
+                .with_hint("add the closing `\"`"),
+        );
     }
     if stack.len() > 1 && unterminated_string {
         // The string swallowed the rest of the file; its error says all there is to say.
@@ -311,6 +392,27 @@ mod tests {
         let (nodes, errs) = p("(s \"Audio\\Pickup.wav\")");
         assert!(errs.is_empty());
         assert_eq!(nodes[0].args()[0].string(), Some("Audio\\Pickup.wav"));
+    }
+
+    #[test]
+    fn nesting_past_the_limit_is_one_error_and_is_left_out() {
+        let deep = format!("(a {}x{} b) (c)", "(".repeat(1000), ")".repeat(1000));
+        let (nodes, errs) = p(&deep);
+        assert_eq!(errs.len(), 1, "{errs:?}");
+        assert!(errs[0].message.contains("nest more than 256 deep"));
+        // The forms around the deep part are read, and nothing deeper than the limit is kept.
+        assert_eq!(nodes.len(), 2);
+        assert_eq!(nodes[1].to_source(), "(c)");
+        assert_eq!(crate::lang::expand::nesting(&nodes[0]), MAX_NESTING);
+        let (_, errs) = p(&format!("{}{}", "(".repeat(256), ")".repeat(256)));
+        assert!(errs.is_empty(), "256 levels are allowed: {errs:?}");
+    }
+
+    #[test]
+    fn many_unmatched_parentheses_are_counted_not_listed() {
+        let (_, errs) = p(&")".repeat(1000));
+        assert_eq!(errs.len(), 101);
+        assert_eq!(errs[100].message, "900 more unmatched `)` not shown");
     }
 
     #[test]

@@ -353,7 +353,8 @@ impl TournamentConfig {
             return Ok((text.as_bytes().to_vec(), ".".into()));
         }
         let path = Path::new(&self.game);
-        let bytes = std::fs::read(path).map_err(|e| format!("cannot read `{}`: {e}", self.game))?;
+        let bytes = lang::read_capped(path, lang::MAX_FILE_BYTES)
+            .map_err(|e| format!("cannot read `{}`: {e}", self.game))?;
         let dir = path.parent().unwrap_or(Path::new(".")).to_path_buf();
         Ok((bytes, dir))
     }
