@@ -22,6 +22,7 @@ fn end_cond_text(g: &Game, c: &EndCond, player: Player) -> String {
             pieces(types)
         )
         .replace(" )", ")"),
+        EndCond::InReserve(t) => format!("(in-reserve {})", pieces(t)).replace(" )", ")"),
         EndCond::PiecesRemaining { n, types } => {
             format!("(pieces-remaining {n} {})", pieces(types)).replace(" )", ")")
         }
@@ -190,6 +191,20 @@ pub fn describe(g: &Game) -> String {
         turns.insert(g.turn_order.repeat_from, "repeat".into());
     }
     let _ = writeln!(o, "  turn order: {}", turns.join(" "));
+    for ph in &g.phases {
+        let types: Vec<&str> = ph
+            .move_types
+            .iter()
+            .map(|t| g.move_types[t.idx()].as_str())
+            .collect();
+        let when = ph.when.as_ref().map_or("always".to_string(), |c| {
+            format!(
+                "when {}",
+                end_cond_text(g, c, g.turn_order.entries[0].player)
+            )
+        });
+        let _ = writeln!(o, "  phase {}: {} ({when})", ph.name, types.join(" "));
+    }
     let dummies = b.positions.iter().filter(|p| p.dummy).count();
     let _ = writeln!(
         o,
@@ -352,6 +367,11 @@ pub fn describe_json(g: &Game) -> Value {
         "players": g.players.iter().map(|p| json!({"name": p.name, "random": p.random})).collect::<Vec<_>>(),
         "turn_order": g.turn_order.entries.iter().map(|e| turn_text(g, e)).collect::<Vec<_>>(),
         "repeat_from": g.turn_order.repeat_from,
+        "phases": g.phases.iter().map(|ph| json!({
+            "name": ph.name,
+            "move_types": ph.move_types.iter().map(|t| g.move_types[t.idx()].clone()).collect::<Vec<_>>(),
+            "when": ph.when.as_ref().map(|c| end_cond_text(g, c, g.turn_order.entries[0].player)),
+        })).collect::<Vec<_>>(),
         "positions": b.positions.len(),
         "off_board_positions": b.positions.iter().filter(|p| p.dummy).map(|p| p.name.clone()).collect::<Vec<_>>(),
         "directions": b.directions,

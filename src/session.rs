@@ -30,6 +30,7 @@ fn action_json(g: &Game, a: &Action) -> Value {
             json!({"action": "set-attribute", "at": pos(at),
             "attribute": g.attributes[attr.idx()], "value": value})
         }
+        Action::ExtraTurn => json!({"action": "extra-turn"}),
     }
 }
 

@@ -591,8 +591,58 @@ fn draughts_start_positions_convert() {
     }
 }
 
-/// Lines of Action from the start, against `../shared/reference/perft-families.md` (not in perft.json): d1-d4
-/// = 36, 1,244, 44,952, 1,563,208 (about 1 s for d4 here).
+/// Perft of a game of `../shared/reference/perft-families.json` (OpenSpiel's counts: whole turns, terminal
+/// positions not expanded), from the start, depths 1..=`max_depth`.
+fn check_family(family: &str, file: &str, max_depth: usize) {
+    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/reference/perft-families.json");
+    let reference: Value =
+        serde_json::from_str(&std::fs::read_to_string(p).expect("perft-families.json"))
+            .expect("perft-families.json is JSON");
+    let counts: Vec<u64> = reference["counts"][family]
+        .as_array()
+        .unwrap_or_else(|| panic!("no counts for {family}"))
+        .iter()
+        .map(|n| n.as_u64().unwrap())
+        .collect();
+    let game = load_game(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join(file),
+        &VariantSel::First,
+    )
+    .unwrap();
+    let engine = Engine::new(&game);
+    let start = engine.initial();
+    let mut failures = vec![];
+    for (i, &expected) in counts.iter().enumerate().take(max_depth) {
+        let d = i as u32 + 1;
+        let got = engine.perft(&start, d).unwrap();
+        println!("{family} start d{d}: {got} (expected {expected})");
+        if got != expected {
+            failures.push(format!("d{d}: got {got}, expected {expected}"));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{family} perft mismatches:\n{}",
+        failures.join("\n")
+    );
+}
+
+/// Nine Men's Morris to d5 (5,140,800, about 2 s): a move is a whole turn, a mill's removal included, as
+/// OpenSpiel counts. Placement alone reaches d5; the first mills (and so the choice of the stone to remove)
+/// come at ply 5, which is where d5 differs from 24·23·22·21·20.
+#[test]
+fn nine_mens_morris() {
+    check_family("nine_mens_morris", "games/nine-mens-morris.zrf", 5);
+}
+
+#[test]
+#[ignore = "deep: Nine Men's Morris start d6 (99,274,176, ~30 s); see README"]
+fn nine_mens_morris_deep() {
+    check_family("nine_mens_morris", "games/nine-mens-morris.zrf", 6);
+}
+
+/// Lines of Action from the start, against `../shared/reference/perft-families.md`: d1-d4 = 36, 1,244, 44,952,
+/// 1,563,208 (about 1 s for d4 here).
 #[test]
 fn lines_of_action() {
     let game = load_game(

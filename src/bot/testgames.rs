@@ -294,6 +294,7 @@ pub fn bare_game() -> Game {
             ],
             repeat_from: 0,
         },
+        phases: vec![],
         board: Board::default(),
         pieces: vec![],
         attributes: vec![],

@@ -197,6 +197,17 @@ pub struct TurnOrder {
     pub repeat_from: usize,
 }
 
+/// A phase of the turn order (`(phases (placing (when (in-reserve)) place) (moving move))`): on each turn the
+/// first phase whose condition holds for the player to move gives the move types that player may use.
+#[derive(Clone, Debug)]
+pub struct Phase {
+    pub name: String,
+    /// `None`: always (the last phase is usually so).
+    pub when: Option<EndCond>,
+    pub move_types: Vec<MoveType>,
+    pub span: Span,
+}
+
 /// Where a predicate or an action looks: the cursor, a neighbour of it, or a named position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Loc {
@@ -242,6 +253,15 @@ pub enum Cond {
     ),
     /// `my?`: a piece of the mover itself stands there (`friend?` also holds for an ally's piece).
     Mine(Loc),
+}
+
+/// The parts of [`Instr::Choose`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct Choice {
+    pub set: Cond,
+    pub otherwise: Option<Cond>,
+    pub body: Vec<Instr>,
+    pub rest: Vec<Instr>,
 }
 
 /// Where `go` sends the cursor.
@@ -302,6 +322,17 @@ pub enum Instr {
     SetStateVar(u16, super::numbers::Expr),
     /// `(set-attribute hp EXPR [LOC])` on an integer attribute: field k of the piece there.
     SetIntAttribute(u8, super::numbers::Expr, Loc),
+    /// `(choose (positions C...) [(otherwise (positions C...))] instr...)`: one path per position of the
+    /// board where every condition holds (or, when none does, per position of the `otherwise` set); each path
+    /// runs `body` with the cursor on its position, then `rest`. With no position at all, `rest` runs alone.
+    /// The compiler moves everything after the choice into `rest` (see `compile::turns`). Boxed, so that
+    /// instructions stay as small as before.
+    Choose(Box<Choice>),
+    /// `(extra-turn)`: the move being built gives the mover another turn.
+    ExtraTurn,
+    /// Set by `add-partial-required`: the part emitted next must be continued; with no continuation it is no
+    /// move at all.
+    RequireContinuation,
 }
 
 /// A move program with its type.
@@ -435,6 +466,9 @@ pub enum EndCond {
         types: Vec<PieceType>,
         opponent: bool,
     },
+    /// `(in-reserve T...)`: the player has at least one piece of these types (any type when empty) off the
+    /// board, in its reserve.
+    InReserve(Vec<PieceType>),
     /// `(attacked T...)`: one of the player's T is attacked; `(all-attacked T...)` (`all`): every one is, and
     /// the player has one (see `docs/language.md`, Invariants).
     Attacked {
@@ -462,6 +496,7 @@ impl EndCond {
             EndCond::Repetition => "repetition",
             EndCond::Connected { .. } => "connected",
             EndCond::Compare(..) => "compare",
+            EndCond::InReserve(_) => "in-reserve",
             EndCond::Attacked { all: false, .. } => "attacked",
             EndCond::Attacked { all: true, .. } => "all-attacked",
             EndCond::And(cs) => cs.first().map_or("and", EndCond::kind),
@@ -503,6 +538,8 @@ pub struct Game {
     pub variant: usize,
     pub players: Vec<PlayerInfo>,
     pub turn_order: TurnOrder,
+    /// Phases selected by a condition (this project's `phases` section); empty for ZRF files.
+    pub phases: Vec<Phase>,
     pub board: Board,
     pub pieces: Vec<PieceInfo>,
     pub attributes: Vec<String>,

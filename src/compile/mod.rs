@@ -9,6 +9,7 @@ pub mod missing;
 pub mod numbers;
 pub mod ordering;
 pub mod program;
+pub mod turns;
 
 pub use game::*;
 pub use missing::{MissingKind, MissingRule};
@@ -57,6 +58,7 @@ const RULE_SECTIONS: &[&str] = &[
     "count-condition",
     "variables",
     "player-variables",
+    "phases",
     "capture-order",
 ];
 
@@ -513,6 +515,7 @@ impl Compiler<'_> {
                 }
                 EndCond::Connected { types, opponent }
             }
+            "in-reserve" => EndCond::InReserve(self.piece_list(args, pieces)),
             "checkmated" => EndCond::Checkmated(self.piece_list(args, pieces)),
             "captured" => EndCond::Captured(self.piece_list(args, pieces)),
             "absolute-config" => {
@@ -591,6 +594,7 @@ impl Compiler<'_> {
                     "connected",
                     "pieces-remaining",
                     "total-piece-count",
+                    "in-reserve",
                     "checkmated",
                     "captured",
                     "absolute-config",
@@ -849,6 +853,10 @@ pub fn compile(src: &GameSource, diags: &mut Vec<Diagnostic>) -> Option<Game> {
     }
 
     let setup = c.setup(&by_head("board-setup"), &players, &piece_index, &board);
+    let phases = match by_head("phases").last() {
+        Some(s) => c.phases(s, &piece_index, &board, &move_types),
+        None => vec![],
+    };
 
     let mut options = Options::default();
     let mut metadata = vec![];
@@ -866,7 +874,7 @@ pub fn compile(src: &GameSource, diags: &mut Vec<Diagnostic>) -> Option<Game> {
         };
         match head.as_str() {
             "players" | "turn-order" | "board" | "piece" | "board-setup" | "move-priorities"
-            | "variables" | "player-variables" => {}
+            | "variables" | "player-variables" | "phases" => {}
             "capture-order" => {
                 if !capture_order.is_empty() {
                     c.err(
@@ -1010,6 +1018,7 @@ pub fn compile(src: &GameSource, diags: &mut Vec<Diagnostic>) -> Option<Game> {
         variant: src.number,
         players,
         turn_order,
+        phases,
         board,
         pieces,
         attributes,

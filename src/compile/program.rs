@@ -52,6 +52,9 @@ const INSTRUCTION_WORDS: &[&str] = &[
     "set-attribute",
     "opposite",
     "set-var",
+    "choose",
+    "extra-turn",
+    "add-partial-required",
 ];
 
 const PREDICATE_WORDS: &[&str] = &[
@@ -231,6 +234,8 @@ impl ProgramCompiler<'_, '_> {
                 NodeKind::List(l) => self.block(l),
                 _ => self.block(std::slice::from_ref(item)),
             };
+            // A `choose` runs the rest of the program once per choice: move that tail into it.
+            let body = super::turns::sink_choices(body).unwrap_or_default();
             out.push(MoveProgram {
                 move_type,
                 body,
@@ -339,6 +344,15 @@ impl ProgramCompiler<'_, '_> {
                     },
                     "mark" => Instr::Mark,
                     "back" => Instr::Back,
+                    "extra-turn" => Instr::ExtraTurn,
+                    "add-partial-required" => {
+                        out.push(Instr::RequireContinuation);
+                        Instr::Add {
+                            promote: vec![],
+                            copy: false,
+                            partial: Some(None),
+                        }
+                    }
                     "capture" => Instr::Capture(Loc::Cursor),
                     "flip" => Instr::Flip(Loc::Cursor),
                     "change-owner" => Instr::ChangeOwner(PlayerRef::Mover, Loc::Cursor),
@@ -400,6 +414,12 @@ impl ProgramCompiler<'_, '_> {
                         };
                         let c = self.cond(c);
                         let body = self.block(&args[1..]);
+                        if body.iter().any(super::turns::has_choice) {
+                            self.err(Diagnostic::error(
+                                node.span,
+                                "`choose` inside `while` is not supported: the loop's later rounds would have to follow each choice",
+                            ).with_hint("choose after the loop, or iterate with the choice itself: (choose (positions ...) ...)"));
+                        }
                         out.push(Instr::While(c, body));
                     }
                     "go" => {
@@ -436,7 +456,16 @@ impl ProgramCompiler<'_, '_> {
                         self.instr(head, &mut one);
                         out.extend(one);
                     }
-                    w @ ("add" | "add-copy" | "add-partial" | "add-copy-partial") => {
+                    "extra-turn" if args.is_empty() => out.push(Instr::ExtraTurn),
+                    "choose" => self.choose(node, args, out),
+                    w @ ("add"
+                    | "add-copy"
+                    | "add-partial"
+                    | "add-copy-partial"
+                    | "add-partial-required") => {
+                        if w == "add-partial-required" {
+                            out.push(Instr::RequireContinuation);
+                        }
                         let copy = w.contains("copy");
                         let is_partial = w.contains("partial");
                         let mut promote = vec![];
@@ -593,6 +622,63 @@ impl ProgramCompiler<'_, '_> {
                 }
             }
         }
+    }
+
+    /// `(choose (positions C...) [(otherwise (positions C...))] instr...)` (docs/language.md, "Choices").
+    fn choose(&mut self, node: &Node, args: &[Node], out: &mut Vec<Instr>) {
+        let set = |pc: &mut Self, n: Option<&Node>, what: &str| -> Option<Cond> {
+            match n {
+                Some(n)
+                    if n.head()
+                        .is_some_and(|h| h.eq_ignore_ascii_case("positions")) =>
+                {
+                    Some(match n.args() {
+                        [] => Cond::True,
+                        [one] => pc.cond(one),
+                        many => Cond::And(many.iter().map(|c| pc.cond(c)).collect()),
+                    })
+                }
+                _ => {
+                    pc.err(
+                        Diagnostic::error(
+                            n.map_or(node.span, |n| n.span),
+                            format!("{what} is (positions CONDITION...)"),
+                        )
+                        .with_hint("(choose (positions enemy? (not in-mill?)) capture)"),
+                    );
+                    None
+                }
+            }
+        };
+        let Some(first) = set(self, args.first(), "the first argument of `choose`") else {
+            return;
+        };
+        let mut rest = args.get(1..).unwrap_or(&[]);
+        let mut otherwise = None;
+        if let Some(o) = rest.first().filter(|n| {
+            n.head()
+                .is_some_and(|h| h.eq_ignore_ascii_case("otherwise"))
+        }) {
+            if o.args().len() != 1 {
+                self.err(Diagnostic::error(
+                    o.span,
+                    "`otherwise` holds one (positions CONDITION...)",
+                ));
+                return;
+            }
+            otherwise = set(self, o.args().first(), "`otherwise`");
+            if otherwise.is_none() {
+                return;
+            }
+            rest = &rest[1..];
+        }
+        let body = self.block(rest);
+        out.push(Instr::Choose(Box::new(Choice {
+            set: first,
+            otherwise,
+            body,
+            rest: vec![],
+        })));
     }
 
     /// The condition of `verify`: one argument, or several taken as `and`.

@@ -142,6 +142,13 @@ impl Ctx<'_> {
                 }
                 true
             }),
+            EndCond::InReserve(types) => {
+                let np = g.pieces.len().max(1);
+                (0..g.pieces.len()).any(|t| {
+                    (types.is_empty() || types.iter().any(|x| x.idx() == t))
+                        && self.state.reserves[p.idx() * np + t] > 0
+                })
+            }
             EndCond::Attacked { types, all } => {
                 let mut n = 0;
                 let mut hit = 0;
@@ -187,6 +194,24 @@ impl Ctx<'_> {
             EndCond::Not(c) => !self.holds(c, p)?,
         })
     }
+}
+
+/// Whether a phase's condition holds for `player` (the compiler admits only conditions that need neither the
+/// legal moves nor the history).
+pub fn phase_holds(
+    game: &Game,
+    state: &State,
+    cond: &EndCond,
+    player: Player,
+) -> Result<bool, EngineError> {
+    let ctx = Ctx {
+        game,
+        state,
+        moves: &[],
+        history: &[],
+        royal: &[],
+    };
+    ctx.holds(cond, player)
 }
 
 /// The outcome of the state, if the game is over. `moves` are the legal moves of the player to move;

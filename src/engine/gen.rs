@@ -56,6 +56,8 @@ pub struct Emitted {
     pub part: Part,
     /// `Some(t)` for `add-partial`: the same piece continues with moves of type `t` (any type for `None`).
     pub cont: Option<Option<MoveType>>,
+    /// `add-partial-required`: without a continuation this part is no move at all.
+    pub required: bool,
 }
 
 /// Why a program run stopped early.
@@ -106,6 +108,10 @@ struct Run<'a> {
     vars: Vec<i64>,
     position_flags: Vec<(FlagId, Pos, bool)>,
     move_type: Option<MoveType>,
+    /// `(extra-turn)` was executed on this path.
+    extra: bool,
+    /// `add-partial-required` set it for the next emission.
+    required: bool,
     steps: u32,
     out: &'a mut Vec<Emitted>,
     /// Actions in the parts this run emitted (see [`MAX_EMITTED_ACTIONS`]).
@@ -412,8 +418,93 @@ impl Run<'_> {
                     value: v,
                 });
             }
+            Instr::Choose(c) => self.choose(&c.set, c.otherwise.as_ref(), &c.body, &c.rest)?,
+            Instr::ExtraTurn => self.extra = true,
+            Instr::RequireContinuation => self.required = true,
         }
         Ok(())
+    }
+
+    /// `choose`: one path per chosen position (see [`Instr::Choose`]). Each path starts from the program's
+    /// state before the choice, so that nothing one choice records leaks into another. Kept out of `instr`,
+    /// the interpreter's hot loop, whose frame it would otherwise enlarge.
+    #[inline(never)]
+    #[cold]
+    fn choose(
+        &mut self,
+        set: &Cond,
+        otherwise: Option<&Cond>,
+        body: &[Instr],
+        rest: &[Instr],
+    ) -> Result<(), Stop> {
+        let here = self.cursor;
+        let mut chosen = vec![];
+        for c in std::iter::once(set).chain(otherwise) {
+            for (i, info) in self.game.board.positions.iter().enumerate() {
+                if info.dummy {
+                    continue;
+                }
+                self.cursor = Pos(i as u16);
+                if self.cond(c)? {
+                    chosen.push(self.cursor);
+                }
+            }
+            if !chosen.is_empty() {
+                break;
+            }
+        }
+        self.cursor = here;
+        if chosen.is_empty() {
+            return self.block(rest);
+        }
+        for p in chosen {
+            let saved = self.save();
+            self.cursor = p;
+            let r = self.block(body).and_then(|()| self.block(rest));
+            self.restore(saved);
+            match r {
+                Ok(()) | Err(Stop::Path) => {}
+                Err(e) => return Err(e),
+            }
+        }
+        // Every choice ran the rest of the program: nothing follows on this path.
+        Err(Stop::Path)
+    }
+
+    fn save(&self) -> Saved {
+        Saved {
+            cursor: self.cursor,
+            mark: self.mark,
+            from: self.from,
+            held: self.held,
+            to: self.to,
+            drop: self.drop,
+            captures: self.captures.clone(),
+            placed: self.placed.clone(),
+            cascades: self.cascades.clone(),
+            changes: self.changes.clone(),
+            flags: self.flags.clone(),
+            position_flags: self.position_flags.clone(),
+            extra: self.extra,
+            required: self.required,
+        }
+    }
+
+    fn restore(&mut self, s: Saved) {
+        self.cursor = s.cursor;
+        self.mark = s.mark;
+        self.from = s.from;
+        self.held = s.held;
+        self.to = s.to;
+        self.drop = s.drop;
+        self.captures = s.captures;
+        self.placed = s.placed;
+        self.cascades = s.cascades;
+        self.changes = s.changes;
+        self.flags = s.flags;
+        self.position_flags = s.position_flags;
+        self.extra = s.extra;
+        self.required = s.required;
     }
 
     /// Whether a cascaded piece arriving on `t` captures what stands there: not when that piece moves on itself
@@ -542,6 +633,10 @@ impl Run<'_> {
             }
             actions.push(ch);
         }
+        if self.extra {
+            actions.push(Action::ExtraTurn);
+        }
+        let required = std::mem::take(&mut self.required);
         let part = Part {
             actions,
             from,
@@ -566,12 +661,20 @@ impl Run<'_> {
         if matches!(self.mode, Mode::Attack(_)) {
             // Only a capture of the target mattered (above).
         } else if promote.is_empty() {
-            self.out.push(Emitted { part, cont });
+            self.out.push(Emitted {
+                part,
+                cont,
+                required,
+            });
         } else {
             for &t in promote {
                 let mut p = part.clone();
                 p.actions.push(Action::ChangeType { at: dest, kind: t });
-                self.out.push(Emitted { part: p, cont });
+                self.out.push(Emitted {
+                    part: p,
+                    cont,
+                    required,
+                });
             }
         }
         // Captures and drops before an `add` are not carried into later emissions; nor are cascades, under
@@ -583,6 +686,24 @@ impl Run<'_> {
         }
         Ok(())
     }
+}
+
+/// A program run's state before a `choose`, restored after each choice.
+struct Saved {
+    cursor: Pos,
+    mark: Option<Pos>,
+    from: Option<Pos>,
+    held: Option<Piece>,
+    to: Option<Pos>,
+    drop: Option<(PieceType, bool)>,
+    captures: Vec<Pos>,
+    placed: Vec<(Pos, Piece)>,
+    cascades: Vec<(Pos, Pos)>,
+    changes: Vec<Action>,
+    flags: Vec<bool>,
+    position_flags: Vec<(FlagId, Pos, bool)>,
+    extra: bool,
+    required: bool,
 }
 
 /// What a tracked run read: the squares (a bitmap) and whether it looked at the last move.
@@ -623,6 +744,8 @@ impl<'a> Run<'a> {
             vars: vec![],
             position_flags: vec![],
             move_type: None,
+            extra: false,
+            required: false,
             steps: 0,
             emitted_actions: 0,
             out,
@@ -655,6 +778,8 @@ impl<'a> Run<'a> {
         self.vars.clear();
         self.position_flags.clear();
         self.move_type = prog.move_type;
+        self.extra = false;
+        self.required = false;
         self.steps = 0;
         if self.track {
             self.reads.set([0; 4]);
@@ -741,6 +866,9 @@ pub enum TypeFilter<'a> {
     Only(Option<MoveType>),
     /// Programs whose type is not in the list (the lowest group under `move-priorities`).
     Unlisted(&'a [MoveType]),
+    /// Programs whose type is in the first list and not in the second (a phase's types below its
+    /// `move-priorities`).
+    Among(&'a [MoveType], &'a [MoveType]),
 }
 
 impl TypeFilter<'_> {
@@ -749,6 +877,9 @@ impl TypeFilter<'_> {
             TypeFilter::Any => true,
             TypeFilter::Only(t) => p.move_type == *t,
             TypeFilter::Unlisted(list) => p.move_type.is_none_or(|t| !list.contains(&t)),
+            TypeFilter::Among(yes, no) => p
+                .move_type
+                .is_some_and(|t| yes.contains(&t) && !no.contains(&t)),
         }
     }
 }
@@ -857,7 +988,7 @@ pub fn apply_part(game: &Game, state: &mut State, part: &Part, deferred: bool) {
     }
     for a in &part.actions {
         match *a {
-            Action::Move { .. } | Action::Capture { .. } => {}
+            Action::Move { .. } | Action::Capture { .. } | Action::ExtraTurn => {}
             Action::Place { at, piece, reserve } => {
                 state.set(at, Some(piece));
                 if reserve {
@@ -928,9 +1059,12 @@ pub fn apply_move(game: &Game, state: &State, m: &Move) -> State {
     if deferred {
         remove_dead(game, &mut s);
     }
-    s.turn += 1;
-    if s.turn >= game.turn_order.entries.len() {
-        s.turn = game.turn_order.repeat_from;
+    // `(extra-turn)`: the same entry of the turn order moves again.
+    if !m.extra_turn() {
+        s.turn += 1;
+        if s.turn >= game.turn_order.entries.len() {
+            s.turn = game.turn_order.repeat_from;
+        }
     }
     s.ply += 1;
     s.passes = if m.is_pass() { s.passes + 1 } else { 0 };
@@ -961,6 +1095,7 @@ impl Composer<'_> {
         at: Pos,
         types: Option<MoveType>,
         chain: &mut Vec<u64>,
+        required: bool,
     ) -> Result<(), EngineError> {
         if prefix.len() >= MAX_PARTS
             || self.out.len() >= MAX_MOVES
@@ -1023,7 +1158,7 @@ impl Composer<'_> {
                         ^ super::state::mix(prefix[0].from.map_or(0, |f| f.0 as u64 + 1) << 40);
                     if !(captured && !created) || self.expanded.insert(key) {
                         chain.push(next.hash);
-                        self.extend(prefix, &next, to, t, chain)?;
+                        self.extend(prefix, &next, to, t, chain, e.required)?;
                         chain.pop();
                     }
                 }
@@ -1031,7 +1166,8 @@ impl Composer<'_> {
             }
             prefix.pop();
         }
-        if !any || self.game.options.pass_partial {
+        // A part made by `add-partial-required` is no move without its continuation.
+        if (!any || self.game.options.pass_partial) && !required {
             if prefix.len() > 0 {
                 self.finish(prefix, state.hash);
             }
@@ -1084,7 +1220,7 @@ fn complete_moves(
                 apply_part(game, &mut next, &e.part, deferred);
                 let mut prefix = vec![e.part];
                 let mut chain = vec![state.hash, next.hash];
-                c.extend(&mut prefix, &next, to, t, &mut chain)?;
+                c.extend(&mut prefix, &next, to, t, &mut chain, e.required)?;
             }
             _ => c.out.push(Move {
                 parts: vec![e.part],
@@ -1100,7 +1236,7 @@ fn complete_moves(
         moves.retain(|m| {
             i += 1;
             let key = match after.get(i - 1).copied().flatten() {
-                Some(h) => h ^ from_key(m),
+                Some(h) => h ^ from_key(m) ^ extra_key(m),
                 None => effect_key(game, state, m),
             };
             seen.insert(key)
@@ -1114,7 +1250,16 @@ fn complete_moves(
 /// The net effect of a move from `state`: the board and reserves after it, and the square its piece started
 /// from. Equal keys are one move.
 fn effect_key(game: &Game, state: &State, m: &Move) -> u64 {
-    apply_move(game, state, m).hash ^ from_key(m)
+    apply_move(game, state, m).hash ^ from_key(m) ^ extra_key(m)
+}
+
+/// A move that earns another turn differs from the same move without it.
+fn extra_key(m: &Move) -> u64 {
+    if m.extra_turn() {
+        0x6A09_E667_F3BC_C908
+    } else {
+        0
+    }
 }
 
 /// The square the move's piece started from, as a key to mix with the board it leaves.
@@ -1209,9 +1354,13 @@ pub fn legal_moves(
 ) -> Result<Vec<Move>, EngineError> {
     let entry = turn_of(game, state);
     let (player, owner) = (entry.player, entry.moves_as);
+    if !game.phases.is_empty() {
+        let moves = phase_moves(game, state, entry)?;
+        return finish_legal(game, state, royal, kings, player, moves);
+    }
     // Under `move-priorities`, only the first type with a move counts: generate the types in that order and
     // stop at the first that has one. Types not listed rank below all listed ones (README: decisions).
-    let mut moves = match entry.move_type {
+    let moves = match entry.move_type {
         Some(t) => complete_moves(game, state, player, owner, TypeFilter::Only(Some(t)))?,
         None if game.move_priorities.is_empty() => {
             complete_moves(game, state, player, owner, TypeFilter::Any)?
@@ -1236,6 +1385,60 @@ pub fn legal_moves(
             found
         }
     };
+    finish_legal(game, state, royal, kings, player, moves)
+}
+
+/// The moves of the phase the player to move is in (see [`Phase`]): the first phase whose condition holds
+/// gives the move types; `move-priorities` orders them as it orders all types without phases. No phase holds:
+/// no move.
+fn phase_moves(game: &Game, state: &State, entry: &TurnEntry) -> Result<Vec<Move>, EngineError> {
+    let (player, owner) = (entry.player, entry.moves_as);
+    let mut phase = None;
+    for p in &game.phases {
+        let holds = match &p.when {
+            None => true,
+            Some(c) => super::end::phase_holds(game, state, c, owner)?,
+        };
+        if holds {
+            phase = Some(p);
+            break;
+        }
+    }
+    let Some(phase) = phase else {
+        return Ok(vec![]);
+    };
+    let types = &phase.move_types[..];
+    if let Some(t) = entry.move_type {
+        if !types.contains(&t) {
+            return Ok(vec![]);
+        }
+        return complete_moves(game, state, player, owner, TypeFilter::Only(Some(t)));
+    }
+    for &t in game.move_priorities.iter().filter(|t| types.contains(t)) {
+        let found = complete_moves(game, state, player, owner, TypeFilter::Only(Some(t)))?;
+        if !found.is_empty() {
+            return Ok(found);
+        }
+    }
+    complete_moves(
+        game,
+        state,
+        player,
+        owner,
+        TypeFilter::Among(types, &game.move_priorities),
+    )
+}
+
+/// What every list of legal moves goes through after generation: maximal captures, the `checkmated`
+/// legality rule, passing.
+fn finish_legal(
+    game: &Game,
+    state: &State,
+    royal: &[Vec<PieceType>],
+    kings: &[PieceType],
+    player: Player,
+    mut moves: Vec<Move>,
+) -> Result<Vec<Move>, EngineError> {
     match game.options.maximal_captures {
         MaximalCaptures::No => {}
         MaximalCaptures::Pieces => {
@@ -1387,6 +1590,7 @@ impl LegalityCache {
                     | Action::ChangeType { at, .. }
                     | Action::SetAttribute { at, .. }
                     | Action::SetIntAttribute { at, .. } => &[*at],
+                    Action::ExtraTurn => &[],
                     // A new piece or a new owner may add an attacker the cache never saw.
                     // So may a variable that a program reads.
                     Action::Place { .. } | Action::ChangeOwner { .. } | Action::SetVar { .. } => {

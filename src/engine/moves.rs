@@ -45,6 +45,8 @@ pub enum Action {
         slot: u16,
         value: i32,
     },
+    /// `(extra-turn)`: the mover moves again; the turn order does not advance.
+    ExtraTurn,
 }
 
 /// One part of a composite move (a single move has one part).
@@ -69,6 +71,13 @@ pub struct Move {
 impl Move {
     pub fn is_pass(&self) -> bool {
         self.parts.is_empty()
+    }
+
+    /// Whether the move earns its player another turn (`(extra-turn)`).
+    pub fn extra_turn(&self) -> bool {
+        self.parts
+            .iter()
+            .any(|p| p.actions.contains(&Action::ExtraTurn))
     }
 
     /// Number of pieces this move captures (explicitly, or by arriving on them).
@@ -188,6 +197,7 @@ impl Move {
                         b.pos_name(at),
                         game.attributes[game.int_attributes[field as usize].idx()]
                     ),
+                    Action::ExtraTurn => "extra-turn".into(),
                 });
             }
         }
