@@ -89,7 +89,8 @@ enum Command {
         file: PathBuf,
         #[arg(long)]
         variant: Option<String>,
-        #[arg(long, default_value_t = 100)]
+        /// Games to play (at least 1).
+        #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..))]
         games: u64,
         #[arg(long, default_value_t = 1)]
         seed: u64,
@@ -125,14 +126,14 @@ struct TournamentArgs {
     /// round-robin (every pair of bots) or gauntlet (the first bot against each other).
     #[arg(long)]
     format: Option<dagaz::tournament::config::Format>,
-    /// Games per encounter, rounded up to whole pairs (default 10).
+    /// Games per encounter, rounded up to whole pairs (default 20).
     #[arg(long)]
     games: Option<u64>,
     #[arg(long)]
     seed: Option<u64>,
     /// Games played at once (default: the number of cores); the results do not depend on it.
-    #[arg(long)]
-    jobs: Option<usize>,
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    jobs: Option<u64>,
     /// A game still going after this many plies is a draw of type `move-limit` (default 500).
     #[arg(long)]
     max_plies: Option<u32>,
@@ -368,9 +369,10 @@ fn tournament(a: TournamentArgs) -> Result<(), String> {
             .to_string();
         PathBuf::from("results").join(format!("{stem}-{}", timestamp()))
     });
-    let jobs = a
-        .jobs
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let jobs = a.jobs.map_or_else(
+        || std::thread::available_parallelism().map_or(1, |n| n.get()),
+        |j| j as usize,
+    );
     let progress = if a.quiet {
         Progress::None
     } else if std::io::stderr().is_terminal() {
@@ -390,7 +392,7 @@ fn tournament(a: TournamentArgs) -> Result<(), String> {
     dagaz::bot::external::kill_bots_on_signals();
     if !a.quiet {
         eprintln!(
-            "tournament: {} bots, {} in {} ({} jobs)",
+            "tournament: {} bots, {} in {} ({jobs} job{})",
             t.bots.len(),
             t.variants
                 .iter()
@@ -398,7 +400,7 @@ fn tournament(a: TournamentArgs) -> Result<(), String> {
                 .collect::<Vec<_>>()
                 .join(", "),
             out.display(),
-            jobs
+            if jobs == 1 { "" } else { "s" }
         );
     }
     let missing =
