@@ -251,6 +251,15 @@ pub fn describe(g: &Game) -> String {
             crate::compile::ordering::describe(g)
         );
     }
+    if let Some(hand) = &g.captures_to_hand {
+        let demoted: Vec<String> = hand
+            .iter()
+            .enumerate()
+            .filter(|&(i, t)| t.idx() != i)
+            .map(|(i, t)| format!("({} {})", g.pieces[i].name, g.pieces[t.idx()].name))
+            .collect();
+        let _ = writeln!(o, "  captures to hand: {}", demoted.join(" "));
+    }
     for p in &g.pieces {
         let attrs = p
             .attributes

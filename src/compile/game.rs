@@ -558,6 +558,9 @@ pub struct Game {
     pub variables: Vec<Variable>,
     /// `(capture-order ...)`: of the complete moves, only those no other move beats are legal (empty: none).
     pub capture_order: Vec<super::Criterion>,
+    /// `(captures-to-hand ...)`: a captured piece goes to the captor's reserve as the type at its index
+    /// (itself unless demoted); every drop then comes from the reserve. `None`: ZRF's rules.
+    pub captures_to_hand: Option<Vec<PieceType>>,
     /// `(invariant ...)` sections: conditions every legal move must leave true for the player who made it.
     pub invariants: Vec<Invariant>,
     /// Per player, its team (`(allies ...)`); players of one team are friends, not enemies. Empty when no

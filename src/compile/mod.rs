@@ -4,6 +4,7 @@
 
 pub mod board;
 pub mod game;
+pub mod hand;
 pub mod invariant;
 pub mod missing;
 pub mod numbers;
@@ -60,6 +61,7 @@ const RULE_SECTIONS: &[&str] = &[
     "player-variables",
     "phases",
     "capture-order",
+    "captures-to-hand",
 ];
 
 /// Option names are matched with dashes and spaces equivalent, in lower case.
@@ -862,6 +864,7 @@ pub fn compile(src: &GameSource, diags: &mut Vec<Diagnostic>) -> Option<Game> {
     let mut metadata = vec![];
     let mut end_conditions = vec![];
     let mut capture_order = vec![];
+    let mut captures_to_hand: Option<Vec<PieceType>> = None;
     let mut invariants = vec![];
     let mut teams: Vec<u8> = (0..players.len() as u8).collect();
     for s in &src.sections {
@@ -883,6 +886,17 @@ pub fn compile(src: &GameSource, diags: &mut Vec<Diagnostic>) -> Option<Game> {
                     );
                 }
                 capture_order = c.capture_order(s, &piece_index);
+            }
+            "captures-to-hand" => {
+                if captures_to_hand.is_some() {
+                    c.err(
+                        s.span,
+                        "a game has one `captures-to-hand`; list every demotion in it",
+                    );
+                }
+                let mut map: Vec<PieceType> = (0..pieces.len() as u16).map(PieceType).collect();
+                c.captures_to_hand(s, &piece_index, &mut map);
+                captures_to_hand = Some(map);
             }
             "invariant" => {
                 if let Some(inv) = c.invariant(s, &piece_index, &board) {
@@ -1032,6 +1046,7 @@ pub fn compile(src: &GameSource, diags: &mut Vec<Diagnostic>) -> Option<Game> {
         variables,
         int_attributes,
         capture_order,
+        captures_to_hand,
         invariants,
         teams,
         metadata,

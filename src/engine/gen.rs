@@ -925,7 +925,8 @@ pub fn parts(
             continue;
         }
         let kind = PieceType(t as u16);
-        let limited = game.setup.reserves.iter().any(|r| r.1 == kind);
+        let limited =
+            game.captures_to_hand.is_some() || game.setup.reserves.iter().any(|r| r.1 == kind);
         if limited && state.reserves[owner.idx() * np + t] == 0 {
             continue;
         }
@@ -953,7 +954,13 @@ pub fn apply_part(game: &Game, state: &mut State, part: &Part, deferred: bool) {
                 state.set(at, Some(x));
             } else {
                 state.set(at, None);
-                if game.options.recycle_captures {
+                if let Some(hand) = &game.captures_to_hand {
+                    // To the hand of the player making the move, as its base type.
+                    let captor = game.turn_order.entries[state.turn].moves_as;
+                    let slot = captor.idx() * np + hand[x.kind.idx()].idx();
+                    let c = state.reserves[slot] + 1;
+                    state.set_reserve(slot, c);
+                } else if game.options.recycle_captures {
                     let slot = x.owner.idx() * np + x.kind.idx();
                     let c = state.reserves[slot] + 1;
                     state.set_reserve(slot, c);
