@@ -563,6 +563,29 @@ fn xiangqi_start_converts() {
     assert_eq!(parsed.turn, initial.turn);
 }
 
+/// Shogi: the reference has the start position only (the game's own initial state).
+const SHOGI: Sel = Sel {
+    game: "shogi",
+    variant: "standard",
+    positions: |p| p.starts_with("start"),
+    zrf_variant: None,
+    convert: |_| String::new(),
+    other_convention_max_depth: no_cap,
+    corrections: &[],
+};
+
+/// The start d1-d3 (30, 900, 25,470).
+#[test]
+fn shogi() {
+    check_sel(&SHOGI, "games/shogi.zrf", 30_000, false);
+}
+
+/// The start d4 (719,731): about half a second in release.
+#[test]
+fn shogi_d4() {
+    check_sel(&SHOGI, "games/shogi.zrf", 719_731, true);
+}
+
 /// The PDN converters read the reference's start positions as our games set them up.
 #[test]
 fn draughts_start_positions_convert() {
