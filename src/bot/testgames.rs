@@ -306,6 +306,7 @@ pub fn bare_game() -> Game {
         options: Options::default(),
         end_conditions: vec![],
         capture_order: vec![],
+        captures_to_hand: None,
         invariants: vec![],
         teams: vec![],
         metadata: vec![],

@@ -1046,7 +1046,12 @@ fn remove_dead(game: &Game, state: &mut State) {
         if let Some(x) = state.cells[i] {
             if x.dead {
                 state.set(Pos(i as u16), None);
-                if game.options.recycle_captures {
+                if let Some(hand) = &game.captures_to_hand {
+                    let captor = game.turn_order.entries[state.turn].moves_as;
+                    let slot = captor.idx() * np + hand[x.kind.idx()].idx();
+                    let c = state.reserves[slot] + 1;
+                    state.set_reserve(slot, c);
+                } else if game.options.recycle_captures {
                     let slot = x.owner.idx() * np + x.kind.idx();
                     let c = state.reserves[slot] + 1;
                     state.set_reserve(slot, c);
