@@ -3,6 +3,8 @@
 //! chess's second royal piece and Shogi's "no mate by a dropped pawn". Each test fails if its form is ignored:
 //! the positions are chosen so that the legal moves or the outcome differ without it.
 
+mod common;
+
 use dagaz::compile::Game;
 use dagaz::engine::{position, Engine};
 use dagaz::load::{load_game, VariantSel};
@@ -30,20 +32,6 @@ fn game_from(text: &str) -> Game {
     load_game(&path, &VariantSel::First).unwrap()
 }
 
-/// The sorted notations of the legal moves of `pos`.
-fn moves_of(game: &Game, pos: &str) -> Vec<String> {
-    let engine = Engine::new(game);
-    let s = position::parse(game, pos).unwrap();
-    let mut v: Vec<String> = engine
-        .legal_moves(&s)
-        .unwrap()
-        .iter()
-        .map(|m| m.notation(game))
-        .collect();
-    v.sort();
-    v
-}
-
 fn has(moves: &[String], m: &str) -> bool {
     moves.iter().any(|x| x == m)
 }
@@ -60,7 +48,7 @@ fn xiangqi_a_pinned_chariot_moves_only_along_the_pin() {
     // across an empty file.
     let g = load(XIANGQI);
     let pos = "turn Red\npiece Red General e1\npiece Red Chariot e3\npiece Black Chariot e8\npiece Black General d10\n";
-    let m = moves_of(&g, pos);
+    let m = common::sorted_moves(&g, pos);
     assert!(
         has(&m, "e3-e8") && has(&m, "e3-e4") && has(&m, "e3-e2"),
         "{m:?}"
@@ -80,7 +68,7 @@ fn xiangqi_the_last_piece_between_the_generals_may_not_leave_the_file() {
     // (a horse never lands on its own file after one leap), so none is legal; the general still moves.
     let g = load(XIANGQI);
     let pos = "turn Red\npiece Red General e1\npiece Red Horse e5\npiece Black General e10\n";
-    let m = moves_of(&g, pos);
+    let m = common::sorted_moves(&g, pos);
     assert!(m.iter().all(|x| x.starts_with("e1-")), "{m:?}");
     assert_eq!(m, vec!["e1-d1", "e1-e2", "e1-f1"]);
 }
@@ -94,7 +82,7 @@ fn xiangqi_no_legal_move_loses_even_without_check() {
     let pos = "turn Black\npiece Black General e10\npiece Red General d1\npiece Red Chariot f2\npiece Red Chariot i9\n";
     let s = position::parse(&g, pos).unwrap();
     let moves = engine.legal_moves(&s).unwrap();
-    assert!(moves.is_empty(), "{:?}", moves_of(&g, pos));
+    assert!(moves.is_empty(), "{:?}", common::sorted_moves(&g, pos));
     let o = engine.outcome(&s, &moves, &[]).unwrap().unwrap();
     assert_eq!(o.results, vec![1, -1]);
     assert_eq!(o.name, "no legal move");
@@ -107,7 +95,7 @@ fn partnership_a_piece_never_takes_an_allys_piece() {
     // Red's rook e5 sees Yellow's (its partner's) pawn on e8 and Blue's pawn on h5: it takes h5, not e8.
     let g = load(PARTNERSHIP);
     let pos = "turn Red\npiece Red Rook e5\npiece Yellow Pawn e8\npiece Blue Pawn h5\n";
-    let m = moves_of(&g, pos);
+    let m = common::sorted_moves(&g, pos);
     assert!(has(&m, "e5-h5") && has(&m, "e5-e7"), "{m:?}");
     assert!(!has(&m, "e5-e8"), "an ally's piece was taken: {m:?}");
 }
@@ -118,7 +106,7 @@ fn partnership_an_allied_king_or_queen_gives_no_check() {
     // its eight squares but h6 (occupied by an ally), next to the allied king and onto the allied queen's lines.
     let g = load(PARTNERSHIP);
     let pos = "turn Red\npiece Red King g5\npiece Yellow King h6\npiece Yellow Queen g7\n";
-    let m = moves_of(&g, pos);
+    let m = common::sorted_moves(&g, pos);
     assert_eq!(
         m,
         vec!["g5-f4", "g5-f5", "g5-f6", "g5-g4", "g5-g6", "g5-h4", "g5-h5"]
@@ -132,7 +120,7 @@ fn partnership_only_ones_own_king_must_be_safe() {
     let g = load(PARTNERSHIP);
     let pos = "turn Red\npiece Red King e4\npiece Red Rook e6\npiece Blue Rook e10\n\
                piece Red Bishop h6\npiece Yellow King h9\npiece Green Rook h3\n";
-    let m = moves_of(&g, pos);
+    let m = common::sorted_moves(&g, pos);
     assert!(has(&m, "e6-e10") && has(&m, "e6-e5"), "{m:?}");
     assert!(
         !has(&m, "e6-d6") && !has(&m, "e6-f6"),
@@ -151,7 +139,7 @@ fn partnership_a_checkmated_player_and_its_partner_lose() {
                piece Red King h1\npiece Yellow King g14\npiece Green King n8\n";
     let s = position::parse(&g, pos).unwrap();
     let moves = engine.legal_moves(&s).unwrap();
-    assert!(moves.is_empty(), "{:?}", moves_of(&g, pos));
+    assert!(moves.is_empty(), "{:?}", common::sorted_moves(&g, pos));
     let o = engine.outcome(&s, &moves, &[]).unwrap().unwrap();
     assert_eq!(o.name, "checkmate");
     assert_eq!(o.results, vec![1, -1, 1, -1]);
@@ -164,7 +152,7 @@ fn partnership_the_allys_rook_on_the_file_is_no_check() {
     let g = load(PARTNERSHIP);
     let pos = "turn Blue\npiece Blue King a7\npiece Green Rook a11\npiece Yellow Rook b11\n\
                piece Red King h1\npiece Yellow King g14\npiece Green King n8\n";
-    let m = moves_of(&g, pos);
+    let m = common::sorted_moves(&g, pos);
     assert_eq!(m, vec!["a7-a6", "a7-a8"]);
 }
 
@@ -186,9 +174,9 @@ fn my_is_the_movers_own_piece_and_friend_includes_allies() {
     let pos = "turn A\npiece A Hopper a1\npiece A Hopper b1\npiece A Hopper c1\n\
                piece A Stone a2\npiece B Stone b2\npiece C Stone c2\n";
     let friend = game_from(&hopper("friend?"));
-    assert_eq!(moves_of(&friend, pos), vec!["a1-a3", "b1-b3"]);
+    assert_eq!(common::sorted_moves(&friend, pos), vec!["a1-a3", "b1-b3"]);
     let my = game_from(&hopper("my?"));
-    assert_eq!(moves_of(&my, pos), vec!["a1-a3"]);
+    assert_eq!(common::sorted_moves(&my, pos), vec!["a1-a3"]);
 }
 
 // --- Two royal pieces (Tamerlane's king and prince): `not-all-attacked`, `all-attacked`, `pieces-remaining` ---
@@ -216,10 +204,10 @@ fn with_two_kings_one_may_be_left_attacked() {
     // the other king (e1-e2); under "any attacked is illegal" it must save a1.
     let pos = "turn White\npiece White King a1\npiece White King e1\npiece Black King c5\npiece Black Rook a5\n";
     let all = game_from(&two_kings("(not-all-attacked King)"));
-    let m = moves_of(&all, pos);
+    let m = common::sorted_moves(&all, pos);
     assert!(has(&m, "e1-e2") && has(&m, "a1-b1"), "{m:?}");
     let any = game_from(&two_kings("(not-attacked King)"));
-    let m = moves_of(&any, pos);
+    let m = common::sorted_moves(&any, pos);
     assert!(!has(&m, "e1-e2") && has(&m, "a1-b1"), "{m:?}");
 }
 
@@ -255,7 +243,7 @@ fn both_kings_attacked_with_no_escape_is_mate() {
                piece Black Rook c1\npiece Black Rook c2\npiece Black King c5\n";
     let s = position::parse(&g, pos).unwrap();
     let moves = engine.legal_moves(&s).unwrap();
-    assert!(moves.is_empty(), "{:?}", moves_of(&g, pos));
+    assert!(moves.is_empty(), "{:?}", common::sorted_moves(&g, pos));
     let o = engine.outcome(&s, &moves, &[]).unwrap().unwrap();
     assert_eq!(
         (o.name.as_str(), o.results.clone()),
@@ -306,13 +294,13 @@ fn a_pawn_drop_may_not_mate() {
     // drops stay legal.
     let pos = "turn White\npiece White Rook c2\npiece White Knight c1\npiece Black King a3\nreserve White Pawn 1\n";
     let ruled = game_from(&drop_game(true));
-    let m = moves_of(&ruled, pos);
+    let m = common::sorted_moves(&ruled, pos);
     assert!(
         !has(&m, "Pawn@a2") && has(&m, "Pawn@b2") && has(&m, "c2-a2"),
         "{m:?}"
     );
     let plain = game_from(&drop_game(false));
-    let p = moves_of(&plain, pos);
+    let p = common::sorted_moves(&plain, pos);
     assert!(has(&p, "Pawn@a2"), "{p:?}");
     assert_eq!(
         p.len(),
@@ -327,7 +315,10 @@ fn a_pawn_drop_that_checks_without_mate_is_legal() {
     let pos = "turn White\npiece White Rook c2\npiece Black King a3\nreserve White Pawn 1\n";
     let ruled = game_from(&drop_game(true));
     let plain = game_from(&drop_game(false));
-    assert_eq!(moves_of(&ruled, pos), moves_of(&plain, pos));
+    assert_eq!(
+        common::sorted_moves(&ruled, pos),
+        common::sorted_moves(&plain, pos)
+    );
 }
 
 // --- Compile errors, with their place ---
@@ -406,7 +397,7 @@ fn not_my_is_the_negation_of_my() {
     let g = game_from(&hopper("not-my?"));
     let pos = "turn A\npiece A Hopper a1\npiece A Hopper b1\npiece A Hopper c1\n\
                piece A Stone a2\npiece B Stone b2\npiece C Stone c2\n";
-    assert_eq!(moves_of(&g, pos), vec!["b1-b3", "c1-c3"]);
+    assert_eq!(common::sorted_moves(&g, pos), vec!["b1-b3", "c1-c3"]);
 }
 
 // --- `moved`, `dropped`, `mates`: a mate by a given piece type forbidden (as Shatar forbids some mates) ---
@@ -416,8 +407,8 @@ fn a_mate_by_a_given_piece_type_may_be_forbidden() {
     // c2-a2: the rook mates the king a3 (b2 and the rook held by the rook and the knight c1, b3 by the knight).
     // Under "a rook may not give mate" that move is illegal; the drop on a2, a mate by a pawn, stays legal.
     let pos = "turn White\npiece White Rook c2\npiece White Knight c1\npiece Black King a3\nreserve White Pawn 1\n";
-    let plain = moves_of(&game_from(&game_with_rule("")), pos);
-    let ruled = moves_of(
+    let plain = common::sorted_moves(&game_from(&game_with_rule("")), pos);
+    let ruled = common::sorted_moves(
         &game_from(&game_with_rule(
             "(invariant (name \"no rook mate\") (not (and (moved Rook) (mates King))))",
         )),
@@ -427,7 +418,7 @@ fn a_mate_by_a_given_piece_type_may_be_forbidden() {
     assert!(has(&ruled, "Pawn@a2") && has(&ruled, "c2-b2"), "{ruled:?}");
     assert_eq!(plain.len(), ruled.len() + 1);
     // `dropped` tells drops from moves: "no mate by a dropped piece" keeps the rook mate, removes the pawn's.
-    let drops = moves_of(
+    let drops = common::sorted_moves(
         &game_from(&game_with_rule(
             "(invariant (not (and (dropped Pawn Rook Knight) (mates King))))",
         )),

@@ -2,6 +2,8 @@
 //! Each test is a published rule on a small position, and fails if the form (or the criterion it tests) is
 //! ignored. Italian positions are on the Italian board (a1 light): the dark squares are b1 d1 f1 h1, a2 c2 ...
 
+mod common;
+
 use dagaz::engine::{position, Engine};
 use dagaz::load::{load, load_game, VariantSel};
 use std::path::{Path, PathBuf};
@@ -16,22 +18,8 @@ fn game_of(file: &Path) -> dagaz::compile::Game {
     load_game(file, &VariantSel::First).unwrap()
 }
 
-/// The sorted notations of the legal moves of `pos` in `game`.
-fn moves_in(game: &dagaz::compile::Game, pos: &str) -> Vec<String> {
-    let engine = Engine::new(game);
-    let s = position::parse(game, pos).unwrap();
-    let mut v: Vec<String> = engine
-        .legal_moves(&s)
-        .unwrap()
-        .iter()
-        .map(|m| m.notation(game))
-        .collect();
-    v.sort();
-    v
-}
-
 fn italian(pos: &str) -> Vec<String> {
-    moves_in(&game_of(&path(ITALIAN)), pos)
+    common::sorted_moves(&game_of(&path(ITALIAN)), pos)
 }
 
 /// A copy of `file` with `from` replaced by `to` (which must occur), written under the target directory.
@@ -94,7 +82,10 @@ fn italian_first_king_taken_is_the_same_rule_stated_simply() {
     );
     let pos = "turn White\npiece White King d3\npiece Black Man e4\npiece Black King g6\n\
                piece Black King c4\npiece Black Man c6\n";
-    assert_eq!(moves_in(&game_of(&file), pos), sorted(&["d3-b5xc4-d7xc6"]));
+    assert_eq!(
+        common::sorted_moves(&game_of(&file), pos),
+        sorted(&["d3-b5xc4-d7xc6"])
+    );
 }
 
 #[test]
@@ -117,7 +108,10 @@ fn value_taken_weighs_the_pieces() {
         text.replace("(notation \"K\")", "(notation \"K\") (value 2.5)"),
     )
     .unwrap();
-    assert_eq!(moves_in(&game_of(&file), pos), sorted(&["d3-b5xc4"]));
+    assert_eq!(
+        common::sorted_moves(&game_of(&file), pos),
+        sorted(&["d3-b5xc4"])
+    );
 }
 
 #[test]
@@ -153,8 +147,8 @@ fn international_majority_as_a_capture_order() {
         .all(|(k, _)| k != "maximal captures"));
     // A man on c3 can take d4 alone, or b4 and then b6's neighbour: only the longer chain is legal.
     let pos = "turn White\npiece White Man c3\npiece Black Man d4\npiece Black Man b4\npiece Black Man b6\n";
-    let want = moves_in(&by_option, pos);
-    assert_eq!(moves_in(&by_order, pos), want);
+    let want = common::sorted_moves(&by_option, pos);
+    assert_eq!(common::sorted_moves(&by_order, pos), want);
     assert!(want.iter().all(|m| m.matches('x').count() == 2), "{want:?}");
     let (a, b) = (Engine::new(&by_order), Engine::new(&by_option));
     let s = position::parse(&by_order, pos).unwrap();
@@ -176,13 +170,13 @@ fn portuguese_take_the_king() {
         "portuguese-order.zrf",
     );
     let pos = "turn White\npiece White King d4\npiece Black Man f6\npiece Black King b6\npiece Black Man h8\n";
-    let got = moves_in(&game_of(&file), pos);
+    let got = common::sorted_moves(&game_of(&file), pos);
     assert!(
         !got.is_empty() && got.iter().all(|m| m.contains("xb6")),
         "{got:?}"
     );
     // Under the majority rule alone, both are legal.
-    let plain = moves_in(&game_of(&path("games/brazilian-draughts.zrf")), pos);
+    let plain = common::sorted_moves(&game_of(&path("games/brazilian-draughts.zrf")), pos);
     assert!(plain.iter().any(|m| m.contains("xf6")), "{plain:?}");
 }
 

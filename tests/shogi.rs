@@ -3,6 +3,8 @@
 //! restrictions (last ranks, nifu), forced promotion, and no checkmate by a dropped pawn. Each test fails if
 //! its rule is ignored: the positions are chosen so that the legal moves differ without it.
 
+mod common;
+
 use dagaz::compile::Game;
 use dagaz::engine::{position, Engine};
 use dagaz::load::{load_game, VariantSel};
@@ -14,19 +16,6 @@ fn shogi() -> Game {
         &VariantSel::First,
     )
     .unwrap()
-}
-
-fn moves_of(game: &Game, pos: &str) -> Vec<String> {
-    let engine = Engine::new(game);
-    let s = position::parse(game, pos).unwrap();
-    let mut v: Vec<String> = engine
-        .legal_moves(&s)
-        .unwrap()
-        .iter()
-        .map(|m| m.notation(game))
-        .collect();
-    v.sort();
-    v
 }
 
 fn has(moves: &[String], m: &str) -> bool {
@@ -76,7 +65,9 @@ fn a_captured_piece_goes_to_the_captors_hand_demoted() {
         .collect();
     assert!(drops.contains(&"Pawn@e5".to_string()), "{drops:?}");
     // Without pieces in hand there are no drops at all.
-    assert!(!moves_of(&g, pos).iter().any(|n| n.contains('@')));
+    assert!(!common::sorted_moves(&g, pos)
+        .iter()
+        .any(|n| n.contains('@')));
 }
 
 #[test]
@@ -85,7 +76,7 @@ fn drops_respect_the_last_ranks_and_nifu() {
     let g = shogi();
     let pos = "turn Black\npiece Black King e1\npiece White King i9\npiece Black Pawn a5\npiece Black Tokin b5\n\
                reserve Black Pawn 1\nreserve Black Lance 1\nreserve Black Knight 1\n";
-    let m = moves_of(&g, pos);
+    let m = common::sorted_moves(&g, pos);
     // Nifu: no pawn on the a-file, which holds an unpromoted Black pawn; the b-file's tokin does not count.
     assert!(!m.iter().any(|n| n.starts_with("Pawn@a")), "{m:?}");
     assert!(has(&m, "Pawn@b4") && has(&m, "Pawn@b8"), "{m:?}");
@@ -103,7 +94,7 @@ fn promotion_is_forced_where_the_piece_would_have_no_move_and_optional_elsewhere
     let g = shogi();
     let pos = "turn Black\npiece Black King e1\npiece White King i9\npiece Black Pawn a8\npiece Black Lance b5\n\
                piece Black Knight c6\npiece Black Knight g5\npiece Black Silver e7\npiece Black Pawn d6\n";
-    let m = moves_of(&g, pos);
+    let m = common::sorted_moves(&g, pos);
     // Pawn to the last rank: only promoted.
     assert!(has(&m, "a8-a9=Tokin") && !has(&m, "a8-a9"), "{m:?}");
     // Pawn into the zone (rank 7): may promote or not.
@@ -133,12 +124,12 @@ fn a_dropped_pawn_may_not_give_checkmate() {
     let g = shogi();
     let pos = "turn Black\npiece Black King e1\npiece White King a9\npiece White Knight b9\npiece Black Gold a7\n\
                reserve Black Pawn 1\nreserve Black Gold 1\n";
-    let m = moves_of(&g, pos);
+    let m = common::sorted_moves(&g, pos);
     assert!(!has(&m, "Pawn@a8"), "{m:?}");
     assert!(has(&m, "Gold@a8") && has(&m, "Pawn@c8"), "{m:?}");
     let pos2 = "turn Black\npiece Black King e1\npiece White King a9\npiece White Knight b9\npiece Black Gold c7\n\
                reserve Black Pawn 1\n";
-    assert!(has(&moves_of(&g, pos2), "Pawn@a8"));
+    assert!(has(&common::sorted_moves(&g, pos2), "Pawn@a8"));
 }
 
 #[test]

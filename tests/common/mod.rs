@@ -173,3 +173,18 @@ pub fn print_group_b(files: &[(String, RulesOutside)]) {
         .collect();
     println!("  the scripts, by files using each: {}", scripts.join(", "));
 }
+
+/// The sorted notations of the legal moves of `pos` (in the position format) in `game`.
+#[allow(dead_code)]
+pub fn sorted_moves(game: &dagaz::compile::Game, pos: &str) -> Vec<String> {
+    let engine = dagaz::engine::Engine::new(game);
+    let s = dagaz::engine::position::parse(game, pos).unwrap();
+    let mut v: Vec<String> = engine
+        .legal_moves(&s)
+        .unwrap()
+        .iter()
+        .map(|m| m.notation(game))
+        .collect();
+    v.sort();
+    v
+}
