@@ -748,7 +748,14 @@ impl RunLock {
 
 /// `YYYY-MM-DD HH:MM:SS UTC` for seconds since 1970.
 fn utc_text(secs: u64) -> String {
-    let (days, rem) = ((secs / 86_400) as i64, secs % 86_400);
+    let (year, month, day, h, m, s) = utc_fields(secs as i64);
+    format!("{year:04}-{month:02}-{day:02} {h:02}:{m:02}:{s:02} UTC")
+}
+
+/// Year, month, day, hour, minute and second (UTC) of `secs` seconds since 1970: the one calendar conversion
+/// the run files and the default run names share.
+pub fn utc_fields(secs: i64) -> (i64, i64, i64, i64, i64, i64) {
+    let (days, rem) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
     // Days since 1970-01-01 to a civil date, counting in 400-year eras from 0000-03-01.
     let z = days + 719_468;
     let era = z.div_euclid(146_097);
@@ -759,12 +766,7 @@ fn utc_text(secs: u64) -> String {
     let day = doy - (153 * mp + 2) / 5 + 1;
     let month = if mp < 10 { mp + 3 } else { mp - 9 };
     let year = yoe + era * 400 + i64::from(month <= 2);
-    format!(
-        "{year:04}-{month:02}-{day:02} {:02}:{:02}:{:02} UTC",
-        rem / 3600,
-        rem / 60 % 60,
-        rem % 60
-    )
+    (year, month, day, rem / 3600, rem / 60 % 60, rem % 60)
 }
 
 /// Takes an exclusive flock without waiting: `Ok(false)` if another open file holds it.
