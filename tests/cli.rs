@@ -14,6 +14,25 @@ fn dagaz(args: &[&str]) -> Output {
         .unwrap()
 }
 
+/// A two-game random tournament on the built-in Breakthrough with `--jobs jobs`, writing into a scratch folder.
+fn tournament(name: &str, jobs: &str) -> (Output, std::path::PathBuf) {
+    let out = std::env::temp_dir().join(format!("dagaz-cli-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&out);
+    let o = dagaz(&[
+        "tournament",
+        "--bots",
+        "random",
+        "random:name=r2",
+        "--games",
+        "2",
+        "--jobs",
+        jobs,
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    (o, out)
+}
+
 fn refused(out: &Output, flag: &str) {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success(), "accepted: {err}");
@@ -30,39 +49,14 @@ fn playout_of_zero_games_is_refused() {
 
 #[test]
 fn a_tournament_with_zero_jobs_is_refused() {
-    let out = std::env::temp_dir().join(format!("dagaz-cli-{}-j0", std::process::id()));
-    let o = dagaz(&[
-        "tournament",
-        "--bots",
-        "random",
-        "random:name=r2",
-        "--games",
-        "2",
-        "--jobs",
-        "0",
-        "--out",
-        out.to_str().unwrap(),
-    ]);
+    let (o, out) = tournament("j0", "0");
     refused(&o, "--jobs");
     assert!(!out.exists(), "a refused run wrote {}", out.display());
 }
 
 #[test]
 fn the_banner_says_one_job_and_the_help_the_real_games_default() {
-    let out = std::env::temp_dir().join(format!("dagaz-cli-{}-j1", std::process::id()));
-    let _ = std::fs::remove_dir_all(&out);
-    let o = dagaz(&[
-        "tournament",
-        "--bots",
-        "random",
-        "random:name=r2",
-        "--games",
-        "2",
-        "--jobs",
-        "1",
-        "--out",
-        out.to_str().unwrap(),
-    ]);
+    let (o, out) = tournament("j1", "1");
     assert!(o.status.success());
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(err.contains("(1 job)"), "{err}");
