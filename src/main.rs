@@ -140,8 +140,9 @@ struct TournamentArgs {
     /// Random plies from the start, the same for both games of a pair (default 4).
     #[arg(long)]
     opening_plies: Option<u32>,
-    /// A bot that takes longer for one move loses the game with `bot-error` (default 60000); a bot with a
-    /// time limit of its own (`time_ms`) gets at least that plus a second.
+    /// A bot with a time budget (`time_ms`, external bots) that takes longer for one move loses the game with
+    /// `bot-error` (default 60000); a bot with a time limit of its own gets at least that plus a second. Bots
+    /// with a fixed budget (depth, nodes, iterations) never lose on time (see README).
     #[arg(long)]
     move_timeout_ms: Option<u64>,
     /// Stop a two-bot match once the GSPRT decides: elo0,elo1,alpha,beta (e.g. 0,10,0.05,0.05).

@@ -1116,3 +1116,60 @@ for line in sys.stdin:
         assert!(!alive, "the bot's child {pid} outlived the run");
     }
 }
+
+/// Bots bounded by a count (random, `alphabeta:depth`, `mcts:iterations`) play the same games whatever the
+/// machine: a run with a move timeout far below their move time, on a core kept busy by other threads, gives the
+/// same games as one with the default timeout. Before, they lost on time (`bot-error`, `timeout`) there.
+#[test]
+fn fixed_budget_bots_never_lose_on_time() {
+    let d = scratch("budget");
+    let play = |out: &Path, timeout: &str| {
+        dagaz(&[
+            "tournament",
+            "--bots",
+            "mcts:iterations=200,playout_plies=60,name=m200",
+            "alphabeta:depth=2,name=ab2",
+            "--games",
+            "2",
+            "--seed",
+            "3",
+            "--move-timeout-ms",
+            timeout,
+            "--jobs",
+            "2",
+            "--quiet",
+            "--out",
+            out.to_str().unwrap(),
+        ])
+    };
+    let (idle, loaded) = (d.join("idle"), d.join("loaded"));
+    play(&idle, "60000");
+    // Load: two threads spinning beside the run, on a two-core machine as much as the run's own two jobs.
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let spinners: Vec<_> = (0..2)
+        .map(|_| {
+            let stop = stop.clone();
+            std::thread::spawn(move || {
+                let mut x = 0u64;
+                while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                    x = std::hint::black_box(x.wrapping_mul(6364136223846793005).wrapping_add(1));
+                }
+            })
+        })
+        .collect();
+    play(&loaded, "1");
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    spinners.into_iter().for_each(|t| t.join().unwrap());
+    for f in ["games.csv", "standings.csv", "end_conditions.csv"] {
+        assert_eq!(
+            read(&idle.join(f)),
+            read(&loaded.join(f)),
+            "{f} differs between the idle run and the loaded one with a 1 ms timeout"
+        );
+    }
+    let games = read(&loaded.join("games.csv"));
+    assert!(
+        !games.contains("bot-error") && !games.contains("engine-error"),
+        "{games}"
+    );
+}

@@ -275,6 +275,10 @@ pub struct BotEntry {
     /// The bot's own time limit for a move, if it has one: the runner's watchdog waits at least this (plus a
     /// second) so that the bot's own timeout, with its own message, comes first.
     pub own_time_limit: Option<std::time::Duration>,
+    /// Whether the bot's moves are bounded by a count (depth, nodes, iterations), not by the clock: such a bot
+    /// plays the same moves on any machine under any load, so the move timeout does not apply to it. Only a
+    /// safety limit does, and a move over it is an engine fault, not a loss (see the runner).
+    pub fixed_budget: bool,
 }
 
 impl BotEntry {
@@ -282,6 +286,12 @@ impl BotEntry {
     pub fn from_spec(spec: BotSpec) -> BotEntry {
         let config = BotConfig::from_spec(&spec);
         let name = spec.name();
+        let fixed_budget = match &spec {
+            BotSpec::Random(_) => true,
+            BotSpec::Alphabeta(c) => c.time_ms.is_none(),
+            BotSpec::Mcts(c) => c.time_ms.is_none(),
+            BotSpec::External(_) => false,
+        };
         let own_ms = match &spec {
             BotSpec::Random(_) => None,
             BotSpec::Alphabeta(c) => c.time_ms,
@@ -294,6 +304,7 @@ impl BotEntry {
             config: Some(config),
             make: Arc::new(move || spec.build()),
             own_time_limit: own_ms.map(std::time::Duration::from_millis),
+            fixed_budget,
         }
     }
 
@@ -307,7 +318,14 @@ impl BotEntry {
             config: None,
             make: Arc::new(make),
             own_time_limit: None,
+            fixed_budget: false,
         }
+    }
+
+    /// Marks a bot made by code as bounded by a count, not by the clock (see [`BotEntry::fixed_budget`]).
+    pub fn with_fixed_budget(mut self) -> BotEntry {
+        self.fixed_budget = true;
+        self
     }
 }
 

@@ -34,6 +34,11 @@ const OPENING_SALT: u64 = 0x6f70_656e_696e_6773; // "openings"
 /// The engine gets at least this long for one step before a game is given up as an engine error.
 const ENGINE_TIME_LIMIT: Duration = Duration::from_secs(60);
 
+/// A bot with a fixed budget (depth, nodes, iterations) is not subject to the move timeout, whose expiry would
+/// make its results depend on the machine and its load; a move that takes longer than this (or than the move
+/// timeout, if longer) is taken for an engine fault: the game ends as an engine error, counted for nobody.
+pub const FIXED_BUDGET_SAFETY_LIMIT: Duration = Duration::from_secs(600);
+
 /// How often a game's watcher looks at what the game is doing.
 const WATCH_INTERVAL: Duration = Duration::from_millis(50);
 
@@ -589,6 +594,9 @@ fn play_supervised(
             (l.phase, l.since)
         };
         let limit = match phase {
+            Phase::Bot(seat) if shared.bots[p.seats[seat]].fixed_budget => {
+                shared.move_limit.max(FIXED_BUDGET_SAFETY_LIMIT)
+            }
             Phase::Bot(seat) => match shared.bots[p.seats[seat]].own_time_limit {
                 Some(own) => shared.move_limit.max(own + Duration::from_secs(1)),
                 None => shared.move_limit,
@@ -617,6 +625,17 @@ fn play_supervised(
                 // Give up on the game; its thread is left to finish (or not) on its own.
                 let ms = limit.as_millis();
                 match phase {
+                    Phase::Bot(seat) if shared.bots[p.seats[seat]].fixed_budget => {
+                        l.timing.time[seat] += limit.as_secs_f64();
+                        let name = shared.bots[p.seats[seat]].name.clone();
+                        end_engine_error(
+                            &mut l.record,
+                            &format!(
+                                "{name} took longer than {ms} ms for one move with a fixed budget \
+                                 (depth, nodes or iterations): an engine fault, not a loss"
+                            ),
+                        );
+                    }
                     Phase::Bot(seat) => {
                         l.timing.time[seat] += limit.as_secs_f64();
                         end_bot_error(
