@@ -67,42 +67,56 @@ enum Command {
     Perft {
         file: PathBuf,
         depth: u32,
+        /// A variant by 1-based number or by title (default: the first game).
         #[arg(long)]
         variant: Option<String>,
-        /// Start from a position file (see `dagaz::engine::position`) instead of the start position.
+        /// Start from a position file (format: docs/protocol.md, "Position files") instead of the start
+        /// position.
         #[arg(long)]
         position: Option<PathBuf>,
         /// Show the count below each first move.
         #[arg(long)]
         divide: bool,
+        /// Print JSON (leaves, seconds, leaves per second) instead of text.
         #[arg(long)]
         json: bool,
     },
     /// Drive the engine through JSON lines on stdin/stdout (see docs/protocol.md).
     Session {
         file: PathBuf,
+        /// A variant by 1-based number or by title (default: the first game).
         #[arg(long)]
         variant: Option<String>,
     },
     /// Play uniformly random games and report how they ended and how fast.
     Playout {
         file: PathBuf,
+        /// A variant by 1-based number or by title (default: the first game).
         #[arg(long)]
         variant: Option<String>,
         /// Games to play (at least 1).
         #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..))]
         games: u64,
+        /// The run's seed: game i plays from a random stream derived from it and i alone, so the same seed
+        /// gives the same games.
         #[arg(long, default_value_t = 1)]
         seed: u64,
         /// A game that reaches this many plies ends as a draw of type `move-limit`.
         #[arg(long, default_value_t = 1000)]
         max_plies: u32,
+        /// Print JSON (games, how they ended, plies, playouts per second) instead of text.
         #[arg(long)]
         json: bool,
         /// Play a game whose file asks for rules the engine does not apply (unknown options or sections, no
         /// end condition), without those rules.
         #[arg(long)]
         allow_missing_rules: bool,
+    },
+    /// List the bot presets a name reaches: files in --bots-dir folders and ./bots/, then the built-in ones.
+    Bots {
+        /// A folder of bot presets, searched first (repeatable).
+        #[arg(long, value_name = "DIR")]
+        bots_dir: Vec<PathBuf>,
     },
     /// Play a tournament between bots and write its games, standings and report to results/<run>/. With no
     /// arguments: a small tournament on the built-in Breakthrough.
@@ -113,8 +127,8 @@ enum Command {
 struct TournamentArgs {
     /// The game file (default: the built-in Breakthrough).
     game: Option<String>,
-    /// Bots: preset files, preset names in bots/, or inline `kind:key=value,...` (default: random, alpha-beta,
-    /// MCTS).
+    /// Bots: preset files, preset names (`dagaz bots` lists them), or inline `kind:key=value,...` (default:
+    /// random, alpha-beta, MCTS).
     #[arg(long, num_args = 1..)]
     bots: Vec<String>,
     /// The variant, by number or title (default: the first game of the file).
@@ -129,6 +143,8 @@ struct TournamentArgs {
     /// Games per encounter, rounded up to whole pairs (default 20).
     #[arg(long)]
     games: Option<u64>,
+    /// The run's seed: every game's openings and bots' randomness derive from it and the game's ids, so the
+    /// same seed gives the same games for any --jobs (default 1).
     #[arg(long)]
     seed: Option<u64>,
     /// Games played at once (default: the number of cores); the results do not depend on it.
@@ -164,6 +180,10 @@ struct TournamentArgs {
     /// No progress on standard error.
     #[arg(long)]
     quiet: bool,
+    /// A folder of bot presets (`NAME.toml`), searched by name before `./bots/` and the built-in presets
+    /// (repeatable; `dagaz bots` lists what a name finds).
+    #[arg(long, value_name = "DIR")]
+    bots_dir: Vec<PathBuf>,
 }
 
 fn main() -> ExitCode {
@@ -190,6 +210,10 @@ fn main() -> ExitCode {
             }
         }
         Command::Variants { file } => variants(&file),
+        Command::Bots { bots_dir } => {
+            bots(&bots_dir);
+            ExitCode::SUCCESS
+        }
         Command::Perft {
             file,
             depth,
@@ -249,21 +273,37 @@ fn main() -> ExitCode {
     }
 }
 
+/// `dagaz bots`: one line per preset, in lookup order.
+fn bots(dirs: &[PathBuf]) {
+    let presets = dagaz::bot::spec::list_presets(dirs);
+    let width = presets.iter().map(|p| p.name.len()).max().unwrap_or(0);
+    let src = presets.iter().map(|p| p.source.len()).max().unwrap_or(0);
+    for p in &presets {
+        match &p.spec {
+            Ok(spec) => println!("{:width$}  {:src$}  {spec}", p.name, p.source),
+            Err(e) => println!("{:width$}  {:src$}  error: {e}", p.name, p.source),
+        }
+    }
+    println!(
+        "\n{} presets. Use one by name (`--bots mcts-1k`), as a file, or inline (`mcts:iterations=500`).",
+        presets.len()
+    );
+}
+
 /// The tournament's settings from the flags, a TOML file and the defaults, in that order of precedence.
 fn tournament_config(a: &TournamentArgs) -> Result<dagaz::tournament::TournamentConfig, String> {
     use dagaz::tournament::config::BotConfig;
     use dagaz::tournament::TournamentConfig;
     let mut c = match &a.config {
-        Some(p) => {
-            let text = std::fs::read_to_string(p)
-                .map_err(|e| format!("cannot read `{}`: {e}", p.display()))?;
-            TournamentConfig::from_toml(&text).map_err(|e| format!("{}: {e}", p.display()))?
-        }
+        Some(p) => TournamentConfig::read_file(p)?,
         None => TournamentConfig::default(),
     };
+    c.bots_dirs = a.bots_dir.clone();
     c.version = env!("CARGO_PKG_VERSION").into();
     if let Some(g) = &a.game {
+        // A path on the command line is relative to the current directory, not to a --config file.
         c.game = g.clone();
+        c.base_dir = None;
     }
     if !a.bots.is_empty() {
         c.bots = a.bots.iter().map(|b| BotConfig::Name(b.clone())).collect();
@@ -326,7 +366,7 @@ fn tournament(a: TournamentArgs) -> Result<(), String> {
             }
         }));
     }
-    let t = if a.resume {
+    let mut t = if a.resume {
         let given = a.game.is_some()
             || !a.bots.is_empty()
             || a.variant.is_some()
@@ -348,11 +388,9 @@ fn tournament(a: TournamentArgs) -> Result<(), String> {
             );
         }
         let out = a.out.as_ref().expect("clap: --resume requires --out");
-        let path = out.join("config.toml");
-        let text = std::fs::read_to_string(&path)
-            .map_err(|e| format!("cannot resume: cannot read `{}`: {e}", path.display()))?;
-        let c =
-            TournamentConfig::from_toml(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+        let mut c = TournamentConfig::read_file(&out.join("config.toml"))
+            .map_err(|e| format!("cannot resume: {e}"))?;
+        c.bots_dirs = a.bots_dir.clone();
         // Whether it is the same run (dagaz version, game, settings, bots) is checked against the run's
         // fingerprint.json, which an edit of config.toml does not change.
         c.load()?
@@ -370,6 +408,10 @@ fn tournament(a: TournamentArgs) -> Result<(), String> {
             .to_string();
         PathBuf::from("results").join(format!("{stem}-{}", timestamp()))
     });
+    if !a.resume {
+        // The run's config.toml names the game relative to the run's folder: it resumes from anywhere.
+        t.config.rebase(&out)?;
+    }
     let jobs = a.jobs.map_or_else(
         || std::thread::available_parallelism().map_or(1, |n| n.get()),
         |j| j as usize,
@@ -447,12 +489,17 @@ fn variants(file: &std::path::Path) -> ExitCode {
         return ExitCode::FAILURE;
     }
     for g in &read.games {
-        println!(
-            "{:3}  {}{}",
-            g.number,
-            g.title,
-            if g.default { "  (default)" } else { "" }
-        );
+        // Zillions opens the variant a file marks `(default)`; dagaz plays the first unless told otherwise, so
+        // the mark says how to get it.
+        let mark = if g.default && g.number != 1 {
+            format!(
+                "  (the file's default; dagaz plays 1 unless --variant {})",
+                g.number
+            )
+        } else {
+            String::new()
+        };
+        println!("{:3}  {}{mark}", g.number, g.title);
     }
     ExitCode::SUCCESS
 }

@@ -11,7 +11,7 @@ use crate::compile::Game;
 use crate::lang;
 use crate::load::{compile_selected, VariantSel};
 use serde::{Deserialize, Serialize};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 /// The game played when none is named: Breakthrough, embedded so that `dagaz tournament` runs anywhere.
@@ -112,8 +112,13 @@ pub enum BotConfig {
 impl BotConfig {
     /// The specification it stands for.
     pub fn resolve(&self) -> Result<BotSpec, String> {
+        self.resolve_in(&[])
+    }
+
+    /// As [`BotConfig::resolve`], with preset folders searched first (`--bots-dir`).
+    pub fn resolve_in(&self, dirs: &[PathBuf]) -> Result<BotSpec, String> {
         match self {
-            BotConfig::Name(n) => BotSpec::resolve(n),
+            BotConfig::Name(n) => BotSpec::resolve_in(n, dirs),
             BotConfig::Table(t) => {
                 let default = t
                     .get("kind")
@@ -178,6 +183,13 @@ pub struct TournamentConfig {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub missing_rules: Vec<String>,
     pub bots: Vec<BotConfig>,
+    /// The folder a relative `game` path is read from: the folder of the TOML file it came from (`--config`,
+    /// a run's `config.toml`); `None`, the current directory (a path from the command line).
+    #[serde(skip)]
+    pub base_dir: Option<PathBuf>,
+    /// Folders searched for bot presets by name before `./bots/` and the built-in ones (`--bots-dir`).
+    #[serde(skip)]
+    pub bots_dirs: Vec<PathBuf>,
 }
 
 fn default_game() -> String {
@@ -227,6 +239,8 @@ impl Default for TournamentConfig {
                 .iter()
                 .map(|b| BotConfig::Name(b.to_string()))
                 .collect(),
+            base_dir: None,
+            bots_dirs: vec![],
         }
     }
 }
@@ -336,6 +350,40 @@ pub struct Tournament {
     pub bots: Vec<BotEntry>,
 }
 
+/// A path with `.` and `..` folded away, without asking the file system.
+fn normalize(p: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for c in p.components() {
+        match c {
+            std::path::Component::CurDir => {}
+            std::path::Component::ParentDir => {
+                if !out.pop() {
+                    out.push("..");
+                }
+            }
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// `path` as seen from the folder `from` (both absolute and normalized).
+fn relative_path(path: &Path, from: &Path) -> PathBuf {
+    let (a, b): (Vec<_>, Vec<_>) = (path.components().collect(), from.components().collect());
+    let common = a.iter().zip(&b).take_while(|(x, y)| x == y).count();
+    if common == 0 {
+        return path.to_path_buf(); // another root (a Windows drive): keep it absolute
+    }
+    let mut out = PathBuf::new();
+    for _ in common..b.len() {
+        out.push("..");
+    }
+    for c in &a[common..] {
+        out.push(c);
+    }
+    out
+}
+
 /// FNV-1a, 64 bits: a stable fingerprint of a game file.
 pub fn fnv1a(bytes: &[u8]) -> String {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
@@ -350,6 +398,46 @@ impl TournamentConfig {
     /// Reads a TOML configuration (a file given with `--config`, or a run's `config.toml`).
     pub fn from_toml(text: &str) -> Result<TournamentConfig, String> {
         toml::from_str(text).map_err(|e| e.to_string())
+    }
+
+    /// Reads a TOML file: a relative `game` path in it is relative to the file's folder.
+    pub fn read_file(path: &Path) -> Result<TournamentConfig, String> {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| format!("cannot read `{}`: {e}", path.display()))?;
+        let mut c = Self::from_toml(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+        let dir = path.parent().filter(|d| !d.as_os_str().is_empty());
+        c.base_dir = Some(dir.unwrap_or(Path::new(".")).to_path_buf());
+        Ok(c)
+    }
+
+    /// Where the game file is read from: `game` itself, or under `base_dir` when relative.
+    pub fn game_path(&self) -> PathBuf {
+        let g = Path::new(&self.game);
+        match &self.base_dir {
+            Some(dir) if g.is_relative() => dir.join(g),
+            _ => g.to_path_buf(),
+        }
+    }
+
+    /// Rewrites a relative `game` path to be relative to `dir`, where this configuration is about to be written
+    /// (a new run's folder), so that the run's `config.toml` works from any current directory.
+    pub fn rebase(&mut self, dir: &Path) -> Result<(), String> {
+        if self.game.starts_with(BUILTIN_PREFIX) || Path::new(&self.game).is_absolute() {
+            self.base_dir = Some(dir.to_path_buf());
+            return Ok(());
+        }
+        let abs = |p: &Path| {
+            std::path::absolute(p)
+                .map(|p| normalize(&p))
+                .map_err(|e| format!("cannot resolve `{}`: {e}", p.display()))
+        };
+        let game = abs(&self.game_path())?;
+        let to = abs(dir)?;
+        self.game = relative_path(&game, &to)
+            .to_string_lossy()
+            .replace('\\', "/");
+        self.base_dir = Some(dir.to_path_buf());
+        Ok(())
     }
 
     pub fn to_toml(&self) -> String {
@@ -370,9 +458,9 @@ impl TournamentConfig {
                 })?;
             return Ok((text.as_bytes().to_vec(), ".".into()));
         }
-        let path = Path::new(&self.game);
+        let path = &self.game_path();
         let bytes = lang::read_capped(path, lang::MAX_FILE_BYTES)
-            .map_err(|e| format!("cannot read `{}`: {e}", self.game))?;
+            .map_err(|e| format!("cannot read `{}`: {e}", path.display()))?;
         let dir = path.parent().unwrap_or(Path::new(".")).to_path_buf();
         Ok((bytes, dir))
     }
@@ -381,7 +469,7 @@ impl TournamentConfig {
     pub fn load(mut self) -> Result<Tournament, String> {
         let mut bots = vec![];
         for b in &self.bots {
-            bots.push(BotEntry::from_spec(b.resolve()?));
+            bots.push(BotEntry::from_spec(b.resolve_in(&self.bots_dirs)?));
         }
         let variants = self.load_variants()?;
         if self.game_hash.is_none() && !self.game.starts_with(BUILTIN_PREFIX) {
@@ -397,11 +485,15 @@ impl TournamentConfig {
             if !self.game.starts_with(BUILTIN_PREFIX) && *h != fnv1a(&bytes) {
                 return Err(format!(
                     "`{}` has changed since the run started (its hash was {h}); the run cannot be resumed with it",
-                    self.game
+                    self.game_path().display()
                 ));
             }
         }
-        let name = self.game.clone();
+        let name = if self.game.starts_with(BUILTIN_PREFIX) {
+            self.game.clone()
+        } else {
+            self.game_path().display().to_string()
+        };
         let file = lang::read_bytes(&name, bytes, &dir);
         if file.has_errors() {
             return Err(lang::diag::render_all(&file.diagnostics, &file.sources));
@@ -472,6 +564,13 @@ impl TournamentConfig {
         if self.move_timeout_ms == 0 {
             return Err("move_timeout_ms must be at least 1".into());
         }
+        if self.opening_plies >= self.max_plies {
+            return Err(format!(
+                "--opening-plies {} must be below --max-plies {}: the games would be decided in the random \
+                 opening, without the bots",
+                self.opening_plies, self.max_plies
+            ));
+        }
         if let Some(s) = &self.sprt {
             s.validate()?;
             if bots.len() != 2 || variants.len() != 1 || variants[0].seats().len() != 2 {
@@ -537,7 +636,9 @@ impl Tournament {
                 let file = lang::read_bytes(&c.game, bytes, &dir);
                 let mut all = vec![];
                 for f in file.sources.files().iter().skip(1) {
-                    all.extend_from_slice(f.path.to_string_lossy().as_bytes());
+                    // Relative to the game's folder: the same wherever the run is resumed from.
+                    let path = f.path.strip_prefix(&dir).unwrap_or(&f.path);
+                    all.extend_from_slice(path.to_string_lossy().as_bytes());
                     all.push(0);
                     all.extend_from_slice(f.text.as_bytes());
                     all.push(0);
