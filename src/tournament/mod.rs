@@ -8,6 +8,7 @@
 //! * [`runner`]: plays the schedule on a rayon pool, one [`GameRecord`] per game, each game's randomness from
 //!   the run seed and its ids alone; catches bots that panic, stall or answer nonsense; stops a match by the
 //!   SPRT; resumes a stopped run;
+//! * `progress`: live progress on standard error (games, rate, ETA, leaders, the SPRT's LLR);
 //! * [`record`]: [`GameRecord`] and [`GameTiming`] and their CSV rows;
 //! * [`stats`]: the numbers (Elo, pentanomial, GSPRT, Bradley-Terry, the measures of a rule set), pure
 //!   functions of counts;
@@ -24,6 +25,7 @@
 //! ```
 
 pub mod config;
+mod progress;
 pub mod record;
 pub mod report;
 pub mod runner;

@@ -9,6 +9,7 @@
 //! it or on the order games finished in: the final files are written sorted by game id.
 
 use super::config::{seats_of, BotEntry, SprtConfig, Tournament};
+use super::progress::ProgressView;
 use super::record::{GameRecord, GameTiming, BOT_ERROR, ENGINE_ERROR, MOVE_LIMIT};
 use super::schedule::{Pairing, Schedule};
 use super::stats::{sprt_bounds, Outcome, Penta, SprtDecision};
@@ -304,30 +305,41 @@ pub fn run(t: &Tournament, opts: &RunOptions) -> Result<RunOutcome, String> {
             stop: stop.clone(),
             scope: scope.0,
         };
-        // Each worker takes the next game of the schedule and files it itself (under the collector's lock):
-        // no hand-off per game to another thread.
-        pool.broadcast(|_| {
-            let mut thread = None;
-            while !failed.load(Ordering::SeqCst) {
-                let i = next.fetch_add(1, Ordering::SeqCst);
-                if i >= sched.len() {
-                    break;
+        // The progress is refreshed by the clock too, not only when a game ends (a chess game can take minutes).
+        let finished = AtomicBool::new(false);
+        std::thread::scope(|scope| {
+            scope.spawn(|| {
+                while !finished.load(Ordering::SeqCst) {
+                    std::thread::sleep(Duration::from_millis(200));
+                    c_lock(&collector).progress.refresh();
                 }
-                if done.contains(i) {
-                    continue;
-                }
-                let Some(p) = sched.get(i) else { break };
-                if p.pair_id > stop.load(Ordering::SeqCst) {
-                    break; // pair ids grow with game ids: everything after is past the SPRT's decision
-                }
-                if let Some((rec, tm)) = play_supervised(&shared, &p, &mut thread) {
-                    let mut c = c_lock(&collector);
-                    if let Err(e) = c.add(rec, tm, &sched, &stop) {
-                        c.error.get_or_insert(e);
-                        failed.store(true, Ordering::SeqCst);
+            });
+            // Each worker takes the next game of the schedule and files it itself (under the collector's lock):
+            // no hand-off per game to another thread.
+            pool.broadcast(|_| {
+                let mut thread = None;
+                while !failed.load(Ordering::SeqCst) {
+                    let i = next.fetch_add(1, Ordering::SeqCst);
+                    if i >= sched.len() {
+                        break;
+                    }
+                    if done.contains(i) {
+                        continue;
+                    }
+                    let Some(p) = sched.get(i) else { break };
+                    if p.pair_id > stop.load(Ordering::SeqCst) {
+                        break; // pair ids grow with game ids: everything after is past the SPRT's decision
+                    }
+                    if let Some((rec, tm)) = play_supervised(&shared, &p, &mut thread) {
+                        let mut c = c_lock(&collector);
+                        if let Err(e) = c.add(rec, tm, &sched, &stop) {
+                            c.error.get_or_insert(e);
+                            failed.store(true, Ordering::SeqCst);
+                        }
                     }
                 }
-            }
+            });
+            finished.store(true, Ordering::SeqCst);
         });
     }
     let Collector {
@@ -413,7 +425,7 @@ impl Collector {
         }
         self.appender.append(&rec, &tm)?;
         self.played += 1;
-        self.progress.tick();
+        self.progress.tick(&rec);
         if let Some(sp) = self
             .sprt
             .as_mut()
@@ -423,6 +435,10 @@ impl Collector {
                 stop.store(sp, Ordering::SeqCst);
                 self.progress.set_total(games_through_pair(sched, sp));
             }
+        }
+        if let Some(t) = &self.sprt {
+            let s = &t.status;
+            self.progress.set_sprt(s.llr, s.lower, s.upper, s.pairs);
         }
         Ok(())
     }
@@ -899,90 +915,5 @@ fn play_inner(job: &Job, live: &Mutex<Live>) -> Result<Option<()>, EngineError> 
         history.push(s.key());
         s = engine.apply(&s, &moves[index]);
         plies += 1;
-    }
-}
-
-/// Progress on standard error.
-struct ProgressView {
-    mode: Progress,
-    bar: Option<indicatif::ProgressBar>,
-    done: u64,
-    total: u64,
-    start: Instant,
-    /// Games already done when this invocation started (not part of the rate).
-    base: u64,
-    last_line: Instant,
-}
-
-impl ProgressView {
-    fn new(mode: Progress, done: u64, total: u64) -> ProgressView {
-        let bar = (mode == Progress::Bar).then(|| {
-            let b = indicatif::ProgressBar::with_draw_target(
-                Some(total),
-                indicatif::ProgressDrawTarget::stderr(),
-            );
-            b.set_style(
-                indicatif::ProgressStyle::with_template(
-                    "{bar:40} {pos}/{len} games  {rate}  ETA {eta}",
-                )
-                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar())
-                .with_key(
-                    "rate",
-                    |s: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
-                        let _ = write!(w, "{:.1} games/s", s.per_sec());
-                    },
-                ),
-            );
-            b.set_position(done);
-            b.reset_eta();
-            b
-        });
-        ProgressView {
-            mode,
-            bar,
-            done,
-            total,
-            start: Instant::now(),
-            base: done,
-            last_line: Instant::now(),
-        }
-    }
-
-    fn set_total(&mut self, total: u64) {
-        self.total = total;
-        if let Some(b) = &self.bar {
-            b.set_length(total);
-        }
-    }
-
-    fn tick(&mut self) {
-        self.done += 1;
-        if let Some(b) = &self.bar {
-            b.set_position(self.done);
-        }
-        if self.mode == Progress::Lines && self.last_line.elapsed() >= Duration::from_secs(5) {
-            self.last_line = Instant::now();
-            self.line();
-        }
-    }
-
-    fn line(&self) {
-        let secs = self.start.elapsed().as_secs_f64().max(1e-9);
-        let rate = (self.done - self.base) as f64 / secs;
-        let left = self.total.saturating_sub(self.done);
-        let eta = if rate > 0.0 { left as f64 / rate } else { 0.0 };
-        eprintln!(
-            "tournament: {}/{} games, {rate:.1} games/s, ETA {eta:.0} s",
-            self.done, self.total
-        );
-    }
-
-    fn finish(&mut self) {
-        if let Some(b) = self.bar.take() {
-            b.finish_and_clear();
-        }
-        if self.mode == Progress::Lines {
-            self.line();
-        }
     }
 }
