@@ -1182,3 +1182,79 @@ fn fixed_budget_bots_never_lose_on_time() {
         "{games}"
     );
 }
+
+/// `games.pgn` of a chess tournament reads back in python-chess: every game, every move legal in its position,
+/// the result and the ply count as recorded in games.csv. Needs python-chess (`pip install chess`); run with
+/// `cargo test --release --test tournament -- --ignored pgn_reads_back`.
+#[test]
+#[ignore]
+fn pgn_reads_back_in_python_chess() {
+    let d = scratch("pgn");
+    let out = d.join("run");
+    dagaz(&[
+        "tournament",
+        &format!("{}/games/chess.zrf", env!("CARGO_MANIFEST_DIR")),
+        "--bots",
+        "random",
+        "alphabeta:depth=1,name=ab1",
+        "--games",
+        "6",
+        "--max-plies",
+        "300",
+        "--quiet",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let rows = csv_rows(&out.join("games.csv"));
+    let col = |name: &str| rows[0].iter().position(|h| h == name).unwrap();
+    let script = r#"
+import sys, chess.pgn
+with open(sys.argv[1]) as f:
+    while True:
+        g = chess.pgn.read_game(f)
+        if g is None:
+            break
+        if g.errors:
+            raise SystemExit(f"game {g.headers['GameId']}: {g.errors}")
+        b = g.board()
+        n = 0
+        for m in g.mainline_moves():
+            assert b.is_legal(m), (g.headers['GameId'], n, m)
+            b.push(m)
+            n += 1
+        outcome = b.outcome(claim_draw=True)
+        print(g.headers['GameId'], n, g.headers['Result'], g.headers['Termination'],
+              outcome.termination.name if outcome else 'none')
+"#;
+    let py = Command::new("python3")
+        .arg("-c")
+        .arg(script)
+        .arg(out.join("games.pgn"))
+        .output()
+        .unwrap();
+    assert!(
+        py.status.success(),
+        "python-chess could not read games.pgn: {}",
+        String::from_utf8_lossy(&py.stderr)
+    );
+    let lines: Vec<String> = String::from_utf8_lossy(&py.stdout)
+        .lines()
+        .map(String::from)
+        .collect();
+    assert_eq!(lines.len(), rows.len() - 1, "{lines:?}");
+    for (line, row) in lines.iter().zip(&rows[1..]) {
+        let f: Vec<&str> = line.split(' ').collect();
+        assert_eq!(f[0], row[col("game_id")]);
+        assert_eq!(f[1], row[col("plies")], "ply count of game {}", f[0]);
+        let want = match (row[col("result_1")].as_str(), row[col("result_2")].as_str()) {
+            ("1", _) => "1-0",
+            (_, "1") => "0-1",
+            _ => "1/2-1/2",
+        };
+        assert_eq!(f[2], want, "result of game {}", f[0]);
+        // A checkmate in the record is a checkmate on python-chess's board.
+        if f[3] == "checkmate" {
+            assert_eq!(f[4], "CHECKMATE", "{line}");
+        }
+    }
+}

@@ -27,6 +27,7 @@
 pub mod config;
 mod progress;
 pub mod record;
+pub mod records_out;
 pub mod report;
 pub mod runner;
 pub mod schedule;

@@ -358,10 +358,12 @@ pub fn run(t: &Tournament, opts: &RunOptions) -> Result<RunOutcome, String> {
     let games = files.finish_files((stop_pair != u64::MAX).then_some(stop_pair))?;
     let complete = stop_pair != u64::MAX || games == sched.len();
     let mut tally = report::Tally::new(t);
+    let mut records = super::records_out::GameFiles::new(&files.dir, t)?;
     files.for_each_game(|r| {
         tally.add_game(t, &r);
-        Ok(())
+        records.add(t, &r)
     })?;
+    records.finish(&files.dir)?;
     let summary = tally.summary(t, sprt.map(|s| s.status), complete);
     writers::write_outputs(&files, t, &summary)?;
     Ok(RunOutcome {
