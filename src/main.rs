@@ -112,6 +112,16 @@ enum Command {
         #[arg(long)]
         allow_missing_rules: bool,
     },
+    /// Put the shards of a run (`tournament --shard K/N`, played anywhere) together into one run folder, the same
+    /// as one machine would have written: games, standings, end conditions, reports, the SPRT decided on the
+    /// merged pairs.
+    Merge {
+        /// The merged run's folder (new).
+        out: PathBuf,
+        /// The shard folders, one per shard 1..N.
+        #[arg(required = true)]
+        dirs: Vec<PathBuf>,
+    },
     /// List the bot presets a name reaches: files in --bots-dir folders and ./bots/, then the built-in ones.
     Bots {
         /// A folder of bot presets, searched first (repeatable).
@@ -174,6 +184,10 @@ struct TournamentArgs {
     /// condition), without those rules; config.toml and report.md list them.
     #[arg(long)]
     allow_missing_rules: bool,
+    /// Play only this machine's share of the run, K of N (the games whose id is K-1 modulo N); `dagaz merge`
+    /// puts the N shard folders together. An --sprt is decided at the merge.
+    #[arg(long, value_name = "K/N")]
+    shard: Option<dagaz::tournament::config::Shard>,
     /// Finish the run in --out: its settings come from its config.toml.
     #[arg(long, requires = "out")]
     resume: bool,
@@ -210,6 +224,25 @@ fn main() -> ExitCode {
             }
         }
         Command::Variants { file } => variants(&file),
+        Command::Merge { out, dirs } => match dagaz::tournament::merge::merge(&out, &dirs) {
+            Ok(r) => {
+                print!(
+                    "{}",
+                    dagaz::tournament::report::render_standings(&r.summary)
+                );
+                eprintln!(
+                    "merged {} shards: {} games; report: {}",
+                    dirs.len(),
+                    r.summary.games,
+                    out.join("report.md").display()
+                );
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                print_error(&e);
+                ExitCode::FAILURE
+            }
+        },
         Command::Bots { bots_dir } => {
             bots(&bots_dir);
             ExitCode::SUCCESS
@@ -338,6 +371,9 @@ fn tournament_config(a: &TournamentArgs) -> Result<dagaz::tournament::Tournament
     if a.allow_missing_rules {
         c.allow_missing_rules = true;
     }
+    if a.shard.is_some() {
+        c.shard = a.shard;
+    }
     Ok(c)
 }
 
@@ -379,6 +415,7 @@ fn tournament(a: TournamentArgs) -> Result<(), String> {
             || a.move_timeout_ms.is_some()
             || a.sprt.is_some()
             || a.allow_missing_rules
+            || a.shard.is_some()
             || a.config.is_some();
         if given {
             return Err(

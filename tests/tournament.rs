@@ -1258,3 +1258,111 @@ with open(sys.argv[1]) as f:
         }
     }
 }
+
+/// Four shards (`--shard K/4`) merged with `dagaz merge` are the run one machine plays, byte for byte: games,
+/// standings, end conditions, pairwise results, long results, report and settings; with an SPRT too, decided
+/// on the merged pairs. A missing, doubled or unfinished shard is refused.
+#[test]
+fn four_shards_merged_are_one_run_byte_for_byte() {
+    let d = scratch("shards");
+    let cases: [(&str, Vec<&str>); 2] = [
+        (
+            "plain",
+            vec![
+                "--bots",
+                "random",
+                "alphabeta:depth=1,name=ab1",
+                "mcts:iterations=20,playout_plies=30,name=m20",
+                "--games",
+                "6",
+            ],
+        ),
+        (
+            "sprt",
+            vec![
+                "--bots",
+                "alphabeta:depth=1,name=ab1",
+                "random",
+                "--games",
+                "60",
+                "--sprt",
+                "0,300,0.05,0.05",
+            ],
+        ),
+    ];
+    for (name, settings) in &cases {
+        let dir = d.join(name);
+        let play = |out: &Path, shard: Option<String>| {
+            let mut args: Vec<String> = vec!["tournament".into(), "--seed".into(), "11".into()];
+            args.extend(settings.iter().map(|s| s.to_string()));
+            args.extend(["--quiet", "--jobs", "2", "--out"].map(String::from));
+            args.push(out.to_str().unwrap().into());
+            if let Some(s) = shard {
+                args.extend(["--shard".into(), s]);
+            }
+            dagaz(&args.iter().map(String::as_str).collect::<Vec<_>>());
+        };
+        play(&dir.join("single"), None);
+        for k in 1..=4 {
+            play(&dir.join(format!("s{k}")), Some(format!("{k}/4")));
+        }
+        let shard = |k: u32| dir.join(format!("s{k}")).to_str().unwrap().to_string();
+        let merged = dir.join("merged");
+        dagaz(&[
+            "merge",
+            merged.to_str().unwrap(),
+            &shard(3),
+            &shard(1),
+            &shard(4),
+            &shard(2),
+        ]);
+        same_outputs(&dir.join("single"), &merged);
+        for f in ["pairwise.csv", "results_long.csv"] {
+            assert_eq!(
+                read(&dir.join("single").join(f)),
+                read(&merged.join(f)),
+                "{name}: {f}"
+            );
+        }
+        if *name == "sprt" {
+            // The SPRT stopped the single run early; the shards played everything and the merge cut it the same.
+            let single = read(&dir.join("single/games.csv")).lines().count();
+            assert!(single < 61, "the SPRT did not stop the run: {single} rows");
+            let report = read(&merged.join("report.md"));
+            assert!(report.contains("SPRT"), "{report}");
+        }
+    }
+    // Refusals, each naming the problem.
+    let dir = d.join("plain");
+    let s = |k: u32| dir.join(format!("s{k}")).to_str().unwrap().to_string();
+    let out = d.join("bad");
+    let e = dagaz_fails(&["merge", out.to_str().unwrap(), &s(1), &s(2), &s(3)]);
+    assert!(e.contains("shard 4/4 is missing"), "{e}");
+    let e = dagaz_fails(&["merge", out.to_str().unwrap(), &s(1), &s(2), &s(3), &s(3)]);
+    assert!(e.contains("shard 3/4 is given twice"), "{e}");
+    let e = dagaz_fails(&[
+        "merge",
+        out.to_str().unwrap(),
+        &s(1),
+        dir.join("single").to_str().unwrap(),
+    ]);
+    assert!(e.contains("is not a shard"), "{e}");
+    // An unfinished shard: its last game removed.
+    let games = dir.join("s2/games.csv");
+    let text = read(&games);
+    let mut lines: Vec<&str> = text.lines().collect();
+    lines.pop();
+    std::fs::write(&games, lines.join("\n") + "\n").unwrap();
+    let e = dagaz_fails(&["merge", out.to_str().unwrap(), &s(1), &s(2), &s(3), &s(4)]);
+    assert!(e.contains("finish it first"), "{e}");
+    let other = d.join("sprt");
+    let e = dagaz_fails(&[
+        "merge",
+        out.to_str().unwrap(),
+        &s(1),
+        other.join("s2").to_str().unwrap(),
+        &s(3),
+        &s(4),
+    ]);
+    assert!(e.contains("not shards of the same run"), "{e}");
+}

@@ -101,6 +101,73 @@ impl SprtConfig {
     }
 }
 
+/// One machine's share of a run (`--shard K/N`): the games whose id is K-1 modulo N. `dagaz merge` puts the N
+/// shards together into the run a single machine would have played.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(try_from = "String", into = "String")]
+pub struct Shard {
+    /// 1-based.
+    pub k: u64,
+    pub n: u64,
+}
+
+impl Shard {
+    /// Whether the game with this id is in the shard.
+    pub fn contains(&self, game_id: u64) -> bool {
+        game_id % self.n == self.k - 1
+    }
+
+    /// The number of the first `games` game ids in the shard.
+    pub fn count(&self, games: u64) -> u64 {
+        if games < self.k {
+            0
+        } else {
+            (games - self.k) / self.n + 1
+        }
+    }
+
+    /// The shard's `j`-th game id.
+    pub fn game(&self, j: u64) -> Option<u64> {
+        j.checked_mul(self.n)?.checked_add(self.k - 1)
+    }
+}
+
+impl std::fmt::Display for Shard {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}/{}", self.k, self.n)
+    }
+}
+
+impl std::str::FromStr for Shard {
+    type Err = String;
+    /// `K/N` with 1 <= K <= N.
+    fn from_str(s: &str) -> Result<Shard, String> {
+        let bad = || format!("--shard `{s}`: expected K/N with 1 <= K <= N, e.g. 2/4");
+        let (k, n) = s.split_once('/').ok_or_else(bad)?;
+        let (k, n) = (
+            k.trim().parse::<u64>().map_err(|_| bad())?,
+            n.trim().parse::<u64>().map_err(|_| bad())?,
+        );
+        if k == 0 || k > n {
+            return Err(bad());
+        }
+        Ok(Shard { k, n })
+    }
+}
+
+impl TryFrom<String> for Shard {
+    type Error = String;
+    fn try_from(s: String) -> Result<Shard, String> {
+        s.parse()
+    }
+}
+
+impl From<Shard> for String {
+    fn from(s: Shard) -> String {
+        s.to_string()
+    }
+}
+
 /// A bot as a configuration names it: a command-line name (preset or inline) or a full table.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(untagged)]
@@ -178,6 +245,9 @@ pub struct TournamentConfig {
     /// such a game is refused.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub allow_missing_rules: bool,
+    /// This machine's share of the run (`--shard K/N`); `dagaz merge` puts the shards together.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<Shard>,
     /// What the run plays without, for the reader of `config.toml`: one line per rule and variant. Written by
     /// the run and recomputed from the game whenever the configuration is loaded.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -234,6 +304,7 @@ impl Default for TournamentConfig {
             move_timeout_ms: default_move_timeout_ms(),
             sprt: None,
             allow_missing_rules: false,
+            shard: None,
             missing_rules: vec![],
             bots: DEFAULT_BOTS
                 .iter()
@@ -682,6 +753,10 @@ impl Tournament {
             ),
             ("bots".into(), self.bots.len().to_string()),
         ];
+        if let Some(sh) = c.shard {
+            // Only in a shard's fingerprint: a run of one machine has the fields it always had.
+            f.push(("shard".into(), sh.to_string()));
+        }
         for (i, b) in self.bots.iter().enumerate() {
             let spec = match &b.config {
                 Some(BotConfig::Table(t)) => {

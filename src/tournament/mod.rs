@@ -25,6 +25,7 @@
 //! ```
 
 pub mod config;
+pub mod merge;
 mod progress;
 pub mod record;
 pub mod records_out;

@@ -235,7 +235,13 @@ pub fn run(t: &Tournament, opts: &RunOptions) -> Result<RunOutcome, String> {
     let _lock = files.lock()?;
     let fingerprint = t.fingerprint();
     let first_bot = t.bots[0].name.clone();
-    let mut sprt = t.config.sprt.map(|c| SprtTracker::new(c, &sched));
+    // A shard holds a part of each pair: the SPRT is decided when the shards are merged.
+    let shard = t.config.shard;
+    let mut sprt = t
+        .config
+        .sprt
+        .filter(|_| shard.is_none())
+        .map(|c| SprtTracker::new(c, &sched));
     let stop = Arc::new(AtomicU64::new(u64::MAX));
     // What an earlier invocation finished.
     let mut done = DoneIds::default();
@@ -273,8 +279,9 @@ pub fn run(t: &Tournament, opts: &RunOptions) -> Result<RunOutcome, String> {
         files.write_fingerprint(&fingerprint)?;
         files.rewrite([].iter(), [].iter())?;
     }
+    let in_shard = shard.map_or(sched.len(), |sh| sh.count(sched.len()));
     let total = match stop.load(Ordering::SeqCst) {
-        u64::MAX => sched.len(),
+        u64::MAX => in_shard,
         sp => games_through_pair(&sched, sp),
     };
 
@@ -319,7 +326,14 @@ pub fn run(t: &Tournament, opts: &RunOptions) -> Result<RunOutcome, String> {
             pool.broadcast(|_| {
                 let mut thread = None;
                 while !failed.load(Ordering::SeqCst) {
-                    let i = next.fetch_add(1, Ordering::SeqCst);
+                    let j = next.fetch_add(1, Ordering::SeqCst);
+                    let i = match shard {
+                        None => j,
+                        Some(sh) => match sh.game(j) {
+                            Some(i) => i,
+                            None => break,
+                        },
+                    };
                     if i >= sched.len() {
                         break;
                     }
@@ -356,16 +370,8 @@ pub fn run(t: &Tournament, opts: &RunOptions) -> Result<RunOutcome, String> {
 
     let stop_pair = stop.load(Ordering::SeqCst);
     let games = files.finish_files((stop_pair != u64::MAX).then_some(stop_pair))?;
-    let complete = stop_pair != u64::MAX || games == sched.len();
-    let mut tally = report::Tally::new(t);
-    let mut records = super::records_out::GameFiles::new(&files.dir, t)?;
-    files.for_each_game(|r| {
-        tally.add_game(t, &r);
-        records.add(t, &r)
-    })?;
-    records.finish(&files.dir)?;
-    let summary = tally.summary(t, sprt.map(|s| s.status), complete);
-    writers::write_outputs(&files, t, &summary)?;
+    let complete = stop_pair != u64::MAX || games == in_shard;
+    let summary = conclude(t, &files, sprt.map(|s| s.status), complete)?;
     Ok(RunOutcome {
         out: opts.out.clone(),
         seats,
@@ -376,8 +382,51 @@ pub fn run(t: &Tournament, opts: &RunOptions) -> Result<RunOutcome, String> {
     })
 }
 
+/// Every statistic and output of a run whose `games.csv` is in its final form, counted from it one game at a
+/// time: the summary, `standings.csv`, `end_conditions.csv`, `pairwise.csv`, `report.md`, `results_long.csv`
+/// and `games.pgn`. Shared by a run and by `dagaz merge`.
+pub(crate) fn conclude(
+    t: &Tournament,
+    files: &RunFiles,
+    sprt: Option<SprtStatus>,
+    complete: bool,
+) -> Result<Summary, String> {
+    let mut tally = report::Tally::new(t);
+    let mut records = super::records_out::GameFiles::new(&files.dir, t)?;
+    files.for_each_game(|r| {
+        tally.add_game(t, &r);
+        records.add(t, &r)
+    })?;
+    records.finish(&files.dir)?;
+    let summary = tally.summary(t, sprt, complete);
+    writers::write_outputs(files, t, &summary)?;
+    Ok(summary)
+}
+
+/// The SPRT of a run replayed over its final `games.csv`, in pair order: its status, and the last pair to keep
+/// once it decided (`dagaz merge` decides it on the merged pairs as one machine would have).
+pub(crate) fn replay_sprt(
+    t: &Tournament,
+    files: &RunFiles,
+    sched: &Schedule,
+) -> Result<Option<(SprtStatus, Option<u64>)>, String> {
+    let Some(c) = t.config.sprt else {
+        return Ok(None);
+    };
+    let mut tracker = SprtTracker::new(c, sched);
+    let first = t.bots[0].name.clone();
+    let mut stop = None;
+    files.for_each_game(|r| {
+        if stop.is_none() {
+            stop = tracker.add(&r, &first);
+        }
+        Ok(())
+    })?;
+    Ok(Some((tracker.status, stop)))
+}
+
 /// The number of games of pairs 0 to `pair` (the games of a pair have consecutive ids).
-fn games_through_pair(sched: &Schedule, pair: u64) -> u64 {
+pub(crate) fn games_through_pair(sched: &Schedule, pair: u64) -> u64 {
     // The first game of the next pair, found by bisection on game ids (pair ids grow with them).
     let (mut lo, mut hi) = (0u64, sched.len());
     while lo < hi {
