@@ -493,6 +493,13 @@ fn tournament(a: TournamentArgs) -> Result<(), String> {
     }
     let r = run(&t, &opts)?;
     print!("{}", report::render_standings(&r.summary));
+    let verdicts = report::variant_verdicts(&r.summary);
+    if !verdicts.is_empty() {
+        println!("\nDo the variants differ? (report.md says how each is tested)");
+        for v in verdicts {
+            println!("  {}", v.replace("**", ""));
+        }
+    }
     if !a.quiet {
         eprintln!(
             "{} games ({} played now{}) in {:.1} s; report: {}",

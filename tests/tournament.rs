@@ -1366,3 +1366,42 @@ fn four_shards_merged_are_one_run_byte_for_byte() {
     ]);
     assert!(e.contains("not shards of the same run"), "{e}");
 }
+
+/// `--variants all` on a file of two variants prints one verdict line for the pair, each measure with its
+/// p-value, and report.md has it too (English checkers on 8x8 and 6x6; the line is checked, not the verdict).
+#[test]
+fn variants_all_gives_a_verdict_per_pair_with_p_values() {
+    let d = scratch("verdict");
+    let out = d.join("run");
+    let o = dagaz(&[
+        "tournament",
+        &format!("{}/games/english-checkers.zrf", env!("CARGO_MANIFEST_DIR")),
+        "--variants",
+        "all",
+        "--bots",
+        "random",
+        "random:name=r2",
+        "--games",
+        "20",
+        "--quiet",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    let lines: Vec<&str> = stdout
+        .lines()
+        .filter(|l| l.contains(" vs ") && l.contains("p "))
+        .collect();
+    assert_eq!(lines.len(), 1, "{stdout}");
+    for m in [
+        "first-player advantage",
+        "draw rate",
+        "decisiveness",
+        "length",
+    ] {
+        assert!(lines[0].contains(m), "{m} missing: {}", lines[0]);
+    }
+    assert_eq!(lines[0].matches("(p ").count(), 4, "{}", lines[0]);
+    let report = read(&out.join("report.md"));
+    assert!(report.contains("## Do the variants differ?"), "{report}");
+}

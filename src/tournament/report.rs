@@ -838,7 +838,84 @@ pub fn render_markdown(t: &Tournament, s: &Summary) -> String {
             .collect(),
     );
     table(&mut o, &header, &rows);
+    let verdicts = variant_verdicts(s);
+    if !verdicts.is_empty() {
+        let _ = writeln!(o, "\n## Do the variants differ?\n");
+        let _ = writeln!(
+            o,
+            "Each pair of variants compared on first-player advantage (Welch's test on the mean score of the \
+             first seat), draw rate and decisiveness (two-proportion z-tests on the shares of draws by the \
+             rules and of games with a winner) and length (Welch's test on the mean plies), each with its \
+             two-sided p-value from the normal approximation; a difference is called at p < {VERDICT_ALPHA} \
+             for that measure alone (no correction for the four tests).\n"
+        );
+        for v in verdicts {
+            let _ = writeln!(o, "* {v}");
+        }
+    }
     o
+}
+
+/// The level at which a comparison of two variants calls a difference.
+pub const VERDICT_ALPHA: f64 = 0.05;
+
+/// `p = 0.012`, `p < 0.001`.
+fn p_text(p: f64) -> String {
+    if p < 0.001 {
+        "p < 0.001".into()
+    } else {
+        format!("p = {p:.3}")
+    }
+}
+
+/// One line per pair of variants with measures: each measure side by side with its p-value, and a verdict.
+pub fn variant_verdicts(s: &Summary) -> Vec<String> {
+    let with: Vec<(&str, &RuleSetMeasures)> = s
+        .variants
+        .iter()
+        .filter_map(|v| v.measures.as_ref().map(|m| (v.title.as_str(), m)))
+        .collect();
+    let mut out = vec![];
+    for i in 0..with.len() {
+        for j in i + 1..with.len() {
+            let ((ta, a), (tb, b)) = (with[i], with[j]);
+            let cmp = crate::tournament::stats::compare_rule_sets(a, b);
+            let parts: Vec<String> = cmp
+                .iter()
+                .map(|c| {
+                    let (x, y) = if c.measure == "length" {
+                        (format!("{:.1}", c.a), format!("{:.1} plies", c.b))
+                    } else if c.measure == "first-player advantage" {
+                        (format!("{:.3}", c.a), format!("{:.3}", c.b))
+                    } else {
+                        (
+                            format!("{:.1}%", 100.0 * c.a),
+                            format!("{:.1}%", 100.0 * c.b),
+                        )
+                    };
+                    format!("{} {x} vs {y} ({})", c.measure, p_text(c.p))
+                })
+                .collect();
+            let differ: Vec<&str> = cmp
+                .iter()
+                .filter(|c| c.p < VERDICT_ALPHA)
+                .map(|c| c.measure)
+                .collect();
+            let verdict = if differ.is_empty() {
+                format!(
+                    "no difference found at the 5% level ({} and {} games)",
+                    a.games, b.games
+                )
+            } else {
+                format!("they differ in {}", differ.join(", "))
+            };
+            out.push(format!(
+                "**{ta}** vs **{tb}**: {}: {verdict}.",
+                parts.join("; ")
+            ));
+        }
+    }
+    out
 }
 
 #[cfg(test)]

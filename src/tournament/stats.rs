@@ -843,6 +843,8 @@ pub struct DurationStats {
     pub q3: f64,
     /// Longest game.
     pub max: f64,
+    /// Standard deviation (divided by N).
+    pub sd: f64,
 }
 
 /// The measures of a rule set over a set of games (Ludii's, after Browne).
@@ -976,6 +978,15 @@ impl RuleSetTally {
             median: self.plies_quantile(0.5),
             q3: self.plies_quantile(0.75),
             max: self.plies_at(self.games - 1),
+            sd: {
+                let mean = self.plies_sum as f64 / n;
+                let ss: f64 = self
+                    .plies
+                    .iter()
+                    .map(|(&p, &c)| (p as f64 - mean).powi(2) * c as f64)
+                    .sum();
+                (ss / n).sqrt()
+            },
         };
         Some(RuleSetMeasures {
             games: self.games as usize,
@@ -1016,6 +1027,96 @@ pub fn rule_set_measures(games: &[GameOutcome]) -> Option<RuleSetMeasures> {
     t.measures()
 }
 
+/// One measure of two rule sets side by side, with the two-sided p-value of the hypothesis that they are
+/// equal.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MeasureComparison {
+    pub measure: &'static str,
+    pub a: f64,
+    pub b: f64,
+    pub p: f64,
+}
+
+/// The two-sided p-value of a standard normal statistic: P(|Z| ≥ |z|) = erfc(|z|/√2).
+pub fn two_sided_p(z: f64) -> f64 {
+    if z.is_nan() {
+        return 1.0;
+    }
+    erfc(z.abs() / std::f64::consts::SQRT_2)
+}
+
+/// Whether two means differ: Welch's statistic z = (m_a − m_b)/√(se_a² + se_b²) with the standard errors of
+/// the two means, read against the normal distribution (the samples here are hundreds of games). Equal means
+/// with no spread give 1; different ones with no spread, 0.
+pub fn mean_difference_p(ma: f64, se_a: f64, mb: f64, se_b: f64) -> f64 {
+    let se = (se_a * se_a + se_b * se_b).sqrt();
+    if se == 0.0 {
+        return if ma == mb { 1.0 } else { 0.0 };
+    }
+    two_sided_p((ma - mb) / se)
+}
+
+/// Whether two proportions differ: the pooled two-proportion z-test, x_a of n_a against x_b of n_b.
+pub fn proportion_difference_p(xa: f64, na: f64, xb: f64, nb: f64) -> f64 {
+    if na == 0.0 || nb == 0.0 {
+        return 1.0;
+    }
+    let p = (xa + xb) / (na + nb);
+    let se = (p * (1.0 - p) * (1.0 / na + 1.0 / nb)).sqrt();
+    if se == 0.0 {
+        return 1.0; // both all or both none: no difference
+    }
+    two_sided_p((xa / na - xb / nb) / se)
+}
+
+/// Two rule sets compared on first-player advantage (mean s₁), draw rate (natural draws), decisiveness (games
+/// with a winner) and length (mean plies), each with its p-value.
+pub fn compare_rule_sets(a: &RuleSetMeasures, b: &RuleSetMeasures) -> Vec<MeasureComparison> {
+    let (na, nb) = (a.games as f64, b.games as f64);
+    let se_len = |m: &RuleSetMeasures| m.duration.sd / (m.games as f64).sqrt();
+    vec![
+        MeasureComparison {
+            measure: "first-player advantage",
+            a: a.first_player_advantage.value,
+            b: b.first_player_advantage.value,
+            p: mean_difference_p(
+                a.first_player_advantage.value,
+                a.first_player_advantage.error95 / Z95,
+                b.first_player_advantage.value,
+                b.first_player_advantage.error95 / Z95,
+            ),
+        },
+        MeasureComparison {
+            measure: "draw rate",
+            a: a.drawishness,
+            b: b.drawishness,
+            p: proportion_difference_p(
+                (a.drawishness * na).round(),
+                na,
+                (b.drawishness * nb).round(),
+                nb,
+            ),
+        },
+        MeasureComparison {
+            measure: "decisiveness",
+            a: a.completion,
+            b: b.completion,
+            p: proportion_difference_p(
+                (a.completion * na).round(),
+                na,
+                (b.completion * nb).round(),
+                nb,
+            ),
+        },
+        MeasureComparison {
+            measure: "length",
+            a: a.duration.mean,
+            b: b.duration.mean,
+            p: mean_difference_p(a.duration.mean, se_len(a), b.duration.mean, se_len(b)),
+        },
+    ]
+}
+
 #[cfg(test)]
 mod tests {
     //! Expected values are literals worked out independently of this code: by hand where the arithmetic
@@ -1034,6 +1135,30 @@ mod tests {
     }
 
     // --- normal distribution ---------------------------------------------------------------------
+
+    #[test]
+    fn the_tests_between_two_variants_give_the_textbook_p_values() {
+        // Python: 2*(1 - statistics.NormalDist().cdf(1.96)).
+        close(two_sided_p(1.96), 0.049995790296440745, 1e-12);
+        close(two_sided_p(-1.96), 0.049995790296440745, 1e-12);
+        // 30 of 100 against 45 of 100: pooled p = 0.375, z = −2.1908902300206647, p-value
+        // 0.02845973691631043 (Python, the same formulas by hand).
+        close(
+            proportion_difference_p(30.0, 100.0, 45.0, 100.0),
+            0.02845973691631043,
+            1e-12,
+        );
+        // Means 0.6 and 0.5 with standard errors 0.03 and 0.04: SE 0.05, z = 2, p 0.04550026389635842.
+        close(
+            mean_difference_p(0.6, 0.03, 0.5, 0.04),
+            0.04550026389635842,
+            1e-12,
+        );
+        // No spread: equal is no difference, unequal is certain.
+        assert_eq!(mean_difference_p(1.0, 0.0, 1.0, 0.0), 1.0);
+        assert_eq!(mean_difference_p(1.0, 0.0, 0.0, 0.0), 0.0);
+        assert_eq!(proportion_difference_p(0.0, 10.0, 0.0, 20.0), 1.0);
+    }
 
     #[test]
     fn erf_and_erfc_match_python_math() {
