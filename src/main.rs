@@ -184,6 +184,10 @@ struct TournamentArgs {
     /// condition), without those rules; config.toml and report.md list them.
     #[arg(long)]
     allow_missing_rules: bool,
+    /// Record every position's evaluation (one fixed evaluator: material and mobility) and report Ludii's lead
+    /// change, drama and decisiveness per variant (games.csv gets them per game).
+    #[arg(long)]
+    record_evals: bool,
     /// Play only this machine's share of the run, K of N (the games whose id is K-1 modulo N); `dagaz merge`
     /// puts the N shard folders together. An --sprt is decided at the merge.
     #[arg(long, value_name = "K/N")]
@@ -374,6 +378,9 @@ fn tournament_config(a: &TournamentArgs) -> Result<dagaz::tournament::Tournament
     if a.shard.is_some() {
         c.shard = a.shard;
     }
+    if a.record_evals {
+        c.record_evals = true;
+    }
     Ok(c)
 }
 
@@ -416,6 +423,7 @@ fn tournament(a: TournamentArgs) -> Result<(), String> {
             || a.sprt.is_some()
             || a.allow_missing_rules
             || a.shard.is_some()
+            || a.record_evals
             || a.config.is_some();
         if given {
             return Err(

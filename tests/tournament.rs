@@ -1405,3 +1405,67 @@ fn variants_all_gives_a_verdict_per_pair_with_p_values() {
     let report = read(&out.join("report.md"));
     assert!(report.contains("## Do the variants differ?"), "{report}");
 }
+
+/// `--record-evals` gives every game Ludii's measures in games.csv (the last four only with a winner) and each
+/// variant their means in report.md; without the flag the columns stay empty.
+#[test]
+fn record_evals_gives_ludii_measures_per_game_and_variant() {
+    let d = scratch("evals");
+    let out = d.join("run");
+    dagaz(&[
+        "tournament",
+        "--bots",
+        "alphabeta:depth=1,name=ab1",
+        "random",
+        "--games",
+        "4",
+        "--record-evals",
+        "--quiet",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let rows = csv_rows(&out.join("games.csv"));
+    let col = |name: &str| rows[0].iter().position(|h| h == name).unwrap();
+    for r in &rows[1..] {
+        let lead: f64 = r[col("lead_change")].parse().unwrap();
+        assert!((0.0..=1.0).contains(&lead), "{r:?}");
+        let won = !r[col("winner")].is_empty();
+        for c in [
+            "drama",
+            "drama_plies",
+            "decisiveness_threshold",
+            "decisiveness_moves",
+        ] {
+            assert_eq!(!r[col(c)].is_empty(), won, "{c} in {r:?}");
+        }
+        if won {
+            let moves: f64 = r[col("decisiveness_moves")].parse().unwrap();
+            assert!((0.0..=1.0).contains(&moves), "{r:?}");
+        }
+    }
+    let report = read(&out.join("report.md"));
+    for m in [
+        "lead change",
+        "drama: mean gap",
+        "decisiveness threshold",
+        "decisiveness moves",
+    ] {
+        assert!(report.contains(m), "{m} missing from report.md");
+    }
+    // Without the flag: the columns are there and empty.
+    let plain = d.join("plain");
+    dagaz(&[
+        "tournament",
+        "--bots",
+        "random",
+        "random:name=r2",
+        "--games",
+        "2",
+        "--quiet",
+        "--out",
+        plain.to_str().unwrap(),
+    ]);
+    let rows = csv_rows(&plain.join("games.csv"));
+    let c = rows[0].iter().position(|h| h == "lead_change").unwrap();
+    assert!(rows[1..].iter().all(|r| r[c].is_empty()));
+}

@@ -73,6 +73,9 @@ pub struct VariantSummary {
     pub branching: Option<f64>,
     /// Per end condition (type, name, priority): games, and wins per seat.
     pub ends: BTreeMap<(String, String, i32), (u64, Vec<u64>)>,
+    /// With `--record-evals`, the mean over games of each of
+    /// [`crate::tournament::record::EVAL_COLUMNS`] (the last four over games with a winner).
+    pub evals: [Option<f64>; 5],
 }
 
 /// Every statistic of a run.
@@ -157,6 +160,8 @@ struct VariantTally {
     legal_moves: u64,
     rule_set: RuleSetTally,
     ends: BTreeMap<(String, String, i32), (u64, Vec<u64>)>,
+    /// Per column of [`crate::tournament::record::EVAL_COLUMNS`]: sum and count of the games that have it.
+    evals: [(f64, u64); 5],
 }
 
 /// Bot, variant, seat, end type, end name, end priority.
@@ -264,6 +269,12 @@ impl Tally {
             vt.games += 1;
             vt.plies += g.plies as u64;
             vt.legal_moves += g.legal_moves;
+            for (i, e) in vt.evals.iter_mut().enumerate() {
+                if let Some(x) = g.eval(i) {
+                    e.0 += x;
+                    e.1 += 1;
+                }
+            }
             if g.end_type == ENGINE_ERROR {
                 vt.engine_errors += 1;
             }
@@ -409,6 +420,7 @@ impl Tally {
                 measures: vt.rule_set.measures(),
                 branching: (vt.plies > 0).then(|| vt.legal_moves as f64 / vt.plies as f64),
                 ends: vt.ends.clone(),
+                evals: vt.evals.map(|(sum, n)| (n > 0).then(|| sum / n as f64)),
             })
             .collect();
         let scheduled = Schedule::new(
@@ -823,6 +835,16 @@ pub fn render_markdown(t: &Tournament, s: &Summary) -> String {
         "branching factor",
         s.variants.iter().map(|v| fmt(v.branching, 2)).collect(),
     );
+    if s.variants.iter().any(|v| v.evals[0].is_some()) {
+        let e = |i: usize, d: usize| -> Vec<String> {
+            s.variants.iter().map(|v| fmt(v.evals[i], d)).collect()
+        };
+        row("lead change (--record-evals)", e(0, 3));
+        row("drama: mean gap behind the leader", e(1, 3));
+        row("drama: positions behind per game", e(2, 1));
+        row("decisiveness threshold", e(3, 3));
+        row("decisiveness moves", e(4, 3));
+    }
     row(
         "bot errors",
         s.variants
@@ -941,6 +963,7 @@ mod tests {
             plies: 10 * (id as u32 + 1),
             opening_plies: 0,
             legal_moves: 100 * (id + 1),
+            evals: Default::default(),
             error: String::new(),
             moves: vec![],
         }

@@ -1027,6 +1027,73 @@ pub fn rule_set_measures(games: &[GameOutcome]) -> Option<RuleSetMeasures> {
     t.measures()
 }
 
+/// Ludii's measures from per-move evaluations, for one game (`--record-evals`). `evals[t][p]` is seat p's
+/// evaluation in [−1, 1] of the position after t plies (t = 0 is the start).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct GameEvalMeasures {
+    /// Share of consecutive positions at which the leader (the one seat with the highest evaluation; none on a
+    /// tie) changes.
+    pub lead_change: f64,
+    /// Games with a winner only: over the positions where the winner is not the leader, the mean of how far the
+    /// winner's evaluation is below the highest (0 if the winner always led), and how many such positions.
+    pub drama: Option<(f64, u64)>,
+    /// Games with a winner only: the highest evaluation any other seat reached.
+    pub decisiveness_threshold: Option<f64>,
+    /// Games with a winner only: the share of the plies played after the winner's evaluation first rose above
+    /// the threshold (0 if it never did).
+    pub decisiveness_moves: Option<f64>,
+}
+
+fn leader(e: &[f64]) -> Option<usize> {
+    let best = e.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    let mut at = e.iter().enumerate().filter(|(_, &v)| v == best);
+    match (at.next(), at.next()) {
+        (Some((i, _)), None) => Some(i),
+        _ => None,
+    }
+}
+
+/// The measures of one game from its evaluations (see [`GameEvalMeasures`]); `winner` is the winning seat.
+pub fn game_eval_measures(evals: &[Vec<f64>], winner: Option<usize>) -> GameEvalMeasures {
+    let mut m = GameEvalMeasures::default();
+    let leaders: Vec<Option<usize>> = evals.iter().map(|e| leader(e)).collect();
+    if leaders.len() > 1 {
+        let changes = leaders.windows(2).filter(|w| w[0] != w[1]).count();
+        m.lead_change = changes as f64 / (leaders.len() - 1) as f64;
+    }
+    let Some(w) = winner else {
+        return m;
+    };
+    let (mut gap, mut behind) = (0.0, 0u64);
+    for (e, l) in evals.iter().zip(&leaders) {
+        if *l != Some(w) {
+            let best = e.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+            gap += best - e[w];
+            behind += 1;
+        }
+    }
+    m.drama = Some((if behind > 0 { gap / behind as f64 } else { 0.0 }, behind));
+    let threshold = evals
+        .iter()
+        .flat_map(|e| {
+            e.iter()
+                .enumerate()
+                .filter(|&(p, _)| p != w)
+                .map(|(_, &v)| v)
+        })
+        .fold(f64::NEG_INFINITY, f64::max);
+    if threshold.is_finite() {
+        m.decisiveness_threshold = Some(threshold);
+        let plies = evals.len().saturating_sub(1);
+        let first = evals.iter().position(|e| e[w] > threshold);
+        m.decisiveness_moves = Some(match first {
+            Some(t) if plies > 0 => (plies - t) as f64 / plies as f64,
+            _ => 0.0,
+        });
+    }
+    m
+}
+
 /// One measure of two rule sets side by side, with the two-sided p-value of the hypothesis that they are
 /// equal.
 #[derive(Clone, Debug, PartialEq)]
@@ -1158,6 +1225,42 @@ mod tests {
         assert_eq!(mean_difference_p(1.0, 0.0, 1.0, 0.0), 1.0);
         assert_eq!(mean_difference_p(1.0, 0.0, 0.0, 0.0), 0.0);
         assert_eq!(proportion_difference_p(0.0, 10.0, 0.0, 20.0), 1.0);
+    }
+
+    /// A game worked by hand. Seats A and B, five positions (four plies); B wins.
+    ///   t:   0      1      2      3      4
+    ///   A:  0.0    0.3    0.2   -0.1   -0.6
+    ///   B:  0.0    0.1    0.4    0.5    0.9
+    /// Leaders: none (tie), A, B, B, B: changes at 0→1 and 1→2, so 2 of 4 = 0.5.
+    /// Drama: B is not the leader at t = 0 (tie: gap 0) and t = 1 (gap 0.3 − 0.1 = 0.2): mean 0.1 over 2.
+    /// Threshold: A's highest, 0.3. B first rises above 0.3 at t = 2: plies after it 4 − 2 = 2 of 4 = 0.5.
+    #[test]
+    fn ludii_measures_of_a_game_worked_by_hand() {
+        let evals = vec![
+            vec![0.0, 0.0],
+            vec![0.3, 0.1],
+            vec![0.2, 0.4],
+            vec![-0.1, 0.5],
+            vec![-0.6, 0.9],
+        ];
+        let m = game_eval_measures(&evals, Some(1));
+        close(m.lead_change, 0.5, 1e-12);
+        let (drama, behind) = m.drama.unwrap();
+        close(drama, 0.1, 1e-12);
+        assert_eq!(behind, 2);
+        close(m.decisiveness_threshold.unwrap(), 0.3, 1e-12);
+        close(m.decisiveness_moves.unwrap(), 0.5, 1e-12);
+        // A draw: lead change only.
+        let d = game_eval_measures(&evals, None);
+        close(d.lead_change, 0.5, 1e-12);
+        assert_eq!(
+            (d.drama, d.decisiveness_threshold, d.decisiveness_moves),
+            (None, None, None)
+        );
+        // A winner that never rises above the others' best: decisiveness moves 0.
+        let flat = vec![vec![0.5, 0.0], vec![0.5, 0.5]];
+        let f = game_eval_measures(&flat, Some(1));
+        assert_eq!(f.decisiveness_moves, Some(0.0));
     }
 
     #[test]
