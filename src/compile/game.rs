@@ -333,6 +333,8 @@ pub enum Instr {
     /// Set by `add-partial-required`: the part emitted next must be continued; with no continuation it is no
     /// move at all.
     RequireContinuation,
+    /// `(sow ATTR DIR option...)`: mancala sowing from the cursor's pit (`compile/sow.rs`, `engine/sow.rs`).
+    Sow(Box<super::sow::Sow>),
 }
 
 /// A move program with its type.

@@ -10,6 +10,7 @@ pub mod missing;
 pub mod numbers;
 pub mod ordering;
 pub mod program;
+pub mod sow;
 pub mod turns;
 
 pub use game::*;
@@ -101,6 +102,8 @@ struct Compiler<'d> {
     /// Game and player variables, and the players, for end conditions.
     variables: Vec<Variable>,
     players_for_vars: Vec<PlayerInfo>,
+    /// The integer attributes by name, with their fields, for `(sum ATTR ...)` in end conditions.
+    int_attr_names: Vec<(String, u8)>,
 }
 
 impl Compiler<'_> {
@@ -580,10 +583,13 @@ impl Compiler<'_> {
                     self.err(node.span, format!("`{w}` compares two numbers"));
                     return None;
                 };
-                let a =
-                    numbers::static_expr(self.diags, &self.variables, &self.players_for_vars, a);
-                let b =
-                    numbers::static_expr(self.diags, &self.variables, &self.players_for_vars, b);
+                let sums = numbers::StaticSums {
+                    int_attrs: &self.int_attr_names,
+                    board,
+                };
+                let (v, p) = (&self.variables, &self.players_for_vars);
+                let a = numbers::static_expr(self.diags, v, p, &sums, a);
+                let b = numbers::static_expr(self.diags, v, p, &sums, b);
                 EndCond::Compare(numbers::cmp_op(w).unwrap(), Box::new((a, b)))
             }
             "not" => EndCond::Not(Box::new(self.end_cond(args.first()?, pieces, board)?)),
@@ -634,6 +640,7 @@ pub fn compile(src: &GameSource, diags: &mut Vec<Diagnostic>) -> Option<Game> {
         missing: vec![],
         variables: vec![],
         players_for_vars: vec![],
+        int_attr_names: vec![],
     };
     let by_head = |h: &str| -> Vec<&Node> {
         src.sections
@@ -781,6 +788,11 @@ pub fn compile(src: &GameSource, diags: &mut Vec<Diagnostic>) -> Option<Game> {
     };
     c.variables = variables.clone();
     c.players_for_vars = players.clone();
+    c.int_attr_names = int_attributes
+        .iter()
+        .enumerate()
+        .map(|(k, a)| (attributes[a.idx()].clone(), k as u8))
+        .collect();
     let mut move_types: Vec<String> = vec![];
     let turn_order = {
         let t = by_head("turn-order");
@@ -1027,7 +1039,7 @@ pub fn compile(src: &GameSource, diags: &mut Vec<Diagnostic>) -> Option<Game> {
     if teams.iter().enumerate().all(|(i, t)| *t as usize == i) {
         teams.clear();
     }
-    Some(Game {
+    let game = Game {
         title: src.title.clone(),
         variant: src.number,
         players,
@@ -1051,5 +1063,10 @@ pub fn compile(src: &GameSource, diags: &mut Vec<Diagnostic>) -> Option<Game> {
         teams,
         metadata,
         missing_rules: c.missing,
-    })
+    };
+    sow::check_capacity(&game, c.diags);
+    if c.diags.iter().filter(|d| d.is_error()).count() > errors_before {
+        return None;
+    }
+    Some(game)
 }

@@ -55,6 +55,7 @@ const INSTRUCTION_WORDS: &[&str] = &[
     "choose",
     "extra-turn",
     "add-partial-required",
+    "sow",
 ];
 
 const PREDICATE_WORDS: &[&str] = &[
@@ -458,6 +459,7 @@ impl ProgramCompiler<'_, '_> {
                     }
                     "extra-turn" if args.is_empty() => out.push(Instr::ExtraTurn),
                     "choose" => self.choose(node, args, out),
+                    "sow" => out.extend(self.sow(node, args)),
                     w @ ("add"
                     | "add-copy"
                     | "add-partial"

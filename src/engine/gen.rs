@@ -33,6 +33,8 @@ impl Hasher for IdentityHasher {
 
 #[path = "numbers.rs"]
 pub mod numbers;
+#[path = "sow.rs"]
+pub mod sow;
 
 type KeySet = HashSet<u64, BuildHasherDefault<IdentityHasher>>;
 
@@ -58,6 +60,9 @@ pub struct Emitted {
     pub cont: Option<Option<MoveType>>,
     /// `add-partial-required`: without a continuation this part is no move at all.
     pub required: bool,
+    /// The continuation may be made by any of the mover's pieces, not only the one that moved (a sowing
+    /// whose last seed earns another: `(sow ... (again COND))`).
+    pub anywhere: bool,
 }
 
 /// Why a program run stopped early.
@@ -112,6 +117,8 @@ struct Run<'a> {
     extra: bool,
     /// `add-partial-required` set it for the next emission.
     required: bool,
+    /// A `sow` earned another sowing: the next emission is continued by any of the mover's piles.
+    again: bool,
     steps: u32,
     out: &'a mut Vec<Emitted>,
     /// Actions in the parts this run emitted (see [`MAX_EMITTED_ACTIONS`]).
@@ -421,6 +428,7 @@ impl Run<'_> {
             Instr::Choose(c) => self.choose(&c.set, c.otherwise.as_ref(), &c.body, &c.rest)?,
             Instr::ExtraTurn => self.extra = true,
             Instr::RequireContinuation => self.required = true,
+            Instr::Sow(s) => self.sow(s)?,
         }
         Ok(())
     }
@@ -487,6 +495,7 @@ impl Run<'_> {
             position_flags: self.position_flags.clone(),
             extra: self.extra,
             required: self.required,
+            again: self.again,
         }
     }
 
@@ -505,6 +514,7 @@ impl Run<'_> {
         self.position_flags = s.position_flags;
         self.extra = s.extra;
         self.required = s.required;
+        self.again = s.again;
     }
 
     /// Whether a cascaded piece arriving on `t` captures what stands there: not when that piece moves on itself
@@ -637,6 +647,8 @@ impl Run<'_> {
             actions.push(Action::ExtraTurn);
         }
         let required = std::mem::take(&mut self.required);
+        let anywhere = std::mem::take(&mut self.again);
+        let cont = if anywhere { Some(None) } else { cont };
         let part = Part {
             actions,
             from,
@@ -665,6 +677,7 @@ impl Run<'_> {
                 part,
                 cont,
                 required,
+                anywhere,
             });
         } else {
             for &t in promote {
@@ -674,6 +687,7 @@ impl Run<'_> {
                     part: p,
                     cont,
                     required,
+                    anywhere,
                 });
             }
         }
@@ -704,6 +718,7 @@ struct Saved {
     position_flags: Vec<(FlagId, Pos, bool)>,
     extra: bool,
     required: bool,
+    again: bool,
 }
 
 /// What a tracked run read: the squares (a bitmap) and whether it looked at the last move.
@@ -746,6 +761,7 @@ impl<'a> Run<'a> {
             move_type: None,
             extra: false,
             required: false,
+            again: false,
             steps: 0,
             emitted_actions: 0,
             out,
@@ -780,6 +796,7 @@ impl<'a> Run<'a> {
         self.move_type = prog.move_type;
         self.extra = false;
         self.required = false;
+        self.again = false;
         self.steps = 0;
         if self.track {
             self.reads.set([0; 4]);
@@ -1108,6 +1125,7 @@ impl Composer<'_> {
         types: Option<MoveType>,
         chain: &mut Vec<u64>,
         required: bool,
+        anywhere: bool,
     ) -> Result<(), EngineError> {
         if prefix.len() >= MAX_PARTS
             || self.out.len() >= MAX_MOVES
@@ -1130,7 +1148,7 @@ impl Composer<'_> {
             self.player,
             self.owner,
             filter,
-            Some(at),
+            (!anywhere).then_some(at),
             &mut conts,
         )?;
         // A continuation that comes back to a state already seen in this chain would loop.
@@ -1170,7 +1188,7 @@ impl Composer<'_> {
                         ^ super::state::mix(prefix[0].from.map_or(0, |f| f.0 as u64 + 1) << 40);
                     if !(captured && !created) || self.expanded.insert(key) {
                         chain.push(next.hash);
-                        self.extend(prefix, &next, to, t, chain, e.required)?;
+                        self.extend(prefix, &next, to, t, chain, e.required, e.anywhere)?;
                         chain.pop();
                     }
                 }
@@ -1232,7 +1250,15 @@ fn complete_moves(
                 apply_part(game, &mut next, &e.part, deferred);
                 let mut prefix = vec![e.part];
                 let mut chain = vec![state.hash, next.hash];
-                c.extend(&mut prefix, &next, to, t, &mut chain, e.required)?;
+                c.extend(
+                    &mut prefix,
+                    &next,
+                    to,
+                    t,
+                    &mut chain,
+                    e.required,
+                    e.anywhere,
+                )?;
             }
             _ => c.out.push(Move {
                 parts: vec![e.part],
