@@ -223,3 +223,24 @@ fn a_tournament_records_its_modules_and_a_resume_with_other_modules_is_refused()
     assert!(!o.status.success() && err.contains("extensions"), "{err}");
     let _ = std::fs::remove_dir_all(&out);
 }
+
+#[test]
+fn a_variant_names_its_own_modules() {
+    let text = format!(
+        "{}\n(variant (title \"tiny with gravity\") (extension connect-four))",
+        TINY.replace("EXT", "")
+    );
+    let p = scratch("variant", &text);
+    let plain = load_game(&p, &VariantSel::Number(1)).unwrap();
+    let with = load_game(&p, &VariantSel::Number(2)).unwrap();
+    assert!(plain.extensions.is_empty());
+    assert_eq!(with.extensions.len(), 1);
+    // Gravity: 16 empty cells to drop on without it, the 4 bottom ones with it.
+    let n = |g: &dagaz::Game| {
+        Engine::new(g)
+            .legal_moves(&Engine::new(g).initial())
+            .unwrap()
+            .len()
+    };
+    assert_eq!((n(&plain), n(&with)), (16, 4));
+}
