@@ -82,19 +82,40 @@ const KALAH: &str = "games/kalah.zrf";
 #[test]
 fn oware_captures_twos_and_threes_and_the_chain_before_them() {
     let g = game(OWARE);
-    let s = position::parse(&g, &board([4, 4, 4, 4, 4, 3], [4, 4, 4, 1, 2, 1], 0, 0, "South")).unwrap();
+    let s = position::parse(
+        &g,
+        &board([4, 4, 4, 4, 4, 3], [4, 4, 4, 1, 2, 1], 0, 0, "South"),
+    )
+    .unwrap();
     let after = play(&g, &s, "f1");
-    assert_eq!(seeds(&g, &after), ([4, 4, 4, 4, 4, 0], [4, 4, 4, 0, 0, 0], 7, 0));
+    assert_eq!(
+        seeds(&g, &after),
+        ([4, 4, 4, 4, 4, 0], [4, 4, 4, 0, 0, 0], 7, 0)
+    );
 
     // e2 ends with 5: only d2 is taken, the chain stops there.
-    let s = position::parse(&g, &board([4, 4, 4, 4, 4, 3], [4, 4, 4, 1, 4, 1], 0, 0, "South")).unwrap();
+    let s = position::parse(
+        &g,
+        &board([4, 4, 4, 4, 4, 3], [4, 4, 4, 1, 4, 1], 0, 0, "South"),
+    )
+    .unwrap();
     let after = play(&g, &s, "f1");
-    assert_eq!(seeds(&g, &after), ([4, 4, 4, 4, 4, 0], [4, 4, 4, 0, 5, 2], 2, 0));
+    assert_eq!(
+        seeds(&g, &after),
+        ([4, 4, 4, 4, 4, 0], [4, 4, 4, 0, 5, 2], 2, 0)
+    );
 
     // A 2 or 3 made in the mover's own row is not captured.
-    let s = position::parse(&g, &board([2, 1, 4, 4, 4, 4], [4, 4, 4, 4, 4, 4], 0, 0, "South")).unwrap();
+    let s = position::parse(
+        &g,
+        &board([2, 1, 4, 4, 4, 4], [4, 4, 4, 4, 4, 4], 0, 0, "South"),
+    )
+    .unwrap();
     let after = play(&g, &s, "a1");
-    assert_eq!(seeds(&g, &after), ([0, 2, 5, 4, 4, 4], [4, 4, 4, 4, 4, 4], 0, 0));
+    assert_eq!(
+        seeds(&g, &after),
+        ([0, 2, 5, 4, 4, 4], [4, 4, 4, 4, 4, 4], 0, 0)
+    );
 }
 
 /// "A sowing of 12 seeds or more skips the pit it started from." a1's 12 seeds fill the 11 other pits,
@@ -102,9 +123,16 @@ fn oware_captures_twos_and_threes_and_the_chain_before_them() {
 #[test]
 fn oware_a_lap_skips_the_origin_pit() {
     let g = game(OWARE);
-    let s = position::parse(&g, &board([12, 0, 0, 0, 0, 0], [5, 5, 5, 5, 5, 5], 0, 6, "South")).unwrap();
+    let s = position::parse(
+        &g,
+        &board([12, 0, 0, 0, 0, 0], [5, 5, 5, 5, 5, 5], 0, 6, "South"),
+    )
+    .unwrap();
     let after = play(&g, &s, "a1");
-    assert_eq!(seeds(&g, &after), ([0, 2, 1, 1, 1, 1], [6, 6, 6, 6, 6, 6], 0, 6));
+    assert_eq!(
+        seeds(&g, &after),
+        ([0, 2, 1, 1, 1, 1], [6, 6, 6, 6, 6, 6], 0, 6)
+    );
 }
 
 /// "If the opponent has no seeds, the player must make a move that gives it some." a1's single seed stays
@@ -135,14 +163,24 @@ fn oware_a_grand_slam_captures_nothing_or_as_declared() {
     let g = game(OWARE);
     let s = position::parse(&g, &pos).unwrap();
     let after = play(&g, &s, "f1");
-    assert_eq!(seeds(&g, &after), ([4, 4, 4, 4, 4, 0], [0, 0, 0, 0, 2, 3], 10, 11));
+    assert_eq!(
+        seeds(&g, &after),
+        ([4, 4, 4, 4, 4, 0], [0, 0, 0, 0, 2, 3], 10, 11)
+    );
 
     let text = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(OWARE)).unwrap();
     for (rule, legal, store) in [("illegal", false, 10), ("allowed", true, 15)] {
         let dir = std::env::temp_dir().join(format!("dagaz-sow-{rule}-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let f = dir.join("oware.zrf");
-        std::fs::write(&f, text.replace("(grand-slam capture-nothing)", &format!("(grand-slam {rule})"))).unwrap();
+        std::fs::write(
+            &f,
+            text.replace(
+                "(grand-slam capture-nothing)",
+                &format!("(grand-slam {rule})"),
+            ),
+        )
+        .unwrap();
         let g = load_game(&f, &VariantSel::First).unwrap();
         let s = position::parse(&g, &pos).unwrap();
         assert_eq!(names(&g, &s).contains(&"f1".to_string()), legal, "{rule}");
@@ -156,8 +194,15 @@ fn oware_a_grand_slam_captures_nothing_or_as_declared() {
 #[test]
 fn oware_more_than_half_wins() {
     let g = game(OWARE);
-    let s = position::parse(&g, &board([4, 4, 0, 0, 0, 0], [1, 1, 1, 1, 1, 0], 25, 10, "North")).unwrap();
-    assert_eq!(outcome(&g, &s), Some((vec![1, -1], "more than half".into())));
+    let s = position::parse(
+        &g,
+        &board([4, 4, 0, 0, 0, 0], [1, 1, 1, 1, 1, 0], 25, 10, "North"),
+    )
+    .unwrap();
+    assert_eq!(
+        outcome(&g, &s),
+        Some((vec![1, -1], "more than half".into()))
+    );
     let s = position::parse(&g, &board([0; 6], [0; 6], 24, 24, "North")).unwrap();
     assert_eq!(outcome(&g, &s), Some((vec![0, 0], "half each".into())));
 }
@@ -175,7 +220,10 @@ fn kalah_a_last_seed_in_the_own_store_sows_again() {
         vec!["a1", "b1", "c1 a1", "c1 b1", "c1 d1", "c1 e1", "c1 f1", "d1", "e1", "f1"]
     );
     let after = play(&g, &s, "c1 f1");
-    assert_eq!(seeds(&g, &after), ([4, 4, 0, 5, 5, 0], [4, 4, 5, 5, 5, 5], 2, 0));
+    assert_eq!(
+        seeds(&g, &after),
+        ([4, 4, 0, 5, 5, 0], [4, 4, 5, 5, 5, 5], 2, 0)
+    );
     assert_eq!(e.to_move(&after), g.player("North").unwrap());
 }
 
@@ -185,12 +233,26 @@ fn kalah_a_last_seed_in_the_own_store_sows_again() {
 #[test]
 fn kalah_the_last_seed_in_an_empty_own_pit_takes_the_opposite_pit() {
     let g = game(KALAH);
-    let s = position::parse(&g, &board([1, 0, 4, 4, 4, 4], [4, 5, 4, 4, 4, 4], 3, 0, "South")).unwrap();
+    let s = position::parse(
+        &g,
+        &board([1, 0, 4, 4, 4, 4], [4, 5, 4, 4, 4, 4], 3, 0, "South"),
+    )
+    .unwrap();
     let after = play(&g, &s, "a1");
-    assert_eq!(seeds(&g, &after), ([0, 0, 4, 4, 4, 4], [4, 0, 4, 4, 4, 4], 9, 0));
-    let s = position::parse(&g, &board([1, 0, 4, 4, 4, 4], [4, 0, 4, 4, 4, 4], 3, 5, "South")).unwrap();
+    assert_eq!(
+        seeds(&g, &after),
+        ([0, 0, 4, 4, 4, 4], [4, 0, 4, 4, 4, 4], 9, 0)
+    );
+    let s = position::parse(
+        &g,
+        &board([1, 0, 4, 4, 4, 4], [4, 0, 4, 4, 4, 4], 3, 5, "South"),
+    )
+    .unwrap();
     let after = play(&g, &s, "a1");
-    assert_eq!(seeds(&g, &after), ([0, 1, 4, 4, 4, 4], [4, 0, 4, 4, 4, 4], 3, 5));
+    assert_eq!(
+        seeds(&g, &after),
+        ([0, 1, 4, 4, 4, 4], [4, 0, 4, 4, 4, 4], 3, 5)
+    );
 }
 
 /// "Seeds are sown into the player's own store, never into the opponent's." f1's 8 seeds: ss, f2..a2, then
@@ -198,9 +260,16 @@ fn kalah_the_last_seed_in_an_empty_own_pit_takes_the_opposite_pit() {
 #[test]
 fn kalah_the_opponents_store_is_skipped() {
     let g = game(KALAH);
-    let s = position::parse(&g, &board([4, 4, 4, 4, 4, 8], [4, 4, 4, 4, 4, 4], 0, 0, "South")).unwrap();
+    let s = position::parse(
+        &g,
+        &board([4, 4, 4, 4, 4, 8], [4, 4, 4, 4, 4, 4], 0, 0, "South"),
+    )
+    .unwrap();
     let after = play(&g, &s, "f1");
-    assert_eq!(seeds(&g, &after), ([5, 4, 4, 4, 4, 0], [5, 5, 5, 5, 5, 5], 1, 0));
+    assert_eq!(
+        seeds(&g, &after),
+        ([5, 4, 4, 4, 4, 0], [5, 5, 5, 5, 5, 5], 1, 0)
+    );
 }
 
 /// "When one player's pits are all empty, the game ends and each player takes the seeds left on its side."
@@ -209,7 +278,11 @@ fn kalah_the_opponents_store_is_skipped() {
 #[test]
 fn kalah_the_end_sweeps_the_rows_to_their_owners() {
     let g = game(KALAH);
-    let s = position::parse(&g, &board([0, 0, 0, 0, 0, 1], [2, 2, 2, 2, 2, 0], 20, 17, "South")).unwrap();
+    let s = position::parse(
+        &g,
+        &board([0, 0, 0, 0, 0, 1], [2, 2, 2, 2, 2, 0], 20, 17, "South"),
+    )
+    .unwrap();
     assert_eq!(names(&g, &s), vec!["f1"]);
     let after = play(&g, &s, "f1");
     assert_eq!(outcome(&g, &after), Some((vec![-1, 1], "row empty".into())));
@@ -242,8 +315,14 @@ fn sow_forms_have_located_errors() {
     for (msg, at) in [
         ("`red` is not an integer attribute", "bad.zrf:4:18"),
         ("unknown sow option `(skp origin)`", "bad.zrf:5:27"),
-        ("captured seeds need a store: add (store ZONE)", "bad.zrf:6:13"),
-        ("a grand slam is `capture-nothing`, `illegal` or `allowed`", "bad.zrf:7:50"),
+        (
+            "captured seeds need a store: add (store ZONE)",
+            "bad.zrf:6:13",
+        ),
+        (
+            "a grand slam is `capture-nothing`, `illegal` or `allowed`",
+            "bad.zrf:7:50",
+        ),
         ("`skip-origin` is given twice in one `sow`", "bad.zrf:7:69"),
         ("`(zone Z)` names one zone of the board", "bad.zrf:8:35"),
         ("`sum` needs an integer attribute", "bad.zrf:10:32"),
@@ -268,7 +347,142 @@ fn more_seeds_than_a_pile_holds_is_an_error() {
 "#;
     let out = errors(src);
     assert!(
-        out.contains("error: the board starts with 150 seeds; a pile holds at most 127\n --> bad.zrf:3:48"),
+        out.contains(
+            "error: the board starts with 150 seeds; a pile holds at most 127\n --> bad.zrf:3:48"
+        ),
         "{out}"
     );
+}
+
+const CORPUS_MANCALA: &str = "../shared/corpus/zrf/DagazProject.github.io/mancala/zrf";
+
+/// A corpus mancala file (variant `v`) with a module attached, as `--extension NAME` does.
+fn corpus_with(file: &str, variant: usize, module: &str) -> dagaz::Game {
+    let p = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join(CORPUS_MANCALA)
+        .join(file);
+    let mut g = load_game(&p, &VariantSel::Number(variant)).unwrap();
+    dagaz::extension::attach(&mut g, module).unwrap();
+    g
+}
+
+/// A corpus position: the piles are `Seed`s, the stores X1 (South's) and X2.
+fn corpus_board(south: [i32; 6], north: [i32; 6], x1: i32, x2: i32, turn: &str) -> String {
+    board(south, north, x1, x2, turn)
+        .replace(" Pit ", " Seed ")
+        .replace("Store ss", "Seed X1")
+        .replace("Store ns", "Seed X2")
+}
+
+fn corpus_seeds(g: &dagaz::Game, s: &State, at: &str) -> i32 {
+    let k = g
+        .int_attributes
+        .iter()
+        .position(|a| g.attributes[a.idx()] == "seeds")
+        .unwrap();
+    s.get(g.board.position(at).unwrap())
+        .map_or(0, |x| x.attrs.get_int(k) as i32)
+}
+
+/// The corpus Oware (whose sowing, captures and end are Dagaz scripts) plays them with `--extension oware`:
+/// four seeds a pit, perft as OpenSpiel's Oware where the rules agree (d1-d6), a capture of 2s and 3s with
+/// its chain, and Dagaz's "no full capturing": a move that would take all the opponent's seeds is not
+/// allowed while another move is.
+#[test]
+fn corpus_oware_plays_its_dagaz_rules_with_the_module() {
+    let g = corpus_with("oware.zrf", 1, "oware");
+    assert!(g.missing_rules.is_empty(), "{:?}", g.missing_rules);
+    let e = Engine::new(&g);
+    let s = e.initial();
+    for (d, want) in [
+        (1, 6),
+        (2, 36),
+        (3, 190),
+        (4, 1_014),
+        (5, 5_219),
+        (6, 27_332),
+    ] {
+        assert_eq!(e.perft(&s, d).unwrap(), want, "corpus oware d{d}");
+    }
+    let s = position::parse(
+        &g,
+        &corpus_board([4, 4, 4, 4, 4, 3], [4, 4, 4, 1, 2, 1], 0, 0, "South"),
+    )
+    .unwrap();
+    let after = play(&g, &s, "f1");
+    assert_eq!(corpus_seeds(&g, &after, "X1"), 7);
+    assert_eq!(corpus_seeds(&g, &after, "e2"), 0);
+
+    let s = position::parse(
+        &g,
+        &corpus_board([1, 0, 0, 0, 0, 2], [0, 0, 0, 0, 1, 2], 20, 20, "South"),
+    )
+    .unwrap();
+    assert_eq!(names(&g, &s), vec!["a1"]);
+}
+
+/// Cross-Wari, the corpus file's second variant, sows either way (its two move types): twelve moves.
+#[test]
+fn corpus_cross_wari_sows_both_ways() {
+    let g = corpus_with("oware.zrf", 2, "oware");
+    let e = Engine::new(&g);
+    assert_eq!(e.legal_moves(&e.initial()).unwrap().len(), 12);
+}
+
+/// The corpus Kalah (Dagaz's page: six seeds a pit) with `--extension kalah`, on a copy without the two
+/// setup squares the board lacks (`g1`, `g2`: the file does not load as it is). Its perft equals that of
+/// `games/kalah.zrf` with six seeds, the same rules written in the language; a random game ends by a row
+/// emptied or a store holding more than half.
+#[test]
+fn corpus_kalah_plays_its_dagaz_rules_with_the_module() {
+    let text = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join(CORPUS_MANCALA)
+            .join("kalah.zrf"),
+    )
+    .unwrap()
+    .replace(" f1 g1))", " f1))")
+    .replace(" f2 g2))", " f2))");
+    let dir = std::env::temp_dir().join(format!("dagaz-kalah-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let f = dir.join("kalah.zrf");
+    std::fs::write(&f, text).unwrap();
+    let mut g = load_game(&f, &VariantSel::First).unwrap();
+    dagaz::extension::attach(&mut g, "kalah").unwrap();
+    let six = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(KALAH))
+        .unwrap()
+        .replace("(attribute seeds 4)", "(attribute seeds 6)");
+    let f6 = dir.join("kalah6.zrf");
+    std::fs::write(&f6, six).unwrap();
+    let g6 = load_game(&f6, &VariantSel::First).unwrap();
+    let (e, e6) = (Engine::new(&g), Engine::new(&g6));
+    for d in 1..=4 {
+        assert_eq!(
+            e.perft(&e.initial(), d).unwrap(),
+            e6.perft(&e6.initial(), d).unwrap(),
+            "d{d}"
+        );
+    }
+    assert_eq!(e.perft(&e.initial(), 1).unwrap(), 10);
+    // a1's six seeds end in the store: South sows again from another pit in the same move.
+    let s = e.initial();
+    assert!(names(&g, &s)
+        .iter()
+        .any(|n| n.starts_with("a1 ") && n.contains(" b1")));
+    let mut rng = dagaz::engine::playout::game_rng(1, 0);
+    let mut s = s;
+    let mut end = None;
+    for _ in 0..500 {
+        let moves = e.legal_moves(&s).unwrap();
+        if let Some(o) = e.outcome(&s, &moves, &[]).unwrap() {
+            end = Some(o.name);
+            break;
+        }
+        s = e.apply(
+            &s,
+            &moves[dagaz::engine::playout::below(&mut rng, moves.len())],
+        );
+    }
+    let end = end.expect("the game ends");
+    assert!(end == "row empty" || end == "more than half", "{end}");
 }

@@ -111,7 +111,10 @@ pub fn sum(
                 .and_then(|z| board.zone(z))
             {
                 Some(z) if a.args().len() == 1 => out.zone = Some(z),
-                _ => diags.push(Diagnostic::error(a.span, "`(zone Z)` names one zone of the board")),
+                _ => diags.push(Diagnostic::error(
+                    a.span,
+                    "`(zone Z)` names one zone of the board",
+                )),
             }
         } else {
             diags.push(
@@ -161,8 +164,11 @@ impl ProgramCompiler<'_, '_> {
         let hint = "(sow seeds cw skip-origin (store store) (capture (in-zone? their-row) (counts 2 3) chain))";
         let (Some(attr), Some(dir)) = (args.first(), args.get(1)) else {
             self.diags.push(
-                Diagnostic::error(node.span, "`sow` needs an integer attribute and a direction")
-                    .with_hint(hint),
+                Diagnostic::error(
+                    node.span,
+                    "`sow` needs an integer attribute and a direction",
+                )
+                .with_hint(hint),
             );
             return None;
         };
@@ -293,10 +299,11 @@ impl ProgramCompiler<'_, '_> {
                         opt.span,
                         format!("unknown sow option `{}`", opt.to_source_limited(40)),
                     );
-                    self.diags.push(match suggest(&word, OPTIONS.iter().copied()) {
-                        Some(s) => d.with_hint(format!("did you mean `{s}`?")),
-                        None => d.with_hint(format!("the options are {}", OPTIONS.join(", "))),
-                    });
+                    self.diags
+                        .push(match suggest(&word, OPTIONS.iter().copied()) {
+                            Some(s) => d.with_hint(format!("did you mean `{s}`?")),
+                            None => d.with_hint(format!("the options are {}", OPTIONS.join(", "))),
+                        });
                 }
             }
         }

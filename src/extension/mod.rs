@@ -14,6 +14,7 @@
 //! conditions). A game with no module pays one test of an empty slice per call.
 
 pub mod connect_four;
+pub mod mancala;
 
 use crate::compile::Game;
 use crate::engine::{EngineError, Move, Outcome, State};
@@ -26,6 +27,13 @@ pub trait Extension: Send + Sync {
     /// One line on what the module plays, for `dagaz check` and the list of known modules.
     fn description(&self) -> &'static str {
         ""
+    }
+
+    /// Called once when the module is attached to a game, before `check`, with the game still open to
+    /// change: declares what the module's moves need and the file lacks (the mancala modules add the
+    /// integer attribute that counts a pit's seeds). An `Err` is a load error naming the module.
+    fn prepare(&self, _game: &mut Game) -> Result<(), String> {
+        Ok(())
     }
 
     /// Called once when the module is attached to a game: whether the game has what the module needs (a
@@ -87,7 +95,7 @@ impl std::fmt::Debug for dyn Extension {
 }
 
 /// Every module, one line each. Add a module here (and a `pub mod` above) to register it.
-static MODULES: &[&dyn Extension] = &[&connect_four::ConnectFour];
+static MODULES: &[&dyn Extension] = &[&connect_four::ConnectFour, &mancala::Oware, &mancala::Kalah];
 
 /// The module registered under `name` (case-insensitive).
 pub fn lookup(name: &str) -> Option<&'static dyn Extension> {
@@ -117,7 +125,8 @@ pub fn attach(game: &mut Game, name: &str) -> Result<(), String> {
     if game.extensions.iter().any(|e| e.name() == m.name()) {
         return Ok(());
     }
-    m.check(game)
+    m.prepare(game)
+        .and_then(|()| m.check(game))
         .map_err(|e| format!("extension module `{}`: {e}", m.name()))?;
     game.extensions.push(m);
     drop_covered(game);
