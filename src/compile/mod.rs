@@ -181,15 +181,20 @@ impl Compiler<'_> {
                 })
                 .collect(),
             repeat_from: 0,
+            ..Default::default()
         };
         let Some(section) = section else {
             return default();
         };
         let mut entries = Vec::new();
         let mut repeat_from = 0;
+        let mut marks = turns::Marks::default();
         for a in section.args() {
             if a.is_atom("repeat") {
                 repeat_from = entries.len();
+                continue;
+            }
+            if self.turn_mark(a, players, entries.len(), &mut marks) {
                 continue;
             }
             match &a.kind {
@@ -245,9 +250,12 @@ impl Compiler<'_> {
         if repeat_from >= entries.len() {
             repeat_from = 0;
         }
+        let (labels, jumps) = self.resolve_marks(marks, entries.len());
         TurnOrder {
             entries,
             repeat_from,
+            labels,
+            jumps,
         }
     }
 
@@ -814,6 +822,7 @@ pub fn compile(src: &GameSource, diags: &mut Vec<Diagnostic>) -> Option<Game> {
             move_vars: vec![],
             variables: &variables,
             int_attributes: &int_attributes,
+            turn_labels: &turn_order.labels,
         };
         let mut pc = ProgramCompiler {
             names,

@@ -22,6 +22,8 @@ pub struct Names<'a> {
     pub variables: &'a [Variable],
     /// Integer attributes, by field.
     pub int_attributes: &'a [AttrId],
+    /// The turn order's labels (`(label NAME)`), for `goto-turn`.
+    pub turn_labels: &'a [(String, usize)],
 }
 
 /// Past this many diagnostics, move programs are no longer compiled: a file of junk would otherwise cost an
@@ -56,6 +58,7 @@ const INSTRUCTION_WORDS: &[&str] = &[
     "extra-turn",
     "add-partial-required",
     "sow",
+    "goto-turn",
 ];
 
 const PREDICATE_WORDS: &[&str] = &[
@@ -460,6 +463,7 @@ impl ProgramCompiler<'_, '_> {
                     "extra-turn" if args.is_empty() => out.push(Instr::ExtraTurn),
                     "choose" => self.choose(node, args, out),
                     "sow" => out.extend(self.sow(node, args)),
+                    "goto-turn" => out.extend(self.goto_turn(node, args)),
                     w @ ("add"
                     | "add-copy"
                     | "add-partial"

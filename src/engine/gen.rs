@@ -429,6 +429,7 @@ impl Run<'_> {
             Instr::ExtraTurn => self.extra = true,
             Instr::RequireContinuation => self.required = true,
             Instr::Sow(s) => self.sow(s)?,
+            Instr::GotoTurn(e) => self.changes.push(Action::GotoTurn { entry: *e }),
         }
         Ok(())
     }
@@ -1012,7 +1013,10 @@ pub fn apply_part(game: &Game, state: &mut State, part: &Part, deferred: bool) {
     }
     for a in &part.actions {
         match *a {
-            Action::Move { .. } | Action::Capture { .. } | Action::ExtraTurn => {}
+            Action::Move { .. }
+            | Action::Capture { .. }
+            | Action::ExtraTurn
+            | Action::GotoTurn { .. } => {}
             Action::Place { at, piece, reserve } => {
                 state.set(at, Some(piece));
                 if reserve {
@@ -1088,11 +1092,13 @@ pub fn apply_move(game: &Game, state: &State, m: &Move) -> State {
     if deferred {
         remove_dead(game, &mut s);
     }
-    // `(extra-turn)`: the same entry of the turn order moves again.
+    // `(extra-turn)`: the same entry of the turn order moves again; `(goto-turn L)`: the label's entry.
     if !m.extra_turn() {
-        s.turn += 1;
-        if s.turn >= game.turn_order.entries.len() {
-            s.turn = game.turn_order.repeat_from;
+        s.turn = game.turn_order.next(s.turn);
+    }
+    if !game.turn_order.labels.is_empty() {
+        if let Some(e) = m.goto_turn() {
+            s.turn = e;
         }
     }
     s.ply += 1;
@@ -1291,12 +1297,15 @@ fn effect_key(game: &Game, state: &State, m: &Move) -> u64 {
     apply_move(game, state, m).hash ^ from_key(m) ^ extra_key(m)
 }
 
-/// A move that earns another turn differs from the same move without it.
+/// A move that earns another turn (or sends the turn order elsewhere) differs from the same move without it.
 fn extra_key(m: &Move) -> u64 {
+    let jump = m
+        .goto_turn()
+        .map_or(0, |e| super::state::mix(0x7E57 ^ e as u64));
     if m.extra_turn() {
-        0x6A09_E667_F3BC_C908
+        0x6A09_E667_F3BC_C908 ^ jump
     } else {
-        0
+        jump
     }
 }
 
@@ -1628,7 +1637,7 @@ impl LegalityCache {
                     | Action::ChangeType { at, .. }
                     | Action::SetAttribute { at, .. }
                     | Action::SetIntAttribute { at, .. } => &[*at],
-                    Action::ExtraTurn => &[],
+                    Action::ExtraTurn | Action::GotoTurn { .. } => &[],
                     // A new piece or a new owner may add an attacker the cache never saw.
                     // So may a variable that a program reads.
                     Action::Place { .. } | Action::ChangeOwner { .. } | Action::SetVar { .. } => {
