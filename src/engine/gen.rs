@@ -429,9 +429,24 @@ impl Run<'_> {
             Instr::ExtraTurn => self.extra = true,
             Instr::RequireContinuation => self.required = true,
             Instr::Sow(s) => self.sow(s)?,
-            Instr::GotoTurn(e) => self.changes.push(Action::GotoTurn { entry: *e }),
+            Instr::GotoTurn(e) => self.goto_turn(*e),
         }
         Ok(())
+    }
+
+    /// A `sow` earned another sowing: the part is continued by any of the mover's piles, moves of any type.
+    #[inline(never)]
+    #[cold]
+    fn take_again(&mut self) -> (Option<Option<MoveType>>, bool) {
+        self.again = false;
+        (Some(None), true)
+    }
+
+    /// `(goto-turn L)`: a change of the part. Out of the hot loop.
+    #[inline(never)]
+    #[cold]
+    fn goto_turn(&mut self, entry: u16) {
+        self.changes.push(Action::GotoTurn { entry });
     }
 
     /// `choose`: one path per chosen position (see [`Instr::Choose`]). Each path starts from the program's
@@ -648,8 +663,11 @@ impl Run<'_> {
             actions.push(Action::ExtraTurn);
         }
         let required = std::mem::take(&mut self.required);
-        let anywhere = std::mem::take(&mut self.again);
-        let cont = if anywhere { Some(None) } else { cont };
+        let (cont, anywhere) = if self.again {
+            self.take_again()
+        } else {
+            (cont, false)
+        };
         let part = Part {
             actions,
             from,

@@ -233,6 +233,7 @@ pub fn sum(game: &Game, state: &State, player: Player, s: &Sum) -> i64 {
 
 impl Run<'_> {
     /// Where a condition holds, position by position, with the cursor there.
+    #[inline(never)]
     fn mask(&mut self, c: &Cond) -> Result<Vec<bool>, Stop> {
         let here = self.cursor;
         let mut out = vec![false; self.game.board.positions.len()];
@@ -246,7 +247,9 @@ impl Run<'_> {
 
     /// `(sow ATTR DIR option...)`: sows the pile at the cursor; records the new counts as changes of the part,
     /// leaves `to` on the origin (a pile does not move) and the cursor on the last pit. The path ends where
-    /// the sowing is not allowed.
+    /// the sowing is not allowed. Kept out of `instr`, the interpreter's hot loop, like `choose`.
+    #[inline(never)]
+    #[cold]
     pub(super) fn sow(&mut self, s: &Sow) -> Result<(), Stop> {
         let game = self.game;
         let origin = self.cursor;
