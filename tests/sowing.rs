@@ -486,3 +486,21 @@ fn corpus_kalah_plays_its_dagaz_rules_with_the_module() {
     let end = end.expect("the game ends");
     assert!(end == "row empty" || end == "more than half", "{end}");
 }
+
+/// The corpus Mini Mancala with `--extension mini-mancala` (Dagaz's page: two seeds a pit, plain sowing
+/// round the four pits, a player with no seed loses): a1's two seeds go to b1 and b2; South, left without
+/// seeds, has lost.
+#[test]
+fn corpus_mini_mancala_sows_and_a_player_without_seeds_loses() {
+    let g = corpus_with("mini-mancala.zrf", 1, "mini-mancala");
+    let e = Engine::new(&g);
+    let s = e.initial();
+    assert_eq!(names(&g, &s), vec!["a1", "b1"]);
+    let after = play(&g, &s, "a1");
+    for (at, n) in [("a1", 0), ("b1", 3), ("b2", 3), ("a2", 2)] {
+        assert_eq!(corpus_seeds(&g, &after, at), n, "{at}");
+    }
+    let pos = "turn South\npiece South Seed a1\npiece South Seed b1\npiece North Seed a2 seeds=5\npiece North Seed b2 seeds=3\n";
+    let s = position::parse(&g, pos).unwrap();
+    assert_eq!(outcome(&g, &s), Some((vec![-1, 1], "no move".into())));
+}

@@ -456,3 +456,89 @@ impl Extension for Kalah {
         ]
     }
 }
+
+/// `mini-mancala`: Dagaz's Mini Mancala (`mini-mancala-extension`, `mancala-setup` 2, `mini-mancala-ai`):
+/// two pits a side, two seeds a pit; a move sows every seed of an own pit one by one round the four pits
+/// (the pit sown from included on a second lap); nothing is captured and there are no stores; seeds
+/// falling in a pit belong to its owner. A player with no seed cannot move and loses (the page's
+/// `STALEMATE = -1`).
+pub struct MiniMancala;
+
+impl Extension for MiniMancala {
+    fn name(&self) -> &'static str {
+        "mini-mancala"
+    }
+
+    fn description(&self) -> &'static str {
+        "Mini Mancala for Dagaz's file: 2 seeds, plain sowing, no move loses"
+    }
+
+    fn prepare(&self, game: &mut Game) -> Result<(), String> {
+        declare_seeds(game)
+    }
+
+    fn check(&self, game: &Game) -> Result<(), String> {
+        if game.players.len() != 2 || game.piece_type("Seed").is_none() {
+            return Err("a mancala needs two players and the piece type `Seed`".into());
+        }
+        if game.board.zone("home").is_none() {
+            return Err("no zone `home` (each player's pits)".into());
+        }
+        Ok(())
+    }
+
+    fn setup(&self, game: &Game, state: &mut State) {
+        fill(game, state, 2);
+    }
+
+    fn moves(&self, game: &Game, state: &State, moves: &mut Vec<Move>) -> Result<(), EngineError> {
+        let Some(k) = field(game) else { return Ok(()) };
+        let player = game.turn_order.entries[state.turn].player;
+        let start = counts(state, k);
+        let mut out = vec![];
+        for (origin, dir, mt) in sowings(game, player, moves) {
+            if !is_home(game, player, origin) || start[origin.idx()] <= 0 {
+                continue;
+            }
+            let Some(lap) = lap(&game.board, player, origin, dir, None, false) else {
+                continue;
+            };
+            let mut c = start.clone();
+            let rules = Rules {
+                lap: &lap,
+                capture: None,
+                grand_slam: GrandSlam::Allowed,
+                opposite: None,
+                feed: None,
+                store: None,
+                again: None,
+            };
+            if sow(&mut c, origin, &rules).is_some() {
+                out.push(Move {
+                    parts: vec![part(game, state, k, origin, &c, mt)],
+                });
+            }
+        }
+        *moves = out;
+        Ok(())
+    }
+
+    fn outcome(
+        &self,
+        game: &Game,
+        state: &State,
+        moves: &[Move],
+        _history: &[u64],
+    ) -> Option<Outcome> {
+        let me = game.turn_order.entries[state.turn].player;
+        moves.is_empty().then(|| decide(0, 1, me, "no move"))
+    }
+
+    fn covers(&self) -> &[&str] {
+        &[
+            "no-end-condition",
+            "mini-mancala-extension",
+            "mancala-setup",
+        ]
+    }
+}

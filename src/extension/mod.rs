@@ -95,7 +95,12 @@ impl std::fmt::Debug for dyn Extension {
 }
 
 /// Every module, one line each. Add a module here (and a `pub mod` above) to register it.
-static MODULES: &[&dyn Extension] = &[&connect_four::ConnectFour, &mancala::Oware, &mancala::Kalah];
+static MODULES: &[&dyn Extension] = &[
+    &connect_four::ConnectFour,
+    &mancala::Oware,
+    &mancala::Kalah,
+    &mancala::MiniMancala,
+];
 
 /// The module registered under `name` (case-insensitive).
 pub fn lookup(name: &str) -> Option<&'static dyn Extension> {
