@@ -504,3 +504,36 @@ fn corpus_mini_mancala_sows_and_a_player_without_seeds_loses() {
     let s = position::parse(&g, pos).unwrap();
     assert_eq!(outcome(&g, &s), Some((vec![-1, 1], "no move".into())));
 }
+
+/// The corpus Bakuk with `--extension bakuk` (Dagaz's page: six seeds a pit in three a side; a last seed
+/// making 2 or 4 in either row captures, and so do the pits after it reached by a full lap): a1's seven
+/// seeds go round and end in b1 (0 -> 2), then c1 (1 -> 2) is taken too: 4 to X1.
+#[test]
+fn corpus_bakuk_captures_twos_and_fours_onwards() {
+    let g = corpus_with("bakuk.zrf", 1, "bakuk");
+    let e = Engine::new(&g);
+    assert_eq!(e.perft(&e.initial(), 2).unwrap(), 9);
+    let pos = "turn South
+piece South Seed a1 seeds=7
+piece South Seed b1
+piece South Seed c1 seeds=1
+piece North Seed a2 seeds=3
+piece North Seed b2 seeds=3
+piece North Seed c2
+piece South Seed X1
+piece North Seed X2
+";
+    let s = position::parse(&g, pos).unwrap();
+    let after = play(&g, &s, "a1");
+    for (at, n) in [
+        ("a1", 1),
+        ("b1", 0),
+        ("c1", 0),
+        ("c2", 1),
+        ("b2", 4),
+        ("a2", 4),
+        ("X1", 4),
+    ] {
+        assert_eq!(corpus_seeds(&g, &after, at), n, "{at}");
+    }
+}

@@ -542,3 +542,108 @@ impl Extension for MiniMancala {
         ]
     }
 }
+
+/// `bakuk`: Dagaz's Bakuk (`bakuk-extension`, `mancala-setup` 6, `mancala-goal`): three pits a side, six
+/// seeds each; a move sows every seed of an own pit round the six pits (the pit sown from included on a
+/// second lap); if the last seed makes 2 or 4, in either row, those seeds go to the mover's store, and so do
+/// those of the pits after it that this sowing reached once round (only a sowing of a full lap reaches
+/// them), while each holds 2 or 4 (the script's order: onwards from the last pit, not back). More than half
+/// of the seeds in a store wins; when the player to move has no seed, each keeps its own row and the totals
+/// decide.
+pub struct Bakuk;
+
+impl Extension for Bakuk {
+    fn name(&self) -> &'static str {
+        "bakuk"
+    }
+
+    fn description(&self) -> &'static str {
+        "Bakuk for Dagaz's file: 6 seeds, captures of 2 and 4 onwards from the last pit, stores"
+    }
+
+    fn prepare(&self, game: &mut Game) -> Result<(), String> {
+        declare_seeds(game)
+    }
+
+    fn check(&self, game: &Game) -> Result<(), String> {
+        check_board(game)
+    }
+
+    fn setup(&self, game: &Game, state: &mut State) {
+        fill(game, state, 6);
+    }
+
+    fn moves(&self, game: &Game, state: &State, moves: &mut Vec<Move>) -> Result<(), EngineError> {
+        let Some(k) = field(game) else { return Ok(()) };
+        let player = game.turn_order.entries[state.turn].player;
+        let store = store(game, player);
+        let start = counts(state, k);
+        let mut out = vec![];
+        for (origin, dir, mt) in sowings(game, player, moves) {
+            let n = start[origin.idx()];
+            if !is_home(game, player, origin) || n <= 0 {
+                continue;
+            }
+            let Some(lap) = lap(&game.board, player, origin, dir, None, false) else {
+                continue;
+            };
+            let mut c = start.clone();
+            let rules = Rules {
+                lap: &lap,
+                capture: None,
+                grand_slam: GrandSlam::Allowed,
+                opposite: None,
+                feed: None,
+                store: None,
+                again: None,
+            };
+            let Some(sown) = sow(&mut c, origin, &rules) else {
+                continue;
+            };
+            // Steps from the origin, as the script numbers them: step i (1..) is lap[i-1], the origin is 0.
+            let len = lap.len();
+            let reached = (n as usize + 1).min(len);
+            let mut i = (lap.iter().position(|&p| p == sown.last).unwrap_or(0) + 1) % len;
+            let mut taken = 0;
+            while i < reached {
+                let p = if i == 0 { origin } else { lap[i - 1] };
+                if !matches!(c[p.idx()], 2 | 4) {
+                    break;
+                }
+                taken += c[p.idx()];
+                c[p.idx()] = 0;
+                i += 1;
+            }
+            if let Some(s) = store {
+                c[s.idx()] += taken;
+            }
+            out.push(Move {
+                parts: vec![part(game, state, k, origin, &c, mt)],
+            });
+        }
+        *moves = out;
+        Ok(())
+    }
+
+    fn outcome(
+        &self,
+        game: &Game,
+        state: &State,
+        _moves: &[Move],
+        _history: &[u64],
+    ) -> Option<Outcome> {
+        let k = field(game)?;
+        let me = game.turn_order.entries[state.turn].player;
+        let empty = row(game, &counts(state, k), me) == 0;
+        mancala_outcome(game, state, empty, "no seeds")
+    }
+
+    fn covers(&self) -> &[&str] {
+        &[
+            "no-end-condition",
+            "bakuk-extension",
+            "mancala-setup",
+            "mancala-goal",
+        ]
+    }
+}

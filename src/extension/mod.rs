@@ -100,6 +100,7 @@ static MODULES: &[&dyn Extension] = &[
     &mancala::Oware,
     &mancala::Kalah,
     &mancala::MiniMancala,
+    &mancala::Bakuk,
 ];
 
 /// The module registered under `name` (case-insensitive).
