@@ -537,3 +537,25 @@ piece North Seed X2
         assert_eq!(corpus_seeds(&g, &after, at), n, "{at}");
     }
 }
+
+/// The corpus Alemungula with `--extension alemungula` (Dagaz's page: five seeds a pit; the file's own
+/// zones say which pits sow which way, c1 both; a last seed making 2 or 4 in the opponent's row captures):
+/// six moves from the start; e1's seed makes e2 4, taken to X1.
+#[test]
+fn corpus_alemungula_sows_both_ways_and_captures_fours() {
+    let g = corpus_with("alemungula.zrf", 1, "alemungula");
+    let e = Engine::new(&g);
+    assert_eq!(e.legal_moves(&e.initial()).unwrap().len(), 6);
+    let mut pos = String::from("turn South\n");
+    for (at, n) in [("a1", 5), ("b1", 5), ("c1", 5), ("d1", 5), ("e1", 1)] {
+        pos += &format!("piece South Seed {at} seeds={n}\n");
+    }
+    for (at, n) in [("a2", 5), ("b2", 5), ("c2", 5), ("d2", 5), ("e2", 3)] {
+        pos += &format!("piece North Seed {at} seeds={n}\n");
+    }
+    let s = position::parse(&g, &pos).unwrap();
+    // The store has no pile yet: the capture creates it (`Seed@X1` in the notation).
+    let after = play(&g, &s, "e1 Seed@X1");
+    assert_eq!(corpus_seeds(&g, &after, "e2"), 0);
+    assert_eq!(corpus_seeds(&g, &after, "X1"), 4);
+}

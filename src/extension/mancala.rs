@@ -106,8 +106,8 @@ fn fill(game: &Game, state: &mut State, n: i8) {
     }
 }
 
-/// The directions the file's `Seed` programs step along (the first step of each program), with their move
-/// types: `(nx add)` sows along `nx`.
+/// The directions the file's `Seed` programs step along (the first step of each program, after its
+/// tests), with their move types: `(nx add)` sows along `nx`.
 fn program_dirs(game: &Game) -> Vec<(Dir, Option<MoveType>)> {
     let Some(seed) = game.piece_type("Seed") else {
         return vec![];
@@ -115,9 +115,11 @@ fn program_dirs(game: &Game) -> Vec<(Dir, Option<MoveType>)> {
     game.pieces[seed.idx()]
         .moves
         .iter()
-        .filter_map(|prog| match prog.body.first() {
-            Some(Instr::Step(d)) => Some((*d, prog.move_type)),
-            _ => None,
+        .filter_map(|prog| {
+            prog.body.iter().find_map(|i| match i {
+                Instr::Step(d) => Some((*d, prog.move_type)),
+                _ => None,
+            })
         })
         .collect()
 }
@@ -209,21 +211,75 @@ fn mancala_outcome(game: &Game, state: &State, ended: bool, name: &str) -> Optio
     None
 }
 
+/// A mancala of the Oware kind, as Dagaz's `oware-extension` and `alemungula-extension` play it: each own
+/// pit may be sown along the file's directions, one seed a pit; a last seed in the opponent's row making one
+/// of `takes` captures it and the pits before it that hold one of `takes`, to the mover's store; the
+/// `dearth-extension`: when the opponent has no seed (always, with `no_full_capture`), only the moves that
+/// leave it seeds are played, if some do; the end of `mancala-goal`.
+pub struct OwareLike {
+    name: &'static str,
+    description: &'static str,
+    seeds: i8,
+    /// A sowing of a full lap skips its pit (Oware); otherwise the pit gets a seed on each lap.
+    skip_origin: bool,
+    takes: &'static [i32],
+    /// Dagaz's "no-full-capturing": a move must leave the opponent seeds whenever one can (which is the
+    /// feeding rule and forbids a grand slam), not only when the opponent has none.
+    no_full_capture: bool,
+    covers: &'static [&'static str],
+}
+
 /// `oware`: Dagaz's Oware (and its Cross-Wari and Mangala variants): 4 seeds a pit; a sowing of 12 or more
 /// skips its pit; a last seed making 2 or 3 in the opponent's row captures it and the pits before it that
 /// hold 2 or 3; a move must leave the opponent seeds when one can (Dagaz's `dearth-extension`
 /// "no-full-capturing": this is both the feeding rule and the grand slam, which is then forbidden unless
 /// every move is one); more than half of the seeds in a store wins, and when the player to move has no
 /// seed, the other takes its own row and the stores decide (`mancala-goal`).
-pub struct Oware;
+pub static OWARE: OwareLike = OwareLike {
+    name: "oware",
+    description:
+        "Oware sowing for Dagaz's mancala files: 4 seeds, captures of 2 and 3, feeding, stores",
+    seeds: 4,
+    skip_origin: true,
+    takes: &[2, 3],
+    no_full_capture: true,
+    covers: &[
+        "no-end-condition",
+        "oware-extension",
+        "dearth-extension",
+        "mancala-setup",
+        "mancala-goal",
+    ],
+};
 
-impl Extension for Oware {
+/// `alemungula`: Dagaz's Alemungula (`alemungula-extension`, `mancala-setup` 5, `dearth-extension`,
+/// `mancala-goal`): five pits a side, five seeds each; the pit sown from gets a seed on each lap; a last seed
+/// making 2 or 4 in the opponent's row captures, with the pits before it holding 2 or 4; a player whose
+/// opponent has no seed must give it some when it can. The page's `ko` script (no repeated position) is not
+/// applied.
+pub static ALEMUNGULA: OwareLike = OwareLike {
+    name: "alemungula",
+    description: "Alemungula for Dagaz's file: 5 seeds, captures of 2 and 4, feeding, stores",
+    seeds: 5,
+    skip_origin: false,
+    takes: &[2, 4],
+    no_full_capture: false,
+    covers: &[
+        "no-end-condition",
+        "alemungula-extension",
+        "dearth-extension",
+        "mancala-setup",
+        "mancala-goal",
+    ],
+};
+
+impl Extension for OwareLike {
     fn name(&self) -> &'static str {
-        "oware"
+        self.name
     }
 
     fn description(&self) -> &'static str {
-        "Oware sowing for Dagaz's mancala files: 4 seeds, captures of 2 and 3, feeding, stores"
+        self.description
     }
 
     fn prepare(&self, game: &mut Game) -> Result<(), String> {
@@ -235,7 +291,7 @@ impl Extension for Oware {
     }
 
     fn setup(&self, game: &Game, state: &mut State) {
-        fill(game, state, 4);
+        fill(game, state, self.seeds);
     }
 
     fn moves(&self, game: &Game, state: &State, moves: &mut Vec<Move>) -> Result<(), EngineError> {
@@ -248,19 +304,20 @@ impl Extension for Oware {
             .collect();
         let store = store(game, player);
         let start = counts(state, k);
+        let starving = row(game, &start, other) == 0;
         let mut out = vec![];
         let mut feeding = vec![];
         for (origin, dir, mt) in sowings(game, player, moves) {
             if !is_home(game, player, origin) || start[origin.idx()] <= 0 {
                 continue;
             }
-            let Some(lap) = lap(&game.board, player, origin, dir, None, true) else {
+            let Some(lap) = lap(&game.board, player, origin, dir, None, self.skip_origin) else {
                 continue;
             };
             let mut c = start.clone();
             let rules = Rules {
                 lap: &lap,
-                capture: Some((&theirs, &[2, 3], true)),
+                capture: Some((&theirs, self.takes, true)),
                 grand_slam: GrandSlam::Allowed,
                 opposite: None,
                 feed: None,
@@ -275,8 +332,8 @@ impl Extension for Oware {
                 parts: vec![part(game, state, k, origin, &c, mt)],
             });
         }
-        // The opponent must keep seeds when some move leaves it some.
-        if feeding.iter().any(|&f| f) {
+        // The opponent must keep (or be given) seeds when some move does that.
+        if (self.no_full_capture || starving) && feeding.iter().any(|&f| f) {
             let mut i = 0;
             out.retain(|_| {
                 i += 1;
@@ -301,13 +358,7 @@ impl Extension for Oware {
     }
 
     fn covers(&self) -> &[&str] {
-        &[
-            "no-end-condition",
-            "oware-extension",
-            "dearth-extension",
-            "mancala-setup",
-            "mancala-goal",
-        ]
+        self.covers
     }
 }
 

@@ -97,7 +97,8 @@ impl std::fmt::Debug for dyn Extension {
 /// Every module, one line each. Add a module here (and a `pub mod` above) to register it.
 static MODULES: &[&dyn Extension] = &[
     &connect_four::ConnectFour,
-    &mancala::Oware,
+    &mancala::OWARE,
+    &mancala::ALEMUNGULA,
     &mancala::Kalah,
     &mancala::MiniMancala,
     &mancala::Bakuk,
