@@ -851,6 +851,10 @@ pub fn compile(src: &GameSource, diags: &mut Vec<Diagnostic>) -> Option<Game> {
             }
         }
     }
+    for info in &mut pieces {
+        program::drop_repeated_programs(&mut info.moves);
+        program::drop_repeated_programs(&mut info.drops);
+    }
 
     let mut move_priorities = vec![];
     for s in by_head("move-priorities") {

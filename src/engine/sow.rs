@@ -145,6 +145,7 @@ pub fn lap(
 
 /// The actions that turn the counts `before` into `after` in attribute `field`: a changed pile gets its new
 /// count; a position with no pile that receives seeds gets a new pile of type `kind`, owned by `owner`.
+#[allow(clippy::too_many_arguments)]
 pub fn count_actions(
     game: &Game,
     state: &State,
