@@ -28,6 +28,17 @@ fn read_options() -> dagaz::lang::ReadOptions {
     }
 }
 
+/// The `--extension` modules, set once from the command line (names checked to be known).
+static EXTENSIONS: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+
+/// Adds the command line's `--extension` modules to a compiled game.
+fn add_extensions(game: &mut dagaz::Game) -> Result<(), String> {
+    for name in EXTENSIONS.get().map_or(&[][..], |v| v.as_slice()) {
+        dagaz::extension::attach(game, name)?;
+    }
+    Ok(())
+}
+
 /// The `--include-path` directories, set once from the command line.
 static INCLUDE_PATHS: std::sync::OnceLock<Vec<PathBuf>> = std::sync::OnceLock::new();
 
@@ -60,6 +71,10 @@ enum Command {
         /// Print JSON instead of text.
         #[arg(long)]
         json: bool,
+        /// Add a Rust extension module to the game, as if the file named it with `(extension NAME)`
+        /// (repeatable).
+        #[arg(long = "extension", value_name = "NAME")]
+        extension: Vec<String>,
     },
     /// List the games and variants of a file.
     Variants { file: PathBuf },
@@ -80,6 +95,10 @@ enum Command {
         /// Print JSON (leaves, seconds, leaves per second) instead of text.
         #[arg(long)]
         json: bool,
+        /// Add a Rust extension module to the game, as if the file named it with `(extension NAME)`
+        /// (repeatable).
+        #[arg(long = "extension", value_name = "NAME")]
+        extension: Vec<String>,
     },
     /// Drive the engine through JSON lines on stdin/stdout (see docs/protocol.md).
     Session {
@@ -87,6 +106,10 @@ enum Command {
         /// A variant by 1-based number or by title (default: the first game).
         #[arg(long)]
         variant: Option<String>,
+        /// Add a Rust extension module to the game, as if the file named it with `(extension NAME)`
+        /// (repeatable).
+        #[arg(long = "extension", value_name = "NAME")]
+        extension: Vec<String>,
     },
     /// Play uniformly random games and report how they ended and how fast.
     Playout {
@@ -111,6 +134,10 @@ enum Command {
         /// end condition), without those rules.
         #[arg(long)]
         allow_missing_rules: bool,
+        /// Add a Rust extension module to the game, as if the file named it with `(extension NAME)`
+        /// (repeatable).
+        #[arg(long = "extension", value_name = "NAME")]
+        extension: Vec<String>,
     },
     /// Put the shards of a run (`tournament --shard K/N`, played anywhere) together into one run folder, the same
     /// as one machine would have written: games, standings, end conditions, reports, the SPRT decided on the
@@ -188,6 +215,10 @@ struct TournamentArgs {
     /// change, drama and decisiveness per variant (games.csv gets them per game).
     #[arg(long)]
     record_evals: bool,
+    /// Add a Rust extension module to the game, as if the file named it with `(extension NAME)` (repeatable;
+    /// recorded in config.toml and the run's fingerprint).
+    #[arg(long = "extension", value_name = "NAME")]
+    extension: Vec<String>,
     /// Play only this machine's share of the run, K of N (the games whose id is K-1 modulo N); `dagaz merge`
     /// puts the N shard folders together. An --sprt is decided at the merge.
     #[arg(long, value_name = "K/N")]
@@ -213,6 +244,20 @@ fn main() -> ExitCode {
     }
     let cli = Cli::parse();
     let _ = INCLUDE_PATHS.set(cli.include_path.clone());
+    // Unknown module names are refused before anything is read.
+    let names = match &cli.command {
+        Command::Check { extension, .. }
+        | Command::Perft { extension, .. }
+        | Command::Session { extension, .. }
+        | Command::Playout { extension, .. } => extension.clone(),
+        Command::Tournament(a) => a.extension.clone(),
+        Command::Variants { .. } | Command::Merge { .. } | Command::Bots { .. } => vec![],
+    };
+    if let Some(bad) = names.iter().find(|n| dagaz::extension::lookup(n).is_none()) {
+        print_error(&dagaz::extension::unknown(bad));
+        return ExitCode::FAILURE;
+    }
+    let _ = EXTENSIONS.set(names);
     match cli.command {
         Command::Check {
             files,
@@ -220,6 +265,7 @@ fn main() -> ExitCode {
             variant,
             all_variants,
             json,
+            ..
         } => {
             if files.len() == 1 {
                 check(&files[0], variant.as_deref(), all_variants, json)
@@ -258,6 +304,7 @@ fn main() -> ExitCode {
             position,
             divide,
             json,
+            ..
         } => perft(
             &file,
             depth,
@@ -266,7 +313,7 @@ fn main() -> ExitCode {
             divide,
             json,
         ),
-        Command::Session { file, variant } => {
+        Command::Session { file, variant, .. } => {
             let Some(game) = load_or_report(&file, variant.as_deref()) else {
                 return ExitCode::FAILURE;
             };
@@ -287,6 +334,7 @@ fn main() -> ExitCode {
             max_plies,
             json,
             allow_missing_rules,
+            ..
         } => playout(
             &file,
             variant.as_deref(),
@@ -375,6 +423,9 @@ fn tournament_config(a: &TournamentArgs) -> Result<dagaz::tournament::Tournament
     if a.allow_missing_rules {
         c.allow_missing_rules = true;
     }
+    if !a.extension.is_empty() {
+        c.extensions = a.extension.clone();
+    }
     if a.shard.is_some() {
         c.shard = a.shard;
     }
@@ -422,6 +473,7 @@ fn tournament(a: TournamentArgs) -> Result<(), String> {
             || a.move_timeout_ms.is_some()
             || a.sprt.is_some()
             || a.allow_missing_rules
+            || !a.extension.is_empty()
             || a.shard.is_some()
             || a.record_evals
             || a.config.is_some();
@@ -605,7 +657,14 @@ fn check(file: &std::path::Path, variant: Option<&str>, all: bool, json: bool) -
     };
     print_diags(&read.diagnostics, &mut out_json);
     for sel in &sels {
-        let (game, diags) = compile_selected(&read, sel);
+        let (mut game, diags) = compile_selected(&read, sel);
+        if let Some(g) = &mut game {
+            if let Err(e) = add_extensions(g) {
+                print_error(&format!("{}: {e}", file.display()));
+                ok = false;
+                game = None;
+            }
+        }
         match &game {
             Some(g) if json => out_json.push(dagaz::check::describe_json(g)),
             Some(g) => text.push_str(&dagaz::check::describe(g)),
@@ -631,7 +690,13 @@ fn check(file: &std::path::Path, variant: Option<&str>, all: bool, json: bool) -
 fn load_or_report(file: &std::path::Path, variant: Option<&str>) -> Option<dagaz::Game> {
     let sel = variant.map(VariantSel::parse).unwrap_or_default();
     match dagaz::load::load_game_with(file, &sel, &read_options()) {
-        Ok(g) => Some(g),
+        Ok(mut g) => match add_extensions(&mut g) {
+            Ok(()) => Some(g),
+            Err(e) => {
+                print_error(&format!("{}: {e}", file.display()));
+                None
+            }
+        },
         Err(e) => {
             eprint!("{e}");
             None
@@ -835,7 +900,11 @@ fn check_many(files: &[PathBuf], quiet: bool) -> ExitCode {
                 let mut diags = vec![];
                 games += 1;
                 match dagaz::compile::compile(g, &mut diags) {
-                    Some(game) => {
+                    Some(mut game) => {
+                        if let Err(e) = add_extensions(&mut game) {
+                            first_error = Some(format!("{}: {e}", f.display()));
+                            break;
+                        }
                         for r in &game.missing_rules {
                             if !missing.contains(&r.what()) {
                                 missing.push(r.what());

@@ -3,6 +3,7 @@
 //! resolved against what the file declared.
 
 pub mod board;
+mod extension;
 pub mod game;
 pub mod hand;
 pub mod invariant;
@@ -10,6 +11,7 @@ pub mod missing;
 pub mod numbers;
 pub mod ordering;
 pub mod program;
+pub mod sow;
 pub mod turns;
 
 pub use game::*;
@@ -62,6 +64,7 @@ const RULE_SECTIONS: &[&str] = &[
     "phases",
     "capture-order",
     "captures-to-hand",
+    "extension",
 ];
 
 /// Option names are matched with dashes and spaces equivalent, in lower case.
@@ -101,6 +104,8 @@ struct Compiler<'d> {
     /// Game and player variables, and the players, for end conditions.
     variables: Vec<Variable>,
     players_for_vars: Vec<PlayerInfo>,
+    /// The integer attributes by name, with their fields, for `(sum ATTR ...)` in end conditions.
+    int_attr_names: Vec<(String, u8)>,
 }
 
 impl Compiler<'_> {
@@ -176,15 +181,20 @@ impl Compiler<'_> {
                 })
                 .collect(),
             repeat_from: 0,
+            ..Default::default()
         };
         let Some(section) = section else {
             return default();
         };
         let mut entries = Vec::new();
         let mut repeat_from = 0;
+        let mut marks = turns::Marks::default();
         for a in section.args() {
             if a.is_atom("repeat") {
                 repeat_from = entries.len();
+                continue;
+            }
+            if self.turn_mark(a, players, entries.len(), &mut marks) {
                 continue;
             }
             match &a.kind {
@@ -240,9 +250,12 @@ impl Compiler<'_> {
         if repeat_from >= entries.len() {
             repeat_from = 0;
         }
+        let (labels, jumps) = self.resolve_marks(marks, entries.len());
         TurnOrder {
             entries,
             repeat_from,
+            labels,
+            jumps,
         }
     }
 
@@ -580,10 +593,13 @@ impl Compiler<'_> {
                     self.err(node.span, format!("`{w}` compares two numbers"));
                     return None;
                 };
-                let a =
-                    numbers::static_expr(self.diags, &self.variables, &self.players_for_vars, a);
-                let b =
-                    numbers::static_expr(self.diags, &self.variables, &self.players_for_vars, b);
+                let sums = numbers::StaticSums {
+                    int_attrs: &self.int_attr_names,
+                    board,
+                };
+                let (v, p) = (&self.variables, &self.players_for_vars);
+                let a = numbers::static_expr(self.diags, v, p, &sums, a);
+                let b = numbers::static_expr(self.diags, v, p, &sums, b);
                 EndCond::Compare(numbers::cmp_op(w).unwrap(), Box::new((a, b)))
             }
             "not" => EndCond::Not(Box::new(self.end_cond(args.first()?, pieces, board)?)),
@@ -634,6 +650,7 @@ pub fn compile(src: &GameSource, diags: &mut Vec<Diagnostic>) -> Option<Game> {
         missing: vec![],
         variables: vec![],
         players_for_vars: vec![],
+        int_attr_names: vec![],
     };
     let by_head = |h: &str| -> Vec<&Node> {
         src.sections
@@ -781,6 +798,11 @@ pub fn compile(src: &GameSource, diags: &mut Vec<Diagnostic>) -> Option<Game> {
     };
     c.variables = variables.clone();
     c.players_for_vars = players.clone();
+    c.int_attr_names = int_attributes
+        .iter()
+        .enumerate()
+        .map(|(k, a)| (attributes[a.idx()].clone(), k as u8))
+        .collect();
     let mut move_types: Vec<String> = vec![];
     let turn_order = {
         let t = by_head("turn-order");
@@ -800,6 +822,7 @@ pub fn compile(src: &GameSource, diags: &mut Vec<Diagnostic>) -> Option<Game> {
             move_vars: vec![],
             variables: &variables,
             int_attributes: &int_attributes,
+            turn_labels: &turn_order.labels,
         };
         let mut pc = ProgramCompiler {
             names,
@@ -827,6 +850,10 @@ pub fn compile(src: &GameSource, diags: &mut Vec<Diagnostic>) -> Option<Game> {
                 }
             }
         }
+    }
+    for info in &mut pieces {
+        program::drop_repeated_programs(&mut info.moves);
+        program::drop_repeated_programs(&mut info.drops);
     }
 
     let mut move_priorities = vec![];
@@ -867,6 +894,7 @@ pub fn compile(src: &GameSource, diags: &mut Vec<Diagnostic>) -> Option<Game> {
     let mut captures_to_hand: Option<Vec<PieceType>> = None;
     let mut invariants = vec![];
     let mut teams: Vec<u8> = (0..players.len() as u8).collect();
+    let mut extensions: Vec<(&'static dyn crate::extension::Extension, crate::lang::Span)> = vec![];
     for s in &src.sections {
         let Some(head) = s.head().map(|h| h.to_ascii_lowercase()) else {
             c.diags.push(Diagnostic::warning(
@@ -904,6 +932,7 @@ pub fn compile(src: &GameSource, diags: &mut Vec<Diagnostic>) -> Option<Game> {
                 }
             }
             "allies" => c.allies(s, &players, &mut teams),
+            "extension" => c.extensions(s, &mut extensions),
             "option" => match (s.args().first().and_then(|n| n.text()), s.args().get(1)) {
                 (Some(name), Some(v)) => c.option(&mut options, name, v),
                 _ => c.err(s.span, "`option` needs a name and a value"),
@@ -1027,7 +1056,7 @@ pub fn compile(src: &GameSource, diags: &mut Vec<Diagnostic>) -> Option<Game> {
     if teams.iter().enumerate().all(|(i, t)| *t as usize == i) {
         teams.clear();
     }
-    Some(Game {
+    let mut game = Game {
         title: src.title.clone(),
         variant: src.number,
         players,
@@ -1050,6 +1079,15 @@ pub fn compile(src: &GameSource, diags: &mut Vec<Diagnostic>) -> Option<Game> {
         invariants,
         teams,
         metadata,
-        missing_rules: c.missing,
-    })
+        missing_rules: std::mem::take(&mut c.missing),
+        extensions: vec![],
+    };
+    sow::check_capacity(&game, c.diags);
+    if c.diags.iter().filter(|d| d.is_error()).count() > errors_before {
+        return None;
+    }
+    if !extensions.is_empty() && !c.attach_extensions(&mut game, &extensions) {
+        return None;
+    }
+    Some(game)
 }
