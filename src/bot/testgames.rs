@@ -311,6 +311,7 @@ pub fn bare_game() -> Game {
         teams: vec![],
         metadata: vec![],
         missing_rules: vec![],
+        stacks: false,
     }
 }
 

@@ -333,6 +333,11 @@ pub enum Instr {
     /// Set by `add-partial-required`: the part emitted next must be continued; with no continuation it is no
     /// move at all.
     RequireContinuation,
+    /// `(take-prisoner [LOC])` (games with `(stacks)`): the top piece of the column there goes to the bottom of
+    /// the moving column; the piece under it becomes the top.
+    TakePrisoner(Loc),
+    /// `(carry EXPR)` (games with `(stacks)`): the moving column leaves with its top N pieces only.
+    Carry(super::numbers::Expr),
 }
 
 /// A move program with its type.
@@ -571,9 +576,18 @@ pub struct Game {
     /// Rules the file asks for that the engine does not apply (unknown options and sections, no end
     /// condition): the game is played without them. See [`super::missing`].
     pub missing_rules: Vec<super::MissingRule>,
+    /// `(stacks)`: a position holds a column of pieces (`docs/language.md`, "Stacks"); the state keeps the
+    /// pieces under each top only in games that declare it.
+    pub stacks: bool,
 }
 
 impl Game {
+    /// Whether states of this game keep columns.
+    #[inline]
+    pub fn has_stacks(&self) -> bool {
+        self.stacks
+    }
+
     pub fn piece_type(&self, name: &str) -> Option<PieceType> {
         self.pieces
             .iter()

@@ -10,6 +10,7 @@ pub mod missing;
 pub mod numbers;
 pub mod ordering;
 pub mod program;
+pub mod stacks;
 pub mod turns;
 
 pub use game::*;
@@ -62,6 +63,7 @@ const RULE_SECTIONS: &[&str] = &[
     "phases",
     "capture-order",
     "captures-to-hand",
+    "stacks",
 ];
 
 /// Option names are matched with dashes and spaces equivalent, in lower case.
@@ -855,6 +857,9 @@ pub fn compile(src: &GameSource, diags: &mut Vec<Diagnostic>) -> Option<Game> {
     }
 
     let setup = c.setup(&by_head("board-setup"), &players, &piece_index, &board);
+    let stacks = c.stacks(src);
+    c.stacked_setup(&by_head("board-setup"), &board, stacks);
+    c.stack_forms_need_stacks(&pieces, stacks);
     let phases = match by_head("phases").last() {
         Some(s) => c.phases(s, &piece_index, &board, &move_types),
         None => vec![],
@@ -877,7 +882,7 @@ pub fn compile(src: &GameSource, diags: &mut Vec<Diagnostic>) -> Option<Game> {
         };
         match head.as_str() {
             "players" | "turn-order" | "board" | "piece" | "board-setup" | "move-priorities"
-            | "variables" | "player-variables" | "phases" => {}
+            | "variables" | "player-variables" | "phases" | "stacks" => {}
             "capture-order" => {
                 if !capture_order.is_empty() {
                     c.err(
@@ -1051,5 +1056,6 @@ pub fn compile(src: &GameSource, diags: &mut Vec<Diagnostic>) -> Option<Game> {
         teams,
         metadata,
         missing_rules: c.missing,
+        stacks,
     })
 }

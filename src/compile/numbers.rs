@@ -71,6 +71,8 @@ pub enum Expr {
     /// The declared `(value N)` of the piece's type there (rounded; 0 for an empty square or no value).
     PieceValue(Loc),
     Count(Box<Counted>),
+    /// `(stack-height [LOC])`: pieces on the position (0 empty, 1 a lone piece, more a column).
+    Height(Loc),
 }
 
 const ARITH: &[(&str, ArithOp)] = &[
@@ -435,6 +437,16 @@ impl ProgramCompiler<'_, '_> {
                     }
                     return Expr::PieceValue(self.opt_loc(args));
                 }
+                if hl == "stack-height" {
+                    if args.len() > 1 {
+                        return self.expr_err(
+                            node,
+                            "`stack-height` takes at most a position or direction".into(),
+                            Some("(stack-height n)".into()),
+                        );
+                    }
+                    return Expr::Height(self.opt_loc(args));
+                }
                 if hl == "count" {
                     return match self.counted(node, args) {
                         Some(c) => Expr::Count(Box::new(c)),
@@ -444,7 +456,7 @@ impl ProgramCompiler<'_, '_> {
                 let words: Vec<&str> = ARITH
                     .iter()
                     .map(|(w, _)| *w)
-                    .chain(["count", "var", "piece-value"])
+                    .chain(["count", "var", "piece-value", "stack-height"])
                     .collect();
                 let hint = suggest(h, words).map(|s| format!("did you mean `{s}`?"));
                 self.expr_err(&items[0], format!("unknown number form `{h}`"), hint)

@@ -112,6 +112,8 @@ struct Run<'a> {
     extra: bool,
     /// `add-partial-required` set it for the next emission.
     required: bool,
+    /// `(carry N)`: the moving column leaves with its top N pieces (0: the whole column).
+    carry: u16,
     steps: u32,
     out: &'a mut Vec<Emitted>,
     /// Actions in the parts this run emitted (see [`MAX_EMITTED_ACTIONS`]).
@@ -421,6 +423,19 @@ impl Run<'_> {
             Instr::Choose(c) => self.choose(&c.set, c.otherwise.as_ref(), &c.body, &c.rest)?,
             Instr::ExtraTurn => self.extra = true,
             Instr::RequireContinuation => self.required = true,
+            Instr::TakePrisoner(l) => {
+                if let Some(at) = self.loc(*l) {
+                    let taken = |a: &Action| matches!(a, Action::TakePrisoner { at: q, .. } if *q == at);
+                    if self.live(at).is_some_and(|x| !x.dead) && !self.changes.iter().any(taken) {
+                        // `to` is filled in when the part is emitted: the moving column's destination.
+                        self.changes.push(Action::TakePrisoner { at, to: at });
+                    }
+                }
+            }
+            Instr::Carry(e) => {
+                let n = self.eval(e)?;
+                self.carry = n.clamp(1, u16::MAX as i64) as u16;
+            }
         }
         Ok(())
     }
@@ -487,6 +502,7 @@ impl Run<'_> {
             position_flags: self.position_flags.clone(),
             extra: self.extra,
             required: self.required,
+            carry: self.carry,
         }
     }
 
@@ -505,6 +521,7 @@ impl Run<'_> {
         self.position_flags = s.position_flags;
         self.extra = s.extra;
         self.required = s.required;
+        self.carry = s.carry;
     }
 
     /// Whether a cascaded piece arriving on `t` captures what stands there: not when that piece moves on itself
@@ -544,7 +561,11 @@ impl Run<'_> {
                 || self
                     .placed
                     .iter()
-                    .any(|(p, _)| *p == target && self.live(*p).is_some());
+                    .any(|(p, _)| *p == target && self.live(*p).is_some())
+                || self
+                    .changes
+                    .iter()
+                    .any(|a| matches!(a, Action::TakePrisoner { at, .. } if *at == target));
             if hit {
                 return Err(Stop::Found);
             }
@@ -590,7 +611,15 @@ impl Run<'_> {
                     if self.occupied_on_arrival(dest) {
                         actions.push(Action::Capture { at: dest });
                     }
-                    actions.push(Action::Move { from: f, to: dest });
+                    if self.carry > 0 && self.state.under(f).len() >= self.carry as usize {
+                        actions.push(Action::MoveTop {
+                            from: f,
+                            to: dest,
+                            count: self.carry,
+                        });
+                    } else {
+                        actions.push(Action::Move { from: f, to: dest });
+                    }
                     if copy {
                         actions.push(Action::Place {
                             at: f,
@@ -630,6 +659,9 @@ impl Run<'_> {
                     }
                     _ => {}
                 }
+            }
+            if let Action::TakePrisoner { to, .. } = &mut ch {
+                *to = dest;
             }
             actions.push(ch);
         }
@@ -684,6 +716,11 @@ impl Run<'_> {
         if self.game.options.discard_cascades {
             self.cascades.clear();
         }
+        // Prisoners, like captures, belong to the part that took them.
+        if self.game.stacks && !self.changes.is_empty() {
+            self.changes
+                .retain(|a| !matches!(a, Action::TakePrisoner { .. }));
+        }
         Ok(())
     }
 }
@@ -704,6 +741,7 @@ struct Saved {
     position_flags: Vec<(FlagId, Pos, bool)>,
     extra: bool,
     required: bool,
+    carry: u16,
 }
 
 /// What a tracked run read: the squares (a bitmap) and whether it looked at the last move.
@@ -746,6 +784,7 @@ impl<'a> Run<'a> {
             move_type: None,
             extra: false,
             required: false,
+            carry: 0,
             steps: 0,
             emitted_actions: 0,
             out,
@@ -780,6 +819,7 @@ impl<'a> Run<'a> {
         self.move_type = prog.move_type;
         self.extra = false;
         self.required = false;
+        self.carry = 0;
         self.steps = 0;
         if self.track {
             self.reads.set([0; 4]);
@@ -954,6 +994,9 @@ pub fn apply_part(game: &Game, state: &mut State, part: &Part, deferred: bool) {
                 state.set(at, Some(x));
             } else {
                 state.set(at, None);
+                if state.has_columns() {
+                    state.take_under(at);
+                }
                 if let Some(hand) = &game.captures_to_hand {
                     // To the hand of the player making the move, as its base type.
                     let captor = game.turn_order.entries[state.turn].moves_as;
@@ -973,7 +1016,10 @@ pub fn apply_part(game: &Game, state: &mut State, part: &Part, deferred: bool) {
         .iter()
         .filter(|a| matches!(a, Action::Move { .. }))
         .count();
-    if movements == 1 {
+    if state.has_columns() {
+        // A movement carries the whole column (see `super::stack`).
+        super::stack::apply_movements(state, part);
+    } else if movements == 1 {
         for a in &part.actions {
             if let Action::Move { from, to } = *a {
                 let p = state.get(from);
@@ -995,7 +1041,11 @@ pub fn apply_part(game: &Game, state: &mut State, part: &Part, deferred: bool) {
     }
     for a in &part.actions {
         match *a {
-            Action::Move { .. } | Action::Capture { .. } | Action::ExtraTurn => {}
+            Action::Move { .. }
+            | Action::MoveTop { .. }
+            | Action::Capture { .. }
+            | Action::ExtraTurn => {}
+            Action::TakePrisoner { at, to } => super::stack::take_prisoner(state, at, to, deferred),
             Action::Place { at, piece, reserve } => {
                 state.set(at, Some(piece));
                 if reserve {
@@ -1046,6 +1096,9 @@ fn remove_dead(game: &Game, state: &mut State) {
         if let Some(x) = state.cells[i] {
             if x.dead {
                 state.set(Pos(i as u16), None);
+                if state.has_columns() {
+                    state.take_under(Pos(i as u16));
+                }
                 if let Some(hand) = &game.captures_to_hand {
                     let captor = game.turn_order.entries[state.turn].moves_as;
                     let slot = captor.idx() * np + hand[x.kind.idx()].idx();
@@ -1069,6 +1122,9 @@ pub fn apply_move(game: &Game, state: &State, m: &Move) -> State {
         apply_part(game, &mut s, p, deferred);
     }
     if deferred {
+        if s.has_columns() {
+            super::stack::release_prisoners(&mut s, m);
+        }
         remove_dead(game, &mut s);
     }
     // `(extra-turn)`: the same entry of the turn order moves again.
@@ -1597,7 +1653,9 @@ impl LegalityCache {
         for part in &m.parts {
             for a in &part.actions {
                 let squares: &[Pos] = match a {
-                    Action::Move { from, to } => &[*from, *to],
+                    Action::Move { from, to }
+                    | Action::MoveTop { from, to, .. }
+                    | Action::TakePrisoner { at: from, to } => &[*from, *to],
                     Action::Capture { at }
                     | Action::ChangeType { at, .. }
                     | Action::SetAttribute { at, .. }

@@ -69,6 +69,10 @@ impl Run<'_> {
                 .filter(|x| !x.dead)
                 .and_then(|x| self.game.pieces[x.kind.idx()].value)
                 .map_or(0, |v| v.round() as i64),
+            Expr::Height(l) => self.loc(*l).map_or(0, |p| {
+                self.live(p);
+                self.state.height(p) as i64
+            }),
         })
     }
 
@@ -235,6 +239,10 @@ pub fn eval_static(game: &Game, state: &State, p: Player, e: &Expr) -> i64 {
             }
             acc
         }
-        Expr::Var(_) | Expr::Count(_) | Expr::PieceValue(_) | Expr::IntAttr(..) => 0,
+        Expr::Var(_)
+        | Expr::Count(_)
+        | Expr::PieceValue(_)
+        | Expr::IntAttr(..)
+        | Expr::Height(_) => 0,
     }
 }
