@@ -683,3 +683,36 @@ fn lines_of_action() {
         );
     }
 }
+
+/// Perft of a game in `games/` from its start.
+fn start_perft(file: &str, depth: u32) -> u64 {
+    let game = load_game(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join(file),
+        &VariantSel::First,
+    )
+    .unwrap();
+    let engine = Engine::new(&game);
+    engine.perft(&engine.initial(), depth).unwrap()
+}
+
+/// Lasca: no published perft exists (`../shared/reference` has none). d1-d3 are counted by hand from the
+/// rules: 6 first moves; each is answered by exactly one compulsory capture; then 5, 2, 2, 2, 2, 5 replies
+/// (the recaptures of a Black column on c3 or e3 are forced; after a3-b4 or g3-f4 nothing can be taken).
+/// Convention: a capture chain is one move.
+#[test]
+fn lasca() {
+    for (d, want) in [(1, 6), (2, 6), (3, 18)] {
+        assert_eq!(start_perft("games/lasca.zrf", d), want, "lasca d{d}");
+    }
+}
+
+/// Bashni: no published perft exists. Its start is Russian draughts' and a column can first be jumped at ply 4
+/// (a capture makes it at ply 3 at the earliest), so d1-d4 must be the Russian counts of
+/// `../shared/reference/perft.json` (7, 49, 302, 1,469). Past that the games part (ours: d5 7,482 like Russian,
+/// d6 37,908 against Russian's 37,986).
+#[test]
+fn bashni() {
+    for (d, want) in [(1, 7), (2, 49), (3, 302), (4, 1_469)] {
+        assert_eq!(start_perft("games/bashni.zrf", d), want, "bashni d{d}");
+    }
+}
