@@ -4,6 +4,8 @@
 
 use dagaz::compile::Game;
 use dagaz::engine::{position, Engine, Move, State};
+use dagaz::lang::diag::render_all;
+use dagaz::lang::read_str;
 use dagaz::load::{load_game, VariantSel};
 use std::path::Path;
 
@@ -324,4 +326,78 @@ fn a_setup_with_several_pieces_on_one_position_is_not_silent() {
         ]
     );
     std::fs::remove_dir_all(&dir).ok();
+}
+
+fn inline(src: &str) -> Game {
+    let read = read_str("inline.zrf", src, Path::new("."));
+    assert!(!read.has_errors(), "{:?}", read.diagnostics);
+    let mut diags = vec![];
+    let g = dagaz::compile::compile(&read.games[0], &mut diags);
+    assert!(diags.iter().all(|d| !d.is_error()), "{:?}", diags);
+    g.unwrap()
+}
+
+/// A column of three on a1 of a one-file board; `(carry N)` moves part of it.
+const SPLIT: &str = r#"(game (title "split") (players A B) (turn-order A B) (stacks)
+  (board (grid (dimensions ("a" (50 0)) ("4/3/2/1" (0 50))) (directions (n 0 -1) (s 0 1))))
+  (piece (name P) (moves
+    (n (verify empty?) add)
+    (n (verify empty?) (carry 1) add)
+    (n (verify empty?) (verify (>= (stack-height a1) 3)) (carry 2) add)))
+  (board-setup (A (P a1 a1 a1)) (B (P a4)))
+  (loss-condition (A B) stalemated))"#;
+
+#[test]
+fn carry_moves_the_top_of_a_column_and_leaves_the_rest() {
+    let game = inline(SPLIT);
+    let s = Engine::new(&game).initial();
+    let ms = moves(&game, &s);
+    assert_eq!(names(&ms), ["a1-a2", "a1-a2/1", "a1-a2/2"]);
+    let engine = Engine::new(&game);
+    let height = |s: &State, at: &str| s.height(game.board.position(at).unwrap());
+    let whole = engine.apply(&s, &ms[0].1);
+    assert_eq!((height(&whole, "a1"), height(&whole, "a2")), (0, 3));
+    let one = engine.apply(&s, &ms[1].1);
+    assert_eq!((height(&one, "a1"), height(&one, "a2")), (2, 1));
+    let two = engine.apply(&s, &ms[2].1);
+    assert_eq!((height(&two, "a1"), height(&two, "a2")), (1, 2));
+    for st in [&whole, &one, &two] {
+        assert_eq!(st.hash, st.full_hash());
+    }
+}
+
+fn errors(src: &str) -> String {
+    let dir = std::env::temp_dir().join(format!("dagaz-stack-errors-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let f = dir.join("bad.zrf");
+    std::fs::write(&f, src).unwrap();
+    let l = dagaz::load::load(&f, &VariantSel::First);
+    assert!(l.game.is_none(), "should not load");
+    render_all(&l.diagnostics, &l.file.sources).replace(&format!("{}/", dir.display()), "")
+}
+
+#[test]
+fn stack_forms_have_located_errors() {
+    let text = errors(
+        r#"(game (title "Bad") (players A B) (turn-order A B)
+  (board (grid (dimensions ("a/b" (50 0)) ("2/1" (0 50))) (directions (e 1 0))))
+  (piece (name P) (moves (e take-prisoner add)))
+  (board-setup (A (P a1)) (B (P a2)))
+  (loss-condition (A B) stalemated))
+"#,
+    );
+    assert!(text.contains("`take-prisoner` needs a game with stacks"), "{text}");
+    assert!(text.contains("bad.zrf:3:26"), "{text}");
+    let text = errors(
+        r#"(game (title "Bad") (players A B) (turn-order A B) (stacks all)
+  (board (grid (dimensions ("a/b" (50 0)) ("2/1" (0 50))) (directions (e 1 0))))
+  (piece (name P) (moves (e (carry) (take-prisoner e w) add)))
+  (board-setup (A (P a1)) (B (P a2)))
+  (loss-condition (A B) stalemated))
+"#,
+    );
+    assert!(text.contains("`stacks` takes nothing"), "{text}");
+    assert!(text.contains("bad.zrf:1:60"), "{text}");
+    assert!(text.contains("`carry` needs one number"), "{text}");
+    assert!(text.contains("`take-prisoner` takes at most a position or direction"), "{text}");
 }
