@@ -282,7 +282,7 @@ fn the_hash_of_columns_is_whole_along_random_games() {
                 // Two positions that differ only under a top have different keys: the format says so too.
                 let again = position::parse(&game, &position::format(&game, &s)).unwrap();
                 assert_eq!(again.hash, s.hash, "{file} game {g} ply {}", s.ply);
-                columns += s.under.iter().filter(|c| !c.is_empty()).count();
+                columns += s.columns.iter().flat_map(|c| c.iter()).filter(|c| !c.is_empty()).count();
                 let ms = engine.legal_moves(&s).unwrap();
                 if ms.is_empty() {
                     break;

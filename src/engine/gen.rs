@@ -112,8 +112,6 @@ struct Run<'a> {
     extra: bool,
     /// `add-partial-required` set it for the next emission.
     required: bool,
-    /// `(carry N)`: the moving column leaves with its top N pieces (0: the whole column).
-    carry: u16,
     steps: u32,
     out: &'a mut Vec<Emitted>,
     /// Actions in the parts this run emitted (see [`MAX_EMITTED_ACTIONS`]).
@@ -434,7 +432,16 @@ impl Run<'_> {
             }
             Instr::Carry(e) => {
                 let n = self.eval(e)?;
-                self.carry = n.clamp(1, u16::MAX as i64) as u16;
+                // Kept among the changes (a marker the emission turns into the movement), so that programs
+                // without stacks pay nothing for it.
+                let count = n.clamp(1, u16::MAX as i64) as u16;
+                self.changes
+                    .retain(|a| !matches!(a, Action::MoveTop { .. }));
+                self.changes.push(Action::MoveTop {
+                    from: self.cursor,
+                    to: self.cursor,
+                    count,
+                });
             }
         }
         Ok(())
@@ -502,7 +509,6 @@ impl Run<'_> {
             position_flags: self.position_flags.clone(),
             extra: self.extra,
             required: self.required,
-            carry: self.carry,
         }
     }
 
@@ -521,7 +527,6 @@ impl Run<'_> {
         self.position_flags = s.position_flags;
         self.extra = s.extra;
         self.required = s.required;
-        self.carry = s.carry;
     }
 
     /// Whether a cascaded piece arriving on `t` captures what stands there: not when that piece moves on itself
@@ -562,10 +567,11 @@ impl Run<'_> {
                     .placed
                     .iter()
                     .any(|(p, _)| *p == target && self.live(*p).is_some())
-                || self
-                    .changes
-                    .iter()
-                    .any(|a| matches!(a, Action::TakePrisoner { at, .. } if *at == target));
+                || (self.game.stacks
+                    && self
+                        .changes
+                        .iter()
+                        .any(|a| matches!(a, Action::TakePrisoner { at, .. } if *at == target)));
             if hit {
                 return Err(Stop::Found);
             }
@@ -611,11 +617,18 @@ impl Run<'_> {
                     if self.occupied_on_arrival(dest) {
                         actions.push(Action::Capture { at: dest });
                     }
-                    if self.carry > 0 && self.state.under(f).len() >= self.carry as usize {
+                    let carry = match self.game.stacks {
+                        true => self.changes.iter().find_map(|a| match a {
+                            Action::MoveTop { count, .. } => Some(*count),
+                            _ => None,
+                        }),
+                        false => None,
+                    };
+                    if let Some(count) = carry.filter(|&c| self.state.under(f).len() >= c as usize) {
                         actions.push(Action::MoveTop {
                             from: f,
                             to: dest,
-                            count: self.carry,
+                            count,
                         });
                     } else {
                         actions.push(Action::Move { from: f, to: dest });
@@ -662,6 +675,9 @@ impl Run<'_> {
             }
             if let Action::TakePrisoner { to, .. } = &mut ch {
                 *to = dest;
+            }
+            if matches!(ch, Action::MoveTop { .. }) {
+                continue; // `carry`'s marker: the movement above says it
             }
             actions.push(ch);
         }
@@ -719,7 +735,7 @@ impl Run<'_> {
         // Prisoners, like captures, belong to the part that took them.
         if self.game.stacks && !self.changes.is_empty() {
             self.changes
-                .retain(|a| !matches!(a, Action::TakePrisoner { .. }));
+                .retain(|a| !matches!(a, Action::TakePrisoner { .. } | Action::MoveTop { .. }));
         }
         Ok(())
     }
@@ -741,7 +757,6 @@ struct Saved {
     position_flags: Vec<(FlagId, Pos, bool)>,
     extra: bool,
     required: bool,
-    carry: u16,
 }
 
 /// What a tracked run read: the squares (a bitmap) and whether it looked at the last move.
@@ -784,7 +799,6 @@ impl<'a> Run<'a> {
             move_type: None,
             extra: false,
             required: false,
-            carry: 0,
             steps: 0,
             emitted_actions: 0,
             out,
@@ -819,7 +833,6 @@ impl<'a> Run<'a> {
         self.move_type = prog.move_type;
         self.extra = false;
         self.required = false;
-        self.carry = 0;
         self.steps = 0;
         if self.track {
             self.reads.set([0; 4]);

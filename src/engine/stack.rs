@@ -1,6 +1,6 @@
 //! Columns of pieces (`(stacks)`, `docs/language.md` "Stacks"): a position may hold an ordered stack. The top
 //! piece stays in `State::cells`, so every ZRF condition (`friend?`, `enemy?`, `piece?`, attributes) reads the
-//! top, and the column belongs to the top's owner; the pieces under it live in `State::under`, a side table
+//! top, and the column belongs to the top's owner; the pieces under it live in `State::columns`, a side table
 //! that is empty (and costs one length test) in games without stacks.
 //!
 //! Changes to columns are actions of the move, like every other change: a movement (`Action::Move`) carries
@@ -38,20 +38,23 @@ impl State {
     /// Whether this state keeps columns (the game declares `(stacks)`, or a module asked for them).
     #[inline]
     pub fn has_columns(&self) -> bool {
-        !self.under.is_empty()
+        self.columns.is_some()
     }
 
     /// Turns columns on (for a module whose game does not declare `(stacks)`); the pieces stay where they are.
     pub fn enable_columns(&mut self) {
-        if self.under.is_empty() {
-            self.under = vec![vec![]; self.cells.len()];
+        if self.columns.is_none() {
+            self.columns = Some(Box::new(vec![vec![]; self.cells.len()]));
         }
     }
 
     /// The pieces under the top at `pos`, from the one just under it down to the bottom.
     #[inline]
     pub fn under(&self, pos: Pos) -> &[Piece] {
-        self.under.get(pos.idx()).map_or(&[], |c| &c[..])
+        match &self.columns {
+            Some(c) => c.get(pos.idx()).map_or(&[], |c| &c[..]),
+            None => &[],
+        }
     }
 
     /// Pieces on `pos`: 0 when empty, 1 for a lone piece, more for a column.
@@ -72,19 +75,23 @@ impl State {
 
     /// Replaces the pieces under the top at `pos`, keeping the hash up to date.
     pub fn set_under(&mut self, pos: Pos, col: Vec<Piece>) {
-        if !self.has_columns() {
+        let Some(cols) = &mut self.columns else {
             return;
-        }
-        let old = std::mem::replace(&mut self.under[pos.idx()], col);
-        self.hash ^= column_key(pos, &old) ^ column_key(pos, &self.under[pos.idx()]);
+        };
+        let new = column_key(pos, &col);
+        let old = std::mem::replace(&mut cols[pos.idx()], col);
+        self.hash ^= column_key(pos, &old) ^ new;
     }
 
     /// Removes and returns the pieces under the top at `pos`.
     pub fn take_under(&mut self, pos: Pos) -> Vec<Piece> {
-        if !self.has_columns() || self.under[pos.idx()].is_empty() {
+        let Some(cols) = &mut self.columns else {
+            return vec![];
+        };
+        if cols[pos.idx()].is_empty() {
             return vec![];
         }
-        let old = std::mem::take(&mut self.under[pos.idx()]);
+        let old = std::mem::take(&mut cols[pos.idx()]);
         self.hash ^= column_key(pos, &old);
         old
     }

@@ -85,7 +85,8 @@ pub struct State {
     pub vars: Vec<i32>,
     /// Columns (`(stacks)`, see `super::stack`): per position, the pieces under the one in `cells`, from the
     /// one just under it down to the bottom. Empty in games without stacks, which so pay nothing for them.
-    pub under: Vec<Vec<Piece>>,
+    /// Boxed and optional so that copying or dropping a state of such a game costs one test.
+    pub columns: Option<Box<Vec<Vec<Piece>>>>,
     /// Zobrist hash of the cells and reserves (the turn is mixed in by [`State::key`]).
     pub hash: u64,
 }
@@ -103,11 +104,11 @@ impl State {
             last_from: None,
             last_to: None,
             vars: vec![],
-            under: vec![],
+            columns: None,
             hash: 0,
         };
         if game.has_stacks() {
-            s.under = vec![vec![]; game.board.positions.len()];
+            s.enable_columns();
         }
         for v in &game.variables {
             let n = if v.per_player { game.players.len() } else { 1 };
@@ -127,7 +128,7 @@ impl State {
                 dead: false,
             };
             // With stacks, a piece set up on an occupied position goes on top of the column there.
-            if !s.under.is_empty() {
+            if s.has_columns() {
                 s.put_on_top(pos, piece);
             } else {
                 s.set(pos, Some(piece));
@@ -188,7 +189,7 @@ impl State {
         for (slot, &v) in self.vars.iter().enumerate() {
             h ^= var_key(slot, v);
         }
-        for (i, col) in self.under.iter().enumerate() {
+        for (i, col) in self.columns.iter().flat_map(|c| c.iter()).enumerate() {
             h ^= super::stack::column_key(Pos(i as u16), col);
         }
         h
