@@ -716,3 +716,28 @@ fn bashni() {
         assert_eq!(start_perft("games/bashni.zrf", d), want, "bashni d{d}");
     }
 }
+
+/// Connect Four, `games/connect-four.zrf`: its fall and its end are the `connect-four` extension module,
+/// named in the file (`(extension connect-four)`); d1-d6 here, d8 in the deep test.
+#[test]
+fn connect_four() {
+    check(
+        "connect four",
+        "games/connect-four.zrf",
+        120_000,
+        false,
+        |f| f.to_string(),
+    );
+}
+
+#[test]
+#[ignore]
+fn connect_four_deep() {
+    check(
+        "connect four",
+        "games/connect-four.zrf",
+        6_000_000,
+        true,
+        |f| f.to_string(),
+    );
+}

@@ -312,6 +312,7 @@ pub fn bare_game() -> Game {
         metadata: vec![],
         missing_rules: vec![],
         stacks: false,
+        extensions: vec![],
     }
 }
 

@@ -579,13 +579,16 @@ pub struct Game {
     /// `(stacks)`: a position holds a column of pieces (`docs/language.md`, "Stacks"); the state keeps the
     /// pieces under each top only in games that declare it.
     pub stacks: bool,
+    /// Rust extension modules (`(extension NAME)` in the file, `--extension NAME` on the command line), in
+    /// the order they were named; see `crate::extension`. Empty for almost every game.
+    pub extensions: Vec<&'static dyn crate::extension::Extension>,
 }
 
 impl Game {
     /// Whether states of this game keep columns.
     #[inline]
     pub fn has_stacks(&self) -> bool {
-        self.stacks
+        self.stacks || (!self.extensions.is_empty() && self.extensions.iter().any(|m| m.stacks()))
     }
 
     pub fn piece_type(&self, name: &str) -> Option<PieceType> {

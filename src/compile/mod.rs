@@ -3,6 +3,7 @@
 //! resolved against what the file declared.
 
 pub mod board;
+mod extension;
 pub mod game;
 pub mod hand;
 pub mod invariant;
@@ -64,6 +65,7 @@ const RULE_SECTIONS: &[&str] = &[
     "capture-order",
     "captures-to-hand",
     "stacks",
+    "extension",
 ];
 
 /// Option names are matched with dashes and spaces equivalent, in lower case.
@@ -872,6 +874,7 @@ pub fn compile(src: &GameSource, diags: &mut Vec<Diagnostic>) -> Option<Game> {
     let mut captures_to_hand: Option<Vec<PieceType>> = None;
     let mut invariants = vec![];
     let mut teams: Vec<u8> = (0..players.len() as u8).collect();
+    let mut extensions: Vec<(&'static dyn crate::extension::Extension, crate::lang::Span)> = vec![];
     for s in &src.sections {
         let Some(head) = s.head().map(|h| h.to_ascii_lowercase()) else {
             c.diags.push(Diagnostic::warning(
@@ -909,6 +912,7 @@ pub fn compile(src: &GameSource, diags: &mut Vec<Diagnostic>) -> Option<Game> {
                 }
             }
             "allies" => c.allies(s, &players, &mut teams),
+            "extension" => c.extensions(s, &mut extensions),
             "option" => match (s.args().first().and_then(|n| n.text()), s.args().get(1)) {
                 (Some(name), Some(v)) => c.option(&mut options, name, v),
                 _ => c.err(s.span, "`option` needs a name and a value"),
@@ -1032,7 +1036,7 @@ pub fn compile(src: &GameSource, diags: &mut Vec<Diagnostic>) -> Option<Game> {
     if teams.iter().enumerate().all(|(i, t)| *t as usize == i) {
         teams.clear();
     }
-    Some(Game {
+    let mut game = Game {
         title: src.title.clone(),
         variant: src.number,
         players,
@@ -1055,7 +1059,12 @@ pub fn compile(src: &GameSource, diags: &mut Vec<Diagnostic>) -> Option<Game> {
         invariants,
         teams,
         metadata,
-        missing_rules: c.missing,
+        missing_rules: std::mem::take(&mut c.missing),
+        extensions: vec![],
         stacks,
-    })
+    };
+    if !extensions.is_empty() && !c.attach_extensions(&mut game, &extensions) {
+        return None;
+    }
+    Some(game)
 }
