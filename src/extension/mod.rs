@@ -13,7 +13,10 @@
 //! and [`Engine::outcome`](crate::engine::Engine::outcome) (`outcome`, before the file's own end
 //! conditions). A game with no module pays one test of an empty slice per call.
 
+pub mod adiuh_checkers;
+mod columns;
 pub mod connect_four;
+pub mod stapeldammen;
 
 use crate::compile::Game;
 use crate::engine::{EngineError, Move, Outcome, State};
@@ -93,7 +96,11 @@ impl std::fmt::Debug for dyn Extension {
 }
 
 /// Every module, one line each. Add a module here (and a `pub mod` above) to register it.
-static MODULES: &[&dyn Extension] = &[&connect_four::ConnectFour];
+static MODULES: &[&dyn Extension] = &[
+    &connect_four::ConnectFour,
+    &stapeldammen::Stapeldammen,
+    &adiuh_checkers::AdiuhCheckers,
+];
 
 /// The module registered under `name` (case-insensitive).
 pub fn lookup(name: &str) -> Option<&'static dyn Extension> {
