@@ -401,3 +401,30 @@ fn stack_forms_have_located_errors() {
     assert!(text.contains("`carry` needs one number"), "{text}");
     assert!(text.contains("`take-prisoner` takes at most a position or direction"), "{text}");
 }
+
+#[test]
+fn the_session_state_lists_the_pieces_under_each_top() {
+    let game = load(LASCA);
+    let s = position::parse(
+        &game,
+        "turn White\npiece White Soldier d4\npiece Black Officer d4\npiece White Soldier c3\n",
+    )
+    .unwrap();
+    let j = dagaz::session::state_json(&game, &s);
+    let d4 = j["pieces"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["at"] == "d4")
+        .unwrap();
+    assert_eq!(d4["piece"], "Officer");
+    assert_eq!(d4["player"], "Black");
+    assert_eq!(d4["under"][0]["player"], "White");
+    let c3 = j["pieces"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["at"] == "c3")
+        .unwrap();
+    assert!(c3.get("under").is_none());
+}
