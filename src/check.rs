@@ -296,7 +296,10 @@ pub fn describe(g: &Game) -> String {
         g.setup.reserves.iter().map(|r| r.2).sum::<u32>()
     );
     if g.has_stacks() {
-        let _ = writeln!(o, "  stacks: a position holds a column (the top piece is the piece)");
+        let _ = writeln!(
+            o,
+            "  stacks: a position holds a column (the top piece is the piece)"
+        );
     }
     for v in &g.variables {
         let per = if v.per_player { "player " } else { "" };

@@ -52,7 +52,12 @@ fn stapeldammen_captures_take_tops_and_a_column_may_be_jumped_again() {
     .unwrap();
     let ms = moves(&game, &s);
     let longest = ms.iter().map(|(_, m)| m.captures()).max().unwrap();
-    assert_eq!(longest, 5, "{:?}", ms.iter().map(|m| &m.0).collect::<Vec<_>>());
+    assert_eq!(
+        longest,
+        5,
+        "{:?}",
+        ms.iter().map(|m| &m.0).collect::<Vec<_>>()
+    );
     let (name, ring) = ms.iter().find(|(_, m)| m.captures() == 5).unwrap();
     let e5 = game.board.position("e5").unwrap().0.to_string();
     assert_eq!(

@@ -72,8 +72,15 @@ fn lasca_a_capture_takes_only_the_top_and_frees_the_prisoner() {
     let ms = moves(&game, &s);
     assert_eq!(names(&ms), ["c3-e5xd4"], "the capture is compulsory");
     let after = play(&game, &s, "c3-e5xd4");
-    assert_eq!(column(&game, &after, "e5"), ["White Soldier", "Black Soldier"]);
-    assert_eq!(column(&game, &after, "d4"), ["White Soldier"], "the prisoner is freed");
+    assert_eq!(
+        column(&game, &after, "e5"),
+        ["White Soldier", "Black Soldier"]
+    );
+    assert_eq!(
+        column(&game, &after, "d4"),
+        ["White Soldier"],
+        "the prisoner is freed"
+    );
     assert_eq!(column(&game, &after, "c3"), Vec::<String>::new());
     // Black to move; then the freed soldier moves for White like any of White's pieces.
     let after = play(&game, &after, "a7-b6");
@@ -99,7 +106,10 @@ fn lasca_a_column_moves_whole_and_is_commanded_by_its_top() {
     )
     .unwrap();
     let after = play(&game, &s, "a3-b4");
-    assert_eq!(column(&game, &after, "b4"), ["White Soldier", "Black Soldier"]);
+    assert_eq!(
+        column(&game, &after, "b4"),
+        ["White Soldier", "Black Soldier"]
+    );
 }
 
 #[test]
@@ -263,7 +273,10 @@ fn columns_round_trip_through_the_position_format() {
     assert_eq!(again, s, "{out}");
     // Without stacks, a second piece on a position is an error, not a silent overwrite.
     let chess = load("games/chess.zrf");
-    let e = position::parse(&chess, "turn White\npiece White King e1\npiece White Queen e1\n");
+    let e = position::parse(
+        &chess,
+        "turn White\npiece White King e1\npiece White Queen e1\n",
+    );
     assert!(e.unwrap_err().contains("already holds a piece"));
 }
 
@@ -282,7 +295,12 @@ fn the_hash_of_columns_is_whole_along_random_games() {
                 // Two positions that differ only under a top have different keys: the format says so too.
                 let again = position::parse(&game, &position::format(&game, &s)).unwrap();
                 assert_eq!(again.hash, s.hash, "{file} game {g} ply {}", s.ply);
-                columns += s.columns.iter().flat_map(|c| c.iter()).filter(|c| !c.is_empty()).count();
+                columns += s
+                    .columns
+                    .iter()
+                    .flat_map(|c| c.iter())
+                    .filter(|c| !c.is_empty())
+                    .count();
                 let ms = engine.legal_moves(&s).unwrap();
                 if ms.is_empty() {
                     break;
@@ -290,7 +308,10 @@ fn the_hash_of_columns_is_whole_along_random_games() {
                 s = engine.apply(&s, &ms[below(&mut rng, ms.len())]);
             }
         }
-        assert!(columns > 100, "{file}: random games built few columns ({columns})");
+        assert!(
+            columns > 100,
+            "{file}: random games built few columns ({columns})"
+        );
     }
 }
 
@@ -386,7 +407,10 @@ fn stack_forms_have_located_errors() {
   (loss-condition (A B) stalemated))
 "#,
     );
-    assert!(text.contains("`take-prisoner` needs a game with stacks"), "{text}");
+    assert!(
+        text.contains("`take-prisoner` needs a game with stacks"),
+        "{text}"
+    );
     assert!(text.contains("bad.zrf:3:26"), "{text}");
     let text = errors(
         r#"(game (title "Bad") (players A B) (turn-order A B) (stacks all)
@@ -399,7 +423,10 @@ fn stack_forms_have_located_errors() {
     assert!(text.contains("`stacks` takes nothing"), "{text}");
     assert!(text.contains("bad.zrf:1:60"), "{text}");
     assert!(text.contains("`carry` needs one number"), "{text}");
-    assert!(text.contains("`take-prisoner` takes at most a position or direction"), "{text}");
+    assert!(
+        text.contains("`take-prisoner` takes at most a position or direction"),
+        "{text}"
+    );
 }
 
 #[test]

@@ -506,18 +506,20 @@ impl ProgramCompiler<'_, '_> {
                         let l = self.opt_loc(args);
                         out.push(Instr::TakePrisoner(l));
                     }
-                    "carry" => match args {
-                        [n] => {
-                            let e = self.expr(n);
-                            out.push(Instr::Carry(e));
-                        }
-                        _ => {
-                            self.err(
+                    "carry" => {
+                        match args {
+                            [n] => {
+                                let e = self.expr(n);
+                                out.push(Instr::Carry(e));
+                            }
+                            _ => {
+                                self.err(
                                 Diagnostic::error(node.span, "`carry` needs one number: the pieces the column moves with")
                                     .with_hint("(carry 1) moves the top piece alone"),
                             );
+                            }
                         }
-                    },
+                    }
                     "flip" => {
                         let l = self.opt_loc(args);
                         out.push(Instr::Flip(l));

@@ -35,7 +35,9 @@ impl Compiler<'_> {
         let mut seen: Vec<bool> = vec![false; board.positions.len()];
         for s in sections {
             for per_player in s.args() {
-                let Some(items) = per_player.list() else { continue };
+                let Some(items) = per_player.list() else {
+                    continue;
+                };
                 for group in items.iter().skip(1) {
                     let Some(g) = group.list() else { continue };
                     let mut k = 1;
@@ -78,7 +80,9 @@ impl Compiler<'_> {
                 if let Some(w) = uses(&prog.body) {
                     self.diags.push(
                         Diagnostic::error(prog.span, format!("`{w}` needs a game with stacks"))
-                            .with_hint("declare `(stacks)` in the game: a position then holds a column"),
+                            .with_hint(
+                                "declare `(stacks)` in the game: a position then holds a column",
+                            ),
                     );
                 }
             }

@@ -423,7 +423,8 @@ impl Run<'_> {
             Instr::RequireContinuation => self.required = true,
             Instr::TakePrisoner(l) => {
                 if let Some(at) = self.loc(*l) {
-                    let taken = |a: &Action| matches!(a, Action::TakePrisoner { at: q, .. } if *q == at);
+                    let taken =
+                        |a: &Action| matches!(a, Action::TakePrisoner { at: q, .. } if *q == at);
                     if self.live(at).is_some_and(|x| !x.dead) && !self.changes.iter().any(taken) {
                         // `to` is filled in when the part is emitted: the moving column's destination.
                         self.changes.push(Action::TakePrisoner { at, to: at });
@@ -557,21 +558,20 @@ impl Run<'_> {
             let dest = self.to.unwrap_or(self.cursor);
             let moves_piece = self.drop.is_some()
                 || (self.held.is_some() && self.from.is_some_and(|f| f != dest));
-            let hit = self.captures.contains(&target)
-                || (dest == target && moves_piece && self.occupied_on_arrival(target))
-                || self
-                    .cascades
-                    .iter()
-                    .any(|&(f, t)| t == target && f != target && self.cascade_captures(t, dest))
-                || self
-                    .placed
-                    .iter()
-                    .any(|(p, _)| *p == target && self.live(*p).is_some())
-                || (self.game.stacks
-                    && self
-                        .changes
+            let hit =
+                self.captures.contains(&target)
+                    || (dest == target && moves_piece && self.occupied_on_arrival(target))
+                    || self.cascades.iter().any(|&(f, t)| {
+                        t == target && f != target && self.cascade_captures(t, dest)
+                    })
+                    || self
+                        .placed
                         .iter()
-                        .any(|a| matches!(a, Action::TakePrisoner { at, .. } if *at == target)));
+                        .any(|(p, _)| *p == target && self.live(*p).is_some())
+                    || (self.game.stacks
+                        && self.changes.iter().any(
+                            |a| matches!(a, Action::TakePrisoner { at, .. } if *at == target),
+                        ));
             if hit {
                 return Err(Stop::Found);
             }
@@ -624,7 +624,8 @@ impl Run<'_> {
                         }),
                         false => None,
                     };
-                    if let Some(count) = carry.filter(|&c| self.state.under(f).len() >= c as usize) {
+                    if let Some(count) = carry.filter(|&c| self.state.under(f).len() >= c as usize)
+                    {
                         actions.push(Action::MoveTop {
                             from: f,
                             to: dest,
@@ -1221,11 +1222,12 @@ impl Composer<'_> {
                     // kings that take pieces at once) into a search over distinct states. Exact when the part
                     // into the state captured and nothing was created: every earlier state of any route then has
                     // more pieces, so the loop check forbids the same continuations on every route.
-                    let captured = e
-                        .part
-                        .actions
-                        .iter()
-                        .any(|a| matches!(a, Action::Capture { .. }));
+                    // A prisoner taken counts as a capture here: every state of a route then has fewer
+                    // prisoners under the moving column (or fewer live tops) than the states after it.
+                    let captured =
+                        e.part.actions.iter().any(|a| {
+                            matches!(a, Action::Capture { .. } | Action::TakePrisoner { .. })
+                        });
                     let created = prefix
                         .iter()
                         .flat_map(|p| &p.actions)

@@ -191,25 +191,25 @@ pub fn format(game: &Game, s: &State) -> String {
             // A column from the bottom up, the top last.
             let under = s.under(Pos(i as u16));
             for x in under.iter().rev().chain(std::iter::once(top)) {
-            out += &format!(
-                "piece {} {} {}",
-                game.players[x.owner.idx()].name,
-                game.pieces[x.kind.idx()].name,
-                game.board.positions[i].name
-            );
-            for (a, name) in game.attributes.iter().enumerate() {
-                if x.attrs.get(a) && !game.int_attributes.iter().any(|i| i.idx() == a) {
-                    out += " ";
-                    out += name;
+                out += &format!(
+                    "piece {} {} {}",
+                    game.players[x.owner.idx()].name,
+                    game.pieces[x.kind.idx()].name,
+                    game.board.positions[i].name
+                );
+                for (a, name) in game.attributes.iter().enumerate() {
+                    if x.attrs.get(a) && !game.int_attributes.iter().any(|i| i.idx() == a) {
+                        out += " ";
+                        out += name;
+                    }
                 }
-            }
-            for (k, a) in game.int_attributes.iter().enumerate() {
-                let v = x.attrs.get_int(k);
-                if v != 0 {
-                    out += &format!(" {}={v}", game.attributes[a.idx()]);
+                for (k, a) in game.int_attributes.iter().enumerate() {
+                    let v = x.attrs.get_int(k);
+                    if v != 0 {
+                        out += &format!(" {}={v}", game.attributes[a.idx()]);
+                    }
                 }
-            }
-            out += "\n";
+                out += "\n";
             }
         }
     }

@@ -152,10 +152,13 @@ impl State {
 
 /// The prisoners a move takes, in order (`Action::TakePrisoner`), for the end of a move with deferred captures.
 pub(super) fn prisoners(m: &super::Move) -> impl Iterator<Item = Pos> + '_ {
-    m.parts.iter().flat_map(|p| &p.actions).filter_map(|a| match a {
-        super::Action::TakePrisoner { at, .. } => Some(*at),
-        _ => None,
-    })
+    m.parts
+        .iter()
+        .flat_map(|p| &p.actions)
+        .filter_map(|a| match a {
+            super::Action::TakePrisoner { at, .. } => Some(*at),
+            _ => None,
+        })
 }
 
 /// Applies the movements of a part in a game with columns: each carries its column (or, `MoveTop`, the top

@@ -43,7 +43,11 @@ fn upper_half(game: &Game, pos: Pos) -> bool {
         .filter(|p| !p.dummy)
         .filter_map(|p| p.rect.map(|r| r[1] + r[3]))
         .collect();
-    match (game.board.positions[pos.idx()].rect, ys.iter().min(), ys.iter().max()) {
+    match (
+        game.board.positions[pos.idx()].rect,
+        ys.iter().min(),
+        ys.iter().max(),
+    ) {
         (Some(r), Some(lo), Some(hi)) => (r[1] + r[3]) * 2 < lo + hi,
         _ => pos.idx() * 2 < game.board.positions.len(),
     }

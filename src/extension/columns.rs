@@ -27,44 +27,55 @@ pub(super) struct LegRules {
 /// The direction from `a` along which `b` lies (on the board's straight lines).
 fn toward(game: &Game, player: Player, a: Pos, b: Pos) -> Option<Dir> {
     let n = game.board.positions.len();
-    (0..game.board.directions.len()).map(|i| Dir(i as u16)).find(|&d| {
-        let mut p = a;
-        for _ in 0..n {
-            match game.board.step(player, p, d) {
-                Some(q) if q == b => return true,
-                Some(q) => p = q,
-                None => return false,
+    (0..game.board.directions.len())
+        .map(|i| Dir(i as u16))
+        .find(|&d| {
+            let mut p = a;
+            for _ in 0..n {
+                match game.board.step(player, p, d) {
+                    Some(q) if q == b => return true,
+                    Some(q) => p = q,
+                    None => return false,
+                }
             }
-        }
-        false
-    })
+            false
+        })
 }
 
 /// Whether the column on `at` (of `player`) can capture along some direction other than the one back to
 /// `came_from`: an enemy top next to it (or, for a flying piece, after empty squares) with an empty square
 /// beyond.
-fn can_capture(game: &Game, s: &State, player: Player, at: Pos, came_from: Pos, flying: bool) -> bool {
+fn can_capture(
+    game: &Game,
+    s: &State,
+    player: Player,
+    at: Pos,
+    came_from: Pos,
+    flying: bool,
+) -> bool {
     let back = toward(game, player, at, came_from);
-    (0..game.board.directions.len()).map(|i| Dir(i as u16)).any(|d| {
-        if Some(d) == back {
-            return false;
-        }
-        let mut p = game.board.step(player, at, d);
-        if flying {
-            while let Some(q) = p.filter(|&q| s.get(q).is_none()) {
-                p = game.board.step(player, q, d);
+    (0..game.board.directions.len())
+        .map(|i| Dir(i as u16))
+        .any(|d| {
+            if Some(d) == back {
+                return false;
             }
-        }
-        let Some(over) = p else { return false };
-        let enemy = s
-            .get(over)
-            .is_some_and(|x| !x.dead && !game.same_team(x.owner, player));
-        enemy
-            && game
-                .board
-                .step(player, over, d)
-                .is_some_and(|beyond| s.get(beyond).is_none())
-    })
+            let mut p = game.board.step(player, at, d);
+            if flying {
+                while let Some(q) = p.filter(|&q| s.get(q).is_none()) {
+                    p = game.board.step(player, q, d);
+                }
+            }
+            let Some(over) = p else { return false };
+            let enemy = s
+                .get(over)
+                .is_some_and(|x| !x.dead && !game.same_team(x.owner, player));
+            enemy
+                && game
+                    .board
+                    .step(player, over, d)
+                    .is_some_and(|beyond| s.get(beyond).is_none())
+        })
 }
 
 /// A part of the rules with every `capture` made `take-prisoner` onto the part's destination.
@@ -116,7 +127,14 @@ impl Expander<'_> {
             apply_part(game, &mut after, &c, false);
             let goes_on = match (takes(&c), c.from, c.to) {
                 (true, Some(f), Some(t)) => after.get(t).is_some_and(|x| {
-                    can_capture(game, &after, player, t, f, self.rules.flying.contains(&x.kind))
+                    can_capture(
+                        game,
+                        &after,
+                        player,
+                        t,
+                        f,
+                        self.rules.flying.contains(&x.kind),
+                    )
                 }),
                 _ => false,
             };
@@ -213,7 +231,11 @@ pub(super) fn expand(
     // Two routes to one net effect are one move (the engine's convention).
     let mut seen = std::collections::HashSet::new();
     x.out.retain(|m| {
-        let from = m.parts.first().and_then(|p| p.from).map_or(0, |f| f.0 as u64 + 1);
+        let from = m
+            .parts
+            .first()
+            .and_then(|p| p.from)
+            .map_or(0, |f| f.0 as u64 + 1);
         seen.insert(apply_move(game, state, m).hash ^ mix(from << 40))
     });
     *moves = x.out;
