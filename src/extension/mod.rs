@@ -13,6 +13,7 @@
 //! and [`Engine::outcome`](crate::engine::Engine::outcome) (`outcome`, before the file's own end
 //! conditions). A game with no module pays one test of an empty slice per call.
 
+pub mod backgammon;
 pub mod connect_four;
 
 use crate::compile::Game;
@@ -87,7 +88,7 @@ impl std::fmt::Debug for dyn Extension {
 }
 
 /// Every module, one line each. Add a module here (and a `pub mod` above) to register it.
-static MODULES: &[&dyn Extension] = &[&connect_four::ConnectFour];
+static MODULES: &[&dyn Extension] = &[&backgammon::Backgammon, &connect_four::ConnectFour];
 
 /// The module registered under `name` (case-insensitive).
 pub fn lookup(name: &str) -> Option<&'static dyn Extension> {
