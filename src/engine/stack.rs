@@ -130,24 +130,6 @@ impl State {
         col.push(piece);
         self.set_under(pos, col);
     }
-
-    /// Moves the top `count` pieces of the column on `from` onto `to` (which is empty); the rest stays.
-    pub fn move_top(&mut self, from: Pos, to: Pos, count: usize) {
-        let mut col = self.column(from);
-        let n = count.clamp(1, col.len().max(1));
-        let rest = col.split_off(n.min(col.len()));
-        // Clear `from`, then write both columns.
-        self.take_under(from);
-        self.set(from, None);
-        let mut rest = rest.into_iter();
-        if let Some(t) = rest.next() {
-            self.set(from, Some(t));
-            self.set_under(from, rest.collect());
-        }
-        let mut moved = col.into_iter();
-        self.set(to, moved.next());
-        self.set_under(to, moved.collect());
-    }
 }
 
 /// The prisoners a move takes, in order (`Action::TakePrisoner`), for the end of a move with deferred captures.
