@@ -698,21 +698,46 @@ fn start_perft(file: &str, depth: u32) -> u64 {
 /// Lasca: no published perft exists (`../shared/reference` has none). d1-d3 are counted by hand from the
 /// rules: 6 first moves; each is answered by exactly one compulsory capture; then 5, 2, 2, 2, 2, 5 replies
 /// (the recaptures of a Black column on c3 or e3 are forced; after a3-b4 or g3-f4 nothing can be taken).
-/// Convention: a capture chain is one move.
+/// d4-d12 are those of `tests/reference/lasca_perft.py`, a generator written apart from dagaz from the same
+/// rules (it agrees to d12). Convention: a capture chain is one move.
 #[test]
 fn lasca() {
-    for (d, want) in [(1, 6), (2, 6), (3, 18)] {
+    let counts = [
+        (1, 6),
+        (2, 6),
+        (3, 18),
+        (4, 54),
+        (5, 116),
+        (6, 324),
+        (7, 846),
+        (8, 2_148),
+        (9, 5_692),
+        (10, 13_898),
+        (11, 37_124),
+        (12, 97_420),
+    ];
+    for (d, want) in counts {
         assert_eq!(start_perft("games/lasca.zrf", d), want, "lasca d{d}");
     }
 }
 
 /// Bashni: no published perft exists. Its start is Russian draughts' and a column can first be jumped at ply 4
 /// (a capture makes it at ply 3 at the earliest), so d1-d4 must be the Russian counts of
-/// `../shared/reference/perft.json` (7, 49, 302, 1,469). Past that the games part (ours: d5 7,482 like Russian,
-/// d6 37,908 against Russian's 37,986).
+/// `../shared/reference/perft.json` (7, 49, 302, 1,469). d5-d7 are those of `tests/reference/bashni_perft.py`,
+/// a generator written apart from dagaz (Russian draughts from d6 on: 37,986 and 190,146, where columns
+/// block and freed prisoners stay).
 #[test]
 fn bashni() {
-    for (d, want) in [(1, 7), (2, 49), (3, 302), (4, 1_469)] {
+    let counts = [
+        (1, 7),
+        (2, 49),
+        (3, 302),
+        (4, 1_469),
+        (5, 7_482),
+        (6, 37_908),
+        (7, 189_912),
+    ];
+    for (d, want) in counts {
         assert_eq!(start_perft("games/bashni.zrf", d), want, "bashni d{d}");
     }
 }
