@@ -766,3 +766,10 @@ fn connect_four_deep() {
         |f| f.to_string(),
     );
 }
+
+/// Bashni d8 (925,862, about 1 s), as `tests/reference/bashni_perft.py` counts it.
+#[test]
+#[ignore = "deep: Bashni d8; see README"]
+fn bashni_deep() {
+    assert_eq!(start_perft("games/bashni.zrf", 8), 925_862, "bashni d8");
+}
