@@ -32,6 +32,7 @@ use super::Extension;
 use crate::compile::{Game, PieceType, Player, Pos};
 use crate::engine::state::initial_attrs;
 use crate::engine::{Action, EngineError, Move, Outcome, Part, Piece, State};
+use rustc_hash::FxHashSet;
 
 /// The module (registered in [`super::MODULES`]).
 pub struct Backgammon;
@@ -104,7 +105,7 @@ fn layout(game: &Game) -> Result<Layout, String> {
 }
 
 /// The checkers, compactly: `pts[i]` White's point i+1, positive for White's checkers, negative for Black's.
-#[derive(Clone, Copy, PartialEq, Eq)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
 struct Board {
     pts: [i8; 24],
     bar: [u8; 2],
@@ -208,14 +209,21 @@ fn play(b: &mut Board, side: usize, st: Step) {
     }
 }
 
-/// Every maximal sequence of steps from `b` with the dice still to play: (steps, dice used, final board).
+/// Every maximal sequence of steps from `b` with the dice still to play: (steps with their dice, final
+/// board). A board already reached with the same dice left is not expanded again: what follows from it is
+/// the same (a double reaches most boards in many orders).
 fn sequences(
     b: &Board,
     side: usize,
     dice: &mut Vec<i32>,
     path: &mut Vec<(Step, i32)>,
+    seen: &mut FxHashSet<(Board, usize, i32)>,
     out: &mut Vec<(Vec<(Step, i32)>, Board)>,
 ) {
+    // The dice left, as a key: how many, and their sum (two dice of a throw differ, so the sum tells which).
+    if !seen.insert((*b, dice.len(), dice.iter().sum())) {
+        return;
+    }
     let mut moved = false;
     let mut tried: Vec<i32> = vec![];
     for k in 0..dice.len() {
@@ -232,7 +240,7 @@ fn sequences(
             play(&mut next, side, s);
             dice.remove(k);
             path.push((s, d));
-            sequences(&next, side, dice, path, out);
+            sequences(&next, side, dice, path, seen, out);
             path.pop();
             dice.insert(k, d);
         }
@@ -296,7 +304,14 @@ impl Backgammon {
         let board = Board::read(l, state);
         let mut dice = if a == b { vec![a; 4] } else { vec![a, b] };
         let mut all = vec![];
-        sequences(&board, side, &mut dice, &mut vec![], &mut all);
+        sequences(
+            &board,
+            side,
+            &mut dice,
+            &mut vec![],
+            &mut FxHashSet::default(),
+            &mut all,
+        );
         let most = all.iter().map(|(p, _)| p.len()).max().unwrap_or(0);
         if most == 0 {
             return vec![Move::default()];
@@ -309,13 +324,12 @@ impl Backgammon {
                 all.retain(|(p, _)| p[0].1 == larger);
             }
         }
-        let mut seen: Vec<Board> = vec![];
+        let mut seen: FxHashSet<Board> = FxHashSet::default();
         let mut moves = vec![];
         for (path, end) in all {
-            if seen.contains(&end) {
+            if !seen.insert(end) {
                 continue;
             }
-            seen.push(end);
             moves.push(Backgammon::to_move(l, game, &board, side, &path));
         }
         moves
