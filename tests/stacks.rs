@@ -455,3 +455,26 @@ fn the_session_state_lists_the_pieces_under_each_top() {
         .unwrap();
     assert!(c3.get("under").is_none());
 }
+
+#[test]
+fn a_board_model_option_is_a_missing_rule_that_points_to_stacks() {
+    let dir = std::env::temp_dir().join(format!("dagaz-board-model-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let f = dir.join("heap.zrf");
+    std::fs::write(
+        &f,
+        "(game (title \"t\") (players A B) (turn-order A B) (option \"board-model\" heap)
+           (board (grid (dimensions (\"a/b\" (50 0)) (\"2/1\" (0 50))) (directions (n 0 -1))))
+           (piece (name P) (moves (n (verify empty?) add)))
+           (board-setup (A (P a1)))
+           (loss-condition (A B) stalemated))",
+    )
+    .unwrap();
+    let l = dagaz::load::load(&f, &VariantSel::First);
+    let game = l.game.as_ref().expect("loads");
+    let what: Vec<String> = game.missing_rules.iter().map(|r| r.what()).collect();
+    assert_eq!(what, ["option \"board-model\""]);
+    let text = render_all(&l.diagnostics, &l.file.sources);
+    assert!(text.contains("declares `(stacks)`"), "{text}");
+    std::fs::remove_dir_all(&dir).ok();
+}

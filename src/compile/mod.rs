@@ -396,9 +396,18 @@ impl Compiler<'_> {
                 value.span,
                 format!("unknown option `{name}` is set to {v}: ignored"),
             )),
-            _ => {
+            k => {
                 let value_text = value.text().unwrap_or("");
                 self.missing_rule(MissingKind::Option, name, value_text, value.span);
+                // Dagaz's board models (`heap`: several pieces per position) are not applied; say what is.
+                if k == "board model" {
+                    if let Some(d) = self.diags.last_mut() {
+                        d.hint = Some(format!(
+                            "this engine keeps columns of pieces when the game declares `(stacks)`; {}",
+                            d.hint.take().unwrap_or_default()
+                        ));
+                    }
+                }
             }
         }
     }
