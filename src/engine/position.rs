@@ -13,7 +13,7 @@
 //! ```
 //! Unlisted attributes are false; unlisted positions are empty. In a game with stacks (`(stacks)`), several
 //! `piece` lines on one position make a column, listed from the bottom up (the last line is the top); in a
-//! game without, a second piece on a position is an error.
+//! game without, a later line replaces an earlier one.
 
 use super::state::{Piece, State};
 use crate::compile::*;
@@ -118,12 +118,8 @@ pub fn parse(game: &Game, text: &str) -> Result<State, String> {
                 };
                 if s.has_columns() {
                     s.put_on_top(at, piece);
-                } else if s.get(at).is_some() {
-                    return Err(format!(
-                        "line {line}: {} already holds a piece (the game has no stacks)",
-                        game.board.pos_name(at)
-                    ));
                 } else {
+                    // Without stacks a later line replaces an earlier one (position texts rely on it).
                     s.set(at, Some(piece));
                 }
             }
