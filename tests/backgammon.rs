@@ -95,6 +95,16 @@ fn a_checker_landing_on_a_blot_sends_it_to_the_bar() {
         .filter(|a| count(&g, a, "Black", "bbar") == 1)
         .collect();
     assert!(!hits.is_empty(), "no move hits the blot on p7");
+    // The notation shows the hit: `p10-p7 Checker@bbar p7-p1` and the like.
+    for m in moves(&g, &s) {
+        let hit = count(&g, &e.apply(&s, &m), "Black", "bbar") == 1;
+        assert_eq!(
+            m.notation(&g).contains("Checker@bbar"),
+            hit,
+            "{}",
+            m.notation(&g)
+        );
+    }
     for a in &hits {
         assert_eq!(count(&g, a, "Black", "p7"), 0);
     }

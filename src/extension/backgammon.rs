@@ -26,7 +26,8 @@
 //!
 //! A player's move is the whole turn: one part per checker step (`p13-p7 p8-p7`, `wbar-p22-p17`), whose
 //! actions change the counts (`SetIntAttribute`), move a single checker (`Move`), put a checker on an
-//! empty point, the bar or the tray (`Place`). Sequences that reach the same position are one move.
+//! empty point or the tray (`Place`); a hit adds a part that puts the bar's new count there (`Place`), shown
+//! as `Checker@bbar`. Sequences that reach the same position are one move.
 
 use super::Extension;
 use crate::compile::{Game, PieceType, Player, Pos};
@@ -389,19 +390,25 @@ impl Backgammon {
                     actions.push(set(dst, d + 1));
                 }
             }
-            if hit {
-                let bar = l.bar[1 - side];
-                let n = b.bar[1 - side];
-                actions.push(if n == 0 {
-                    Action::Place {
-                        at: bar,
-                        piece: checker(1 - side),
+            // A hit is a part of its own, after the step: the bar with its new count (`Checker@bbar` in the
+            // notation, which then names the next step in full rather than chaining it to the bar).
+            let hit_part = hit.then(|| {
+                let mut piece = checker(1 - side);
+                piece
+                    .attrs
+                    .set_int(l.count as usize, b.bar[1 - side] as i8 + 1);
+                Part {
+                    actions: vec![Action::Place {
+                        at: l.bar[1 - side],
+                        piece,
                         reserve: false,
-                    }
-                } else {
-                    set(bar, n + 1)
-                });
-            }
+                    }],
+                    from: None,
+                    to: None,
+                    piece: l.checker,
+                    move_type: None,
+                }
+            });
             play(&mut b, side, st);
             parts.push(Part {
                 actions,
@@ -410,6 +417,7 @@ impl Backgammon {
                 piece: l.checker,
                 move_type: None,
             });
+            parts.extend(hit_part);
         }
         Move { parts }
     }
