@@ -313,6 +313,7 @@ pub fn bare_game() -> Game {
         teams: vec![],
         metadata: vec![],
         missing_rules: vec![],
+        stacks: false,
         extensions: vec![],
     }
 }

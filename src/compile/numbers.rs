@@ -73,6 +73,8 @@ pub enum Expr {
     Count(Box<Counted>),
     /// `(sum ATTR [(zone Z)] [opponent])`: an integer attribute summed (see `compile/sow.rs`).
     Sum(super::sow::Sum),
+    /// `(stack-height [LOC])`: pieces on the position (0 empty, 1 a lone piece, more a column).
+    Height(Loc),
 }
 
 const ARITH: &[(&str, ArithOp)] = &[
@@ -456,6 +458,16 @@ impl ProgramCompiler<'_, '_> {
                 if hl == "sum" {
                     return self.sum_expr(node, args);
                 }
+                if hl == "stack-height" {
+                    if args.len() > 1 {
+                        return self.expr_err(
+                            node,
+                            "`stack-height` takes at most a position or direction".into(),
+                            Some("(stack-height n)".into()),
+                        );
+                    }
+                    return Expr::Height(self.opt_loc(args));
+                }
                 if hl == "count" {
                     return match self.counted(node, args) {
                         Some(c) => Expr::Count(Box::new(c)),
@@ -465,7 +477,7 @@ impl ProgramCompiler<'_, '_> {
                 let words: Vec<&str> = ARITH
                     .iter()
                     .map(|(w, _)| *w)
-                    .chain(["count", "var", "piece-value", "sum"])
+                    .chain(["count", "var", "piece-value", "sum", "stack-height"])
                     .collect();
                 let hint = suggest(h, words).map(|s| format!("did you mean `{s}`?"));
                 self.expr_err(&items[0], format!("unknown number form `{h}`"), hint)

@@ -59,6 +59,8 @@ const INSTRUCTION_WORDS: &[&str] = &[
     "add-partial-required",
     "sow",
     "goto-turn",
+    "take-prisoner",
+    "carry",
 ];
 
 const PREDICATE_WORDS: &[&str] = &[
@@ -358,6 +360,7 @@ impl ProgramCompiler<'_, '_> {
                         }
                     }
                     "capture" => Instr::Capture(Loc::Cursor),
+                    "take-prisoner" => Instr::TakePrisoner(Loc::Cursor),
                     "flip" => Instr::Flip(Loc::Cursor),
                     "change-owner" => Instr::ChangeOwner(PlayerRef::Mover, Loc::Cursor),
                     _ => {
@@ -497,6 +500,31 @@ impl ProgramCompiler<'_, '_> {
                     "capture" => {
                         let l = self.opt_loc(args);
                         out.push(Instr::Capture(l));
+                    }
+                    "take-prisoner" => {
+                        if args.len() > 1 {
+                            self.err(Diagnostic::error(
+                                node.span,
+                                "`take-prisoner` takes at most a position or direction",
+                            ));
+                            return;
+                        }
+                        let l = self.opt_loc(args);
+                        out.push(Instr::TakePrisoner(l));
+                    }
+                    "carry" => {
+                        match args {
+                            [n] => {
+                                let e = self.expr(n);
+                                out.push(Instr::Carry(e));
+                            }
+                            _ => {
+                                self.err(
+                                Diagnostic::error(node.span, "`carry` needs one number: the pieces the column moves with")
+                                    .with_hint("(carry 1) moves the top piece alone"),
+                            );
+                            }
+                        }
                     }
                     "flip" => {
                         let l = self.opt_loc(args);
