@@ -75,7 +75,7 @@ pub fn load(path: &Path, sel: &VariantSel) -> Loaded {
 /// [`load`] with reading options (`--include-path`).
 pub fn load_with(path: &Path, sel: &VariantSel, opts: &lang::ReadOptions) -> Loaded {
     let file = lang::read_file_with(path, opts);
-    let (game, mut own) = compile_selected(&file, sel);
+    let (game, mut own) = compile_selected_with(&file, sel, &opts.extensions);
     let mut diagnostics = file.diagnostics.clone();
     diagnostics.append(&mut own);
     Loaded {
@@ -88,12 +88,26 @@ pub fn load_with(path: &Path, sel: &VariantSel, opts: &lang::ReadOptions) -> Loa
 /// Compiles the selected game of an already read file; returns the compiler's own diagnostics (the reader's
 /// are in `file`). Nothing is compiled when the reader found errors.
 pub fn compile_selected(file: &ReadFile, sel: &VariantSel) -> (Option<Game>, Vec<Diagnostic>) {
+    compile_selected_with(file, sel, &[])
+}
+
+/// [`compile_selected`] for a game the command line gives the modules `extensions` (known names; they
+/// are attached afterwards): they are asked about setup positions the board lacks.
+pub fn compile_selected_with(
+    file: &ReadFile,
+    sel: &VariantSel,
+    extensions: &[String],
+) -> (Option<Game>, Vec<Diagnostic>) {
+    let modules: Vec<_> = extensions
+        .iter()
+        .filter_map(|n| crate::extension::lookup(n))
+        .collect();
     let mut diagnostics = vec![];
     if file.has_errors() {
         return (None, diagnostics);
     }
     let mut game = match sel.pick(&file.games) {
-        Ok(src) => compile::compile(src, &mut diagnostics),
+        Ok(src) => compile::compile_with(src, &mut diagnostics, &modules),
         Err(e) => {
             diagnostics.push(Diagnostic::global(e));
             None

@@ -2,7 +2,7 @@
 
 use clap::{Parser, Subcommand};
 use dagaz::lang::diag::render_all;
-use dagaz::load::{compile_selected, VariantSel};
+use dagaz::load::{compile_selected_with, VariantSel};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -25,6 +25,7 @@ struct Cli {
 fn read_options() -> dagaz::lang::ReadOptions {
     dagaz::lang::ReadOptions {
         include_paths: INCLUDE_PATHS.get().cloned().unwrap_or_default(),
+        extensions: EXTENSIONS.get().cloned().unwrap_or_default(),
     }
 }
 
@@ -657,7 +658,11 @@ fn check(file: &std::path::Path, variant: Option<&str>, all: bool, json: bool) -
     };
     print_diags(&read.diagnostics, &mut out_json);
     for sel in &sels {
-        let (mut game, mut diags) = compile_selected(&read, sel);
+        let (mut game, mut diags) = compile_selected_with(
+            &read,
+            sel,
+            EXTENSIONS.get().map_or(&[][..], |v| v.as_slice()),
+        );
         let from_command_line = EXTENSIONS.get().is_some_and(|v| !v.is_empty());
         if let Some(g) = game.as_mut().filter(|_| from_command_line) {
             // The warnings of the rules the command line's modules supply go with them (only the few that

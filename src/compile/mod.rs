@@ -108,6 +108,9 @@ struct Compiler<'d> {
     players_for_vars: Vec<PlayerInfo>,
     /// The integer attributes by name, with their fields, for `(sum ATTR ...)` in end conditions.
     int_attr_names: Vec<(String, u8)>,
+    /// The modules the file names and those of the command line: asked about setup positions the board
+    /// lacks (`Extension::setup_position`).
+    modules: Vec<&'static dyn crate::extension::Extension>,
 }
 
 impl Compiler<'_> {
@@ -344,6 +347,18 @@ impl Compiler<'_> {
                             Some(pos) => setup.pieces.push((player, t, pos)),
                             None => {
                                 let name = p.text().unwrap_or("(list)");
+                                if let Some((m, why)) = self.modules.iter().find_map(|m| {
+                                    p.atom().and_then(|a| m.setup_position(a)).map(|w| (m, w))
+                                }) {
+                                    self.diags.push(Diagnostic::warning(
+                                        p.span,
+                                        format!(
+                                            "setup position `{name}` is not placed: extension module `{}`: {why}",
+                                            m.name()
+                                        ),
+                                    ));
+                                    continue;
+                                }
                                 let d =
                                     Diagnostic::error(p.span, format!("unknown position `{name}`"));
                                 let d = match suggest(
@@ -648,6 +663,17 @@ impl Compiler<'_> {
 
 /// Compiles one game or variant. Errors and warnings go to `diags`; `None` when there were errors.
 pub fn compile(src: &GameSource, diags: &mut Vec<Diagnostic>) -> Option<Game> {
+    compile_with(src, diags, &[])
+}
+
+/// [`compile`] for a game that the command line gives `modules` too (they are attached afterwards, by
+/// `extension::attach`): they are asked, with the file's own modules, about setup positions the board
+/// lacks.
+pub fn compile_with(
+    src: &GameSource,
+    diags: &mut Vec<Diagnostic>,
+    modules: &[&'static dyn crate::extension::Extension],
+) -> Option<Game> {
     let errors_before = diags.iter().filter(|d| d.is_error()).count();
     if let Some((engine, span)) = engine_of(src) {
         diags.push(
@@ -662,6 +688,17 @@ pub fn compile(src: &GameSource, diags: &mut Vec<Diagnostic>) -> Option<Game> {
         variables: vec![],
         players_for_vars: vec![],
         int_attr_names: vec![],
+        modules: src
+            .sections
+            .iter()
+            .filter(|s| {
+                s.head()
+                    .is_some_and(|h| h.eq_ignore_ascii_case("extension"))
+            })
+            .flat_map(|s| s.args().iter().filter_map(|a| a.text()))
+            .filter_map(crate::extension::lookup)
+            .chain(modules.iter().copied())
+            .collect(),
     };
     let by_head = |h: &str| -> Vec<&Node> {
         src.sections

@@ -457,6 +457,15 @@ impl Extension for Kalah {
         check_board(game)
     }
 
+    /// The corpus `kalah.zrf` sets up a seed on `g1` and `g2`, which its board lacks. Dagaz's converter
+    /// gives them the first two positions of its list (its `kalah.js` sets up South on `a2` and North on
+    /// `b2` for them), which North's own setup fills after them: they place nothing there either.
+    fn setup_position(&self, name: &str) -> Option<&'static str> {
+        ["g1", "g2"].contains(&name.to_ascii_lowercase().as_str()).then_some(
+            "Dagaz's Kalah places nothing there (its converted board puts `g1` and `g2` on `a2` and `b2`, which North's setup fills)",
+        )
+    }
+
     fn setup(&self, game: &Game, state: &mut State) {
         fill(game, state, 6);
     }

@@ -33,6 +33,14 @@ pub trait Extension: Send + Sync {
         ""
     }
 
+    /// Asked while the file is compiled, before its `board-setup` is resolved, for each position the setup
+    /// names and the board lacks: `Some(why)` when the module accounts for that name (the piece is not
+    /// placed, and a warning gives `why`); `None` leaves it an error. The modules asked are the file's own
+    /// and the command line's (`--extension`).
+    fn setup_position(&self, _name: &str) -> Option<&'static str> {
+        None
+    }
+
     /// Called once when the module is attached to a game, before `check`, with the game still open to
     /// change: declares what the module's moves need and the file lacks (the mancala modules add the
     /// integer attribute that counts a pit's seeds). An `Err` is a load error naming the module.

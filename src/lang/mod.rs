@@ -35,6 +35,9 @@ impl ReadFile {
 pub struct ReadOptions {
     /// Directories given with `--include-path`: files under them may be included too.
     pub include_paths: Vec<std::path::PathBuf>,
+    /// The modules given with `--extension`: asked about setup positions the board lacks while the file is
+    /// compiled (`Extension::setup_position`); they are attached afterwards by the caller.
+    pub extensions: Vec<String>,
 }
 
 /// The largest game file read (larger ones are refused, and a device such as `/dev/zero` stops there).

@@ -9,7 +9,7 @@
 use crate::bot::{Bot, BotSpec};
 use crate::compile::Game;
 use crate::lang;
-use crate::load::{compile_selected, VariantSel};
+use crate::load::{compile_selected_with, VariantSel};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -589,7 +589,7 @@ impl TournamentConfig {
         };
         let mut variants: Vec<Variant> = vec![];
         for sel in &sels {
-            let (game, diags) = compile_selected(&file, sel);
+            let (game, diags) = compile_selected_with(&file, sel, &self.extensions);
             let Some(mut game) = game else {
                 let errors: Vec<_> = diags.into_iter().filter(|d| d.is_error()).collect();
                 return Err(lang::diag::render_all(&errors, &file.sources));
