@@ -572,3 +572,139 @@ fn corpus_alemungula_sows_both_ways_and_captures_fours() {
     assert_eq!(corpus_seeds(&g, &after, "e2"), 0);
     assert_eq!(corpus_seeds(&g, &after, "X1"), 4);
 }
+
+/// A corpus position of any row length: South's pits a1.., North's a2.., the stores X1 (South's) and X2.
+fn corpus_rows(south: &[i32], north: &[i32], x1: i32, x2: i32, turn: &str) -> String {
+    let mut s = format!("turn {turn}\n");
+    for (i, f) in "abcdefgh".chars().take(south.len()).enumerate() {
+        s += &format!("piece South Seed {f}1 seeds={}\n", south[i]);
+        s += &format!("piece North Seed {f}2 seeds={}\n", north[i]);
+    }
+    s + &format!("piece South Seed X1 seeds={x1}\npiece North Seed X2 seeds={x2}\n")
+}
+
+/// The corpus Dakon with `--extension dakon` (Dagaz's `dakon-extension` "mikul": seven seeds a pit, relay
+/// sowing). From the start, South's f1 ends in North's a2, which now holds 8: the pit is lifted and sown on
+/// (a relay, in the same move: `f1 Seed@X1 a2`, the store getting its pile), its last seed falls in South's emptied f1, which takes the
+/// opposite f2 (8) to the store and keeps its seed. "Mikul": a last seed in North's empty b2, between a2 and
+/// c2 holding 3 each, takes all seven; with c2 at 4, nothing.
+#[test]
+fn corpus_dakon_relays_and_captures_with_the_module() {
+    let g = corpus_with("dakon.zrf", 1, "dakon");
+    assert!(g.missing_rules.is_empty(), "{:?}", g.missing_rules);
+    let e = Engine::new(&g);
+    let s = e.initial();
+    assert_eq!(e.perft(&s, 1).unwrap(), 7);
+    let after = play(&g, &s, "f1 Seed@X1 a2");
+    for (at, n) in [
+        ("a2", 0),
+        ("f1", 1),
+        ("f2", 0),
+        ("X1", 9),
+        ("g1", 8),
+        ("b2", 8),
+    ] {
+        assert_eq!(corpus_seeds(&g, &after, at), n, "{at}");
+    }
+    let total: i32 = g
+        .board
+        .positions
+        .iter()
+        .map(|p| corpus_seeds(&g, &after, &p.name))
+        .sum();
+    assert_eq!(total, 98);
+
+    let mikul = |c2: i32| {
+        let text = corpus_rows(
+            &[3, 0, 0, 0, 0, 0, 1],
+            &[2, 0, c2, 1, 0, 0, 0],
+            0,
+            0,
+            "South",
+        );
+        let s = position::parse(&g, &text).unwrap();
+        play(&g, &s, "a1")
+    };
+    let after = mikul(3);
+    for (at, n) in [("a2", 0), ("b2", 0), ("c2", 0), ("X1", 8)] {
+        assert_eq!(corpus_seeds(&g, &after, at), n, "{at}");
+    }
+    let after = mikul(4);
+    for (at, n) in [("a2", 3), ("b2", 1), ("c2", 4), ("X1", 1)] {
+        assert_eq!(corpus_seeds(&g, &after, at), n, "{at}");
+    }
+    // A random game ends by a store holding more than half or an empty row.
+    let mut rng = dagaz::engine::playout::game_rng(1, 0);
+    let mut s = e.initial();
+    let mut end = None;
+    for _ in 0..1000 {
+        let moves = e.legal_moves(&s).unwrap();
+        if let Some(o) = e.outcome(&s, &moves, &[]).unwrap() {
+            end = Some(o.name);
+            break;
+        }
+        s = e.apply(
+            &s,
+            &moves[dagaz::engine::playout::below(&mut rng, moves.len())],
+        );
+    }
+    let end = end.expect("the game ends");
+    assert!(end == "row empty" || end == "more than half", "{end}");
+}
+
+/// The corpus Ohvalhu with `--extension ohvalhu` (Dagaz's `ohvalhu-extension`, `dakon-restrictions`
+/// "extended": eight seeds a pit). From the start, South's h1 ends in the store: South plays again. g1
+/// ends in North's a2 (now 9), which is sown on (`g1 Seed@X1 a2`) and ends in South's emptied g1: that seed and the
+/// opposite g2 (9) go to the store. A pit holding a `Dead` piece is passed over.
+#[test]
+fn corpus_ohvalhu_relays_sows_again_and_captures_with_the_module() {
+    let g = corpus_with("ohvalhu.zrf", 1, "ohvalhu");
+    assert!(g.missing_rules.is_empty(), "{:?}", g.missing_rules);
+    let e = Engine::new(&g);
+    let s = e.initial();
+    assert_eq!(e.perft(&s, 1).unwrap(), 8);
+    let after = play(&g, &s, "h1 Seed@X1");
+    assert_eq!(corpus_seeds(&g, &after, "X1"), 1);
+    assert_eq!(
+        g.turn_order.entries[after.turn].player, g.turn_order.entries[s.turn].player,
+        "a last seed in the store: the mover plays again"
+    );
+    let after = play(&g, &s, "g1 Seed@X1 a2");
+    for (at, n) in [
+        ("a2", 0),
+        ("g1", 0),
+        ("g2", 0),
+        ("X1", 11),
+        ("h1", 9),
+        ("h2", 9),
+    ] {
+        assert_eq!(corpus_seeds(&g, &after, at), n, "{at}");
+    }
+    assert_ne!(
+        g.turn_order.entries[after.turn].player,
+        g.turn_order.entries[s.turn].player
+    );
+    // A dead pit (b1) is passed over: c1's two seeds go to a1 and the store.
+    let text = corpus_rows(&[0, 0, 2, 0, 0, 0, 0, 1], &[1; 8], 0, 0, "South")
+        .replace("piece South Seed b1 seeds=0", "piece South Dead b1");
+    let s = position::parse(&g, &text).unwrap();
+    let after = play(&g, &s, "c1");
+    assert_eq!(corpus_seeds(&g, &after, "a1"), 1);
+    assert_eq!(corpus_seeds(&g, &after, "X1"), 1);
+    // A random game ends with an empty row.
+    let mut rng = dagaz::engine::playout::game_rng(1, 0);
+    let mut s = e.initial();
+    let mut end = None;
+    for _ in 0..2000 {
+        let moves = e.legal_moves(&s).unwrap();
+        if let Some(o) = e.outcome(&s, &moves, &[]).unwrap() {
+            end = Some(o.name);
+            break;
+        }
+        s = e.apply(
+            &s,
+            &moves[dagaz::engine::playout::below(&mut rng, moves.len())],
+        );
+    }
+    assert_eq!(end.as_deref(), Some("row empty"));
+}

@@ -19,6 +19,7 @@ use crate::compile::sow::GrandSlam;
 use crate::compile::{AttrId, Dir, Game, Instr, MoveType, PieceType, Player, Pos};
 use crate::engine::gen::apply_part;
 use crate::engine::gen::sow::{count_actions, counts, lap, sow, Rules};
+use crate::engine::moves::Action;
 use crate::engine::{EngineError, Move, Outcome, Part, State};
 
 /// The attribute that counts a pile's seeds.
@@ -705,5 +706,310 @@ impl Extension for Bakuk {
             "mancala-setup",
             "mancala-goal",
         ]
+    }
+}
+
+/// A mancala of the Dakon kind, as Dagaz's `dakon-extension` and `ohvalhu-extension` play it: a sowing
+/// passes the own store (the other store is not on the track); a last seed in an occupied pit lifts that
+/// pit and sows on from it (relay sowing, Dagaz's negative count, which `dakon-restrictions` makes the
+/// mover's only move while the opponent passes); a last seed in an empty own pit takes the opposite pit
+/// (direction `up`) when that holds seeds. What the two pages differ in is in the fields.
+pub struct DakonLike {
+    name: &'static str,
+    description: &'static str,
+    seeds: i8,
+    /// The single seed of the capture opposite goes to the store too (Ohvalhu; Dakon's "mikul" page leaves
+    /// it in its pit).
+    takes_own: bool,
+    /// Dakon's "mikul": a last seed in an empty pit of the opponent's row, inside the row, whose two
+    /// neighbours (along the sowing and along `rv`) hold as many seeds, takes both with itself.
+    mikul: bool,
+    /// A last seed in the own store gives the mover another ply (`dakon-restrictions` "extended": the
+    /// opponent passes; here an `ExtraTurn` action); otherwise the turn ends there.
+    again: bool,
+    /// More than half of the seeds in a store wins (Dakon's `WIN_CNT` 49 of 98; Ohvalhu's 128 of 128 can
+    /// never be passed, so only an empty row ends it).
+    half_wins: bool,
+    covers: &'static [&'static str],
+}
+
+/// `dakon`: Dagaz's Dakon (`dakon-extension` "mikul", `dakon-restrictions`, `dakon-goal`, `mancala-setup`
+/// 7): seven pits a side, seven seeds each; relay sowing; a last seed in the own store ends the turn (the
+/// page's restrictions are not "extended"); a last seed in an empty own pit takes the opposite pit's seeds
+/// (the seed stays); "mikul": a last seed in an empty pit inside the opponent's row whose two neighbours hold
+/// equal counts takes both and itself; more than 49 seeds in a store wins, and when a row is empty each
+/// player keeps its own row and the totals decide.
+pub static DAKON: DakonLike = DakonLike {
+    name: "dakon",
+    description: "Dakon for Dagaz's file: 7 seeds, relay sowing, capture opposite, mikul, stores",
+    seeds: 7,
+    takes_own: false,
+    mikul: true,
+    again: false,
+    half_wins: true,
+    covers: &[
+        "no-end-condition",
+        "dakon-extension",
+        "dakon-goal",
+        "dakon-restrictions",
+        "mancala-setup",
+    ],
+};
+
+/// `ohvalhu`: Dagaz's Ohvalhu (`ohvalhu-extension`, `dakon-restrictions` "extended", `dakon-goal`,
+/// `mancala-setup` 8): eight pits a side, eight seeds each; relay sowing, skipping pits that hold a `Dead`
+/// piece; a last seed in the own store sows again; a last seed in an empty own pit takes itself and the
+/// opposite pit's seeds; the round ends when a row is empty, each keeping its own row, the totals deciding.
+/// One round: the page's next round (`Dagaz.Model.continue`, whose short player gets dead pits) is not
+/// played.
+pub static OHVALHU: DakonLike = DakonLike {
+    name: "ohvalhu",
+    description:
+        "Ohvalhu for Dagaz's file: 8 seeds, relay sowing, sowing again, capture opposite, one round",
+    seeds: 8,
+    takes_own: true,
+    mikul: false,
+    again: true,
+    half_wins: false,
+    covers: &[
+        "no-end-condition",
+        "ohvalhu-extension",
+        "dakon-goal",
+        "dakon-restrictions",
+        "mancala-setup",
+    ],
+};
+
+/// What a turn of a `DakonLike` game reads of the board for the player to move.
+struct Track {
+    k: u8,
+    player: Player,
+    skip: Vec<bool>,
+    mine: Vec<bool>,
+    theirs: Vec<bool>,
+    store: Option<Pos>,
+    up: Option<Dir>,
+    rv: Option<Dir>,
+}
+
+impl DakonLike {
+    /// One sowing from `origin` along `dir`, its captures, and the relays that follow it; `None` when it
+    /// cannot be sown. The counts are `c`; returns the last pit.
+    fn sow_once(
+        &self,
+        game: &Game,
+        t: &Track,
+        c: &mut [i32],
+        origin: Pos,
+        dir: Dir,
+    ) -> Option<Pos> {
+        let lap = lap(&game.board, t.player, origin, dir, Some(&t.skip), false)?;
+        let rules = Rules {
+            lap: &lap,
+            capture: None,
+            grand_slam: GrandSlam::Allowed,
+            opposite: None,
+            feed: None,
+            store: None,
+            again: None,
+        };
+        let last = sow(c, origin, &rules)?.last;
+        if Some(last) == t.store || c[last.idx()] != 1 {
+            return Some(last);
+        }
+        let mut taken = 0;
+        if t.mine[last.idx()] {
+            // An empty own pit: the opposite pit's seeds, and with `takes_own` the last seed.
+            let opp = t.up.and_then(|d| game.board.step(t.player, last, d));
+            if let Some(o) = opp.filter(|o| c[o.idx()] > 0) {
+                taken += c[o.idx()];
+                c[o.idx()] = 0;
+                if self.takes_own {
+                    taken += 1;
+                    c[last.idx()] = 0;
+                }
+            }
+        } else if self.mikul && t.theirs[last.idx()] {
+            let next = game.board.step(t.player, last, dir);
+            let prev = t.rv.and_then(|d| game.board.step(t.player, last, d));
+            if let (Some(p), Some(q)) = (next, prev) {
+                if c[p.idx()] > 0 && c[p.idx()] == c[q.idx()] {
+                    taken += c[p.idx()] + c[q.idx()] + 1;
+                    c[p.idx()] = 0;
+                    c[q.idx()] = 0;
+                    c[last.idx()] = 0;
+                }
+            }
+        }
+        if let Some(s) = t.store {
+            c[s.idx()] += taken;
+        }
+        Some(last)
+    }
+
+    /// Every move from `state`: a sowing and its relays, each sowing a part; with `again`, a move whose
+    /// last seed falls in the store gives the mover another ply.
+    #[allow(clippy::too_many_arguments)]
+    fn turns(
+        &self,
+        game: &Game,
+        t: &Track,
+        state: &State,
+        steps: &[(Pos, Dir, Option<MoveType>)],
+        relay: Option<(Pos, Dir, Option<MoveType>)>,
+        prefix: &mut Vec<Part>,
+        seen: &mut std::collections::HashSet<(Option<Pos>, Vec<i32>)>,
+        out: &mut Vec<Move>,
+    ) {
+        let start = counts(state, t.k);
+        let choices: Vec<(Pos, Dir, Option<MoveType>)> = match relay {
+            Some(r) => vec![r],
+            None => steps
+                .iter()
+                .copied()
+                .filter(|s| t.mine[s.0.idx()] && start[s.0.idx()] > 0)
+                .collect(),
+        };
+        for (origin, dir, mt) in choices {
+            let mut c = start.clone();
+            let Some(last) = self.sow_once(game, t, &mut c, origin, dir) else {
+                continue;
+            };
+            let p = part(game, state, t.k, origin, &c, mt);
+            let first = prefix.first().and_then(|x| x.from).or(Some(origin));
+            let mut next = state.clone();
+            apply_part(game, &mut next, &p, false);
+            prefix.push(p);
+            let in_store = Some(last) == t.store;
+            if !in_store && c[last.idx()] > 1 {
+                // Relay: the pit of the last seed is lifted and sown on, along the same direction.
+                self.turns(
+                    game,
+                    t,
+                    &next,
+                    steps,
+                    Some((last, dir, mt)),
+                    prefix,
+                    seen,
+                    out,
+                );
+            } else if in_store && self.again && row(game, &c, t.player) > 0 {
+                // Sowing again is a ply of its own (Dagaz: the opponent passes), as a whole turn of
+                // chained choices would be too many moves to list.
+                if let Some(last) = prefix.last_mut() {
+                    last.actions.push(Action::ExtraTurn);
+                }
+                out.push(Move {
+                    parts: prefix.clone(),
+                });
+            } else if seen.insert((first, c)) {
+                out.push(Move {
+                    parts: prefix.clone(),
+                });
+            }
+            prefix.pop();
+        }
+    }
+}
+
+impl Extension for DakonLike {
+    fn name(&self) -> &'static str {
+        self.name
+    }
+
+    fn description(&self) -> &'static str {
+        self.description
+    }
+
+    fn prepare(&self, game: &mut Game) -> Result<(), String> {
+        declare_seeds(game)
+    }
+
+    fn check(&self, game: &Game) -> Result<(), String> {
+        check_board(game)
+    }
+
+    fn setup(&self, game: &Game, state: &mut State) {
+        fill(game, state, self.seeds);
+    }
+
+    fn moves(&self, game: &Game, state: &State, moves: &mut Vec<Move>) -> Result<(), EngineError> {
+        let Some(k) = field(game) else { return Ok(()) };
+        let player = game.turn_order.entries[state.turn].player;
+        let other = Player(1 - player.0);
+        let n = game.board.positions.len();
+        let own_store = store(game, player);
+        let dead = game.piece_type("Dead");
+        let t = Track {
+            k,
+            player,
+            skip: (0..n)
+                .map(|i| {
+                    let p = Pos(i as u16);
+                    Some(p) != own_store
+                        && (Some(p) == store(game, other)
+                            || dead.is_some_and(|d| state.get(p).is_some_and(|x| x.kind == d)))
+                })
+                .collect(),
+            mine: (0..n)
+                .map(|i| is_home(game, player, Pos(i as u16)))
+                .collect(),
+            theirs: (0..n)
+                .map(|i| is_home(game, other, Pos(i as u16)))
+                .collect(),
+            store: own_store,
+            up: game.board.direction("up"),
+            rv: game.board.direction("rv"),
+        };
+        // The file's steps from the pits; a later sowing of the turn may start from any own pit.
+        let mut steps = sowings(game, player, moves);
+        let dirs: Vec<(Dir, Option<MoveType>)> = steps.iter().map(|s| (s.1, s.2)).collect();
+        for i in 0..n {
+            let p = Pos(i as u16);
+            if t.mine[i] {
+                for &(d, mt) in &dirs {
+                    if !steps.iter().any(|s| s.0 == p && s.1 == d) {
+                        steps.push((p, d, mt));
+                    }
+                }
+            }
+        }
+        let mut out = vec![];
+        let mut seen = Default::default();
+        self.turns(
+            game,
+            &t,
+            state,
+            &steps,
+            None,
+            &mut vec![],
+            &mut seen,
+            &mut out,
+        );
+        *moves = out;
+        Ok(())
+    }
+
+    fn outcome(
+        &self,
+        game: &Game,
+        state: &State,
+        _moves: &[Move],
+        _history: &[u64],
+    ) -> Option<Outcome> {
+        let k = field(game)?;
+        let c = counts(state, k);
+        let ended = (0..2).any(|p| row(game, &c, Player(p)) == 0);
+        if self.half_wins {
+            return mancala_outcome(game, state, ended, "row empty");
+        }
+        // Each keeps its store and its own row; the larger total wins.
+        let me = game.turn_order.entries[state.turn].player;
+        let sum = |p: Player| store(game, p).map_or(0, |s| c[s.idx()]) + row(game, &c, p);
+        ended.then(|| decide(sum(me), sum(Player(1 - me.0)), me, "row empty"))
+    }
+
+    fn covers(&self) -> &[&str] {
+        self.covers
     }
 }

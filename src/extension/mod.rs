@@ -121,6 +121,8 @@ static MODULES: &[&dyn Extension] = &[
     &mancala::Kalah,
     &mancala::MiniMancala,
     &mancala::Bakuk,
+    &mancala::DAKON,
+    &mancala::OHVALHU,
     &stapeldammen::Stapeldammen,
     &adiuh_checkers::AdiuhCheckers,
 ];
