@@ -1,8 +1,9 @@
-//! `oware` and `kalah`: the sowing rules that Dagaz's mancala files (`../shared/corpus/.../mancala/zrf`)
+//! `oware`, `kalah`, `mini-mancala`, `bakuk`, `alemungula`, `dakon`, `ohvalhu`: the sowing rules that Dagaz's mancala files (`../shared/corpus/.../mancala/zrf`)
 //! keep in scripts, for those files unchanged. The ZRF moves a `Seed` piece one pit along a direction; the
 //! scripts give each pit a count of seeds and turn that step into a sowing. Learnt from the Dagaz scripts
 //! the corpus lists (`oware-extension`, `dearth-extension`, `mancala-setup`, `mancala-goal`;
-//! `dakon-extension` "simple" and "mati-bela", `dakon-restrictions`, `dakon-goal` for Kalah), written
+//! `dakon-extension` "simple" and "mati-bela", `dakon-restrictions`, `dakon-goal` for Kalah; "mikul" for
+//! Dakon; `ohvalhu-extension` with the "extended" restrictions for Ohvalhu), written
 //! anew on this project's sowing (`engine::gen::sow`).
 //!
 //! The file's own moves say which pit may be sown in which direction (a step from the pit along a direction
