@@ -23,6 +23,13 @@ fn end_cond_text(g: &Game, c: &EndCond, player: Player) -> String {
         )
         .replace(" )", ")"),
         EndCond::InReserve(t) => format!("(in-reserve {})", pieces(t)).replace(" )", ")"),
+        EndCond::Connects { zones, types } => format!(
+            "(connects {} {})",
+            names(zones, |z| g.board.zones[z.idx()].name.clone()),
+            pieces(types)
+        )
+        .replace(" )", ")"),
+        EndCond::CausedRepetition(n) => format!("(caused-repetition {n})"),
         EndCond::PiecesRemaining { n, types } => {
             format!("(pieces-remaining {n} {})", pieces(types)).replace(" )", ")")
         }
@@ -250,6 +257,9 @@ pub fn describe(g: &Game) -> String {
             "  capture order: {}",
             crate::compile::ordering::describe(g)
         );
+    }
+    if let Some(rule) = g.forbid_repetition {
+        let _ = writeln!(o, "  forbid repetition: {}", crate::compile::groups::rule_name(rule));
     }
     if let Some(hand) = &g.captures_to_hand {
         let demoted: Vec<String> = hand

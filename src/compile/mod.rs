@@ -4,6 +4,7 @@
 
 pub mod board;
 pub mod game;
+pub mod groups;
 pub mod hand;
 pub mod invariant;
 pub mod missing;
@@ -14,6 +15,7 @@ pub mod turns;
 
 pub use game::*;
 pub use missing::{MissingKind, MissingRule};
+pub use groups::RepetitionRule;
 pub use numbers::{ArithOp, CmpOp, Counted, Expr};
 pub use ordering::{Criterion, Measure};
 
@@ -62,6 +64,7 @@ const RULE_SECTIONS: &[&str] = &[
     "phases",
     "capture-order",
     "captures-to-hand",
+    "forbid-repetition",
 ];
 
 /// Option names are matched with dashes and spaces equivalent, in lower case.
@@ -517,7 +520,9 @@ impl Compiler<'_> {
                 }
                 EndCond::Connected { types, opponent }
             }
-            "in-reserve" => EndCond::InReserve(self.piece_list(args, pieces)),
+"in-reserve" => EndCond::InReserve(self.piece_list(args, pieces)),
+            "connects" => self.connects(node, args, pieces, board)?,
+            "caused-repetition" => self.caused_repetition(node, args)?,
             "checkmated" => EndCond::Checkmated(self.piece_list(args, pieces)),
             "captured" => EndCond::Captured(self.piece_list(args, pieces)),
             "absolute-config" => {
@@ -594,6 +599,8 @@ impl Compiler<'_> {
                     "blocked",
                     "repetition",
                     "connected",
+                    "connects",
+                    "caused-repetition",
                     "pieces-remaining",
                     "total-piece-count",
                     "in-reserve",
@@ -866,6 +873,7 @@ pub fn compile(src: &GameSource, diags: &mut Vec<Diagnostic>) -> Option<Game> {
     let mut capture_order = vec![];
     let mut captures_to_hand: Option<Vec<PieceType>> = None;
     let mut invariants = vec![];
+    let mut forbid_repetition = None;
     let mut teams: Vec<u8> = (0..players.len() as u8).collect();
     for s in &src.sections {
         let Some(head) = s.head().map(|h| h.to_ascii_lowercase()) else {
@@ -904,6 +912,12 @@ pub fn compile(src: &GameSource, diags: &mut Vec<Diagnostic>) -> Option<Game> {
                 }
             }
             "allies" => c.allies(s, &players, &mut teams),
+            "forbid-repetition" => {
+                if forbid_repetition.is_some() {
+                    c.err(s.span, "a game has one `forbid-repetition`");
+                }
+                forbid_repetition = c.forbid_repetition(s).or(forbid_repetition);
+            }
             "option" => match (s.args().first().and_then(|n| n.text()), s.args().get(1)) {
                 (Some(name), Some(v)) => c.option(&mut options, name, v),
                 _ => c.err(s.span, "`option` needs a name and a value"),
@@ -1048,6 +1062,7 @@ pub fn compile(src: &GameSource, diags: &mut Vec<Diagnostic>) -> Option<Game> {
         capture_order,
         captures_to_hand,
         invariants,
+        forbid_repetition,
         teams,
         metadata,
         missing_rules: c.missing,

@@ -71,6 +71,14 @@ pub enum Expr {
     /// The declared `(value N)` of the piece's type there (rounded; 0 for an empty square or no value).
     PieceValue(Loc),
     Count(Box<Counted>),
+    /// `(liberties [LOC])`: the empty positions next to the group of the piece there (`compile/groups.rs`).
+    Liberties(Loc),
+    /// `(group-size [LOC])`: the pieces of the group of the piece there.
+    GroupSize(Loc),
+    /// `(area [PLAYER])`: the player's pieces plus the empty positions enclosed by them alone (area scoring).
+    Area(Option<Player>),
+    /// `(passes)`: the passes made in a row just before this position.
+    Passes,
 }
 
 const ARITH: &[(&str, ArithOp)] = &[
@@ -269,6 +277,9 @@ pub fn static_expr(
             if h == "var" {
                 return var_form(diags, vars, players, node, args);
             }
+            if let Some(e) = super::groups::static_group_expr(diags, players, node, &h, args) {
+                return e;
+            }
             match ARITH.iter().find(|(w, _)| *w == h) {
                 Some(&(_, op)) if !args.is_empty() => Expr::Arith(
                     op,
@@ -435,6 +446,9 @@ impl ProgramCompiler<'_, '_> {
                     }
                     return Expr::PieceValue(self.opt_loc(args));
                 }
+                if let Some(e) = self.group_expr(node, &hl, args) {
+                    return e;
+                }
                 if hl == "count" {
                     return match self.counted(node, args) {
                         Some(c) => Expr::Count(Box::new(c)),
@@ -444,7 +458,7 @@ impl ProgramCompiler<'_, '_> {
                 let words: Vec<&str> = ARITH
                     .iter()
                     .map(|(w, _)| *w)
-                    .chain(["count", "var", "piece-value"])
+                    .chain(["count", "var", "piece-value", "liberties", "group-size", "area", "passes"])
                     .collect();
                 let hint = suggest(h, words).map(|s| format!("did you mean `{s}`?"));
                 self.expr_err(&items[0], format!("unknown number form `{h}`"), hint)

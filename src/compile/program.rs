@@ -55,6 +55,7 @@ const INSTRUCTION_WORDS: &[&str] = &[
     "choose",
     "extra-turn",
     "add-partial-required",
+    "capture-groups",
 ];
 
 const PREDICATE_WORDS: &[&str] = &[
@@ -74,6 +75,7 @@ const PREDICATE_WORDS: &[&str] = &[
     "defended?",
     "flag?",
     "position-flag?",
+    "suicide?",
     "true",
     "false",
     "and",
@@ -355,6 +357,7 @@ impl ProgramCompiler<'_, '_> {
                     }
                     "capture" => Instr::Capture(Loc::Cursor),
                     "flip" => Instr::Flip(Loc::Cursor),
+                    "capture-groups" => Instr::CaptureGroups(Loc::Cursor),
                     "change-owner" => Instr::ChangeOwner(PlayerRef::Mover, Loc::Cursor),
                     _ => {
                         if let Some(d) = self.names.board.direction(&word) {
@@ -492,6 +495,7 @@ impl ProgramCompiler<'_, '_> {
                         let l = self.opt_loc(args);
                         out.push(Instr::Capture(l));
                     }
+                    "capture-groups" => out.extend(self.capture_groups(node, args)),
                     "flip" => {
                         let l = self.opt_loc(args);
                         out.push(Instr::Flip(l));
@@ -771,6 +775,7 @@ impl ProgramCompiler<'_, '_> {
             "last-from?" => Cond::LastFrom(self.opt_loc(args)),
             "last-to?" => Cond::LastTo(self.opt_loc(args)),
             "marked?" => Cond::Marked(self.opt_loc(args)),
+            "suicide?" => Cond::Suicide(self.opt_loc(args)),
             "attacked?" | "defended?" => {
                 // Arguments: a location and/or a move type, in any order.
                 let mut loc = Loc::Cursor;

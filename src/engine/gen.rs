@@ -248,6 +248,10 @@ impl Run<'_> {
                 .and_then(|p| self.live(p))
                 .is_some_and(|x| x.attr(*a)),
             Cond::Compare(op, ab) => self.compare(*op, ab)?,
+            Cond::Suicide(l) => match self.loc(*l) {
+                Some(p) => super::groups::suicide(self.game, &|q| self.owner_at(q), p, self.player),
+                None => false,
+            },
         })
     }
 
@@ -421,6 +425,29 @@ impl Run<'_> {
             Instr::Choose(c) => self.choose(&c.set, c.otherwise.as_ref(), &c.body, &c.rest)?,
             Instr::ExtraTurn => self.extra = true,
             Instr::RequireContinuation => self.required = true,
+            Instr::CaptureGroups(l) => self.capture_groups(*l)?,
+        }
+        Ok(())
+    }
+
+    /// The owner of the live piece on position `q` (a tracked read), for the group forms.
+    fn owner_at(&self, q: usize) -> Option<Player> {
+        self.live(Pos(q as u16))
+            .filter(|x| !x.dead)
+            .map(|x| x.owner)
+    }
+
+    /// `(capture-groups LOC)`: see [`Instr::CaptureGroups`].
+    #[inline(never)]
+    fn capture_groups(&mut self, l: Loc) -> Result<(), Stop> {
+        let at = self.loc(l).ok_or(Stop::Path)?;
+        let taken =
+            super::groups::captured_by_placing(self.game, &|q| self.owner_at(q), at, self.player);
+        for q in taken {
+            let p = Pos(q as u16);
+            if !self.captures.contains(&p) {
+                self.captures.push(p);
+            }
         }
         Ok(())
     }
@@ -1080,6 +1107,9 @@ pub fn apply_move(game: &Game, state: &State, m: &Move) -> State {
     }
     s.ply += 1;
     s.passes = if m.is_pass() { s.passes + 1 } else { 0 };
+    if let Some(rule) = game.forbid_repetition {
+        s.past = super::groups::record(rule, state);
+    }
     s
 }
 
@@ -1501,6 +1531,9 @@ fn finish_legal(
     }
     if !game.invariants.is_empty() {
         moves = super::invariant::filter(game, state, player, moves, royal, kings)?;
+    }
+    if let Some(rule) = game.forbid_repetition {
+        super::groups::filter_repetition(game, state, rule, &mut moves);
     }
     match game.options.pass_turn {
         PassTurn::Yes => moves.push(Move::default()),

@@ -3,6 +3,7 @@
 
 pub mod end;
 pub mod gen;
+pub mod groups;
 pub mod invariant;
 pub mod moves;
 pub mod ordering;

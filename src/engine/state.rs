@@ -85,6 +85,8 @@ pub struct State {
     pub vars: Vec<i32>,
     /// Zobrist hash of the cells and reserves (the turn is mixed in by [`State::key`]).
     pub hash: u64,
+    /// Earlier positions, for `forbid-repetition` (ko, superko; `engine/groups.rs`); empty in other games.
+    pub past: super::groups::Past,
 }
 
 impl State {
@@ -101,6 +103,7 @@ impl State {
             last_to: None,
             vars: vec![],
             hash: 0,
+            past: Default::default(),
         };
         for v in &game.variables {
             let n = if v.per_player { game.players.len() } else { 1 };
