@@ -343,6 +343,9 @@ pub fn describe(g: &Game) -> String {
             );
         }
     }
+    for m in &g.extensions {
+        let _ = writeln!(o, "  extension module {}: {}", m.name(), m.description());
+    }
     if !g.missing_rules.is_empty() {
         let _ = writeln!(
             o,
@@ -415,6 +418,7 @@ pub fn describe_json(g: &Game) -> Value {
             "priority": e.priority,
         })).collect::<Vec<_>>(),
         "missing_rules": missing_rules_json(g),
+        "extensions": g.extensions.iter().map(|m| json!({"name": m.name(), "description": m.description()})).collect::<Vec<_>>(),
         "capture_order": crate::compile::ordering::describe(g),
     })
 }

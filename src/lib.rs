@@ -14,6 +14,7 @@ pub mod bot;
 pub mod check;
 pub mod compile;
 pub mod engine;
+pub mod extension;
 pub mod lang;
 pub mod load;
 pub mod session;

@@ -102,6 +102,7 @@ pub fn compile_selected(file: &ReadFile, sel: &VariantSel) -> (Option<Game>, Vec
     if let Some(g) = &mut game {
         g.missing_rules.extend(compile::missing::of_file(file));
         compile::missing::locate(&mut g.missing_rules, &file.sources);
+        crate::extension::drop_covered(g);
     }
     (game, diagnostics)
 }

@@ -28,6 +28,17 @@ fn read_options() -> dagaz::lang::ReadOptions {
     }
 }
 
+/// The `--extension` modules, set once from the command line (names checked to be known).
+static EXTENSIONS: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+
+/// Adds the command line's `--extension` modules to a compiled game.
+fn add_extensions(game: &mut dagaz::Game) -> Result<(), String> {
+    for name in EXTENSIONS.get().map_or(&[][..], |v| v.as_slice()) {
+        dagaz::extension::attach(game, name)?;
+    }
+    Ok(())
+}
+
 /// The `--include-path` directories, set once from the command line.
 static INCLUDE_PATHS: std::sync::OnceLock<Vec<PathBuf>> = std::sync::OnceLock::new();
 
@@ -60,6 +71,10 @@ enum Command {
         /// Print JSON instead of text.
         #[arg(long)]
         json: bool,
+        /// Add a Rust extension module to the game, as if the file named it with `(extension NAME)`
+        /// (repeatable).
+        #[arg(long = "extension", value_name = "NAME")]
+        extension: Vec<String>,
     },
     /// List the games and variants of a file.
     Variants { file: PathBuf },
@@ -77,12 +92,20 @@ enum Command {
         divide: bool,
         #[arg(long)]
         json: bool,
+        /// Add a Rust extension module to the game, as if the file named it with `(extension NAME)`
+        /// (repeatable).
+        #[arg(long = "extension", value_name = "NAME")]
+        extension: Vec<String>,
     },
     /// Drive the engine through JSON lines on stdin/stdout (see docs/protocol.md).
     Session {
         file: PathBuf,
         #[arg(long)]
         variant: Option<String>,
+        /// Add a Rust extension module to the game, as if the file named it with `(extension NAME)`
+        /// (repeatable).
+        #[arg(long = "extension", value_name = "NAME")]
+        extension: Vec<String>,
     },
     /// Play uniformly random games and report how they ended and how fast.
     Playout {
@@ -103,6 +126,10 @@ enum Command {
         /// end condition), without those rules.
         #[arg(long)]
         allow_missing_rules: bool,
+        /// Add a Rust extension module to the game, as if the file named it with `(extension NAME)`
+        /// (repeatable).
+        #[arg(long = "extension", value_name = "NAME")]
+        extension: Vec<String>,
     },
     /// Play a tournament between bots and write its games, standings and report to results/<run>/. With no
     /// arguments: a small tournament on the built-in Breakthrough.
@@ -157,6 +184,10 @@ struct TournamentArgs {
     /// condition), without those rules; config.toml and report.md list them.
     #[arg(long)]
     allow_missing_rules: bool,
+    /// Add a Rust extension module to the game, as if the file named it with `(extension NAME)` (repeatable;
+    /// recorded in config.toml and the run's fingerprint).
+    #[arg(long = "extension", value_name = "NAME")]
+    extension: Vec<String>,
     /// Finish the run in --out: its settings come from its config.toml.
     #[arg(long, requires = "out")]
     resume: bool,
@@ -174,6 +205,20 @@ fn main() -> ExitCode {
     }
     let cli = Cli::parse();
     let _ = INCLUDE_PATHS.set(cli.include_path.clone());
+    // Unknown module names are refused before anything is read.
+    let names = match &cli.command {
+        Command::Check { extension, .. }
+        | Command::Perft { extension, .. }
+        | Command::Session { extension, .. }
+        | Command::Playout { extension, .. } => extension.clone(),
+        Command::Tournament(a) => a.extension.clone(),
+        Command::Variants { .. } => vec![],
+    };
+    if let Some(bad) = names.iter().find(|n| dagaz::extension::lookup(n).is_none()) {
+        print_error(&dagaz::extension::unknown(bad));
+        return ExitCode::FAILURE;
+    }
+    let _ = EXTENSIONS.set(names);
     match cli.command {
         Command::Check {
             files,
@@ -181,6 +226,7 @@ fn main() -> ExitCode {
             variant,
             all_variants,
             json,
+            ..
         } => {
             if files.len() == 1 {
                 check(&files[0], variant.as_deref(), all_variants, json)
@@ -196,6 +242,7 @@ fn main() -> ExitCode {
             position,
             divide,
             json,
+            ..
         } => perft(
             &file,
             depth,
@@ -204,7 +251,7 @@ fn main() -> ExitCode {
             divide,
             json,
         ),
-        Command::Session { file, variant } => {
+        Command::Session { file, variant, .. } => {
             let Some(game) = load_or_report(&file, variant.as_deref()) else {
                 return ExitCode::FAILURE;
             };
@@ -225,6 +272,7 @@ fn main() -> ExitCode {
             max_plies,
             json,
             allow_missing_rules,
+            ..
         } => playout(
             &file,
             variant.as_deref(),
@@ -297,6 +345,9 @@ fn tournament_config(a: &TournamentArgs) -> Result<dagaz::tournament::Tournament
     if a.allow_missing_rules {
         c.allow_missing_rules = true;
     }
+    if !a.extension.is_empty() {
+        c.extensions = a.extension.clone();
+    }
     Ok(c)
 }
 
@@ -338,6 +389,7 @@ fn tournament(a: TournamentArgs) -> Result<(), String> {
             || a.move_timeout_ms.is_some()
             || a.sprt.is_some()
             || a.allow_missing_rules
+            || !a.extension.is_empty()
             || a.config.is_some();
         if given {
             return Err(
@@ -505,7 +557,14 @@ fn check(file: &std::path::Path, variant: Option<&str>, all: bool, json: bool) -
     };
     print_diags(&read.diagnostics, &mut out_json);
     for sel in &sels {
-        let (game, diags) = compile_selected(&read, sel);
+        let (mut game, diags) = compile_selected(&read, sel);
+        if let Some(g) = &mut game {
+            if let Err(e) = add_extensions(g) {
+                print_error(&format!("{}: {e}", file.display()));
+                ok = false;
+                game = None;
+            }
+        }
         match &game {
             Some(g) if json => out_json.push(dagaz::check::describe_json(g)),
             Some(g) => text.push_str(&dagaz::check::describe(g)),
@@ -531,7 +590,13 @@ fn check(file: &std::path::Path, variant: Option<&str>, all: bool, json: bool) -
 fn load_or_report(file: &std::path::Path, variant: Option<&str>) -> Option<dagaz::Game> {
     let sel = variant.map(VariantSel::parse).unwrap_or_default();
     match dagaz::load::load_game_with(file, &sel, &read_options()) {
-        Ok(g) => Some(g),
+        Ok(mut g) => match add_extensions(&mut g) {
+            Ok(()) => Some(g),
+            Err(e) => {
+                print_error(&format!("{}: {e}", file.display()));
+                None
+            }
+        },
         Err(e) => {
             eprint!("{e}");
             None
@@ -735,7 +800,11 @@ fn check_many(files: &[PathBuf], quiet: bool) -> ExitCode {
                 let mut diags = vec![];
                 games += 1;
                 match dagaz::compile::compile(g, &mut diags) {
-                    Some(game) => {
+                    Some(mut game) => {
+                        if let Err(e) = add_extensions(&mut game) {
+                            first_error = Some(format!("{}: {e}", f.display()));
+                            break;
+                        }
                         for r in &game.missing_rules {
                             if !missing.contains(&r.what()) {
                                 missing.push(r.what());

@@ -685,6 +685,31 @@ fn lines_of_action() {
     }
 }
 
+/// Connect Four, `games/connect-four.zrf`: its fall and its end are the `connect-four` extension module,
+/// named in the file (`(extension connect-four)`); d1-d6 here, d8 in the deep test.
+#[test]
+fn connect_four() {
+    check(
+        "connect four",
+        "games/connect-four.zrf",
+        120_000,
+        false,
+        |f| f.to_string(),
+    );
+}
+
+#[test]
+#[ignore]
+fn connect_four_deep() {
+    check(
+        "connect four",
+        "games/connect-four.zrf",
+        6_000_000,
+        true,
+        |f| f.to_string(),
+    );
+}
+
 /// Go against OpenSpiel's `go` (`../shared/reference/perft-families.md`): a move is a whole turn, the pass is
 /// a move, two passes in a row end the game (that position is a leaf, not expanded), suicide is illegal,
 /// simple ko. 5x5 d1-d4 = 26, 651, 15,650, 361,041; 9x9 d1-d3 = 82, 6,643, 531,522. OpenSpiel ends the game

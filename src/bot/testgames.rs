@@ -312,6 +312,7 @@ pub fn bare_game() -> Game {
         teams: vec![],
         metadata: vec![],
         missing_rules: vec![],
+        extensions: vec![],
     }
 }
 

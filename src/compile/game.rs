@@ -591,6 +591,9 @@ pub struct Game {
     /// Rules the file asks for that the engine does not apply (unknown options and sections, no end
     /// condition): the game is played without them. See [`super::missing`].
     pub missing_rules: Vec<super::MissingRule>,
+    /// Rust extension modules (`(extension NAME)` in the file, `--extension NAME` on the command line), in
+    /// the order they were named; see `crate::extension`. Empty for almost every game.
+    pub extensions: Vec<&'static dyn crate::extension::Extension>,
 }
 
 impl Game {

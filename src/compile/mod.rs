@@ -3,6 +3,7 @@
 //! resolved against what the file declared.
 
 pub mod board;
+mod extension;
 pub mod game;
 pub mod groups;
 pub mod hand;
@@ -65,6 +66,7 @@ const RULE_SECTIONS: &[&str] = &[
     "capture-order",
     "captures-to-hand",
     "forbid-repetition",
+    "extension",
 ];
 
 /// Option names are matched with dashes and spaces equivalent, in lower case.
@@ -875,6 +877,7 @@ pub fn compile(src: &GameSource, diags: &mut Vec<Diagnostic>) -> Option<Game> {
     let mut invariants = vec![];
     let mut forbid_repetition = None;
     let mut teams: Vec<u8> = (0..players.len() as u8).collect();
+    let mut extensions: Vec<(&'static dyn crate::extension::Extension, crate::lang::Span)> = vec![];
     for s in &src.sections {
         let Some(head) = s.head().map(|h| h.to_ascii_lowercase()) else {
             c.diags.push(Diagnostic::warning(
@@ -918,6 +921,7 @@ pub fn compile(src: &GameSource, diags: &mut Vec<Diagnostic>) -> Option<Game> {
                 }
                 forbid_repetition = c.forbid_repetition(s).or(forbid_repetition);
             }
+            "extension" => c.extensions(s, &mut extensions),
             "option" => match (s.args().first().and_then(|n| n.text()), s.args().get(1)) {
                 (Some(name), Some(v)) => c.option(&mut options, name, v),
                 _ => c.err(s.span, "`option` needs a name and a value"),
@@ -1041,7 +1045,7 @@ pub fn compile(src: &GameSource, diags: &mut Vec<Diagnostic>) -> Option<Game> {
     if teams.iter().enumerate().all(|(i, t)| *t as usize == i) {
         teams.clear();
     }
-    Some(Game {
+    let mut game = Game {
         title: src.title.clone(),
         variant: src.number,
         players,
@@ -1065,6 +1069,11 @@ pub fn compile(src: &GameSource, diags: &mut Vec<Diagnostic>) -> Option<Game> {
         forbid_repetition,
         teams,
         metadata,
-        missing_rules: c.missing,
-    })
+        missing_rules: std::mem::take(&mut c.missing),
+        extensions: vec![],
+    };
+    if !extensions.is_empty() && !c.attach_extensions(&mut game, &extensions) {
+        return None;
+    }
+    Some(game)
 }

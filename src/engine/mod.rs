@@ -84,7 +84,14 @@ impl<'g> Engine<'g> {
     }
 
     pub fn initial(&self) -> State {
-        State::initial(self.game)
+        let mut s = State::initial(self.game);
+        if !self.game.extensions.is_empty() {
+            for m in &self.game.extensions {
+                m.setup(self.game, &mut s);
+            }
+            s.hash = s.full_hash();
+        }
+        s
     }
 
     /// The player whose turn it is.
@@ -98,7 +105,12 @@ impl<'g> Engine<'g> {
     }
 
     pub fn legal_moves(&self, s: &State) -> Result<Vec<Move>, EngineError> {
-        gen::legal_moves(self.game, s, &self.royal, &self.kings)
+        let mut moves = gen::legal_moves(self.game, s, &self.royal, &self.kings)?;
+        // Extension modules rewrite or filter the complete moves (`crate::extension`).
+        for m in &self.game.extensions {
+            m.moves(self.game, s, &mut moves)?;
+        }
+        Ok(moves)
     }
 
     pub fn apply(&self, s: &State, m: &Move) -> State {
@@ -112,6 +124,12 @@ impl<'g> Engine<'g> {
         moves: &[Move],
         history: &[u64],
     ) -> Result<Option<Outcome>, EngineError> {
+        // An extension module's end of the game comes before the file's own conditions.
+        for m in &self.game.extensions {
+            if let Some(o) = m.outcome(self.game, s, moves, history) {
+                return Ok(Some(o));
+            }
+        }
         end::outcome(self.game, s, moves, history, &self.royal)
     }
 

@@ -3,7 +3,7 @@
 //! variants and the bots' factories.
 //!
 //! A TOML file has the command line's keys (`game`, `variants`, `format`, `games`, `seed`, `max_plies`,
-//! `opening_plies`, `move_timeout_ms`, `sprt`, `allow_missing_rules`) and a list of `bots`, each a name as on the command line
+//! `opening_plies`, `move_timeout_ms`, `sprt`, `allow_missing_rules`, `extensions`) and a list of `bots`, each a name as on the command line
 //! (`"mcts-1k"`, `"alphabeta:depth=2"`) or a table with `kind` and the keys of that kind (`bots/*.toml`).
 
 use crate::bot::{Bot, BotSpec};
@@ -177,6 +177,10 @@ pub struct TournamentConfig {
     /// the run and recomputed from the game whenever the configuration is loaded.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub missing_rules: Vec<String>,
+    /// Rust extension modules added to the game (`--extension`), as if its file named them; part of the
+    /// run's fingerprint.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub extensions: Vec<String>,
     pub bots: Vec<BotConfig>,
 }
 
@@ -223,6 +227,7 @@ impl Default for TournamentConfig {
             sprt: None,
             allow_missing_rules: false,
             missing_rules: vec![],
+            extensions: vec![],
             bots: DEFAULT_BOTS
                 .iter()
                 .map(|b| BotConfig::Name(b.to_string()))
@@ -400,10 +405,14 @@ impl TournamentConfig {
         let mut variants: Vec<Variant> = vec![];
         for sel in &sels {
             let (game, diags) = compile_selected(&file, sel);
-            let Some(game) = game else {
+            let Some(mut game) = game else {
                 let errors: Vec<_> = diags.into_iter().filter(|d| d.is_error()).collect();
                 return Err(lang::diag::render_all(&errors, &file.sources));
             };
+            for name in &self.extensions {
+                crate::extension::attach(&mut game, name)
+                    .map_err(|e| format!("{}: {e}", self.game))?;
+            }
             let mut title = game.title.clone();
             if variants.iter().any(|v| v.title == title) {
                 title = format!("{title} ({})", game.variant);
@@ -563,6 +572,10 @@ impl Tournament {
             ),
             ("bots".into(), self.bots.len().to_string()),
         ];
+        // Recorded only when given, so that the fingerprints of runs without modules stay as they were.
+        if !c.extensions.is_empty() {
+            f.push(("extensions".into(), c.extensions.join(" ")));
+        }
         for (i, b) in self.bots.iter().enumerate() {
             let spec = match &b.config {
                 Some(BotConfig::Table(t)) => {

@@ -1,0 +1,125 @@
+//! `connect-four`: the rules of Connect Four (Captain's Mistress) that a ZRF file with a plain drop
+//! (`(verify empty?) add`) leaves out, from the published rules (Wikipedia, "Connect Four"): a disc falls
+//! to the lowest empty cell of its column, and the first player with four of their discs in a line
+//! (across, up and down, or diagonally) wins; a full board with no line is a draw.
+//!
+//! "Down" is the board's direction `s` (as in the corpus's `connect-four.zrf`, whose rank 1 is the bottom
+//! row). Lines run along every direction that has a reverse. Gravity only removes moves, and the end is read
+//! from the position, so moves, hashing and perft stay those of the file.
+
+use super::Extension;
+use crate::compile::{Dir, Game, Player, Pos, NO_POS};
+use crate::engine::{EngineError, Move, Outcome, State};
+
+/// The module (registered in [`super::MODULES`]).
+pub struct ConnectFour;
+
+/// The length of a winning line.
+const LINE: usize = 4;
+
+fn down(game: &Game) -> Option<Dir> {
+    game.board.direction("s")
+}
+
+fn neighbour(game: &Game, pos: Pos, dir: Dir) -> Option<Pos> {
+    let b = &game.board;
+    let t = b.links[pos.idx() * b.directions.len() + dir.idx()];
+    (t != NO_POS).then_some(Pos(t))
+}
+
+/// One direction of each pair of reverse directions: the lines are read along these.
+fn line_dirs(game: &Game) -> impl Iterator<Item = Dir> + '_ {
+    game.board
+        .opposite
+        .iter()
+        .enumerate()
+        .filter_map(|(d, o)| o.filter(|o| o.idx() > d).map(|_| Dir(d as u16)))
+}
+
+/// The owner of a line of [`LINE`] pieces on the board, if any.
+fn line_owner(game: &Game, state: &State) -> Option<Player> {
+    for (i, cell) in state.cells.iter().enumerate() {
+        let Some(p) = cell else { continue };
+        for d in line_dirs(game) {
+            let mut at = Pos(i as u16);
+            let mut n = 1;
+            while n < LINE {
+                match neighbour(game, at, d) {
+                    Some(next) if state.get(next).is_some_and(|q| q.owner == p.owner) => {
+                        at = next;
+                        n += 1;
+                    }
+                    _ => break,
+                }
+            }
+            if n == LINE {
+                return Some(p.owner);
+            }
+        }
+    }
+    None
+}
+
+impl Extension for ConnectFour {
+    fn name(&self) -> &'static str {
+        "connect-four"
+    }
+
+    fn description(&self) -> &'static str {
+        "discs fall to the lowest empty cell (direction s); four in a line wins; a full board draws"
+    }
+
+    fn check(&self, game: &Game) -> Result<(), String> {
+        if down(game).is_none() {
+            return Err("the board needs a direction `s` (down, towards the bottom row)".into());
+        }
+        if game.players.len() != 2 {
+            return Err("Connect Four has two players".into());
+        }
+        Ok(())
+    }
+
+    fn moves(&self, game: &Game, state: &State, moves: &mut Vec<Move>) -> Result<(), EngineError> {
+        let Some(s) = down(game) else { return Ok(()) };
+        // A drop must rest on a disc or on the bottom row.
+        let rests = |to: Pos| neighbour(game, to, s).is_none_or(|below| state.get(below).is_some());
+        moves.retain(|m| {
+            m.parts
+                .iter()
+                .all(|p| p.from.is_some() || p.to.is_none_or(rests))
+        });
+        Ok(())
+    }
+
+    fn outcome(
+        &self,
+        game: &Game,
+        state: &State,
+        moves: &[Move],
+        _history: &[u64],
+    ) -> Option<Outcome> {
+        let n = game.players.len();
+        if let Some(w) = line_owner(game, state) {
+            let results = (0..n).map(|q| if q == w.idx() { 1 } else { -1 }).collect();
+            return Some(Outcome {
+                results,
+                end_type: "four-in-a-row".into(),
+                name: "four in a row".into(),
+                priority: 0,
+            });
+        }
+        if moves.is_empty() {
+            return Some(Outcome {
+                results: vec![0; n],
+                end_type: "full-board".into(),
+                name: "full board".into(),
+                priority: 0,
+            });
+        }
+        None
+    }
+
+    fn covers(&self) -> &[&str] {
+        &["no-end-condition"]
+    }
+}
