@@ -392,3 +392,80 @@ fn group_forms_have_located_errors() {
         assert!(text.contains(want), "missing {want:?} in:\n{text}");
     }
 }
+
+fn corpus_with(file: &str, module: &str) -> dagaz::Game {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/corpus/zrf/DagazProject.github.io/go/zrf")
+        .join(file);
+    let mut g = load_game(&path, &VariantSel::First).unwrap();
+    dagaz::extension::attach(&mut g, module).unwrap();
+    g
+}
+
+/// The corpus's `go.zrf` (a plain drop, its rules in Dagaz scripts) with `--extension go`: captures,
+/// suicide, ko and the end by passes are the module's; without it a surrounded stone stays.
+#[test]
+fn corpus_go_with_the_go_module_plays_go() {
+    let g = corpus_with("go.zrf", "go");
+    assert!(g.missing_rules.is_empty(), "{:?}", g.missing_rules);
+    let e = Engine::new(&g);
+    // Capture: White a1 in the corner, Black b1; Black a2 takes it.
+    let s = stones(&g, "Black", &["b1"], &["a1"]);
+    let after = play(&e, &s, "a2");
+    assert!(!occupied(&g, &after, "a1"), "a1 is captured");
+    // Suicide: White may not play a1 between Black b1 and a2.
+    let s = stones(&g, "White", &["b1", "a2"], &[]);
+    assert!(drop_at(&g, &e.legal_moves(&s).unwrap(), "a1").is_none());
+    // Ko (the module declares simple ko): the shape of `ko_position`, on the 19x19 board.
+    let s = play(&e, &stones(&g, "Black", &["a2", "b1", "b3"], &["b2", "c1", "d2", "c3"]), "c2");
+    assert!(drop_at(&g, &e.legal_moves(&s).unwrap(), "b2").is_none());
+    // Two passes end the game; an empty board is White's by komi.
+    let s = pass(&e, &pass(&e, &e.initial()));
+    let moves = e.legal_moves(&s).unwrap();
+    let out = e.outcome(&s, &moves, &[]).unwrap().expect("two passes");
+    assert_eq!(out.results, vec![-1, 1]);
+    assert_eq!(out.end_type, "area");
+    // Without the module, the stone on a1 stays and nothing ends the game.
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/corpus/zrf/DagazProject.github.io/go/zrf/go.zrf");
+    let plain = load_game(&path, &VariantSel::First).unwrap();
+    let e = Engine::new(&plain);
+    let after = play(&e, &stones(&plain, "Black", &["b1"], &["a1"]), "a2");
+    assert!(occupied(&plain, &after, "a1"));
+}
+
+/// The corpus's `atari-go.zrf` with `--extension atari-go`: the first capture wins.
+#[test]
+fn corpus_atari_go_with_its_module_ends_at_the_first_capture() {
+    let g = corpus_with("atari-go.zrf", "atari-go");
+    assert!(g.missing_rules.is_empty(), "{:?}", g.missing_rules);
+    let e = Engine::new(&g);
+    let mut s = e.initial();
+    // Black e5, White a1, Black b1, White h8, Black a2 takes a1: Black wins.
+    for at in ["e5", "a1", "b1", "h8"] {
+        s = play(&e, &s, at);
+        let moves = e.legal_moves(&s).unwrap();
+        assert!(e.outcome(&s, &moves, &[]).unwrap().is_none(), "after {at}");
+    }
+    s = play(&e, &s, "a2");
+    assert!(!occupied(&g, &s, "a1"));
+    let moves = e.legal_moves(&s).unwrap();
+    let out = e.outcome(&s, &moves, &[]).unwrap().expect("first capture");
+    assert_eq!(out.results, vec![1, -1]);
+    assert_eq!(out.end_type, "first-capture");
+}
+
+/// A fill that stops at its first liberty must not leave marks that cut the same group short when it is
+/// reached again from another stone. Black plays c3; White's c4-d4-d3 touches it twice (c4 north, d3 east).
+/// The fill from c4 stops at once on c5; the fill from d3 must still reach c5 through d4 and c4, or it
+/// would take d3 and d4, whose other neighbours (d2, e3, e4, d5) are Black's.
+#[test]
+fn a_group_reached_twice_from_the_new_stone_keeps_its_far_liberty() {
+    let g = go5();
+    let e = Engine::new(&g);
+    let s = stones(&g, "Black", &["d2", "e3", "e4", "d5"], &["c4", "d4", "d3"]);
+    let after = play(&e, &s, "c3");
+    for at in ["c4", "d4", "d3"] {
+        assert!(occupied(&g, &after, at), "{at} has a liberty on c5 and b4");
+    }
+}

@@ -1532,9 +1532,6 @@ fn finish_legal(
     if !game.invariants.is_empty() {
         moves = super::invariant::filter(game, state, player, moves, royal, kings)?;
     }
-    if let Some(rule) = game.forbid_repetition {
-        super::groups::filter_repetition(game, state, rule, &mut moves);
-    }
     match game.options.pass_turn {
         PassTurn::Yes => moves.push(Move::default()),
         PassTurn::Forced if moves.is_empty() && (state.passes as usize) < game.players.len() => {

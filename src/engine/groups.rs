@@ -11,7 +11,7 @@
 //! one pointer), pushed by `apply_move`. Perft, the bots and the tournament all go through `apply_move`, so
 //! every path sees the same history; a position read from text starts with none.
 
-use super::moves::Move;
+use super::moves::{Action, Move};
 use super::state::State;
 use crate::compile::*;
 use std::sync::Arc;
@@ -101,12 +101,53 @@ pub fn filter_repetition(game: &Game, state: &State, rule: RepetitionRule, moves
             .chain(std::iter::once(rule_key(rule, state)))
             .collect(),
     };
+    // A move of one part that only places and captures (a drop in Go) is tried on one scratch copy and undone,
+    // rather than applied to a fresh copy of the state: on 19x19, a copy per candidate was most of the time.
+    let mut scratch = state.clone();
+    let np = game.pieces.len();
     moves.retain(|m| {
-        m.is_pass() || {
-            let after = super::gen::apply_move(game, state, m);
-            !forbidden.contains(&rule_key(rule, &after))
+        if m.is_pass() {
+            return true;
         }
+        let simple = matches!(&m.parts[..], [p] if p.actions.iter().all(|a| {
+            matches!(a, Action::Place { .. } | Action::Capture { .. })
+        })) && game.captures_to_hand.is_none()
+            && !game.options.recycle_captures;
+        if !simple {
+            let after = super::gen::apply_move(game, state, m);
+            return !forbidden.contains(&rule_key(rule, &after));
+        }
+        let part = &m.parts[0];
+        super::gen::apply_part(game, &mut scratch, part, false);
+        let turn = scratch.turn;
+        scratch.turn = next_turn(game, state.turn);
+        let key = rule_key(rule, &scratch);
+        scratch.turn = turn;
+        for a in &part.actions {
+            match *a {
+                Action::Place { at, piece, reserve } => {
+                    scratch.set(at, state.get(at));
+                    if reserve {
+                        let slot = piece.owner.idx() * np + piece.kind.idx();
+                        scratch.set_reserve(slot, state.reserves[slot]);
+                    }
+                }
+                Action::Capture { at } => scratch.set(at, state.get(at)),
+                _ => {}
+            }
+        }
+        debug_assert_eq!(scratch.hash, state.hash);
+        !forbidden.contains(&key)
     });
+}
+
+/// The turn-order entry after `turn` (no extra turn).
+fn next_turn(game: &Game, turn: usize) -> usize {
+    if turn + 1 >= game.turn_order.entries.len() {
+        game.turn_order.repeat_from
+    } else {
+        turn + 1
+    }
 }
 
 /// The positions next to `p` on the board (off-board positions excepted).
@@ -119,47 +160,61 @@ fn neighbours(board: &Board, p: usize) -> impl Iterator<Item = usize> + '_ {
         .map(|&q| q as usize)
 }
 
-/// Flood fill of `player`'s group from `start`, treating `occupied` as holding a piece of another player and
-/// the positions marked in `gone` as empty. Appends the group's positions to `members` (marking them in
-/// `seen`); returns its liberties (each empty neighbour once).
+/// Flood fill of `player`'s group from `start`, treating `occupied` as holding a piece of another player.
+/// Appends the group's positions to `members` (marking them in `seen`); returns its liberties (each empty
+/// neighbour once). With `any`, stops at the first liberty (returns 1): capture and suicide tests only ask
+/// whether there is one, and a big group usually has one near where the fill starts.
+#[allow(clippy::too_many_arguments)]
 fn flood(
     board: &Board,
     owner: Owner,
     start: usize,
     player: Player,
     occupied: Option<usize>,
-    gone: &[bool],
+    any: bool,
     seen: &mut [u8],
     members: &mut Vec<usize>,
 ) -> u32 {
     const MEMBER: u8 = 1;
     const LIBERTY: u8 = 2;
-    let empty = |q: usize| Some(q) != occupied && (gone[q] || owner(q).is_none());
     let first = members.len();
     members.push(start);
     seen[start] |= MEMBER;
     let mut libs = 0;
     let mut i = first;
-    while i < members.len() {
+    'fill: while i < members.len() {
         let p = members[i];
         i += 1;
         for q in neighbours(board, p) {
-            if seen[q] & (MEMBER | LIBERTY) != 0 {
+            if seen[q] & (MEMBER | LIBERTY) != 0 || Some(q) == occupied {
                 continue;
             }
-            if empty(q) {
-                seen[q] |= LIBERTY;
-                libs += 1;
-            } else if Some(q) != occupied && owner(q) == Some(player) {
-                seen[q] |= MEMBER;
-                members.push(q);
+            match owner(q) {
+                None => {
+                    seen[q] |= LIBERTY;
+                    libs += 1;
+                    if any {
+                        break 'fill;
+                    }
+                }
+                Some(o) if o == player => {
+                    seen[q] |= MEMBER;
+                    members.push(q);
+                }
+                Some(_) => {}
             }
         }
     }
-    // Liberty marks are per group: clear them for the next flood.
-    for &p in &members[first..] {
-        for q in neighbours(board, p) {
-            seen[q] &= !LIBERTY;
+    // Liberty marks are per group: clear them for the next fill. A fill stopped early leaves no member mark
+    // either: a later fill of the same group from another stone must not stop at its partial marks.
+    if libs > 0 {
+        for &p in &members[first..] {
+            if any {
+                seen[p] &= !MEMBER;
+            }
+            for q in neighbours(board, p) {
+                seen[q] &= !LIBERTY;
+            }
         }
     }
     libs
@@ -174,7 +229,6 @@ pub fn captured_by_placing(game: &Game, owner: Owner, at: Pos, mover: Player) ->
     if !neighbours(b, at.idx()).any(|q| owner(q).is_some_and(|o| !game.same_team(o, mover))) {
         return out;
     }
-    let gone = vec![false; n];
     let mut seen = vec![0u8; n];
     for q in neighbours(b, at.idx()) {
         if seen[q] != 0 {
@@ -184,7 +238,7 @@ pub fn captured_by_placing(game: &Game, owner: Owner, at: Pos, mover: Player) ->
             continue;
         };
         let start = out.len();
-        if flood(b, owner, q, o, Some(at.idx()), &gone, &mut seen, &mut out) > 0 {
+        if flood(b, owner, q, o, Some(at.idx()), true, &mut seen, &mut out) > 0 {
             out.truncate(start);
         }
     }
@@ -204,13 +258,12 @@ pub fn suicide(game: &Game, owner: Owner, at: Pos, mover: Player) -> bool {
         return false;
     }
     let n = b.positions.len();
-    let gone = vec![false; n];
     let mut seen = vec![0u8; n];
     let mut members = vec![];
     for q in neighbours(b, a) {
         if seen[q] == 0 && owner(q) == Some(mover) {
             // Its liberties other than `at` (which the new piece fills).
-            if flood(b, owner, q, mover, Some(a), &gone, &mut seen, &mut members) > 0 {
+            if flood(b, owner, q, mover, Some(a), true, &mut seen, &mut members) > 0 {
                 return false;
             }
         }
@@ -224,10 +277,9 @@ pub fn group_of(game: &Game, owner: Owner, at: Pos) -> (u32, u32) {
         return (0, 0);
     };
     let n = game.board.positions.len();
-    let gone = vec![false; n];
     let mut seen = vec![0u8; n];
     let mut members = vec![];
-    let libs = flood(&game.board, owner, at.idx(), p, None, &gone, &mut seen, &mut members);
+    let libs = flood(&game.board, owner, at.idx(), p, None, false, &mut seen, &mut members);
     (libs, members.len() as u32)
 }
 

@@ -110,6 +110,10 @@ impl<'g> Engine<'g> {
         for m in &self.game.extensions {
             m.moves(self.game, s, &mut moves)?;
         }
+        // Ko and superko judge the moves whole, the modules' captures included.
+        if let Some(rule) = self.game.forbid_repetition {
+            groups::filter_repetition(self.game, s, rule, &mut moves);
+        }
         Ok(moves)
     }
 

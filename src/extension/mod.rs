@@ -14,6 +14,7 @@
 //! conditions). A game with no module pays one test of an empty slice per call.
 
 pub mod connect_four;
+pub mod go;
 
 use crate::compile::Game;
 use crate::engine::{EngineError, Move, Outcome, State};
@@ -33,6 +34,11 @@ pub trait Extension: Send + Sync {
     fn check(&self, _game: &Game) -> Result<(), String> {
         Ok(())
     }
+
+    /// Called once when the module is attached, before `check`: a module may turn on rules the language
+    /// already has (Go's module declares simple ko, `Game::forbid_repetition`, so that the state keeps the
+    /// history ko needs). The default changes nothing.
+    fn configure(&self, _game: &mut Game) {}
 
     /// Changes the start position (`Engine::initial`). The state's hash is recomputed after every module's
     /// setup, so a module may write cells, reserves and variables directly here.
@@ -87,7 +93,7 @@ impl std::fmt::Debug for dyn Extension {
 }
 
 /// Every module, one line each. Add a module here (and a `pub mod` above) to register it.
-static MODULES: &[&dyn Extension] = &[&connect_four::ConnectFour];
+static MODULES: &[&dyn Extension] = &[&connect_four::ConnectFour, &go::Go, &go::AtariGo];
 
 /// The module registered under `name` (case-insensitive).
 pub fn lookup(name: &str) -> Option<&'static dyn Extension> {
@@ -117,6 +123,7 @@ pub fn attach(game: &mut Game, name: &str) -> Result<(), String> {
     if game.extensions.iter().any(|e| e.name() == m.name()) {
         return Ok(());
     }
+    m.configure(game);
     m.check(game)
         .map_err(|e| format!("extension module `{}`: {e}", m.name()))?;
     game.extensions.push(m);
