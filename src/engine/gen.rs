@@ -248,10 +248,7 @@ impl Run<'_> {
                 .and_then(|p| self.live(p))
                 .is_some_and(|x| x.attr(*a)),
             Cond::Compare(op, ab) => self.compare(*op, ab)?,
-            Cond::Suicide(l) => match self.loc(*l) {
-                Some(p) => super::groups::suicide(self.game, &|q| self.owner_at(q), p, self.player),
-                None => false,
-            },
+            Cond::Suicide(l) => self.suicide(*l),
         })
     }
 
@@ -435,6 +432,16 @@ impl Run<'_> {
         self.live(Pos(q as u16))
             .filter(|x| !x.dead)
             .map(|x| x.owner)
+    }
+
+    /// `suicide?`: see [`Cond::Suicide`]. Out of line, like the other group forms, to keep the interpreter's
+    /// hot functions as they were.
+    #[inline(never)]
+    fn suicide(&self, l: Loc) -> bool {
+        match self.loc(l) {
+            Some(p) => super::groups::suicide(self.game, &|q| self.owner_at(q), p, self.player),
+            None => false,
+        }
     }
 
     /// `(capture-groups LOC)`: see [`Instr::CaptureGroups`].
