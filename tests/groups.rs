@@ -469,3 +469,47 @@ fn a_group_reached_twice_from_the_new_stone_keeps_its_far_liberty() {
         assert!(occupied(&g, &after, at), "{at} has a liberty on c5 and b4");
     }
 }
+
+/// The corpus's `arrange/zrf/hex.zrf` (its goal and swap rule in Dagaz scripts) with `--extension hex`:
+/// a chain between one's edges wins, and the second player's first move may be the swap.
+#[test]
+fn corpus_hex_with_the_hex_module_wins_by_connection_and_offers_the_swap() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/corpus/zrf/DagazProject.github.io/arrange/zrf/hex.zrf");
+    let mut g = load_game(&path, &VariantSel::First).unwrap();
+    let plain_moves = {
+        let e = Engine::new(&g);
+        let s = play(&e, &e.initial(), "c5");
+        e.legal_moves(&s).unwrap().len()
+    };
+    dagaz::extension::attach(&mut g, "hex").unwrap();
+    assert!(g.missing_rules.is_empty(), "{:?}", g.missing_rules);
+    let e = Engine::new(&g);
+    // Red c5; Blue has the 120 empty cells and the swap, which puts a Blue stone on e3 and removes c5.
+    let s = play(&e, &e.initial(), "c5");
+    let moves = e.legal_moves(&s).unwrap();
+    assert_eq!(plain_moves, 120);
+    assert_eq!(moves.len(), 121);
+    let swap = moves.iter().find(|m| m.captures() == 1).expect("the swap");
+    let after = e.apply(&s, swap);
+    assert!(!occupied(&g, &after, "c5"));
+    let e3 = after.get(g.board.position("e3").unwrap()).expect("a stone on e3");
+    assert_eq!(e3.owner, dagaz::compile::Player(1));
+    // No swap later in the game.
+    let s = play(&e, &play(&e, &s, "a1"), "b1");
+    assert!(e.legal_moves(&s).unwrap().iter().all(|m| m.captures() == 0));
+    // Red joins rows 1 and 11 along column f: Red wins; Blue joins columns a and k along row 6: Blue wins.
+    let red: Vec<String> = (1..=11).map(|r| format!("f{r}")).collect();
+    let red: Vec<&str> = red.iter().map(String::as_str).collect();
+    let s = stones(&g, "Blue", &red, &[]);
+    let out = e.outcome(&s, &e.legal_moves(&s).unwrap(), &[]).unwrap().expect("Red joined");
+    assert_eq!(out.results, vec![1, -1]);
+    let blue: Vec<String> = "abcdefghijk".chars().map(|c| format!("{c}6")).collect();
+    let blue: Vec<&str> = blue.iter().map(String::as_str).collect();
+    let s = stones(&g, "Red", &[], &blue);
+    let out = e.outcome(&s, &e.legal_moves(&s).unwrap(), &[]).unwrap().expect("Blue joined");
+    assert_eq!(out.results, vec![-1, 1]);
+    // Ten of column f's eleven cells: no chain.
+    let s = stones(&g, "Blue", &red[..10], &[]);
+    assert!(e.outcome(&s, &e.legal_moves(&s).unwrap(), &[]).unwrap().is_none());
+}

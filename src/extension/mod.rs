@@ -15,6 +15,7 @@
 
 pub mod connect_four;
 pub mod go;
+pub mod hex;
 
 use crate::compile::Game;
 use crate::engine::{EngineError, Move, Outcome, State};
@@ -93,7 +94,12 @@ impl std::fmt::Debug for dyn Extension {
 }
 
 /// Every module, one line each. Add a module here (and a `pub mod` above) to register it.
-static MODULES: &[&dyn Extension] = &[&connect_four::ConnectFour, &go::Go, &go::AtariGo];
+static MODULES: &[&dyn Extension] = &[
+    &connect_four::ConnectFour,
+    &go::Go,
+    &go::AtariGo,
+    &hex::Hex,
+];
 
 /// The module registered under `name` (case-insensitive).
 pub fn lookup(name: &str) -> Option<&'static dyn Extension> {
