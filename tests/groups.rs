@@ -513,3 +513,84 @@ fn corpus_hex_with_the_hex_module_wins_by_connection_and_offers_the_swap() {
     let s = stones(&g, "Blue", &red[..10], &[]);
     assert!(e.outcome(&s, &e.legal_moves(&s).unwrap(), &[]).unwrap().is_none());
 }
+
+fn alak(variant: &str) -> dagaz::Game {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/corpus/zrf/DagazProject.github.io/go/zrf/alak.zrf");
+    let mut g = load_game(&path, &VariantSel::Title(variant.into())).unwrap();
+    dagaz::extension::attach(&mut g, "alak").unwrap();
+    assert!(g.missing_rules.is_empty(), "{:?}", g.missing_rules);
+    g
+}
+
+/// The corpus's `alak.zrf` with `--extension alak`: enemy runs closed by the mover's stone or the row's end
+/// are taken; no drop where a stone was just taken; a full row is scored.
+#[test]
+fn corpus_alak_takes_closed_runs_and_forbids_the_ko_cells() {
+    let g = alak("Alak");
+    let e = Engine::new(&g);
+    // White c1 d1 between Black b1 and the drop on e1.
+    let s = play(&e, &stones(&g, "Black", &["b1"], &["c1", "d1"]), "e1");
+    assert!(!occupied(&g, &s, "c1") && !occupied(&g, &s, "d1"));
+    // White may not drop on c1 or d1 right away, but may elsewhere.
+    let moves = e.legal_moves(&s).unwrap();
+    assert!(drop_at(&g, &moves, "c1").is_none() && drop_at(&g, &moves, "d1").is_none());
+    assert!(drop_at(&g, &moves, "g1").is_some());
+    // One move later the cells are free again.
+    let s = play(&e, &play(&e, &s, "g1"), "i1");
+    assert!(drop_at(&g, &e.legal_moves(&s).unwrap(), "c1").is_some());
+    // The end of the row closes a run: White a1 b1, Black drops c1.
+    let s = play(&e, &stones(&g, "Black", &[], &["a1", "b1"]), "c1");
+    assert!(!occupied(&g, &s, "a1") && !occupied(&g, &s, "b1"));
+    // A run with an empty cell beyond stays.
+    let s = play(&e, &stones(&g, "Black", &[], &["b1"]), "c1");
+    assert!(occupied(&g, &s, "b1"));
+    // A full row: Black 6 stones, White 5: Black wins on the count.
+    let full = stones(
+        &g,
+        "White",
+        &["a1", "b1", "c1", "d1", "e1", "f1"],
+        &["g1", "h1", "i1", "j1", "k1"],
+    );
+    let out = e
+        .outcome(&full, &e.legal_moves(&full).unwrap(), &[])
+        .unwrap()
+        .expect("no move left");
+    assert_eq!(out.results, vec![1, -1]);
+    assert_eq!(out.end_type, "territory");
+}
+
+/// The moving variant ("Alak Checkers"): a stone slides to the next empty cell and takes the closed runs
+/// beside it; fewer than two stones loses.
+#[test]
+fn corpus_alak_checkers_takes_runs_and_ends_below_two_stones() {
+    let g = alak("Alak Checkers");
+    let e = Engine::new(&g);
+    // White a1 and e1, Black b1 c1 (and j1 k1): e1 slides west to d1, closing b1-c1 against a1.
+    let s = stones(&g, "White", &["b1", "c1", "j1", "k1"], &["a1", "e1"]);
+    let after = slide(&e, &s, "e1", "d1");
+    assert!(!occupied(&g, &after, "b1") && !occupied(&g, &after, "c1"));
+    // Black's two stones left: the game goes on; with one, Black loses.
+    assert!(e
+        .outcome(&after, &e.legal_moves(&after).unwrap(), &[])
+        .unwrap()
+        .is_none());
+    let s = stones(&g, "White", &["b1", "c1", "k1"], &["a1", "e1"]);
+    let after = slide(&e, &s, "e1", "d1");
+    let out = e
+        .outcome(&after, &e.legal_moves(&after).unwrap(), &[])
+        .unwrap()
+        .expect("Black has one stone");
+    assert_eq!(out.results, vec![-1, 1]);
+}
+
+/// Plays the move of the piece on `from` to `to`.
+fn slide(e: &Engine, s: &State, from: &str, to: &str) -> State {
+    let (f, t) = (e.game.board.position(from), e.game.board.position(to));
+    let moves = e.legal_moves(s).unwrap();
+    let m = moves
+        .iter()
+        .find(|m| m.parts.len() == 1 && m.parts[0].from == f && m.parts[0].to == t)
+        .unwrap_or_else(|| panic!("{from}-{to} is not legal"));
+    e.apply(s, m)
+}

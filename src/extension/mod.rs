@@ -13,6 +13,7 @@
 //! and [`Engine::outcome`](crate::engine::Engine::outcome) (`outcome`, before the file's own end
 //! conditions). A game with no module pays one test of an empty slice per call.
 
+pub mod alak;
 pub mod connect_four;
 pub mod go;
 pub mod hex;
@@ -99,6 +100,7 @@ static MODULES: &[&dyn Extension] = &[
     &go::Go,
     &go::AtariGo,
     &hex::Hex,
+    &alak::Alak,
 ];
 
 /// The module registered under `name` (case-insensitive).
