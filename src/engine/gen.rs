@@ -1384,7 +1384,9 @@ fn merge_equal_singles(game: &Game, state: &State, moves: &mut Vec<Move>) {
     let mut seen = KeySet::default();
     moves.retain(|m| {
         let e = ends(m);
-        !shared.contains(&e) || seen.insert(effect_key(game, state, m) ^ (e as u64) << 20)
+        // `shared` is sorted: a linear scan per move was quadratic in a file that repeats one program
+        // thousands of times (a fuzzed Thud).
+        shared.binary_search(&e).is_err() || seen.insert(effect_key(game, state, m) ^ (e as u64) << 20)
     });
 }
 
