@@ -259,7 +259,11 @@ pub fn describe(g: &Game) -> String {
         );
     }
     if let Some(rule) = g.forbid_repetition {
-        let _ = writeln!(o, "  forbid repetition: {}", crate::compile::groups::rule_name(rule));
+        let _ = writeln!(
+            o,
+            "  forbid repetition: {}",
+            crate::compile::groups::rule_name(rule)
+        );
     }
     if let Some(hand) = &g.captures_to_hand {
         let demoted: Vec<String> = hand
@@ -420,5 +424,6 @@ pub fn describe_json(g: &Game) -> Value {
         "missing_rules": missing_rules_json(g),
         "extensions": g.extensions.iter().map(|m| json!({"name": m.name(), "description": m.description()})).collect::<Vec<_>>(),
         "capture_order": crate::compile::ordering::describe(g),
+        "forbid_repetition": g.forbid_repetition.map(crate::compile::groups::rule_name),
     })
 }

@@ -126,7 +126,10 @@ fn go_suicide_is_illegal_unless_it_captures() {
         &["b2", "c2"],
     );
     let moves = e.legal_moves(&s).unwrap();
-    assert!(drop_at(&g, &moves, "b3").is_none(), "b3 fills the group's last liberty");
+    assert!(
+        drop_at(&g, &moves, "b3").is_none(),
+        "b3 fills the group's last liberty"
+    );
     // But a move whose stone has no liberty is legal when it captures: White c1, b2 around Black b1, so White
     // a1 takes b1 (its last liberty) and then has b1 as a liberty.
     let s = stones(&g, "White", &["b1", "a2"], &["c1", "b2"]);
@@ -417,7 +420,11 @@ fn corpus_go_with_the_go_module_plays_go() {
     let s = stones(&g, "White", &["b1", "a2"], &[]);
     assert!(drop_at(&g, &e.legal_moves(&s).unwrap(), "a1").is_none());
     // Ko (the module declares simple ko): the shape of `ko_position`, on the 19x19 board.
-    let s = play(&e, &stones(&g, "Black", &["a2", "b1", "b3"], &["b2", "c1", "d2", "c3"]), "c2");
+    let s = play(
+        &e,
+        &stones(&g, "Black", &["a2", "b1", "b3"], &["b2", "c1", "d2", "c3"]),
+        "c2",
+    );
     assert!(drop_at(&g, &e.legal_moves(&s).unwrap(), "b2").is_none());
     // Two passes end the game; an empty board is White's by komi.
     let s = pass(&e, &pass(&e, &e.initial()));
@@ -493,7 +500,9 @@ fn corpus_hex_with_the_hex_module_wins_by_connection_and_offers_the_swap() {
     let swap = moves.iter().find(|m| m.captures() == 1).expect("the swap");
     let after = e.apply(&s, swap);
     assert!(!occupied(&g, &after, "c5"));
-    let e3 = after.get(g.board.position("e3").unwrap()).expect("a stone on e3");
+    let e3 = after
+        .get(g.board.position("e3").unwrap())
+        .expect("a stone on e3");
     assert_eq!(e3.owner, dagaz::compile::Player(1));
     // No swap later in the game.
     let s = play(&e, &play(&e, &s, "a1"), "b1");
@@ -502,16 +511,25 @@ fn corpus_hex_with_the_hex_module_wins_by_connection_and_offers_the_swap() {
     let red: Vec<String> = (1..=11).map(|r| format!("f{r}")).collect();
     let red: Vec<&str> = red.iter().map(String::as_str).collect();
     let s = stones(&g, "Blue", &red, &[]);
-    let out = e.outcome(&s, &e.legal_moves(&s).unwrap(), &[]).unwrap().expect("Red joined");
+    let out = e
+        .outcome(&s, &e.legal_moves(&s).unwrap(), &[])
+        .unwrap()
+        .expect("Red joined");
     assert_eq!(out.results, vec![1, -1]);
     let blue: Vec<String> = "abcdefghijk".chars().map(|c| format!("{c}6")).collect();
     let blue: Vec<&str> = blue.iter().map(String::as_str).collect();
     let s = stones(&g, "Red", &[], &blue);
-    let out = e.outcome(&s, &e.legal_moves(&s).unwrap(), &[]).unwrap().expect("Blue joined");
+    let out = e
+        .outcome(&s, &e.legal_moves(&s).unwrap(), &[])
+        .unwrap()
+        .expect("Blue joined");
     assert_eq!(out.results, vec![-1, 1]);
     // Ten of column f's eleven cells: no chain.
     let s = stones(&g, "Blue", &red[..10], &[]);
-    assert!(e.outcome(&s, &e.legal_moves(&s).unwrap(), &[]).unwrap().is_none());
+    assert!(e
+        .outcome(&s, &e.legal_moves(&s).unwrap(), &[])
+        .unwrap()
+        .is_none());
 }
 
 fn alak(variant: &str) -> dagaz::Game {

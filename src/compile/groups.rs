@@ -58,10 +58,11 @@ impl Compiler<'_> {
                     arg.span,
                     format!("unknown repetition rule `{}`", arg.to_source()),
                 );
-                self.diags.push(match suggest(&word, RULES.iter().map(|r| r.0)) {
-                    Some(w) => d.with_hint(format!("did you mean `{w}`?")),
-                    None => d.with_hint(hint),
-                });
+                self.diags
+                    .push(match suggest(&word, RULES.iter().map(|r| r.0)) {
+                        Some(w) => d.with_hint(format!("did you mean `{w}`?")),
+                        None => d.with_hint(hint),
+                    });
                 None
             }
         }
@@ -155,7 +156,9 @@ pub fn static_group_expr(
             diags.push(
                 Diagnostic::error(
                     node.span,
-                    format!("`{head}` reads a group at the cursor: it is a number of move programs"),
+                    format!(
+                        "`{head}` reads a group at the cursor: it is a number of move programs"
+                    ),
                 )
                 .with_hint("end conditions read (area PLAYER), (passes), variables and integers"),
             );
@@ -194,8 +197,7 @@ fn area(diags: &mut Vec<Diagnostic>, players: &[PlayerInfo], node: &Node, args: 
 fn passes(diags: &mut Vec<Diagnostic>, node: &Node, args: &[Node]) -> Expr {
     if !args.is_empty() {
         diags.push(
-            Diagnostic::error(node.span, "`passes` takes no argument")
-                .with_hint("(>= (passes) 2)"),
+            Diagnostic::error(node.span, "`passes` takes no argument").with_hint("(>= (passes) 2)"),
         );
     }
     Expr::Passes

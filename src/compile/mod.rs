@@ -15,8 +15,8 @@ pub mod program;
 pub mod turns;
 
 pub use game::*;
-pub use missing::{MissingKind, MissingRule};
 pub use groups::RepetitionRule;
+pub use missing::{MissingKind, MissingRule};
 pub use numbers::{ArithOp, CmpOp, Counted, Expr};
 pub use ordering::{Criterion, Measure};
 
@@ -522,7 +522,7 @@ impl Compiler<'_> {
                 }
                 EndCond::Connected { types, opponent }
             }
-"in-reserve" => EndCond::InReserve(self.piece_list(args, pieces)),
+            "in-reserve" => EndCond::InReserve(self.piece_list(args, pieces)),
             "connects" => self.connects(node, args, pieces, board)?,
             "caused-repetition" => self.caused_repetition(node, args)?,
             "checkmated" => EndCond::Checkmated(self.piece_list(args, pieces)),

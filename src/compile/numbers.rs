@@ -458,7 +458,15 @@ impl ProgramCompiler<'_, '_> {
                 let words: Vec<&str> = ARITH
                     .iter()
                     .map(|(w, _)| *w)
-                    .chain(["count", "var", "piece-value", "liberties", "group-size", "area", "passes"])
+                    .chain([
+                        "count",
+                        "var",
+                        "piece-value",
+                        "liberties",
+                        "group-size",
+                        "area",
+                        "passes",
+                    ])
                     .collect();
                 let hint = suggest(h, words).map(|s| format!("did you mean `{s}`?"));
                 self.expr_err(&items[0], format!("unknown number form `{h}`"), hint)

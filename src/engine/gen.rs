@@ -1386,7 +1386,8 @@ fn merge_equal_singles(game: &Game, state: &State, moves: &mut Vec<Move>) {
         let e = ends(m);
         // `shared` is sorted: a linear scan per move was quadratic in a file that repeats one program
         // thousands of times (a fuzzed Thud).
-        shared.binary_search(&e).is_err() || seen.insert(effect_key(game, state, m) ^ (e as u64) << 20)
+        shared.binary_search(&e).is_err()
+            || seen.insert(effect_key(game, state, m) ^ (e as u64) << 20)
     });
 }
 

@@ -279,7 +279,16 @@ pub fn group_of(game: &Game, owner: Owner, at: Pos) -> (u32, u32) {
     let n = game.board.positions.len();
     let mut seen = vec![0u8; n];
     let mut members = vec![];
-    let libs = flood(&game.board, owner, at.idx(), p, None, false, &mut seen, &mut members);
+    let libs = flood(
+        &game.board,
+        owner,
+        at.idx(),
+        p,
+        None,
+        false,
+        &mut seen,
+        &mut members,
+    );
     (libs, members.len() as u32)
 }
 

@@ -138,7 +138,9 @@ impl Extension for Alak {
             return Err("Alak has two players".into());
         }
         if game.board.positions.len() > 31 {
-            return Err("the ko cells are kept in one 31-bit variable: a row of at most 31 cells".into());
+            return Err(
+                "the ko cells are kept in one 31-bit variable: a row of at most 31 cells".into(),
+            );
         }
         Ok(())
     }
@@ -219,6 +221,11 @@ impl Extension for Alak {
     }
 
     fn covers(&self) -> &[&str] {
-        &["no-end-condition", "alak-extension", "alak-ko", "alak-variant-extension"]
+        &[
+            "no-end-condition",
+            "alak-extension",
+            "alak-ko",
+            "alak-variant-extension",
+        ]
     }
 }
