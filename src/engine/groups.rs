@@ -401,9 +401,8 @@ pub fn last_mover(game: &Game, state: &State) -> Option<Player> {
     }
     let order = &game.turn_order;
     let n = order.entries.len();
-    let prev = if state.turn == order.repeat_from && state.ply as usize > order.repeat_from {
-        n - 1
-    } else if state.turn == 0 {
+    let wrapped = state.turn == order.repeat_from && state.ply as usize > order.repeat_from;
+    let prev = if wrapped || state.turn == 0 {
         n - 1
     } else {
         state.turn - 1
