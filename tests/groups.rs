@@ -385,7 +385,7 @@ fn group_forms_have_located_errors() {
         "bad.zrf:4:22",
         "did you mean `simple-ko`?",
         "`liberties` takes at most a position or direction",
-        "`capture-groups` takes at most a position or direction",
+        "`capture-groups` takes `suicide` and at most a position or direction",
         "`connects` needs at least two zones",
         "unknown zone or piece type `botom`",
         "bad.zrf:7:36",
@@ -611,4 +611,30 @@ fn slide(e: &Engine, s: &State, from: &str, to: &str) -> State {
         .find(|m| m.parts.len() == 1 && m.parts[0].from == f && m.parts[0].to == t)
         .unwrap_or_else(|| panic!("{from}-{to} is not legal"));
     e.apply(s, m)
+}
+
+/// Tromp-Taylor's rule, declared with `(capture-groups suicide)` in place of the `suicide?` test: a suicide is
+/// legal and removes the mover's own group, the new stone included.
+#[test]
+fn declared_suicide_removes_the_movers_own_group() {
+    let text = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("games/go-9x9.zrf"))
+        .unwrap();
+    let old = "(verify (not suicide?))   ; suicide is illegal\n   (capture-groups)";
+    assert!(text.contains(old));
+    let g = game(&text.replace(old, "(capture-groups suicide)"));
+    let e = Engine::new(&g);
+    // White b1 next to Black a2, b2, c1: White a1 leaves a1-b1 without a liberty and takes nothing.
+    let s = stones(&g, "White", &["a2", "b2", "c1"], &["b1"]);
+    let moves = e.legal_moves(&s).unwrap();
+    let m = moves
+        .iter()
+        .find(|m| m.parts.len() == 1 && m.parts[0].to == g.board.position("a1"))
+        .expect("the suicide is legal");
+    let after = e.apply(&s, m);
+    assert!(!occupied(&g, &after, "a1") && !occupied(&g, &after, "b1"));
+    assert!(occupied(&g, &after, "a2") && occupied(&g, &after, "b2") && occupied(&g, &after, "c1"));
+    // A move that captures is no suicide: it keeps its stone.
+    let s = stones(&g, "White", &["b1", "a2"], &["c1", "b2"]);
+    let after = play(&e, &s, "a1");
+    assert!(occupied(&g, &after, "a1") && !occupied(&g, &after, "b1"));
 }

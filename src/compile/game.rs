@@ -336,9 +336,10 @@ pub enum Instr {
     /// Set by `add-partial-required`: the part emitted next must be continued; with no continuation it is no
     /// move at all.
     RequireContinuation,
-    /// `(capture-groups)`: the enemy groups next to the location that a piece of the mover there leaves
-    /// without a liberty are captured (`compile/groups.rs`).
-    CaptureGroups(Loc),
+    /// `(capture-groups [suicide] [LOC])`: the enemy groups next to the location that a piece of the mover
+    /// there leaves without a liberty are captured; with `suicide` (true), a piece that takes nothing and
+    /// leaves its own group without a liberty dies with that group (`compile/groups.rs`).
+    CaptureGroups(Loc, bool),
 }
 
 /// A move program with its type.

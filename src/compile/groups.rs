@@ -3,7 +3,7 @@
 //!
 //! A group is a maximal set of pieces of one player, each next to another along any of the board's
 //! directions; its liberties are the empty positions next to it. The forms compiled here:
-//! * in move programs: `(capture-groups [LOC])`, `suicide?`, `(liberties [LOC])`, `(group-size [LOC])`;
+//! * in move programs: `(capture-groups [suicide] [LOC])`, `suicide?`, `(liberties [LOC])`, `(group-size [LOC])`;
 //! * in end conditions: `(connects ZONE ZONE... [T...])`, `(caused-repetition [N])`, the numbers `(area
 //!   [PLAYER])` and `(passes)`;
 //! * the section `(forbid-repetition simple-ko | positional-superko | situational-superko)`.
@@ -231,18 +231,20 @@ impl ProgramCompiler<'_, '_> {
         }
     }
 
-    /// `(capture-groups [LOC])`.
+    /// `(capture-groups [suicide] [LOC])`.
     pub(super) fn capture_groups(&mut self, node: &Node, args: &[Node]) -> Option<Instr> {
+        let suicide = args.first().is_some_and(|a| a.is_atom("suicide"));
+        let args = &args[suicide as usize..];
         if args.len() > 1 {
             self.diags.push(
                 Diagnostic::error(
                     node.span,
-                    "`capture-groups` takes at most a position or direction",
+                    "`capture-groups` takes `suicide` and at most a position or direction",
                 )
-                .with_hint("(capture-groups)"),
+                .with_hint("(capture-groups) or (capture-groups suicide)"),
             );
             return None;
         }
-        Some(Instr::CaptureGroups(self.opt_loc(args)))
+        Some(Instr::CaptureGroups(self.opt_loc(args), suicide))
     }
 }

@@ -357,7 +357,7 @@ impl ProgramCompiler<'_, '_> {
                     }
                     "capture" => Instr::Capture(Loc::Cursor),
                     "flip" => Instr::Flip(Loc::Cursor),
-                    "capture-groups" => Instr::CaptureGroups(Loc::Cursor),
+                    "capture-groups" => Instr::CaptureGroups(Loc::Cursor, false),
                     "change-owner" => Instr::ChangeOwner(PlayerRef::Mover, Loc::Cursor),
                     _ => {
                         if let Some(d) = self.names.board.direction(&word) {

@@ -422,7 +422,7 @@ impl Run<'_> {
             Instr::Choose(c) => self.choose(&c.set, c.otherwise.as_ref(), &c.body, &c.rest)?,
             Instr::ExtraTurn => self.extra = true,
             Instr::RequireContinuation => self.required = true,
-            Instr::CaptureGroups(l) => self.capture_groups(*l)?,
+            Instr::CaptureGroups(l, suicide) => self.capture_groups(*l, *suicide)?,
         }
         Ok(())
     }
@@ -444,12 +444,23 @@ impl Run<'_> {
         }
     }
 
-    /// `(capture-groups LOC)`: see [`Instr::CaptureGroups`].
+    /// `(capture-groups [suicide] LOC)`: see [`Instr::CaptureGroups`].
     #[inline(never)]
-    fn capture_groups(&mut self, l: Loc) -> Result<(), Stop> {
+    fn capture_groups(&mut self, l: Loc, suicide: bool) -> Result<(), Stop> {
         let at = self.loc(l).ok_or(Stop::Path)?;
-        let taken =
-            super::groups::captured_by_placing(self.game, &|q| self.owner_at(q), at, self.player);
+        let owner = |q: usize| self.owner_at(q);
+        let mut taken = super::groups::captured_by_placing(self.game, &owner, at, self.player);
+        if suicide && taken.is_empty() && super::groups::suicide(self.game, &owner, at, self.player) {
+            // The piece dies with its group: the group's stones are captured and the piece never stands
+            // here (a drop puts nothing down; a moving piece is captured where it started).
+            taken = super::groups::own_groups_next_to(self.game, &owner, at, self.player);
+            if self.drop.take().is_none() {
+                if let Some(f) = self.from {
+                    taken.push(f.idx());
+                    self.held = None;
+                }
+            }
+        }
         for q in taken {
             let p = Pos(q as u16);
             if !self.captures.contains(&p) {

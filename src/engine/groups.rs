@@ -271,6 +271,19 @@ pub fn suicide(game: &Game, owner: Owner, at: Pos, mover: Player) -> bool {
     true
 }
 
+/// The stones of `mover`'s groups next to `at` (for a suicide that removes its own group).
+pub fn own_groups_next_to(game: &Game, owner: Owner, at: Pos, mover: Player) -> Vec<usize> {
+    let b = &game.board;
+    let mut seen = vec![0u8; b.positions.len()];
+    let mut out = vec![];
+    for q in neighbours(b, at.idx()) {
+        if seen[q] == 0 && owner(q) == Some(mover) {
+            flood(b, owner, q, mover, Some(at.idx()), false, &mut seen, &mut out);
+        }
+    }
+    out
+}
+
 /// The liberties and size of the group of the piece on `at` (0 and 0 on an empty position).
 pub fn group_of(game: &Game, owner: Owner, at: Pos) -> (u32, u32) {
     let Some(p) = owner(at.idx()) else {
