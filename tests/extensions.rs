@@ -244,3 +244,70 @@ fn a_variant_names_its_own_modules() {
     };
     assert_eq!((n(&plain), n(&with)), (16, 4));
 }
+
+/// `dagaz session` with `--extension`: `info` lists no missing rule, moves follow the module, the result is
+/// the module's; a backgammon throw is played back by its notation like any move.
+#[test]
+fn a_session_plays_with_the_modules() {
+    use std::io::Write;
+    let run = |args: &[&str], input: &str| -> Vec<serde_json::Value> {
+        let mut child = Command::new(BIN)
+            .args(args)
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap();
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(input.as_bytes())
+            .unwrap();
+        let out = child.wait_with_output().unwrap();
+        String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect()
+    };
+    let file = common::corpus_root().join(CORPUS_C4);
+    // Blue fills column a from the bottom, Red plays beside it: four in column a after Blue's fourth disc.
+    let mut input = String::from("{\"cmd\":\"info\"}\n");
+    for (b, r) in [("a1", "b1"), ("a2", "b2"), ("a3", "b3")] {
+        input.push_str(&format!("{{\"cmd\":\"play\",\"move\":\"Stone@{b}\"}}\n{{\"cmd\":\"play\",\"move\":\"Stone@{r}\"}}\n"));
+    }
+    input.push_str("{\"cmd\":\"result\"}\n{\"cmd\":\"play\",\"move\":\"Stone@a5\"}\n{\"cmd\":\"play\",\"move\":\"Stone@a4\"}\n{\"cmd\":\"result\"}\n");
+    let out = run(
+        &[
+            "session",
+            file.to_str().unwrap(),
+            "--extension",
+            "connect-four",
+        ],
+        &input,
+    );
+    assert_eq!(
+        out[0]["missing_rules"],
+        serde_json::json!([]),
+        "{:?}",
+        out[0]
+    );
+    assert_eq!(out[7]["over"], false, "{:?}", out[7]);
+    // a5 floats above an empty a4: not a legal move.
+    assert!(out[8].get("error").is_some(), "{:?}", out[8]);
+    assert_eq!(
+        out[10]["outcome"]["end_type"], "four-in-a-row",
+        "{:?}",
+        out[10]
+    );
+    assert_eq!(
+        out[10]["outcome"]["results"],
+        serde_json::json!({"Blue": 1, "Red": -1})
+    );
+
+    let input = "{\"cmd\":\"play\",\"move\":\"Six@die1 Five@die2\"}\n{\"cmd\":\"moves\"}\n";
+    let out = run(&["session", "games/backgammon.zrf"], input);
+    assert_eq!(out[0]["ok"], true, "{:?}", out[0]);
+    assert_eq!(out[1]["to_move"], "White");
+    assert_eq!(out[1]["moves"].as_array().unwrap().len(), 7, "{:?}", out[1]);
+}

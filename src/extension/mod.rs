@@ -14,6 +14,7 @@
 //! conditions). A game with no module pays one test of an empty slice per call.
 
 pub mod alak;
+pub mod backgammon;
 pub mod connect_four;
 pub mod go;
 pub mod hex;
@@ -96,6 +97,7 @@ impl std::fmt::Debug for dyn Extension {
 
 /// Every module, one line each. Add a module here (and a `pub mod` above) to register it.
 static MODULES: &[&dyn Extension] = &[
+    &backgammon::Backgammon,
     &connect_four::ConnectFour,
     &go::Go,
     &go::AtariGo,
