@@ -617,8 +617,9 @@ fn slide(e: &Engine, s: &State, from: &str, to: &str) -> State {
 /// legal and removes the mover's own group, the new stone included.
 #[test]
 fn declared_suicide_removes_the_movers_own_group() {
-    let text = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("games/go-9x9.zrf"))
-        .unwrap();
+    let text =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("games/go-9x9.zrf"))
+            .unwrap();
     let old = "(verify (not suicide?))   ; suicide is illegal\n   (capture-groups)";
     assert!(text.contains(old));
     let g = game(&text.replace(old, "(capture-groups suicide)"));
@@ -637,4 +638,28 @@ fn declared_suicide_removes_the_movers_own_group() {
     let s = stones(&g, "White", &["b1", "a2"], &["c1", "b2"]);
     let after = play(&e, &s, "a1");
     assert!(occupied(&g, &after, "a1") && !occupied(&g, &after, "b1"));
+}
+
+/// `connects` with three zones, as Y's three sides: one group must touch all three; two groups that touch
+/// them between them do not.
+#[test]
+fn connects_with_three_zones_needs_one_group_touching_all() {
+    let g = game(
+        r#"(game (title "Y-like") (players A B) (turn-order A B)
+  (board (grid (dimensions ("a/b/c/d" (50 0)) ("4/3/2/1" (0 50))) (directions (n 0 -1) (e 1 0) (s 0 1) (w -1 0)))
+    (zone (name left) (players A B) (positions a1 a2 a3 a4))
+    (zone (name top) (players A B) (positions a4 b4 c4 d4))
+    (zone (name right) (players A B) (positions d1 d2 d3 d4)))
+  (piece (name Stone) (drops ((verify empty?) add)))
+  (win-condition (A B) (connects left top right)))"#,
+    );
+    let e = Engine::new(&g);
+    let over = |s: &State| e.outcome(s, &e.legal_moves(s).unwrap(), &[]).unwrap();
+    // a1-b1-c1-d1 along the bottom touches left and right, not top.
+    assert!(over(&stones(&g, "B", &["a1", "b1", "c1", "d1"], &[])).is_none());
+    // Add b2, b3, b4: the same group reaches the top.
+    let s = stones(&g, "B", &["a1", "b1", "c1", "d1", "b2", "b3", "b4"], &[]);
+    assert_eq!(over(&s).expect("all three").results, vec![1, -1]);
+    // Two groups: a1-a2 (left) and c4-d4 (top, right) do not.
+    assert!(over(&stones(&g, "B", &["a1", "a2", "c4", "d4"], &[])).is_none());
 }

@@ -450,7 +450,8 @@ impl Run<'_> {
         let at = self.loc(l).ok_or(Stop::Path)?;
         let owner = |q: usize| self.owner_at(q);
         let mut taken = super::groups::captured_by_placing(self.game, &owner, at, self.player);
-        if suicide && taken.is_empty() && super::groups::suicide(self.game, &owner, at, self.player) {
+        if suicide && taken.is_empty() && super::groups::suicide(self.game, &owner, at, self.player)
+        {
             // The piece dies with its group: the group's stones are captured and the piece never stands
             // here (a drop puts nothing down; a moving piece is captured where it started).
             taken = super::groups::own_groups_next_to(self.game, &owner, at, self.player);

@@ -278,7 +278,16 @@ pub fn own_groups_next_to(game: &Game, owner: Owner, at: Pos, mover: Player) -> 
     let mut out = vec![];
     for q in neighbours(b, at.idx()) {
         if seen[q] == 0 && owner(q) == Some(mover) {
-            flood(b, owner, q, mover, Some(at.idx()), false, &mut seen, &mut out);
+            flood(
+                b,
+                owner,
+                q,
+                mover,
+                Some(at.idx()),
+                false,
+                &mut seen,
+                &mut out,
+            );
         }
     }
     out
