@@ -31,6 +31,7 @@ fn action_json(g: &Game, a: &Action) -> Value {
             "attribute": g.attributes[attr.idx()], "value": value})
         }
         Action::ExtraTurn => json!({"action": "extra-turn"}),
+        Action::GotoTurn { entry } => json!({"action": "goto-turn", "entry": entry}),
     }
 }
 

@@ -685,6 +685,34 @@ fn lines_of_action() {
     }
 }
 
+/// Oware (Abapa) from the start, d1-d7 (139,157; well under a second), against OpenSpiel's `oware`: the
+/// origin pit skipped on a lap, captures of 2 and 3 chained backwards in the opponent's row, a grand slam
+/// captures nothing, a starving opponent must be fed. d8 (711,414, about a second) is in `oware_deep`.
+#[test]
+fn oware() {
+    check_family("oware", "games/oware.zrf", 7);
+}
+
+#[test]
+#[ignore = "deep: Oware start d8 (711,414, ~1 s); see README"]
+fn oware_deep() {
+    check_family("oware", "games/oware.zrf", 8);
+}
+
+/// Kalah from the start, d1-d5 (125,843), against OpenSpiel's `mancala` joined into whole turns: a sowing
+/// whose last seed falls in the own store goes on in the same move, so d1 is 10 (6 pits, one of which ends
+/// in the store and gives 5 continuations). d6 (1,090,937, ~3 s) and d7 (10,171,475) are in `kalah_deep`.
+#[test]
+fn kalah() {
+    check_family("mancala", "games/kalah.zrf", 5);
+}
+
+#[test]
+#[ignore = "deep: Kalah start d6-d7 (1,090,937 and 10,171,475, ~35 s); see README"]
+fn kalah_deep() {
+    check_family("mancala", "games/kalah.zrf", 7);
+}
+
 /// Connect Four, `games/connect-four.zrf`: its fall and its end are the `connect-four` extension module,
 /// named in the file (`(extension connect-four)`); d1-d6 here, d8 in the deep test.
 #[test]

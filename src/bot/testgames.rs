@@ -280,6 +280,8 @@ pub fn bare_game() -> Game {
             })
             .collect(),
         turn_order: TurnOrder {
+            labels: vec![],
+            jumps: vec![],
             entries: vec![
                 TurnEntry {
                     player: Player(0),

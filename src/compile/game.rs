@@ -191,10 +191,32 @@ pub struct TurnEntry {
 }
 
 /// The cycle of turns: `entries[repeat_from..]` repeats after the first pass through all entries.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct TurnOrder {
     pub entries: Vec<TurnEntry>,
     pub repeat_from: usize,
+    /// `(label NAME)` in the turn order: the entry each label stands before (this project's form,
+    /// `compile/turns.rs`); a move's `(goto-turn NAME)` continues the order there.
+    pub labels: Vec<(String, usize)>,
+    /// `(goto NAME)` in the turn order: after entry `.0` the order goes on at entry `.1`. Empty for ZRF files.
+    pub jumps: Vec<(usize, usize)>,
+}
+
+impl TurnOrder {
+    /// The entry after `turn` when no move says otherwise.
+    #[inline]
+    pub fn next(&self, turn: usize) -> usize {
+        if !self.jumps.is_empty() {
+            if let Some(&(_, to)) = self.jumps.iter().find(|j| j.0 == turn) {
+                return to;
+            }
+        }
+        if turn + 1 >= self.entries.len() {
+            self.repeat_from
+        } else {
+            turn + 1
+        }
+    }
 }
 
 /// A phase of the turn order (`(phases (placing (when (in-reserve)) place) (moving move))`): on each turn the
@@ -340,6 +362,10 @@ pub enum Instr {
     /// there leaves without a liberty are captured; with `suicide` (true), a piece that takes nothing and
     /// leaves its own group without a liberty dies with that group (`compile/groups.rs`).
     CaptureGroups(Loc, bool),
+    /// `(sow ATTR DIR option...)`: mancala sowing from the cursor's pit (`compile/sow.rs`, `engine/sow.rs`).
+    Sow(Box<super::sow::Sow>),
+    /// `(goto-turn LABEL)`: after this move the turn order goes on at the entry of the label.
+    GotoTurn(u16),
 }
 
 /// A move program with its type.

@@ -12,6 +12,7 @@ pub mod missing;
 pub mod numbers;
 pub mod ordering;
 pub mod program;
+pub mod sow;
 pub mod turns;
 
 pub use game::*;
@@ -106,6 +107,8 @@ struct Compiler<'d> {
     /// Game and player variables, and the players, for end conditions.
     variables: Vec<Variable>,
     players_for_vars: Vec<PlayerInfo>,
+    /// The integer attributes by name, with their fields, for `(sum ATTR ...)` in end conditions.
+    int_attr_names: Vec<(String, u8)>,
 }
 
 impl Compiler<'_> {
@@ -181,15 +184,20 @@ impl Compiler<'_> {
                 })
                 .collect(),
             repeat_from: 0,
+            ..Default::default()
         };
         let Some(section) = section else {
             return default();
         };
         let mut entries = Vec::new();
         let mut repeat_from = 0;
+        let mut marks = turns::Marks::default();
         for a in section.args() {
             if a.is_atom("repeat") {
                 repeat_from = entries.len();
+                continue;
+            }
+            if self.turn_mark(a, players, entries.len(), &mut marks) {
                 continue;
             }
             match &a.kind {
@@ -245,9 +253,12 @@ impl Compiler<'_> {
         if repeat_from >= entries.len() {
             repeat_from = 0;
         }
+        let (labels, jumps) = self.resolve_marks(marks, entries.len());
         TurnOrder {
             entries,
             repeat_from,
+            labels,
+            jumps,
         }
     }
 
@@ -587,10 +598,13 @@ impl Compiler<'_> {
                     self.err(node.span, format!("`{w}` compares two numbers"));
                     return None;
                 };
-                let a =
-                    numbers::static_expr(self.diags, &self.variables, &self.players_for_vars, a);
-                let b =
-                    numbers::static_expr(self.diags, &self.variables, &self.players_for_vars, b);
+                let sums = numbers::StaticSums {
+                    int_attrs: &self.int_attr_names,
+                    board,
+                };
+                let (v, p) = (&self.variables, &self.players_for_vars);
+                let a = numbers::static_expr(self.diags, v, p, &sums, a);
+                let b = numbers::static_expr(self.diags, v, p, &sums, b);
                 EndCond::Compare(numbers::cmp_op(w).unwrap(), Box::new((a, b)))
             }
             "not" => EndCond::Not(Box::new(self.end_cond(args.first()?, pieces, board)?)),
@@ -643,6 +657,7 @@ pub fn compile(src: &GameSource, diags: &mut Vec<Diagnostic>) -> Option<Game> {
         missing: vec![],
         variables: vec![],
         players_for_vars: vec![],
+        int_attr_names: vec![],
     };
     let by_head = |h: &str| -> Vec<&Node> {
         src.sections
@@ -790,6 +805,11 @@ pub fn compile(src: &GameSource, diags: &mut Vec<Diagnostic>) -> Option<Game> {
     };
     c.variables = variables.clone();
     c.players_for_vars = players.clone();
+    c.int_attr_names = int_attributes
+        .iter()
+        .enumerate()
+        .map(|(k, a)| (attributes[a.idx()].clone(), k as u8))
+        .collect();
     let mut move_types: Vec<String> = vec![];
     let turn_order = {
         let t = by_head("turn-order");
@@ -809,6 +829,7 @@ pub fn compile(src: &GameSource, diags: &mut Vec<Diagnostic>) -> Option<Game> {
             move_vars: vec![],
             variables: &variables,
             int_attributes: &int_attributes,
+            turn_labels: &turn_order.labels,
         };
         let mut pc = ProgramCompiler {
             names,
@@ -836,6 +857,10 @@ pub fn compile(src: &GameSource, diags: &mut Vec<Diagnostic>) -> Option<Game> {
                 }
             }
         }
+    }
+    for info in &mut pieces {
+        program::drop_repeated_programs(&mut info.moves);
+        program::drop_repeated_programs(&mut info.drops);
     }
 
     let mut move_priorities = vec![];
@@ -1072,6 +1097,10 @@ pub fn compile(src: &GameSource, diags: &mut Vec<Diagnostic>) -> Option<Game> {
         missing_rules: std::mem::take(&mut c.missing),
         extensions: vec![],
     };
+    sow::check_capacity(&game, c.diags);
+    if c.diags.iter().filter(|d| d.is_error()).count() > errors_before {
+        return None;
+    }
     if !extensions.is_empty() && !c.attach_extensions(&mut game, &extensions) {
         return None;
     }

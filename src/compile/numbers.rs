@@ -79,6 +79,8 @@ pub enum Expr {
     Area(Option<Player>),
     /// `(passes)`: the passes made in a row just before this position.
     Passes,
+    /// `(sum ATTR [(zone Z)] [opponent])`: an integer attribute summed (see `compile/sow.rs`).
+    Sum(super::sow::Sum),
 }
 
 const ARITH: &[(&str, ArithOp)] = &[
@@ -247,12 +249,19 @@ fn var_form(
     }
 }
 
+/// What `(sum ...)` in an end condition may name: the integer attributes (name, field) and the board's zones.
+pub struct StaticSums<'a> {
+    pub int_attrs: &'a [(String, u8)],
+    pub board: &'a Board,
+}
+
 /// A number of an end condition: integers, variables (a player variable is the tested player's unless
 /// named) and arithmetic; what needs a cursor (`count`, move variables) is an error here.
 pub fn static_expr(
     diags: &mut Vec<Diagnostic>,
     vars: &[Variable],
     players: &[PlayerInfo],
+    sums: &StaticSums<'_>,
     node: &Node,
 ) -> Expr {
     match &node.kind {
@@ -280,11 +289,20 @@ pub fn static_expr(
             if let Some(e) = super::groups::static_group_expr(diags, players, node, &h, args) {
                 return e;
             }
+            if h == "sum" {
+                let find = |w: &str| {
+                    sums.int_attrs
+                        .iter()
+                        .find(|(n, _)| n.eq_ignore_ascii_case(w))
+                        .map(|x| x.1)
+                };
+                return super::sow::sum(diags, &find, sums.board, node, args);
+            }
             match ARITH.iter().find(|(w, _)| *w == h) {
                 Some(&(_, op)) if !args.is_empty() => Expr::Arith(
                     op,
                     args.iter()
-                        .map(|a| static_expr(diags, vars, players, a))
+                        .map(|a| static_expr(diags, vars, players, sums, a))
                         .collect(),
                 ),
                 _ => {
@@ -293,7 +311,7 @@ pub fn static_expr(
                             node.span,
                             format!("`{h}` is not a number of an end condition"),
                         )
-                        .with_hint("end conditions read integers, variables, + - * / mod min max"),
+                        .with_hint("end conditions read integers, variables, (sum ATTR ...), + - * / mod min max"),
                     );
                     Expr::Int(0)
                 }
@@ -449,6 +467,9 @@ impl ProgramCompiler<'_, '_> {
                 if let Some(e) = self.group_expr(node, &hl, args) {
                     return e;
                 }
+                if hl == "sum" {
+                    return self.sum_expr(node, args);
+                }
                 if hl == "count" {
                     return match self.counted(node, args) {
                         Some(c) => Expr::Count(Box::new(c)),
@@ -462,6 +483,7 @@ impl ProgramCompiler<'_, '_> {
                         "count",
                         "var",
                         "piece-value",
+                        "sum",
                         "liberties",
                         "group-size",
                         "area",

@@ -33,6 +33,8 @@ impl Hasher for IdentityHasher {
 
 #[path = "numbers.rs"]
 pub mod numbers;
+#[path = "sow.rs"]
+pub mod sow;
 
 type KeySet = HashSet<u64, BuildHasherDefault<IdentityHasher>>;
 
@@ -58,6 +60,9 @@ pub struct Emitted {
     pub cont: Option<Option<MoveType>>,
     /// `add-partial-required`: without a continuation this part is no move at all.
     pub required: bool,
+    /// The continuation may be made by any of the mover's pieces, not only the one that moved (a sowing
+    /// whose last seed earns another: `(sow ... (again COND))`).
+    pub anywhere: bool,
 }
 
 /// Why a program run stopped early.
@@ -112,6 +117,8 @@ struct Run<'a> {
     extra: bool,
     /// `add-partial-required` set it for the next emission.
     required: bool,
+    /// A `sow` earned another sowing: the next emission is continued by any of the mover's piles.
+    again: bool,
     steps: u32,
     out: &'a mut Vec<Emitted>,
     /// Actions in the parts this run emitted (see [`MAX_EMITTED_ACTIONS`]).
@@ -423,6 +430,8 @@ impl Run<'_> {
             Instr::ExtraTurn => self.extra = true,
             Instr::RequireContinuation => self.required = true,
             Instr::CaptureGroups(l, suicide) => self.capture_groups(*l, *suicide)?,
+            Instr::Sow(s) => self.sow(s)?,
+            Instr::GotoTurn(e) => self.goto_turn(*e),
         }
         Ok(())
     }
@@ -469,6 +478,21 @@ impl Run<'_> {
             }
         }
         Ok(())
+    }
+
+    /// A `sow` earned another sowing: the part is continued by any of the mover's piles, moves of any type.
+    #[inline(never)]
+    #[cold]
+    fn take_again(&mut self) -> (Option<Option<MoveType>>, bool) {
+        self.again = false;
+        (Some(None), true)
+    }
+
+    /// `(goto-turn L)`: a change of the part. Out of the hot loop.
+    #[inline(never)]
+    #[cold]
+    fn goto_turn(&mut self, entry: u16) {
+        self.changes.push(Action::GotoTurn { entry });
     }
 
     /// `choose`: one path per chosen position (see [`Instr::Choose`]). Each path starts from the program's
@@ -533,6 +557,7 @@ impl Run<'_> {
             position_flags: self.position_flags.clone(),
             extra: self.extra,
             required: self.required,
+            again: self.again,
         }
     }
 
@@ -551,6 +576,7 @@ impl Run<'_> {
         self.position_flags = s.position_flags;
         self.extra = s.extra;
         self.required = s.required;
+        self.again = s.again;
     }
 
     /// Whether a cascaded piece arriving on `t` captures what stands there: not when that piece moves on itself
@@ -683,6 +709,11 @@ impl Run<'_> {
             actions.push(Action::ExtraTurn);
         }
         let required = std::mem::take(&mut self.required);
+        let (cont, anywhere) = if self.again {
+            self.take_again()
+        } else {
+            (cont, false)
+        };
         let part = Part {
             actions,
             from,
@@ -711,6 +742,7 @@ impl Run<'_> {
                 part,
                 cont,
                 required,
+                anywhere,
             });
         } else {
             for &t in promote {
@@ -720,6 +752,7 @@ impl Run<'_> {
                     part: p,
                     cont,
                     required,
+                    anywhere,
                 });
             }
         }
@@ -750,6 +783,7 @@ struct Saved {
     position_flags: Vec<(FlagId, Pos, bool)>,
     extra: bool,
     required: bool,
+    again: bool,
 }
 
 /// What a tracked run read: the squares (a bitmap) and whether it looked at the last move.
@@ -792,6 +826,7 @@ impl<'a> Run<'a> {
             move_type: None,
             extra: false,
             required: false,
+            again: false,
             steps: 0,
             emitted_actions: 0,
             out,
@@ -826,6 +861,7 @@ impl<'a> Run<'a> {
         self.move_type = prog.move_type;
         self.extra = false;
         self.required = false;
+        self.again = false;
         self.steps = 0;
         if self.track {
             self.reads.set([0; 4]);
@@ -1041,7 +1077,10 @@ pub fn apply_part(game: &Game, state: &mut State, part: &Part, deferred: bool) {
     }
     for a in &part.actions {
         match *a {
-            Action::Move { .. } | Action::Capture { .. } | Action::ExtraTurn => {}
+            Action::Move { .. }
+            | Action::Capture { .. }
+            | Action::ExtraTurn
+            | Action::GotoTurn { .. } => {}
             Action::Place { at, piece, reserve } => {
                 state.set(at, Some(piece));
                 if reserve {
@@ -1117,11 +1156,13 @@ pub fn apply_move(game: &Game, state: &State, m: &Move) -> State {
     if deferred {
         remove_dead(game, &mut s);
     }
-    // `(extra-turn)`: the same entry of the turn order moves again.
+    // `(extra-turn)`: the same entry of the turn order moves again; `(goto-turn L)`: the label's entry.
     if !m.extra_turn() {
-        s.turn += 1;
-        if s.turn >= game.turn_order.entries.len() {
-            s.turn = game.turn_order.repeat_from;
+        s.turn = game.turn_order.next(s.turn);
+    }
+    if !game.turn_order.labels.is_empty() {
+        if let Some(e) = m.goto_turn() {
+            s.turn = e;
         }
     }
     s.ply += 1;
@@ -1157,6 +1198,7 @@ impl Composer<'_> {
         types: Option<MoveType>,
         chain: &mut Vec<u64>,
         required: bool,
+        anywhere: bool,
     ) -> Result<(), EngineError> {
         if prefix.len() >= MAX_PARTS
             || self.out.len() >= MAX_MOVES
@@ -1179,7 +1221,7 @@ impl Composer<'_> {
             self.player,
             self.owner,
             filter,
-            Some(at),
+            (!anywhere).then_some(at),
             &mut conts,
         )?;
         // A continuation that comes back to a state already seen in this chain would loop.
@@ -1219,7 +1261,7 @@ impl Composer<'_> {
                         ^ super::state::mix(prefix[0].from.map_or(0, |f| f.0 as u64 + 1) << 40);
                     if !(captured && !created) || self.expanded.insert(key) {
                         chain.push(next.hash);
-                        self.extend(prefix, &next, to, t, chain, e.required)?;
+                        self.extend(prefix, &next, to, t, chain, e.required, e.anywhere)?;
                         chain.pop();
                     }
                 }
@@ -1281,7 +1323,15 @@ fn complete_moves(
                 apply_part(game, &mut next, &e.part, deferred);
                 let mut prefix = vec![e.part];
                 let mut chain = vec![state.hash, next.hash];
-                c.extend(&mut prefix, &next, to, t, &mut chain, e.required)?;
+                c.extend(
+                    &mut prefix,
+                    &next,
+                    to,
+                    t,
+                    &mut chain,
+                    e.required,
+                    e.anywhere,
+                )?;
             }
             _ => c.out.push(Move {
                 parts: vec![e.part],
@@ -1314,12 +1364,15 @@ fn effect_key(game: &Game, state: &State, m: &Move) -> u64 {
     apply_move(game, state, m).hash ^ from_key(m) ^ extra_key(m)
 }
 
-/// A move that earns another turn differs from the same move without it.
+/// A move that earns another turn (or sends the turn order elsewhere) differs from the same move without it.
 fn extra_key(m: &Move) -> u64 {
+    let jump = m
+        .goto_turn()
+        .map_or(0, |e| super::state::mix(0x7E57 ^ e as u64));
     if m.extra_turn() {
-        0x6A09_E667_F3BC_C908
+        0x6A09_E667_F3BC_C908 ^ jump
     } else {
-        0
+        jump
     }
 }
 
@@ -1654,7 +1707,7 @@ impl LegalityCache {
                     | Action::ChangeType { at, .. }
                     | Action::SetAttribute { at, .. }
                     | Action::SetIntAttribute { at, .. } => &[*at],
-                    Action::ExtraTurn => &[],
+                    Action::ExtraTurn | Action::GotoTurn { .. } => &[],
                     // A new piece or a new owner may add an attacker the cache never saw.
                     // So may a variable that a program reads.
                     Action::Place { .. } | Action::ChangeOwner { .. } | Action::SetVar { .. } => {

@@ -47,6 +47,10 @@ pub enum Action {
     },
     /// `(extra-turn)`: the mover moves again; the turn order does not advance.
     ExtraTurn,
+    /// `(goto-turn LABEL)`: the turn order goes on at this entry (a label's).
+    GotoTurn {
+        entry: u16,
+    },
 }
 
 /// One part of a composite move (a single move has one part).
@@ -71,6 +75,16 @@ pub struct Move {
 impl Move {
     pub fn is_pass(&self) -> bool {
         self.parts.is_empty()
+    }
+
+    /// The turn-order entry the move sends the game to (`(goto-turn LABEL)`), if any: the last one written.
+    pub fn goto_turn(&self) -> Option<usize> {
+        self.parts.iter().rev().find_map(|p| {
+            p.actions.iter().rev().find_map(|a| match a {
+                Action::GotoTurn { entry } => Some(*entry as usize),
+                _ => None,
+            })
+        })
     }
 
     /// Whether the move earns its player another turn (`(extra-turn)`).
@@ -198,6 +212,7 @@ impl Move {
                         game.attributes[game.int_attributes[field as usize].idx()]
                     ),
                     Action::ExtraTurn => "extra-turn".into(),
+                    Action::GotoTurn { entry } => format!("turn={entry}"),
                 });
             }
         }

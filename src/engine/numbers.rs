@@ -45,6 +45,7 @@ impl Run<'_> {
                 acc
             }
             Expr::Count(c) => self.count(c)?,
+            Expr::Sum(s) => super::sow::sum(self.game, self.state, self.player, s),
             Expr::IntAttr(k, l) => {
                 let pos = self.loc(*l);
                 // A value this program already set on that square wins over the state's.
@@ -250,6 +251,7 @@ pub fn eval_static(game: &Game, state: &State, p: Player, e: &Expr) -> i64 {
         }
         Expr::Area(q) => crate::engine::groups::area(game, state, q.unwrap_or(p)),
         Expr::Passes => state.passes as i64,
+        Expr::Sum(s) => super::sow::sum(game, state, p, s),
         Expr::Var(_)
         | Expr::Count(_)
         | Expr::PieceValue(_)

@@ -111,9 +111,9 @@ impl Extension for Alak {
          just taken; the larger territory wins (drops), fewer than two stones loses (moves)"
     }
 
-    fn configure(&self, game: &mut Game) {
+    fn prepare(&self, game: &mut Game) -> Result<(), String> {
         if ko_slot(game).is_some() || !game.pieces.iter().any(|p| !p.drops.is_empty()) {
-            return;
+            return Ok(());
         }
         let n = game.players.len();
         let slot = game
@@ -128,6 +128,7 @@ impl Extension for Alak {
             init: 0,
             slot,
         });
+        Ok(())
     }
 
     fn check(&self, game: &Game) -> Result<(), String> {

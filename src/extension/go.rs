@@ -88,10 +88,11 @@ impl Extension for Go {
          ends the game, area scoring with komi 7.5"
     }
 
-    fn configure(&self, game: &mut Game) {
+    fn prepare(&self, game: &mut Game) -> Result<(), String> {
         if game.forbid_repetition.is_none() {
             game.forbid_repetition = Some(RepetitionRule::SimpleKo);
         }
+        Ok(())
     }
 
     fn check(&self, game: &Game) -> Result<(), String> {

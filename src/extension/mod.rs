@@ -18,6 +18,7 @@ pub mod backgammon;
 pub mod connect_four;
 pub mod go;
 pub mod hex;
+pub mod mancala;
 
 use crate::compile::Game;
 use crate::engine::{EngineError, Move, Outcome, State};
@@ -32,16 +33,20 @@ pub trait Extension: Send + Sync {
         ""
     }
 
+    /// Called once when the module is attached to a game, before `check`, with the game still open to
+    /// change: declares what the module's moves need and the file lacks (the mancala modules add the
+    /// integer attribute that counts a pit's seeds; `go` turns on `forbid-repetition simple-ko`, so that the
+    /// state keeps the history ko needs; `alak` declares the variable of its ko cells). An `Err` is a load
+    /// error naming the module.
+    fn prepare(&self, _game: &mut Game) -> Result<(), String> {
+        Ok(())
+    }
+
     /// Called once when the module is attached to a game: whether the game has what the module needs (a
     /// direction, a piece type, a player count). An `Err` is a load error naming the module.
     fn check(&self, _game: &Game) -> Result<(), String> {
         Ok(())
     }
-
-    /// Called once when the module is attached, before `check`: a module may turn on rules the language
-    /// already has (Go's module declares simple ko, `Game::forbid_repetition`, so that the state keeps the
-    /// history ko needs). The default changes nothing.
-    fn configure(&self, _game: &mut Game) {}
 
     /// Changes the start position (`Engine::initial`). The state's hash is recomputed after every module's
     /// setup, so a module may write cells, reserves and variables directly here.
@@ -99,6 +104,11 @@ impl std::fmt::Debug for dyn Extension {
 static MODULES: &[&dyn Extension] = &[
     &backgammon::Backgammon,
     &connect_four::ConnectFour,
+    &mancala::OWARE,
+    &mancala::ALEMUNGULA,
+    &mancala::Kalah,
+    &mancala::MiniMancala,
+    &mancala::Bakuk,
     &go::Go,
     &go::AtariGo,
     &hex::Hex,
@@ -133,8 +143,8 @@ pub fn attach(game: &mut Game, name: &str) -> Result<(), String> {
     if game.extensions.iter().any(|e| e.name() == m.name()) {
         return Ok(());
     }
-    m.configure(game);
-    m.check(game)
+    m.prepare(game)
+        .and_then(|()| m.check(game))
         .map_err(|e| format!("extension module `{}`: {e}", m.name()))?;
     game.extensions.push(m);
     drop_covered(game);
