@@ -657,12 +657,31 @@ fn check(file: &std::path::Path, variant: Option<&str>, all: bool, json: bool) -
     };
     print_diags(&read.diagnostics, &mut out_json);
     for sel in &sels {
-        let (mut game, diags) = compile_selected(&read, sel);
-        if let Some(g) = &mut game {
-            if let Err(e) = add_extensions(g) {
+        let (mut game, mut diags) = compile_selected(&read, sel);
+        let from_command_line = EXTENSIONS.get().is_some_and(|v| !v.is_empty());
+        if let Some(g) = game.as_mut().filter(|_| from_command_line) {
+            // The warnings of the rules the command line's modules supply go with them (only the few that
+            // are covered are compared: a file of junk may miss thousands).
+            let before = std::mem::take(&mut g.missing_rules);
+            let attached = add_extensions(g);
+            let covered: Vec<_> = before
+                .iter()
+                .filter(|r| dagaz::extension::is_covered(g, r))
+                .map(|r| (r.span, r.clause()))
+                .collect();
+            g.missing_rules = before;
+            dagaz::extension::drop_covered(g);
+            if let Err(e) = attached {
                 print_error(&format!("{}: {e}", file.display()));
                 ok = false;
                 game = None;
+            } else if !covered.is_empty() {
+                diags.retain(|d| {
+                    d.is_error()
+                        || !covered
+                            .iter()
+                            .any(|(sp, m)| d.span == Some(*sp) && d.message == *m)
+                });
             }
         }
         match &game {

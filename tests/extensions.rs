@@ -161,6 +161,11 @@ fn the_command_line_adds_a_module_and_refuses_an_unknown_one() {
     let out = String::from_utf8_lossy(&o.stdout);
     assert!(out.contains("extension module connect-four"), "{out}");
     assert!(!out.contains("missing rules"), "{out}");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        !err.contains("no end condition"),
+        "the covered rule's warning is gone: {err}"
+    );
     let o = dagaz(&["perft", f, "4", "--extension", "connect-four"]);
     assert!(String::from_utf8_lossy(&o.stdout).contains("perft(4) = 2401"));
 }

@@ -713,6 +713,64 @@ fn kalah_deep() {
     check_family("mancala", "games/kalah.zrf", 7);
 }
 
+/// Perft of a game in `games/` from its start.
+fn start_perft(file: &str, depth: u32) -> u64 {
+    let game = load_game(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join(file),
+        &VariantSel::First,
+    )
+    .unwrap();
+    let engine = Engine::new(&game);
+    engine.perft(&engine.initial(), depth).unwrap()
+}
+
+/// Lasca: no published perft exists (`../shared/reference` has none). d1-d3 are counted by hand from the
+/// rules: 6 first moves; each is answered by exactly one compulsory capture; then 5, 2, 2, 2, 2, 5 replies
+/// (the recaptures of a Black column on c3 or e3 are forced; after a3-b4 or g3-f4 nothing can be taken).
+/// d4-d12 are those of `tests/reference/lasca_perft.py`, a generator written apart from dagaz from the same
+/// rules (it agrees to d12). Convention: a capture chain is one move.
+#[test]
+fn lasca() {
+    let counts = [
+        (1, 6),
+        (2, 6),
+        (3, 18),
+        (4, 54),
+        (5, 116),
+        (6, 324),
+        (7, 846),
+        (8, 2_148),
+        (9, 5_692),
+        (10, 13_898),
+        (11, 37_124),
+        (12, 97_420),
+    ];
+    for (d, want) in counts {
+        assert_eq!(start_perft("games/lasca.zrf", d), want, "lasca d{d}");
+    }
+}
+
+/// Bashni: no published perft exists. Its start is Russian draughts' and a column can first be jumped at ply 4
+/// (a capture makes it at ply 3 at the earliest), so d1-d4 must be the Russian counts of
+/// `../shared/reference/perft.json` (7, 49, 302, 1,469). d5-d7 are those of `tests/reference/bashni_perft.py`,
+/// a generator written apart from dagaz (Russian draughts from d6 on: 37,986 and 190,146, where columns
+/// block and freed prisoners stay).
+#[test]
+fn bashni() {
+    let counts = [
+        (1, 7),
+        (2, 49),
+        (3, 302),
+        (4, 1_469),
+        (5, 7_482),
+        (6, 37_908),
+        (7, 189_912),
+    ];
+    for (d, want) in counts {
+        assert_eq!(start_perft("games/bashni.zrf", d), want, "bashni d{d}");
+    }
+}
+
 /// Connect Four, `games/connect-four.zrf`: its fall and its end are the `connect-four` extension module,
 /// named in the file (`(extension connect-four)`); d1-d6 here, d8 in the deep test.
 #[test]
@@ -797,4 +855,11 @@ fn hex_9x9_deep() {
         corrections: &[],
     };
     check_sel(&sel, "games/hex.zrf", 40_000_000, true);
+}
+
+/// Bashni d8 (925,862, about 1 s), as `tests/reference/bashni_perft.py` counts it.
+#[test]
+#[ignore = "deep: Bashni d8; see README"]
+fn bashni_deep() {
+    assert_eq!(start_perft("games/bashni.zrf", 8), 925_862, "bashni d8");
 }

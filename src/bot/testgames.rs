@@ -314,6 +314,7 @@ pub fn bare_game() -> Game {
         teams: vec![],
         metadata: vec![],
         missing_rules: vec![],
+        stacks: false,
         extensions: vec![],
     }
 }

@@ -366,6 +366,11 @@ pub enum Instr {
     Sow(Box<super::sow::Sow>),
     /// `(goto-turn LABEL)`: after this move the turn order goes on at the entry of the label.
     GotoTurn(u16),
+    /// `(take-prisoner [LOC])` (games with `(stacks)`): the top piece of the column there goes to the bottom of
+    /// the moving column; the piece under it becomes the top.
+    TakePrisoner(Loc),
+    /// `(carry EXPR)` (games with `(stacks)`): the moving column leaves with its top N pieces only.
+    Carry(super::numbers::Expr),
 }
 
 /// A move program with its type.
@@ -618,12 +623,21 @@ pub struct Game {
     /// Rules the file asks for that the engine does not apply (unknown options and sections, no end
     /// condition): the game is played without them. See [`super::missing`].
     pub missing_rules: Vec<super::MissingRule>,
+    /// `(stacks)`: a position holds a column of pieces (`docs/language.md`, "Stacks"); the state keeps the
+    /// pieces under each top only in games that declare it.
+    pub stacks: bool,
     /// Rust extension modules (`(extension NAME)` in the file, `--extension NAME` on the command line), in
     /// the order they were named; see `crate::extension`. Empty for almost every game.
     pub extensions: Vec<&'static dyn crate::extension::Extension>,
 }
 
 impl Game {
+    /// Whether states of this game keep columns.
+    #[inline]
+    pub fn has_stacks(&self) -> bool {
+        self.stacks || (!self.extensions.is_empty() && self.extensions.iter().any(|m| m.stacks()))
+    }
+
     pub fn piece_type(&self, name: &str) -> Option<PieceType> {
         self.pieces
             .iter()

@@ -13,6 +13,7 @@ pub mod numbers;
 pub mod ordering;
 pub mod program;
 pub mod sow;
+pub mod stacks;
 pub mod turns;
 
 pub use game::*;
@@ -67,6 +68,7 @@ const RULE_SECTIONS: &[&str] = &[
     "capture-order",
     "captures-to-hand",
     "forbid-repetition",
+    "stacks",
     "extension",
 ];
 
@@ -408,9 +410,18 @@ impl Compiler<'_> {
                 value.span,
                 format!("unknown option `{name}` is set to {v}: ignored"),
             )),
-            _ => {
+            k => {
                 let value_text = value.text().unwrap_or("");
                 self.missing_rule(MissingKind::Option, name, value_text, value.span);
+                // Dagaz's board models (`heap`: several pieces per position) are not applied; say what is.
+                if k == "board model" {
+                    if let Some(d) = self.diags.last_mut() {
+                        d.hint = Some(format!(
+                            "this engine keeps columns of pieces when the game declares `(stacks)`; {}",
+                            d.hint.take().unwrap_or_default()
+                        ));
+                    }
+                }
             }
         }
     }
@@ -889,6 +900,9 @@ pub fn compile(src: &GameSource, diags: &mut Vec<Diagnostic>) -> Option<Game> {
     }
 
     let setup = c.setup(&by_head("board-setup"), &players, &piece_index, &board);
+    let stacks = c.stacks(src);
+    c.stacked_setup(&by_head("board-setup"), &board, stacks);
+    c.stack_forms_need_stacks(&pieces, stacks);
     let phases = match by_head("phases").last() {
         Some(s) => c.phases(s, &piece_index, &board, &move_types),
         None => vec![],
@@ -913,7 +927,7 @@ pub fn compile(src: &GameSource, diags: &mut Vec<Diagnostic>) -> Option<Game> {
         };
         match head.as_str() {
             "players" | "turn-order" | "board" | "piece" | "board-setup" | "move-priorities"
-            | "variables" | "player-variables" | "phases" => {}
+            | "variables" | "player-variables" | "phases" | "stacks" => {}
             "capture-order" => {
                 if !capture_order.is_empty() {
                     c.err(
@@ -1096,6 +1110,7 @@ pub fn compile(src: &GameSource, diags: &mut Vec<Diagnostic>) -> Option<Game> {
         metadata,
         missing_rules: std::mem::take(&mut c.missing),
         extensions: vec![],
+        stacks,
     };
     sow::check_capacity(&game, c.diags);
     if c.diags.iter().filter(|d| d.is_error()).count() > errors_before {

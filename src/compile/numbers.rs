@@ -81,6 +81,8 @@ pub enum Expr {
     Passes,
     /// `(sum ATTR [(zone Z)] [opponent])`: an integer attribute summed (see `compile/sow.rs`).
     Sum(super::sow::Sum),
+    /// `(stack-height [LOC])`: pieces on the position (0 empty, 1 a lone piece, more a column).
+    Height(Loc),
 }
 
 const ARITH: &[(&str, ArithOp)] = &[
@@ -470,6 +472,16 @@ impl ProgramCompiler<'_, '_> {
                 if hl == "sum" {
                     return self.sum_expr(node, args);
                 }
+                if hl == "stack-height" {
+                    if args.len() > 1 {
+                        return self.expr_err(
+                            node,
+                            "`stack-height` takes at most a position or direction".into(),
+                            Some("(stack-height n)".into()),
+                        );
+                    }
+                    return Expr::Height(self.opt_loc(args));
+                }
                 if hl == "count" {
                     return match self.counted(node, args) {
                         Some(c) => Expr::Count(Box::new(c)),
@@ -488,6 +500,7 @@ impl ProgramCompiler<'_, '_> {
                         "group-size",
                         "area",
                         "passes",
+                        "stack-height",
                     ])
                     .collect();
                 let hint = suggest(h, words).map(|s| format!("did you mean `{s}`?"));

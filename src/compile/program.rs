@@ -60,6 +60,8 @@ const INSTRUCTION_WORDS: &[&str] = &[
     "capture-groups",
     "sow",
     "goto-turn",
+    "take-prisoner",
+    "carry",
 ];
 
 const PREDICATE_WORDS: &[&str] = &[
@@ -360,6 +362,7 @@ impl ProgramCompiler<'_, '_> {
                         }
                     }
                     "capture" => Instr::Capture(Loc::Cursor),
+                    "take-prisoner" => Instr::TakePrisoner(Loc::Cursor),
                     "flip" => Instr::Flip(Loc::Cursor),
                     "capture-groups" => Instr::CaptureGroups(Loc::Cursor, false),
                     "change-owner" => Instr::ChangeOwner(PlayerRef::Mover, Loc::Cursor),
@@ -502,6 +505,31 @@ impl ProgramCompiler<'_, '_> {
                         out.push(Instr::Capture(l));
                     }
                     "capture-groups" => out.extend(self.capture_groups(node, args)),
+                    "take-prisoner" => {
+                        if args.len() > 1 {
+                            self.err(Diagnostic::error(
+                                node.span,
+                                "`take-prisoner` takes at most a position or direction",
+                            ));
+                            return;
+                        }
+                        let l = self.opt_loc(args);
+                        out.push(Instr::TakePrisoner(l));
+                    }
+                    "carry" => {
+                        match args {
+                            [n] => {
+                                let e = self.expr(n);
+                                out.push(Instr::Carry(e));
+                            }
+                            _ => {
+                                self.err(
+                                Diagnostic::error(node.span, "`carry` needs one number: the pieces the column moves with")
+                                    .with_hint("(carry 1) moves the top piece alone"),
+                            );
+                            }
+                        }
+                    }
                     "flip" => {
                         let l = self.opt_loc(args);
                         out.push(Instr::Flip(l));

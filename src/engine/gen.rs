@@ -432,6 +432,29 @@ impl Run<'_> {
             Instr::CaptureGroups(l, suicide) => self.capture_groups(*l, *suicide)?,
             Instr::Sow(s) => self.sow(s)?,
             Instr::GotoTurn(e) => self.goto_turn(*e),
+            Instr::TakePrisoner(l) => {
+                if let Some(at) = self.loc(*l) {
+                    let taken =
+                        |a: &Action| matches!(a, Action::TakePrisoner { at: q, .. } if *q == at);
+                    if self.live(at).is_some_and(|x| !x.dead) && !self.changes.iter().any(taken) {
+                        // `to` is filled in when the part is emitted: the moving column's destination.
+                        self.changes.push(Action::TakePrisoner { at, to: at });
+                    }
+                }
+            }
+            Instr::Carry(e) => {
+                let n = self.eval(e)?;
+                // Kept among the changes (a marker the emission turns into the movement), so that programs
+                // without stacks pay nothing for it.
+                let count = n.clamp(1, u16::MAX as i64) as u16;
+                self.changes
+                    .retain(|a| !matches!(a, Action::MoveTop { .. }));
+                self.changes.push(Action::MoveTop {
+                    from: self.cursor,
+                    to: self.cursor,
+                    count,
+                });
+            }
         }
         Ok(())
     }
@@ -607,16 +630,20 @@ impl Run<'_> {
             let dest = self.to.unwrap_or(self.cursor);
             let moves_piece = self.drop.is_some()
                 || (self.held.is_some() && self.from.is_some_and(|f| f != dest));
-            let hit = self.captures.contains(&target)
-                || (dest == target && moves_piece && self.occupied_on_arrival(target))
-                || self
-                    .cascades
-                    .iter()
-                    .any(|&(f, t)| t == target && f != target && self.cascade_captures(t, dest))
-                || self
-                    .placed
-                    .iter()
-                    .any(|(p, _)| *p == target && self.live(*p).is_some());
+            let hit =
+                self.captures.contains(&target)
+                    || (dest == target && moves_piece && self.occupied_on_arrival(target))
+                    || self.cascades.iter().any(|&(f, t)| {
+                        t == target && f != target && self.cascade_captures(t, dest)
+                    })
+                    || self
+                        .placed
+                        .iter()
+                        .any(|(p, _)| *p == target && self.live(*p).is_some())
+                    || (self.game.stacks
+                        && self.changes.iter().any(
+                            |a| matches!(a, Action::TakePrisoner { at, .. } if *at == target),
+                        ));
             if hit {
                 return Err(Stop::Found);
             }
@@ -662,7 +689,23 @@ impl Run<'_> {
                     if self.occupied_on_arrival(dest) {
                         actions.push(Action::Capture { at: dest });
                     }
-                    actions.push(Action::Move { from: f, to: dest });
+                    let carry = match self.game.stacks {
+                        true => self.changes.iter().find_map(|a| match a {
+                            Action::MoveTop { count, .. } => Some(*count),
+                            _ => None,
+                        }),
+                        false => None,
+                    };
+                    if let Some(count) = carry.filter(|&c| self.state.under(f).len() >= c as usize)
+                    {
+                        actions.push(Action::MoveTop {
+                            from: f,
+                            to: dest,
+                            count,
+                        });
+                    } else {
+                        actions.push(Action::Move { from: f, to: dest });
+                    }
                     if copy {
                         actions.push(Action::Place {
                             at: f,
@@ -702,6 +745,12 @@ impl Run<'_> {
                     }
                     _ => {}
                 }
+            }
+            if let Action::TakePrisoner { to, .. } = &mut ch {
+                *to = dest;
+            }
+            if matches!(ch, Action::MoveTop { .. }) {
+                continue; // `carry`'s marker: the movement above says it
             }
             actions.push(ch);
         }
@@ -762,6 +811,11 @@ impl Run<'_> {
         self.placed.clear();
         if self.game.options.discard_cascades {
             self.cascades.clear();
+        }
+        // Prisoners, like captures, belong to the part that took them.
+        if self.game.stacks && !self.changes.is_empty() {
+            self.changes
+                .retain(|a| !matches!(a, Action::TakePrisoner { .. } | Action::MoveTop { .. }));
         }
         Ok(())
     }
@@ -1036,6 +1090,9 @@ pub fn apply_part(game: &Game, state: &mut State, part: &Part, deferred: bool) {
                 state.set(at, Some(x));
             } else {
                 state.set(at, None);
+                if state.has_columns() {
+                    state.take_under(at);
+                }
                 if let Some(hand) = &game.captures_to_hand {
                     // To the hand of the player making the move, as its base type.
                     let captor = game.turn_order.entries[state.turn].moves_as;
@@ -1055,7 +1112,10 @@ pub fn apply_part(game: &Game, state: &mut State, part: &Part, deferred: bool) {
         .iter()
         .filter(|a| matches!(a, Action::Move { .. }))
         .count();
-    if movements == 1 {
+    if state.has_columns() {
+        // A movement carries the whole column (see `super::stack`).
+        super::stack::apply_movements(state, part);
+    } else if movements == 1 {
         for a in &part.actions {
             if let Action::Move { from, to } = *a {
                 let p = state.get(from);
@@ -1080,7 +1140,9 @@ pub fn apply_part(game: &Game, state: &mut State, part: &Part, deferred: bool) {
             Action::Move { .. }
             | Action::Capture { .. }
             | Action::ExtraTurn
-            | Action::GotoTurn { .. } => {}
+            | Action::GotoTurn { .. }
+            | Action::MoveTop { .. } => {}
+            Action::TakePrisoner { at, to } => super::stack::take_prisoner(state, at, to, deferred),
             Action::Place { at, piece, reserve } => {
                 state.set(at, Some(piece));
                 if reserve {
@@ -1131,6 +1193,9 @@ fn remove_dead(game: &Game, state: &mut State) {
         if let Some(x) = state.cells[i] {
             if x.dead {
                 state.set(Pos(i as u16), None);
+                if state.has_columns() {
+                    state.take_under(Pos(i as u16));
+                }
                 if let Some(hand) = &game.captures_to_hand {
                     let captor = game.turn_order.entries[state.turn].moves_as;
                     let slot = captor.idx() * np + hand[x.kind.idx()].idx();
@@ -1154,6 +1219,9 @@ pub fn apply_move(game: &Game, state: &State, m: &Move) -> State {
         apply_part(game, &mut s, p, deferred);
     }
     if deferred {
+        if s.has_columns() {
+            super::stack::release_prisoners(&mut s, m);
+        }
         remove_dead(game, &mut s);
     }
     // `(extra-turn)`: the same entry of the turn order moves again; `(goto-turn L)`: the label's entry.
@@ -1243,11 +1311,12 @@ impl Composer<'_> {
                     // kings that take pieces at once) into a search over distinct states. Exact when the part
                     // into the state captured and nothing was created: every earlier state of any route then has
                     // more pieces, so the loop check forbids the same continuations on every route.
-                    let captured = e
-                        .part
-                        .actions
-                        .iter()
-                        .any(|a| matches!(a, Action::Capture { .. }));
+                    // A prisoner taken counts as a capture here: every state of a route then has fewer
+                    // prisoners under the moving column (or fewer live tops) than the states after it.
+                    let captured =
+                        e.part.actions.iter().any(|a| {
+                            matches!(a, Action::Capture { .. } | Action::TakePrisoner { .. })
+                        });
                     let created = prefix
                         .iter()
                         .flat_map(|p| &p.actions)
@@ -1702,7 +1771,9 @@ impl LegalityCache {
         for part in &m.parts {
             for a in &part.actions {
                 let squares: &[Pos] = match a {
-                    Action::Move { from, to } => &[*from, *to],
+                    Action::Move { from, to }
+                    | Action::MoveTop { from, to, .. }
+                    | Action::TakePrisoner { at: from, to } => &[*from, *to],
                     Action::Capture { at }
                     | Action::ChangeType { at, .. }
                     | Action::SetAttribute { at, .. }

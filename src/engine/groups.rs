@@ -112,7 +112,8 @@ pub fn filter_repetition(game: &Game, state: &State, rule: RepetitionRule, moves
         let simple = matches!(&m.parts[..], [p] if p.actions.iter().all(|a| {
             matches!(a, Action::Place { .. } | Action::Capture { .. })
         })) && game.captures_to_hand.is_none()
-            && !game.options.recycle_captures;
+            && !game.options.recycle_captures
+            && !game.stacks; // columns live in a side table the undo below does not restore
         if !simple {
             let after = super::gen::apply_move(game, state, m);
             return !forbidden.contains(&rule_key(rule, &after));

@@ -51,6 +51,19 @@ pub enum Action {
     GotoTurn {
         entry: u16,
     },
+    /// Games with stacks (`(carry N)`): the top `count` pieces of the column at `from` go to `to`; the rest
+    /// stays. (`Move` carries the whole column.)
+    MoveTop {
+        from: Pos,
+        to: Pos,
+        count: u16,
+    },
+    /// Games with stacks (`take-prisoner`): the top piece of the column at `at` goes to the bottom of the
+    /// column at `to` (the capturing column's destination); the piece under it becomes the top.
+    TakePrisoner {
+        at: Pos,
+        to: Pos,
+    },
 }
 
 /// One part of a composite move (a single move has one part).
@@ -99,7 +112,7 @@ impl Move {
         self.parts
             .iter()
             .flat_map(|p| &p.actions)
-            .filter(|a| matches!(a, Action::Capture { .. }))
+            .filter(|a| matches!(a, Action::Capture { .. } | Action::TakePrisoner { .. }))
             .count()
     }
 
@@ -115,7 +128,7 @@ impl Move {
         for part in &self.parts {
             // Movements cascaded before the main one (castling's king) come first: `e1-g1 h1-f1`.
             for a in &part.actions {
-                if let Action::Move { from, to } = a {
+                if let Action::Move { from, to } | Action::MoveTop { from, to, .. } = a {
                     if Some(*from) != part.from {
                         if !s.is_empty() {
                             s.push(' ');
@@ -139,6 +152,14 @@ impl Move {
                         s.push('-');
                         s.push_str(b.pos_name(t));
                     }
+                    // Part of a column: `c3-d4/2` moves its top two pieces.
+                    for a in &part.actions {
+                        if let Action::MoveTop { from, count, .. } = a {
+                            if *from == f {
+                                s.push_str(&format!("/{count}"));
+                            }
+                        }
+                    }
                 }
                 (None, Some(t)) => {
                     if !s.is_empty() {
@@ -156,7 +177,9 @@ impl Move {
                         s.push('=');
                         s.push_str(&game.pieces[kind.idx()].name);
                     }
-                    Action::Capture { at } if Some(*at) != part.to => {
+                    Action::Capture { at } | Action::TakePrisoner { at, .. }
+                        if Some(*at) != part.to =>
+                    {
                         s.push('x');
                         s.push_str(b.pos_name(*at));
                     }
@@ -213,6 +236,12 @@ impl Move {
                     ),
                     Action::ExtraTurn => "extra-turn".into(),
                     Action::GotoTurn { entry } => format!("turn={entry}"),
+                    Action::MoveTop { from, to, count } => {
+                        format!("{}-{}/{count}", b.pos_name(from), b.pos_name(to))
+                    }
+                    Action::TakePrisoner { at, to } => {
+                        format!("x{}>{}", b.pos_name(at), b.pos_name(to))
+                    }
                 });
             }
         }

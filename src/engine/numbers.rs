@@ -83,6 +83,10 @@ impl Run<'_> {
                 None => 0,
             },
             Expr::Area(_) | Expr::Passes => eval_static(self.game, self.state, self.player, e),
+            Expr::Height(l) => self.loc(*l).map_or(0, |p| {
+                self.live(p);
+                self.state.height(p) as i64
+            }),
         })
     }
 
@@ -257,6 +261,7 @@ pub fn eval_static(game: &Game, state: &State, p: Player, e: &Expr) -> i64 {
         | Expr::PieceValue(_)
         | Expr::IntAttr(..)
         | Expr::Liberties(_)
-        | Expr::GroupSize(_) => 0,
+        | Expr::GroupSize(_)
+        | Expr::Height(_) => 0,
     }
 }

@@ -13,12 +13,15 @@
 //! and [`Engine::outcome`](crate::engine::Engine::outcome) (`outcome`, before the file's own end
 //! conditions). A game with no module pays one test of an empty slice per call.
 
+pub mod adiuh_checkers;
 pub mod alak;
 pub mod backgammon;
+mod columns;
 pub mod connect_four;
 pub mod go;
 pub mod hex;
 pub mod mancala;
+pub mod stapeldammen;
 
 use crate::compile::Game;
 use crate::engine::{EngineError, Move, Outcome, State};
@@ -46,6 +49,12 @@ pub trait Extension: Send + Sync {
     /// direction, a piece type, a player count). An `Err` is a load error naming the module.
     fn check(&self, _game: &Game) -> Result<(), String> {
         Ok(())
+    }
+
+    /// Whether the module's game keeps columns of pieces (as if the file declared `(stacks)`): the state then
+    /// has the column table from the start, and position texts may stack pieces (`crate::engine::stack`).
+    fn stacks(&self) -> bool {
+        false
     }
 
     /// Changes the start position (`Engine::initial`). The state's hash is recomputed after every module's
@@ -109,6 +118,8 @@ static MODULES: &[&dyn Extension] = &[
     &mancala::Kalah,
     &mancala::MiniMancala,
     &mancala::Bakuk,
+    &stapeldammen::Stapeldammen,
+    &adiuh_checkers::AdiuhCheckers,
     &go::Go,
     &go::AtariGo,
     &hex::Hex,
