@@ -82,14 +82,17 @@ enum Command {
     Perft {
         file: PathBuf,
         depth: u32,
+        /// A variant by 1-based number or by title (default: the first game).
         #[arg(long)]
         variant: Option<String>,
-        /// Start from a position file (see `dagaz::engine::position`) instead of the start position.
+        /// Start from a position file (format: docs/protocol.md, "Position files") instead of the start
+        /// position.
         #[arg(long)]
         position: Option<PathBuf>,
         /// Show the count below each first move.
         #[arg(long)]
         divide: bool,
+        /// Print JSON (leaves, seconds, leaves per second) instead of text.
         #[arg(long)]
         json: bool,
         /// Add a Rust extension module to the game, as if the file named it with `(extension NAME)`
@@ -100,6 +103,7 @@ enum Command {
     /// Drive the engine through JSON lines on stdin/stdout (see docs/protocol.md).
     Session {
         file: PathBuf,
+        /// A variant by 1-based number or by title (default: the first game).
         #[arg(long)]
         variant: Option<String>,
         /// Add a Rust extension module to the game, as if the file named it with `(extension NAME)`
@@ -110,16 +114,20 @@ enum Command {
     /// Play uniformly random games and report how they ended and how fast.
     Playout {
         file: PathBuf,
+        /// A variant by 1-based number or by title (default: the first game).
         #[arg(long)]
         variant: Option<String>,
         /// Games to play (at least 1).
         #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..))]
         games: u64,
+        /// The run's seed: game i plays from a random stream derived from it and i alone, so the same seed
+        /// gives the same games.
         #[arg(long, default_value_t = 1)]
         seed: u64,
         /// A game that reaches this many plies ends as a draw of type `move-limit`.
         #[arg(long, default_value_t = 1000)]
         max_plies: u32,
+        /// Print JSON (games, how they ended, plies, playouts per second) instead of text.
         #[arg(long)]
         json: bool,
         /// Play a game whose file asks for rules the engine does not apply (unknown options or sections, no
@@ -131,6 +139,22 @@ enum Command {
         #[arg(long = "extension", value_name = "NAME")]
         extension: Vec<String>,
     },
+    /// Put the shards of a run (`tournament --shard K/N`, played anywhere) together into one run folder, the same
+    /// as one machine would have written: games, standings, end conditions, reports, the SPRT decided on the
+    /// merged pairs.
+    Merge {
+        /// The merged run's folder (new).
+        out: PathBuf,
+        /// The shard folders, one per shard 1..N.
+        #[arg(required = true)]
+        dirs: Vec<PathBuf>,
+    },
+    /// List the bot presets a name reaches: files in --bots-dir folders and ./bots/, then the built-in ones.
+    Bots {
+        /// A folder of bot presets, searched first (repeatable).
+        #[arg(long, value_name = "DIR")]
+        bots_dir: Vec<PathBuf>,
+    },
     /// Play a tournament between bots and write its games, standings and report to results/<run>/. With no
     /// arguments: a small tournament on the built-in Breakthrough.
     Tournament(TournamentArgs),
@@ -140,8 +164,8 @@ enum Command {
 struct TournamentArgs {
     /// The game file (default: the built-in Breakthrough).
     game: Option<String>,
-    /// Bots: preset files, preset names in bots/, or inline `kind:key=value,...` (default: random, alpha-beta,
-    /// MCTS).
+    /// Bots: preset files, preset names (`dagaz bots` lists them), or inline `kind:key=value,...` (default:
+    /// random, alpha-beta, MCTS).
     #[arg(long, num_args = 1..)]
     bots: Vec<String>,
     /// The variant, by number or title (default: the first game of the file).
@@ -156,6 +180,8 @@ struct TournamentArgs {
     /// Games per encounter, rounded up to whole pairs (default 20).
     #[arg(long)]
     games: Option<u64>,
+    /// The run's seed: every game's openings and bots' randomness derive from it and the game's ids, so the
+    /// same seed gives the same games for any --jobs (default 1).
     #[arg(long)]
     seed: Option<u64>,
     /// Games played at once (default: the number of cores); the results do not depend on it.
@@ -167,8 +193,9 @@ struct TournamentArgs {
     /// Random plies from the start, the same for both games of a pair (default 4).
     #[arg(long)]
     opening_plies: Option<u32>,
-    /// A bot that takes longer for one move loses the game with `bot-error` (default 60000); a bot with a
-    /// time limit of its own (`time_ms`) gets at least that plus a second.
+    /// A bot with a time budget (`time_ms`, external bots) that takes longer for one move loses the game with
+    /// `bot-error` (default 60000); a bot with a time limit of its own gets at least that plus a second. Bots
+    /// with a fixed budget (depth, nodes, iterations) never lose on time (see README).
     #[arg(long)]
     move_timeout_ms: Option<u64>,
     /// Stop a two-bot match once the GSPRT decides: elo0,elo1,alpha,beta (e.g. 0,10,0.05,0.05).
@@ -188,12 +215,20 @@ struct TournamentArgs {
     /// recorded in config.toml and the run's fingerprint).
     #[arg(long = "extension", value_name = "NAME")]
     extension: Vec<String>,
+    /// Play only this machine's share of the run, K of N (the games whose id is K-1 modulo N); `dagaz merge`
+    /// puts the N shard folders together. An --sprt is decided at the merge.
+    #[arg(long, value_name = "K/N")]
+    shard: Option<dagaz::tournament::config::Shard>,
     /// Finish the run in --out: its settings come from its config.toml.
     #[arg(long, requires = "out")]
     resume: bool,
     /// No progress on standard error.
     #[arg(long)]
     quiet: bool,
+    /// A folder of bot presets (`NAME.toml`), searched by name before `./bots/` and the built-in presets
+    /// (repeatable; `dagaz bots` lists what a name finds).
+    #[arg(long, value_name = "DIR")]
+    bots_dir: Vec<PathBuf>,
 }
 
 fn main() -> ExitCode {
@@ -212,7 +247,7 @@ fn main() -> ExitCode {
         | Command::Session { extension, .. }
         | Command::Playout { extension, .. } => extension.clone(),
         Command::Tournament(a) => a.extension.clone(),
-        Command::Variants { .. } => vec![],
+        Command::Variants { .. } | Command::Merge { .. } | Command::Bots { .. } => vec![],
     };
     if let Some(bad) = names.iter().find(|n| dagaz::extension::lookup(n).is_none()) {
         print_error(&dagaz::extension::unknown(bad));
@@ -235,6 +270,29 @@ fn main() -> ExitCode {
             }
         }
         Command::Variants { file } => variants(&file),
+        Command::Merge { out, dirs } => match dagaz::tournament::merge::merge(&out, &dirs) {
+            Ok(r) => {
+                print!(
+                    "{}",
+                    dagaz::tournament::report::render_standings(&r.summary)
+                );
+                eprintln!(
+                    "merged {} shards: {} games; report: {}",
+                    dirs.len(),
+                    r.summary.games,
+                    out.join("report.md").display()
+                );
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                print_error(&e);
+                ExitCode::FAILURE
+            }
+        },
+        Command::Bots { bots_dir } => {
+            bots(&bots_dir);
+            ExitCode::SUCCESS
+        }
         Command::Perft {
             file,
             depth,
@@ -296,21 +354,37 @@ fn main() -> ExitCode {
     }
 }
 
+/// `dagaz bots`: one line per preset, in lookup order.
+fn bots(dirs: &[PathBuf]) {
+    let presets = dagaz::bot::spec::list_presets(dirs);
+    let width = presets.iter().map(|p| p.name.len()).max().unwrap_or(0);
+    let src = presets.iter().map(|p| p.source.len()).max().unwrap_or(0);
+    for p in &presets {
+        match &p.spec {
+            Ok(spec) => println!("{:width$}  {:src$}  {spec}", p.name, p.source),
+            Err(e) => println!("{:width$}  {:src$}  error: {e}", p.name, p.source),
+        }
+    }
+    println!(
+        "\n{} presets. Use one by name (`--bots mcts-1k`), as a file, or inline (`mcts:iterations=500`).",
+        presets.len()
+    );
+}
+
 /// The tournament's settings from the flags, a TOML file and the defaults, in that order of precedence.
 fn tournament_config(a: &TournamentArgs) -> Result<dagaz::tournament::TournamentConfig, String> {
     use dagaz::tournament::config::BotConfig;
     use dagaz::tournament::TournamentConfig;
     let mut c = match &a.config {
-        Some(p) => {
-            let text = std::fs::read_to_string(p)
-                .map_err(|e| format!("cannot read `{}`: {e}", p.display()))?;
-            TournamentConfig::from_toml(&text).map_err(|e| format!("{}: {e}", p.display()))?
-        }
+        Some(p) => TournamentConfig::read_file(p)?,
         None => TournamentConfig::default(),
     };
+    c.bots_dirs = a.bots_dir.clone();
     c.version = env!("CARGO_PKG_VERSION").into();
     if let Some(g) = &a.game {
+        // A path on the command line is relative to the current directory, not to a --config file.
         c.game = g.clone();
+        c.base_dir = None;
     }
     if !a.bots.is_empty() {
         c.bots = a.bots.iter().map(|b| BotConfig::Name(b.clone())).collect();
@@ -348,6 +422,9 @@ fn tournament_config(a: &TournamentArgs) -> Result<dagaz::tournament::Tournament
     if !a.extension.is_empty() {
         c.extensions = a.extension.clone();
     }
+    if a.shard.is_some() {
+        c.shard = a.shard;
+    }
     Ok(c)
 }
 
@@ -376,7 +453,7 @@ fn tournament(a: TournamentArgs) -> Result<(), String> {
             }
         }));
     }
-    let t = if a.resume {
+    let mut t = if a.resume {
         let given = a.game.is_some()
             || !a.bots.is_empty()
             || a.variant.is_some()
@@ -390,6 +467,7 @@ fn tournament(a: TournamentArgs) -> Result<(), String> {
             || a.sprt.is_some()
             || a.allow_missing_rules
             || !a.extension.is_empty()
+            || a.shard.is_some()
             || a.config.is_some();
         if given {
             return Err(
@@ -399,11 +477,9 @@ fn tournament(a: TournamentArgs) -> Result<(), String> {
             );
         }
         let out = a.out.as_ref().expect("clap: --resume requires --out");
-        let path = out.join("config.toml");
-        let text = std::fs::read_to_string(&path)
-            .map_err(|e| format!("cannot resume: cannot read `{}`: {e}", path.display()))?;
-        let c =
-            TournamentConfig::from_toml(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+        let mut c = TournamentConfig::read_file(&out.join("config.toml"))
+            .map_err(|e| format!("cannot resume: {e}"))?;
+        c.bots_dirs = a.bots_dir.clone();
         // Whether it is the same run (dagaz version, game, settings, bots) is checked against the run's
         // fingerprint.json, which an edit of config.toml does not change.
         c.load()?
@@ -421,6 +497,10 @@ fn tournament(a: TournamentArgs) -> Result<(), String> {
             .to_string();
         PathBuf::from("results").join(format!("{stem}-{}", timestamp()))
     });
+    if !a.resume {
+        // The run's config.toml names the game relative to the run's folder: it resumes from anywhere.
+        t.config.rebase(&out)?;
+    }
     let jobs = a.jobs.map_or_else(
         || std::thread::available_parallelism().map_or(1, |n| n.get()),
         |j| j as usize,
@@ -498,12 +578,17 @@ fn variants(file: &std::path::Path) -> ExitCode {
         return ExitCode::FAILURE;
     }
     for g in &read.games {
-        println!(
-            "{:3}  {}{}",
-            g.number,
-            g.title,
-            if g.default { "  (default)" } else { "" }
-        );
+        // Zillions opens the variant a file marks `(default)`; dagaz plays the first unless told otherwise, so
+        // the mark says how to get it.
+        let mark = if g.default && g.number != 1 {
+            format!(
+                "  (the file's default; dagaz plays 1 unless --variant {})",
+                g.number
+            )
+        } else {
+            String::new()
+        };
+        println!("{:3}  {}{mark}", g.number, g.title);
     }
     ExitCode::SUCCESS
 }

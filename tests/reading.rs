@@ -366,6 +366,8 @@ fn includes_inside_the_tree_or_an_include_path_work() {
             "2",
             "--max-plies",
             "4",
+            "--opening-plies",
+            "0",
             "--quiet",
             "--out",
             out,

@@ -802,6 +802,13 @@ for line in sys.stdin:
     }
 }
 
+/// Held by the tests that load the machine on purpose or measure it, so that they do not run beside each
+/// other (a starved run buffers more records, and the memory test would see it).
+fn alone() -> std::sync::MutexGuard<'static, ()> {
+    static LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    LOCK.lock().unwrap_or_else(|e| e.into_inner())
+}
+
 // --- memory that does not grow with the run -----------------------------------------------------------
 
 /// Runs `dagaz tournament` (random against random on the built-in Breakthrough, `games` games, two jobs)
@@ -848,6 +855,7 @@ fn peak_rss_kb(out: &Path, games: &str) -> i64 {
 #[cfg(target_os = "linux")]
 #[test]
 fn memory_does_not_grow_with_the_games() {
+    let _alone = alone();
     let d = scratch("memory");
     let small = peak_rss_kb(&d.join("small"), "2000");
     let large = peak_rss_kb(&d.join("large"), "20000");
@@ -1115,4 +1123,246 @@ for line in sys.stdin:
             std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|s| !s.contains(") Z "));
         assert!(!alive, "the bot's child {pid} outlived the run");
     }
+}
+
+/// Bots bounded by a count (random, `alphabeta:depth`, `mcts:iterations`) play the same games whatever the
+/// machine: a run with a move timeout far below their move time, on a core kept busy by other threads, gives the
+/// same games as one with the default timeout. Before, they lost on time (`bot-error`, `timeout`) there.
+#[test]
+fn fixed_budget_bots_never_lose_on_time() {
+    let _alone = alone();
+    let d = scratch("budget");
+    let play = |out: &Path, timeout: &str| {
+        dagaz(&[
+            "tournament",
+            "--bots",
+            "mcts:iterations=200,playout_plies=60,name=m200",
+            "alphabeta:depth=2,name=ab2",
+            "--games",
+            "2",
+            "--seed",
+            "3",
+            "--move-timeout-ms",
+            timeout,
+            "--jobs",
+            "2",
+            "--quiet",
+            "--out",
+            out.to_str().unwrap(),
+        ])
+    };
+    let (idle, loaded) = (d.join("idle"), d.join("loaded"));
+    play(&idle, "60000");
+    // Load: two threads spinning beside the run, on a two-core machine as much as the run's own two jobs.
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let spinners: Vec<_> = (0..2)
+        .map(|_| {
+            let stop = stop.clone();
+            std::thread::spawn(move || {
+                let mut x = 0u64;
+                while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                    x = std::hint::black_box(x.wrapping_mul(6364136223846793005).wrapping_add(1));
+                }
+            })
+        })
+        .collect();
+    play(&loaded, "1");
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    spinners.into_iter().for_each(|t| t.join().unwrap());
+    for f in ["games.csv", "standings.csv", "end_conditions.csv"] {
+        assert_eq!(
+            read(&idle.join(f)),
+            read(&loaded.join(f)),
+            "{f} differs between the idle run and the loaded one with a 1 ms timeout"
+        );
+    }
+    let games = read(&loaded.join("games.csv"));
+    assert!(
+        !games.contains("bot-error") && !games.contains("engine-error"),
+        "{games}"
+    );
+}
+
+/// `games.pgn` of a chess tournament reads back in python-chess: every game, every move legal in its position,
+/// the result and the ply count as recorded in games.csv. Needs python-chess (`pip install chess`); run with
+/// `cargo test --release --test tournament -- --ignored pgn_reads_back`.
+#[test]
+#[ignore]
+fn pgn_reads_back_in_python_chess() {
+    let d = scratch("pgn");
+    let out = d.join("run");
+    dagaz(&[
+        "tournament",
+        &format!("{}/games/chess.zrf", env!("CARGO_MANIFEST_DIR")),
+        "--bots",
+        "random",
+        "alphabeta:depth=1,name=ab1",
+        "--games",
+        "6",
+        "--max-plies",
+        "300",
+        "--quiet",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let rows = csv_rows(&out.join("games.csv"));
+    let col = |name: &str| rows[0].iter().position(|h| h == name).unwrap();
+    let script = r#"
+import sys, chess.pgn
+with open(sys.argv[1]) as f:
+    while True:
+        g = chess.pgn.read_game(f)
+        if g is None:
+            break
+        if g.errors:
+            raise SystemExit(f"game {g.headers['GameId']}: {g.errors}")
+        b = g.board()
+        n = 0
+        for m in g.mainline_moves():
+            assert b.is_legal(m), (g.headers['GameId'], n, m)
+            b.push(m)
+            n += 1
+        outcome = b.outcome(claim_draw=True)
+        print(g.headers['GameId'], n, g.headers['Result'], g.headers['Termination'],
+              outcome.termination.name if outcome else 'none')
+"#;
+    let py = Command::new("python3")
+        .arg("-c")
+        .arg(script)
+        .arg(out.join("games.pgn"))
+        .output()
+        .unwrap();
+    assert!(
+        py.status.success(),
+        "python-chess could not read games.pgn: {}",
+        String::from_utf8_lossy(&py.stderr)
+    );
+    let lines: Vec<String> = String::from_utf8_lossy(&py.stdout)
+        .lines()
+        .map(String::from)
+        .collect();
+    assert_eq!(lines.len(), rows.len() - 1, "{lines:?}");
+    for (line, row) in lines.iter().zip(&rows[1..]) {
+        let f: Vec<&str> = line.split(' ').collect();
+        assert_eq!(f[0], row[col("game_id")]);
+        assert_eq!(f[1], row[col("plies")], "ply count of game {}", f[0]);
+        let want = match (row[col("result_1")].as_str(), row[col("result_2")].as_str()) {
+            ("1", _) => "1-0",
+            (_, "1") => "0-1",
+            _ => "1/2-1/2",
+        };
+        assert_eq!(f[2], want, "result of game {}", f[0]);
+        // A checkmate in the record is a checkmate on python-chess's board.
+        if f[3] == "checkmate" {
+            assert_eq!(f[4], "CHECKMATE", "{line}");
+        }
+    }
+}
+
+/// Four shards (`--shard K/4`) merged with `dagaz merge` are the run one machine plays, byte for byte: games,
+/// standings, end conditions, pairwise results, long results, report and settings; with an SPRT too, decided
+/// on the merged pairs. A missing, doubled or unfinished shard is refused.
+#[test]
+fn four_shards_merged_are_one_run_byte_for_byte() {
+    let d = scratch("shards");
+    let cases: [(&str, Vec<&str>); 2] = [
+        (
+            "plain",
+            vec![
+                "--bots",
+                "random",
+                "alphabeta:depth=1,name=ab1",
+                "mcts:iterations=20,playout_plies=30,name=m20",
+                "--games",
+                "6",
+            ],
+        ),
+        (
+            "sprt",
+            vec![
+                "--bots",
+                "alphabeta:depth=1,name=ab1",
+                "random",
+                "--games",
+                "60",
+                "--sprt",
+                "0,300,0.05,0.05",
+            ],
+        ),
+    ];
+    for (name, settings) in &cases {
+        let dir = d.join(name);
+        let play = |out: &Path, shard: Option<String>| {
+            let mut args: Vec<String> = vec!["tournament".into(), "--seed".into(), "11".into()];
+            args.extend(settings.iter().map(|s| s.to_string()));
+            args.extend(["--quiet", "--jobs", "2", "--out"].map(String::from));
+            args.push(out.to_str().unwrap().into());
+            if let Some(s) = shard {
+                args.extend(["--shard".into(), s]);
+            }
+            dagaz(&args.iter().map(String::as_str).collect::<Vec<_>>());
+        };
+        play(&dir.join("single"), None);
+        for k in 1..=4 {
+            play(&dir.join(format!("s{k}")), Some(format!("{k}/4")));
+        }
+        let shard = |k: u32| dir.join(format!("s{k}")).to_str().unwrap().to_string();
+        let merged = dir.join("merged");
+        dagaz(&[
+            "merge",
+            merged.to_str().unwrap(),
+            &shard(3),
+            &shard(1),
+            &shard(4),
+            &shard(2),
+        ]);
+        same_outputs(&dir.join("single"), &merged);
+        for f in ["pairwise.csv", "results_long.csv"] {
+            assert_eq!(
+                read(&dir.join("single").join(f)),
+                read(&merged.join(f)),
+                "{name}: {f}"
+            );
+        }
+        if *name == "sprt" {
+            // The SPRT stopped the single run early; the shards played everything and the merge cut it the same.
+            let single = read(&dir.join("single/games.csv")).lines().count();
+            assert!(single < 61, "the SPRT did not stop the run: {single} rows");
+            let report = read(&merged.join("report.md"));
+            assert!(report.contains("SPRT"), "{report}");
+        }
+    }
+    // Refusals, each naming the problem.
+    let dir = d.join("plain");
+    let s = |k: u32| dir.join(format!("s{k}")).to_str().unwrap().to_string();
+    let out = d.join("bad");
+    let e = dagaz_fails(&["merge", out.to_str().unwrap(), &s(1), &s(2), &s(3)]);
+    assert!(e.contains("shard 4/4 is missing"), "{e}");
+    let e = dagaz_fails(&["merge", out.to_str().unwrap(), &s(1), &s(2), &s(3), &s(3)]);
+    assert!(e.contains("shard 3/4 is given twice"), "{e}");
+    let e = dagaz_fails(&[
+        "merge",
+        out.to_str().unwrap(),
+        &s(1),
+        dir.join("single").to_str().unwrap(),
+    ]);
+    assert!(e.contains("is not a shard"), "{e}");
+    // An unfinished shard: its last game removed.
+    let games = dir.join("s2/games.csv");
+    let text = read(&games);
+    let mut lines: Vec<&str> = text.lines().collect();
+    lines.pop();
+    std::fs::write(&games, lines.join("\n") + "\n").unwrap();
+    let e = dagaz_fails(&["merge", out.to_str().unwrap(), &s(1), &s(2), &s(3), &s(4)]);
+    assert!(e.contains("finish it first"), "{e}");
+    let other = d.join("sprt");
+    let e = dagaz_fails(&[
+        "merge",
+        out.to_str().unwrap(),
+        &s(1),
+        other.join("s2").to_str().unwrap(),
+        &s(3),
+        &s(4),
+    ]);
+    assert!(e.contains("not shards of the same run"), "{e}");
 }

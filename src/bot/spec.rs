@@ -40,6 +40,69 @@ pub enum BotSpec {
 /// The kinds, as written in presets and inline specs.
 pub const KINDS: [&str; 4] = ["random", "alphabeta", "mcts", "external"];
 
+/// The presets built into the binary, so that `--bots mcts-1k` works from any directory (`dagaz bots` lists
+/// them). The files of `bots/` are their source; a file of the same name in `./bots/` or a `--bots-dir` comes
+/// first. The external example is not built in: its command names a script of the repository.
+pub const BUILTIN_PRESETS: [(&str, &str); 6] = [
+    ("random", include_str!("../../bots/random.toml")),
+    ("alphabeta-3", include_str!("../../bots/alphabeta-3.toml")),
+    ("alphabeta-5", include_str!("../../bots/alphabeta-5.toml")),
+    ("mcts-1k", include_str!("../../bots/mcts-1k.toml")),
+    ("mcts-1k-eval", include_str!("../../bots/mcts-1k-eval.toml")),
+    ("mcts-10k", include_str!("../../bots/mcts-10k.toml")),
+];
+
+/// A preset that `dagaz bots` lists: its name, where it comes from, and its settings inline.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PresetInfo {
+    pub name: String,
+    /// `built-in`, or the file's path.
+    pub source: String,
+    /// The settings as an inline spec, or the error reading it.
+    pub spec: Result<String, String>,
+}
+
+/// Every preset a name can reach, in lookup order, each name once (the one a name resolves to).
+pub fn list_presets(dirs: &[std::path::PathBuf]) -> Vec<PresetInfo> {
+    let mut out: Vec<PresetInfo> = vec![];
+    for dir in dirs.iter().map(|d| d.as_path()).chain([Path::new("bots")]) {
+        let mut files: Vec<_> = std::fs::read_dir(dir)
+            .into_iter()
+            .flatten()
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|e| e == "toml"))
+            .collect();
+        files.sort();
+        for f in files {
+            let name = f
+                .file_stem()
+                .and_then(|s| s.to_str())
+                .unwrap_or("")
+                .to_string();
+            if out.iter().any(|p| p.name == name) {
+                continue;
+            }
+            let spec = BotSpec::load(&f).map(|s| s.inline());
+            out.push(PresetInfo {
+                name,
+                source: f.display().to_string(),
+                spec,
+            });
+        }
+    }
+    for (name, text) in BUILTIN_PRESETS {
+        if out.iter().any(|p| p.name == name) {
+            continue;
+        }
+        out.push(PresetInfo {
+            name: name.to_string(),
+            source: "built-in".into(),
+            spec: BotSpec::from_toml(text, name).map(|s| s.inline()),
+        });
+    }
+    out
+}
+
 /// Keys whose inline values are always strings (never read as numbers or booleans).
 const STRING_KEYS: [&str; 3] = ["name", "command", "dir"];
 
@@ -110,16 +173,29 @@ impl BotSpec {
         Self::from_table(table, text).map_err(|e| format!("bot `{text}`: {e}"))
     }
 
-    /// What a command line names: a preset file (`bots/mcts-1k.toml`), a preset of `bots/` by name
-    /// (`mcts-1k`), or an inline spec (`mcts:iterations=500`).
+    /// What a command line names: a preset file (`bots/mcts-1k.toml`), a preset by name (`mcts-1k`), or an
+    /// inline spec (`mcts:iterations=500`). A name is looked up in `./bots/`, then among the built-in presets.
     pub fn resolve(arg: &str) -> Result<BotSpec, String> {
+        Self::resolve_in(arg, &[])
+    }
+
+    /// As [`BotSpec::resolve`], with preset folders searched before `./bots/` (`--bots-dir`).
+    pub fn resolve_in(arg: &str, dirs: &[std::path::PathBuf]) -> Result<BotSpec, String> {
         let path = Path::new(arg);
         if path.is_file() || arg.ends_with(".toml") {
             return Self::load(path);
         }
-        let preset = Path::new("bots").join(format!("{arg}.toml"));
-        if !arg.contains(':') && preset.is_file() {
-            return Self::load(&preset);
+        if !arg.contains(':') {
+            for dir in dirs.iter().map(|d| d.as_path()).chain([Path::new("bots")]) {
+                let preset = dir.join(format!("{arg}.toml"));
+                if preset.is_file() {
+                    return Self::load(&preset);
+                }
+            }
+            if let Some((name, text)) = BUILTIN_PRESETS.iter().find(|(n, _)| *n == arg) {
+                return Self::from_toml(text, name)
+                    .map_err(|e| format!("built-in preset `{name}`: {e}"));
+            }
         }
         Self::parse_inline(arg)
     }
@@ -130,6 +206,31 @@ impl BotSpec {
             BotSpec::Alphabeta(c) => &mut c.name,
             BotSpec::Mcts(c) => &mut c.name,
             BotSpec::External(c) => &mut c.name,
+        }
+    }
+
+    /// The settings as an inline spec (`mcts:iterations=1000,playout_plies=200`), without the name.
+    pub fn inline(&self) -> String {
+        let Ok(table) = toml::Table::try_from(self) else {
+            return self.name();
+        };
+        let kind = table
+            .get("kind")
+            .and_then(|k| k.as_str())
+            .unwrap_or("bot")
+            .to_string();
+        let items: Vec<String> = table
+            .iter()
+            .filter(|(k, _)| *k != "kind" && *k != "name")
+            .map(|(k, v)| match v {
+                toml::Value::String(s) => format!("{k}={s}"),
+                v => format!("{k}={v}"),
+            })
+            .collect();
+        if items.is_empty() {
+            kind
+        } else {
+            format!("{kind}:{}", items.join(","))
         }
     }
 

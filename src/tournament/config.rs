@@ -11,7 +11,7 @@ use crate::compile::Game;
 use crate::lang;
 use crate::load::{compile_selected, VariantSel};
 use serde::{Deserialize, Serialize};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 /// The game played when none is named: Breakthrough, embedded so that `dagaz tournament` runs anywhere.
@@ -101,6 +101,73 @@ impl SprtConfig {
     }
 }
 
+/// One machine's share of a run (`--shard K/N`): the games whose id is K-1 modulo N. `dagaz merge` puts the N
+/// shards together into the run a single machine would have played.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(try_from = "String", into = "String")]
+pub struct Shard {
+    /// 1-based.
+    pub k: u64,
+    pub n: u64,
+}
+
+impl Shard {
+    /// Whether the game with this id is in the shard.
+    pub fn contains(&self, game_id: u64) -> bool {
+        game_id % self.n == self.k - 1
+    }
+
+    /// The number of the first `games` game ids in the shard.
+    pub fn count(&self, games: u64) -> u64 {
+        if games < self.k {
+            0
+        } else {
+            (games - self.k) / self.n + 1
+        }
+    }
+
+    /// The shard's `j`-th game id.
+    pub fn game(&self, j: u64) -> Option<u64> {
+        j.checked_mul(self.n)?.checked_add(self.k - 1)
+    }
+}
+
+impl std::fmt::Display for Shard {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}/{}", self.k, self.n)
+    }
+}
+
+impl std::str::FromStr for Shard {
+    type Err = String;
+    /// `K/N` with 1 <= K <= N.
+    fn from_str(s: &str) -> Result<Shard, String> {
+        let bad = || format!("--shard `{s}`: expected K/N with 1 <= K <= N, e.g. 2/4");
+        let (k, n) = s.split_once('/').ok_or_else(bad)?;
+        let (k, n) = (
+            k.trim().parse::<u64>().map_err(|_| bad())?,
+            n.trim().parse::<u64>().map_err(|_| bad())?,
+        );
+        if k == 0 || k > n {
+            return Err(bad());
+        }
+        Ok(Shard { k, n })
+    }
+}
+
+impl TryFrom<String> for Shard {
+    type Error = String;
+    fn try_from(s: String) -> Result<Shard, String> {
+        s.parse()
+    }
+}
+
+impl From<Shard> for String {
+    fn from(s: Shard) -> String {
+        s.to_string()
+    }
+}
+
 /// A bot as a configuration names it: a command-line name (preset or inline) or a full table.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(untagged)]
@@ -112,8 +179,13 @@ pub enum BotConfig {
 impl BotConfig {
     /// The specification it stands for.
     pub fn resolve(&self) -> Result<BotSpec, String> {
+        self.resolve_in(&[])
+    }
+
+    /// As [`BotConfig::resolve`], with preset folders searched first (`--bots-dir`).
+    pub fn resolve_in(&self, dirs: &[PathBuf]) -> Result<BotSpec, String> {
         match self {
-            BotConfig::Name(n) => BotSpec::resolve(n),
+            BotConfig::Name(n) => BotSpec::resolve_in(n, dirs),
             BotConfig::Table(t) => {
                 let default = t
                     .get("kind")
@@ -173,6 +245,9 @@ pub struct TournamentConfig {
     /// such a game is refused.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub allow_missing_rules: bool,
+    /// This machine's share of the run (`--shard K/N`); `dagaz merge` puts the shards together.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<Shard>,
     /// What the run plays without, for the reader of `config.toml`: one line per rule and variant. Written by
     /// the run and recomputed from the game whenever the configuration is loaded.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -182,6 +257,13 @@ pub struct TournamentConfig {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub extensions: Vec<String>,
     pub bots: Vec<BotConfig>,
+    /// The folder a relative `game` path is read from: the folder of the TOML file it came from (`--config`,
+    /// a run's `config.toml`); `None`, the current directory (a path from the command line).
+    #[serde(skip)]
+    pub base_dir: Option<PathBuf>,
+    /// Folders searched for bot presets by name before `./bots/` and the built-in ones (`--bots-dir`).
+    #[serde(skip)]
+    pub bots_dirs: Vec<PathBuf>,
 }
 
 fn default_game() -> String {
@@ -226,12 +308,15 @@ impl Default for TournamentConfig {
             move_timeout_ms: default_move_timeout_ms(),
             sprt: None,
             allow_missing_rules: false,
+            shard: None,
             missing_rules: vec![],
             extensions: vec![],
             bots: DEFAULT_BOTS
                 .iter()
                 .map(|b| BotConfig::Name(b.to_string()))
                 .collect(),
+            base_dir: None,
+            bots_dirs: vec![],
         }
     }
 }
@@ -280,6 +365,10 @@ pub struct BotEntry {
     /// The bot's own time limit for a move, if it has one: the runner's watchdog waits at least this (plus a
     /// second) so that the bot's own timeout, with its own message, comes first.
     pub own_time_limit: Option<std::time::Duration>,
+    /// Whether the bot's moves are bounded by a count (depth, nodes, iterations), not by the clock: such a bot
+    /// plays the same moves on any machine under any load, so the move timeout does not apply to it. Only a
+    /// safety limit does, and a move over it is an engine fault, not a loss (see the runner).
+    pub fixed_budget: bool,
 }
 
 impl BotEntry {
@@ -287,6 +376,12 @@ impl BotEntry {
     pub fn from_spec(spec: BotSpec) -> BotEntry {
         let config = BotConfig::from_spec(&spec);
         let name = spec.name();
+        let fixed_budget = match &spec {
+            BotSpec::Random(_) => true,
+            BotSpec::Alphabeta(c) => c.time_ms.is_none(),
+            BotSpec::Mcts(c) => c.time_ms.is_none(),
+            BotSpec::External(_) => false,
+        };
         let own_ms = match &spec {
             BotSpec::Random(_) => None,
             BotSpec::Alphabeta(c) => c.time_ms,
@@ -299,6 +394,7 @@ impl BotEntry {
             config: Some(config),
             make: Arc::new(move || spec.build()),
             own_time_limit: own_ms.map(std::time::Duration::from_millis),
+            fixed_budget,
         }
     }
 
@@ -312,7 +408,14 @@ impl BotEntry {
             config: None,
             make: Arc::new(make),
             own_time_limit: None,
+            fixed_budget: false,
         }
+    }
+
+    /// Marks a bot made by code as bounded by a count, not by the clock (see [`BotEntry::fixed_budget`]).
+    pub fn with_fixed_budget(mut self) -> BotEntry {
+        self.fixed_budget = true;
+        self
     }
 }
 
@@ -321,6 +424,40 @@ pub struct Tournament {
     pub config: TournamentConfig,
     pub variants: Vec<Variant>,
     pub bots: Vec<BotEntry>,
+}
+
+/// A path with `.` and `..` folded away, without asking the file system.
+fn normalize(p: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for c in p.components() {
+        match c {
+            std::path::Component::CurDir => {}
+            std::path::Component::ParentDir => {
+                if !out.pop() {
+                    out.push("..");
+                }
+            }
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// `path` as seen from the folder `from` (both absolute and normalized).
+fn relative_path(path: &Path, from: &Path) -> PathBuf {
+    let (a, b): (Vec<_>, Vec<_>) = (path.components().collect(), from.components().collect());
+    let common = a.iter().zip(&b).take_while(|(x, y)| x == y).count();
+    if common == 0 {
+        return path.to_path_buf(); // another root (a Windows drive): keep it absolute
+    }
+    let mut out = PathBuf::new();
+    for _ in common..b.len() {
+        out.push("..");
+    }
+    for c in &a[common..] {
+        out.push(c);
+    }
+    out
 }
 
 /// FNV-1a, 64 bits: a stable fingerprint of a game file.
@@ -337,6 +474,46 @@ impl TournamentConfig {
     /// Reads a TOML configuration (a file given with `--config`, or a run's `config.toml`).
     pub fn from_toml(text: &str) -> Result<TournamentConfig, String> {
         toml::from_str(text).map_err(|e| e.to_string())
+    }
+
+    /// Reads a TOML file: a relative `game` path in it is relative to the file's folder.
+    pub fn read_file(path: &Path) -> Result<TournamentConfig, String> {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| format!("cannot read `{}`: {e}", path.display()))?;
+        let mut c = Self::from_toml(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+        let dir = path.parent().filter(|d| !d.as_os_str().is_empty());
+        c.base_dir = Some(dir.unwrap_or(Path::new(".")).to_path_buf());
+        Ok(c)
+    }
+
+    /// Where the game file is read from: `game` itself, or under `base_dir` when relative.
+    pub fn game_path(&self) -> PathBuf {
+        let g = Path::new(&self.game);
+        match &self.base_dir {
+            Some(dir) if g.is_relative() => dir.join(g),
+            _ => g.to_path_buf(),
+        }
+    }
+
+    /// Rewrites a relative `game` path to be relative to `dir`, where this configuration is about to be written
+    /// (a new run's folder), so that the run's `config.toml` works from any current directory.
+    pub fn rebase(&mut self, dir: &Path) -> Result<(), String> {
+        if self.game.starts_with(BUILTIN_PREFIX) || Path::new(&self.game).is_absolute() {
+            self.base_dir = Some(dir.to_path_buf());
+            return Ok(());
+        }
+        let abs = |p: &Path| {
+            std::path::absolute(p)
+                .map(|p| normalize(&p))
+                .map_err(|e| format!("cannot resolve `{}`: {e}", p.display()))
+        };
+        let game = abs(&self.game_path())?;
+        let to = abs(dir)?;
+        self.game = relative_path(&game, &to)
+            .to_string_lossy()
+            .replace('\\', "/");
+        self.base_dir = Some(dir.to_path_buf());
+        Ok(())
     }
 
     pub fn to_toml(&self) -> String {
@@ -357,9 +534,9 @@ impl TournamentConfig {
                 })?;
             return Ok((text.as_bytes().to_vec(), ".".into()));
         }
-        let path = Path::new(&self.game);
+        let path = &self.game_path();
         let bytes = lang::read_capped(path, lang::MAX_FILE_BYTES)
-            .map_err(|e| format!("cannot read `{}`: {e}", self.game))?;
+            .map_err(|e| format!("cannot read `{}`: {e}", path.display()))?;
         let dir = path.parent().unwrap_or(Path::new(".")).to_path_buf();
         Ok((bytes, dir))
     }
@@ -368,7 +545,7 @@ impl TournamentConfig {
     pub fn load(mut self) -> Result<Tournament, String> {
         let mut bots = vec![];
         for b in &self.bots {
-            bots.push(BotEntry::from_spec(b.resolve()?));
+            bots.push(BotEntry::from_spec(b.resolve_in(&self.bots_dirs)?));
         }
         let variants = self.load_variants()?;
         if self.game_hash.is_none() && !self.game.starts_with(BUILTIN_PREFIX) {
@@ -384,11 +561,15 @@ impl TournamentConfig {
             if !self.game.starts_with(BUILTIN_PREFIX) && *h != fnv1a(&bytes) {
                 return Err(format!(
                     "`{}` has changed since the run started (its hash was {h}); the run cannot be resumed with it",
-                    self.game
+                    self.game_path().display()
                 ));
             }
         }
-        let name = self.game.clone();
+        let name = if self.game.starts_with(BUILTIN_PREFIX) {
+            self.game.clone()
+        } else {
+            self.game_path().display().to_string()
+        };
         let file = lang::read_bytes(&name, bytes, &dir);
         if file.has_errors() {
             return Err(lang::diag::render_all(&file.diagnostics, &file.sources));
@@ -463,6 +644,13 @@ impl TournamentConfig {
         if self.move_timeout_ms == 0 {
             return Err("move_timeout_ms must be at least 1".into());
         }
+        if self.opening_plies >= self.max_plies {
+            return Err(format!(
+                "--opening-plies {} must be below --max-plies {}: the games would be decided in the random \
+                 opening, without the bots",
+                self.opening_plies, self.max_plies
+            ));
+        }
         if let Some(s) = &self.sprt {
             s.validate()?;
             if bots.len() != 2 || variants.len() != 1 || variants[0].seats().len() != 2 {
@@ -528,7 +716,9 @@ impl Tournament {
                 let file = lang::read_bytes(&c.game, bytes, &dir);
                 let mut all = vec![];
                 for f in file.sources.files().iter().skip(1) {
-                    all.extend_from_slice(f.path.to_string_lossy().as_bytes());
+                    // Relative to the game's folder: the same wherever the run is resumed from.
+                    let path = f.path.strip_prefix(&dir).unwrap_or(&f.path);
+                    all.extend_from_slice(path.to_string_lossy().as_bytes());
                     all.push(0);
                     all.extend_from_slice(f.text.as_bytes());
                     all.push(0);
@@ -575,6 +765,10 @@ impl Tournament {
         // Recorded only when given, so that the fingerprints of runs without modules stay as they were.
         if !c.extensions.is_empty() {
             f.push(("extensions".into(), c.extensions.join(" ")));
+        }
+        if let Some(sh) = c.shard {
+            // Only in a shard's fingerprint: a run of one machine has the fields it always had.
+            f.push(("shard".into(), sh.to_string()));
         }
         for (i, b) in self.bots.iter().enumerate() {
             let spec = match &b.config {

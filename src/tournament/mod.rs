@@ -8,6 +8,7 @@
 //! * [`runner`]: plays the schedule on a rayon pool, one [`GameRecord`] per game, each game's randomness from
 //!   the run seed and its ids alone; catches bots that panic, stall or answer nonsense; stops a match by the
 //!   SPRT; resumes a stopped run;
+//! * `progress`: live progress on standard error (games, rate, ETA, leaders, the SPRT's LLR);
 //! * [`record`]: [`GameRecord`] and [`GameTiming`] and their CSV rows;
 //! * [`stats`]: the numbers (Elo, pentanomial, GSPRT, Bradley-Terry, the measures of a rule set), pure
 //!   functions of counts;
@@ -24,7 +25,10 @@
 //! ```
 
 pub mod config;
+pub mod merge;
+mod progress;
 pub mod record;
+pub mod records_out;
 pub mod report;
 pub mod runner;
 pub mod schedule;

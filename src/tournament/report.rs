@@ -460,8 +460,19 @@ pub fn fmt(x: Option<f64>, decimals: usize) -> String {
 fn elo_text(e: Option<EloEstimate>) -> String {
     match e {
         None => "-".into(),
-        Some(e) => format!("{} ± {}", fmt(Some(e.elo), 1), fmt(Some(e.error95), 1)),
+        Some(e) => plus_minus(e.elo, e.error95, 1),
     }
+}
+
+/// `value ± error`, with the error spelled `n/a` where the games cannot give one: no spread among them (one
+/// pair, or every pair alike: an interval of width 0 would claim certainty) or an unbounded interval.
+pub fn plus_minus(value: f64, error: f64, decimals: usize) -> String {
+    let e = if error.is_finite() && error > 0.0 {
+        fmt(Some(error), decimals)
+    } else {
+        "n/a".into()
+    };
+    format!("{} ± {e}", fmt(Some(value), decimals))
 }
 
 fn penta_text(p: Option<Penta>) -> String {
@@ -781,10 +792,10 @@ pub fn render_markdown(t: &Tournament, s: &Summary) -> String {
     row(
         "first-player advantage",
         m(&|x| {
-            format!(
-                "{} ± {}",
-                fmt(Some(x.first_player_advantage.value), 3),
-                fmt(Some(x.first_player_advantage.error95), 3)
+            plus_minus(
+                x.first_player_advantage.value,
+                x.first_player_advantage.error95,
+                3,
             )
         }),
     );

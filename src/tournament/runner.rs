@@ -9,6 +9,7 @@
 //! it or on the order games finished in: the final files are written sorted by game id.
 
 use super::config::{seats_of, BotEntry, SprtConfig, Tournament};
+use super::progress::ProgressView;
 use super::record::{GameRecord, GameTiming, BOT_ERROR, ENGINE_ERROR, MOVE_LIMIT};
 use super::schedule::{Pairing, Schedule};
 use super::stats::{sprt_bounds, Outcome, Penta, SprtDecision};
@@ -33,6 +34,11 @@ const OPENING_SALT: u64 = 0x6f70_656e_696e_6773; // "openings"
 
 /// The engine gets at least this long for one step before a game is given up as an engine error.
 const ENGINE_TIME_LIMIT: Duration = Duration::from_secs(60);
+
+/// A bot with a fixed budget (depth, nodes, iterations) is not subject to the move timeout, whose expiry would
+/// make its results depend on the machine and its load; a move that takes longer than this (or than the move
+/// timeout, if longer) is taken for an engine fault: the game ends as an engine error, counted for nobody.
+pub const FIXED_BUDGET_SAFETY_LIMIT: Duration = Duration::from_secs(600);
 
 /// How often a game's watcher looks at what the game is doing.
 const WATCH_INTERVAL: Duration = Duration::from_millis(50);
@@ -229,7 +235,13 @@ pub fn run(t: &Tournament, opts: &RunOptions) -> Result<RunOutcome, String> {
     let _lock = files.lock()?;
     let fingerprint = t.fingerprint();
     let first_bot = t.bots[0].name.clone();
-    let mut sprt = t.config.sprt.map(|c| SprtTracker::new(c, &sched));
+    // A shard holds a part of each pair: the SPRT is decided when the shards are merged.
+    let shard = t.config.shard;
+    let mut sprt = t
+        .config
+        .sprt
+        .filter(|_| shard.is_none())
+        .map(|c| SprtTracker::new(c, &sched));
     let stop = Arc::new(AtomicU64::new(u64::MAX));
     // What an earlier invocation finished.
     let mut done = DoneIds::default();
@@ -267,8 +279,9 @@ pub fn run(t: &Tournament, opts: &RunOptions) -> Result<RunOutcome, String> {
         files.write_fingerprint(&fingerprint)?;
         files.rewrite([].iter(), [].iter())?;
     }
+    let in_shard = shard.map_or(sched.len(), |sh| sh.count(sched.len()));
     let total = match stop.load(Ordering::SeqCst) {
-        u64::MAX => sched.len(),
+        u64::MAX => in_shard,
         sp => games_through_pair(&sched, sp),
     };
 
@@ -299,30 +312,48 @@ pub fn run(t: &Tournament, opts: &RunOptions) -> Result<RunOutcome, String> {
             stop: stop.clone(),
             scope: scope.0,
         };
-        // Each worker takes the next game of the schedule and files it itself (under the collector's lock):
-        // no hand-off per game to another thread.
-        pool.broadcast(|_| {
-            let mut thread = None;
-            while !failed.load(Ordering::SeqCst) {
-                let i = next.fetch_add(1, Ordering::SeqCst);
-                if i >= sched.len() {
-                    break;
+        // The progress is refreshed by the clock too, not only when a game ends (a chess game can take minutes).
+        let finished = AtomicBool::new(false);
+        std::thread::scope(|scope| {
+            scope.spawn(|| {
+                while !finished.load(Ordering::SeqCst) {
+                    std::thread::sleep(Duration::from_millis(200));
+                    c_lock(&collector).progress.refresh();
                 }
-                if done.contains(i) {
-                    continue;
-                }
-                let Some(p) = sched.get(i) else { break };
-                if p.pair_id > stop.load(Ordering::SeqCst) {
-                    break; // pair ids grow with game ids: everything after is past the SPRT's decision
-                }
-                if let Some((rec, tm)) = play_supervised(&shared, &p, &mut thread) {
-                    let mut c = c_lock(&collector);
-                    if let Err(e) = c.add(rec, tm, &sched, &stop) {
-                        c.error.get_or_insert(e);
-                        failed.store(true, Ordering::SeqCst);
+            });
+            // Each worker takes the next game of the schedule and files it itself (under the collector's lock):
+            // no hand-off per game to another thread.
+            pool.broadcast(|_| {
+                let mut thread = None;
+                while !failed.load(Ordering::SeqCst) {
+                    let j = next.fetch_add(1, Ordering::SeqCst);
+                    let i = match shard {
+                        None => j,
+                        Some(sh) => match sh.game(j) {
+                            Some(i) => i,
+                            None => break,
+                        },
+                    };
+                    if i >= sched.len() {
+                        break;
+                    }
+                    if done.contains(i) {
+                        continue;
+                    }
+                    let Some(p) = sched.get(i) else { break };
+                    if p.pair_id > stop.load(Ordering::SeqCst) {
+                        break; // pair ids grow with game ids: everything after is past the SPRT's decision
+                    }
+                    if let Some((rec, tm)) = play_supervised(&shared, &p, &mut thread) {
+                        let mut c = c_lock(&collector);
+                        if let Err(e) = c.add(rec, tm, &sched, &stop) {
+                            c.error.get_or_insert(e);
+                            failed.store(true, Ordering::SeqCst);
+                        }
                     }
                 }
-            }
+            });
+            finished.store(true, Ordering::SeqCst);
         });
     }
     let Collector {
@@ -339,14 +370,8 @@ pub fn run(t: &Tournament, opts: &RunOptions) -> Result<RunOutcome, String> {
 
     let stop_pair = stop.load(Ordering::SeqCst);
     let games = files.finish_files((stop_pair != u64::MAX).then_some(stop_pair))?;
-    let complete = stop_pair != u64::MAX || games == sched.len();
-    let mut tally = report::Tally::new(t);
-    files.for_each_game(|r| {
-        tally.add_game(t, &r);
-        Ok(())
-    })?;
-    let summary = tally.summary(t, sprt.map(|s| s.status), complete);
-    writers::write_outputs(&files, t, &summary)?;
+    let complete = stop_pair != u64::MAX || games == in_shard;
+    let summary = conclude(t, &files, sprt.map(|s| s.status), complete)?;
     Ok(RunOutcome {
         out: opts.out.clone(),
         seats,
@@ -357,8 +382,51 @@ pub fn run(t: &Tournament, opts: &RunOptions) -> Result<RunOutcome, String> {
     })
 }
 
+/// Every statistic and output of a run whose `games.csv` is in its final form, counted from it one game at a
+/// time: the summary, `standings.csv`, `end_conditions.csv`, `pairwise.csv`, `report.md`, `results_long.csv`
+/// and `games.pgn`. Shared by a run and by `dagaz merge`.
+pub(crate) fn conclude(
+    t: &Tournament,
+    files: &RunFiles,
+    sprt: Option<SprtStatus>,
+    complete: bool,
+) -> Result<Summary, String> {
+    let mut tally = report::Tally::new(t);
+    let mut records = super::records_out::GameFiles::new(&files.dir, t)?;
+    files.for_each_game(|r| {
+        tally.add_game(t, &r);
+        records.add(t, &r)
+    })?;
+    records.finish(&files.dir)?;
+    let summary = tally.summary(t, sprt, complete);
+    writers::write_outputs(files, t, &summary)?;
+    Ok(summary)
+}
+
+/// The SPRT of a run replayed over its final `games.csv`, in pair order: its status, and the last pair to keep
+/// once it decided (`dagaz merge` decides it on the merged pairs as one machine would have).
+pub(crate) fn replay_sprt(
+    t: &Tournament,
+    files: &RunFiles,
+    sched: &Schedule,
+) -> Result<Option<(SprtStatus, Option<u64>)>, String> {
+    let Some(c) = t.config.sprt else {
+        return Ok(None);
+    };
+    let mut tracker = SprtTracker::new(c, sched);
+    let first = t.bots[0].name.clone();
+    let mut stop = None;
+    files.for_each_game(|r| {
+        if stop.is_none() {
+            stop = tracker.add(&r, &first);
+        }
+        Ok(())
+    })?;
+    Ok(Some((tracker.status, stop)))
+}
+
 /// The number of games of pairs 0 to `pair` (the games of a pair have consecutive ids).
-fn games_through_pair(sched: &Schedule, pair: u64) -> u64 {
+pub(crate) fn games_through_pair(sched: &Schedule, pair: u64) -> u64 {
     // The first game of the next pair, found by bisection on game ids (pair ids grow with them).
     let (mut lo, mut hi) = (0u64, sched.len());
     while lo < hi {
@@ -408,7 +476,7 @@ impl Collector {
         }
         self.appender.append(&rec, &tm)?;
         self.played += 1;
-        self.progress.tick();
+        self.progress.tick(&rec);
         if let Some(sp) = self
             .sprt
             .as_mut()
@@ -418,6 +486,10 @@ impl Collector {
                 stop.store(sp, Ordering::SeqCst);
                 self.progress.set_total(games_through_pair(sched, sp));
             }
+        }
+        if let Some(t) = &self.sprt {
+            let s = &t.status;
+            self.progress.set_sprt(s.llr, s.lower, s.upper, s.pairs);
         }
         Ok(())
     }
@@ -589,6 +661,9 @@ fn play_supervised(
             (l.phase, l.since)
         };
         let limit = match phase {
+            Phase::Bot(seat) if shared.bots[p.seats[seat]].fixed_budget => {
+                shared.move_limit.max(FIXED_BUDGET_SAFETY_LIMIT)
+            }
             Phase::Bot(seat) => match shared.bots[p.seats[seat]].own_time_limit {
                 Some(own) => shared.move_limit.max(own + Duration::from_secs(1)),
                 None => shared.move_limit,
@@ -617,6 +692,17 @@ fn play_supervised(
                 // Give up on the game; its thread is left to finish (or not) on its own.
                 let ms = limit.as_millis();
                 match phase {
+                    Phase::Bot(seat) if shared.bots[p.seats[seat]].fixed_budget => {
+                        l.timing.time[seat] += limit.as_secs_f64();
+                        let name = shared.bots[p.seats[seat]].name.clone();
+                        end_engine_error(
+                            &mut l.record,
+                            &format!(
+                                "{name} took longer than {ms} ms for one move with a fixed budget \
+                                 (depth, nodes or iterations): an engine fault, not a loss"
+                            ),
+                        );
+                    }
                     Phase::Bot(seat) => {
                         l.timing.time[seat] += limit.as_secs_f64();
                         end_bot_error(
@@ -880,90 +966,5 @@ fn play_inner(job: &Job, live: &Mutex<Live>) -> Result<Option<()>, EngineError> 
         history.push(s.key());
         s = engine.apply(&s, &moves[index]);
         plies += 1;
-    }
-}
-
-/// Progress on standard error.
-struct ProgressView {
-    mode: Progress,
-    bar: Option<indicatif::ProgressBar>,
-    done: u64,
-    total: u64,
-    start: Instant,
-    /// Games already done when this invocation started (not part of the rate).
-    base: u64,
-    last_line: Instant,
-}
-
-impl ProgressView {
-    fn new(mode: Progress, done: u64, total: u64) -> ProgressView {
-        let bar = (mode == Progress::Bar).then(|| {
-            let b = indicatif::ProgressBar::with_draw_target(
-                Some(total),
-                indicatif::ProgressDrawTarget::stderr(),
-            );
-            b.set_style(
-                indicatif::ProgressStyle::with_template(
-                    "{bar:40} {pos}/{len} games  {rate}  ETA {eta}",
-                )
-                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar())
-                .with_key(
-                    "rate",
-                    |s: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
-                        let _ = write!(w, "{:.1} games/s", s.per_sec());
-                    },
-                ),
-            );
-            b.set_position(done);
-            b.reset_eta();
-            b
-        });
-        ProgressView {
-            mode,
-            bar,
-            done,
-            total,
-            start: Instant::now(),
-            base: done,
-            last_line: Instant::now(),
-        }
-    }
-
-    fn set_total(&mut self, total: u64) {
-        self.total = total;
-        if let Some(b) = &self.bar {
-            b.set_length(total);
-        }
-    }
-
-    fn tick(&mut self) {
-        self.done += 1;
-        if let Some(b) = &self.bar {
-            b.set_position(self.done);
-        }
-        if self.mode == Progress::Lines && self.last_line.elapsed() >= Duration::from_secs(5) {
-            self.last_line = Instant::now();
-            self.line();
-        }
-    }
-
-    fn line(&self) {
-        let secs = self.start.elapsed().as_secs_f64().max(1e-9);
-        let rate = (self.done - self.base) as f64 / secs;
-        let left = self.total.saturating_sub(self.done);
-        let eta = if rate > 0.0 { left as f64 / rate } else { 0.0 };
-        eprintln!(
-            "tournament: {}/{} games, {rate:.1} games/s, ETA {eta:.0} s",
-            self.done, self.total
-        );
-    }
-
-    fn finish(&mut self) {
-        if let Some(b) = self.bar.take() {
-            b.finish_and_clear();
-        }
-        if self.mode == Progress::Lines {
-            self.line();
-        }
     }
 }

@@ -832,6 +832,10 @@ impl Appender {
 pub fn write_outputs(files: &RunFiles, t: &Tournament, s: &Summary) -> Result<(), String> {
     write_atomic(&files.standings, &standings_csv(s))?;
     write_atomic(&files.end_conditions, &end_conditions_csv(s))?;
+    write_atomic(
+        &files.dir.join("pairwise.csv"),
+        &super::records_out::pairwise_csv(s),
+    )?;
     write_atomic(&files.report, render_markdown(t, s).as_bytes())
 }
 
