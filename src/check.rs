@@ -295,6 +295,12 @@ pub fn describe(g: &Game) -> String {
         g.setup.pieces.len(),
         g.setup.reserves.iter().map(|r| r.2).sum::<u32>()
     );
+    if g.has_stacks() {
+        let _ = writeln!(
+            o,
+            "  stacks: a position holds a column (the top piece is the piece)"
+        );
+    }
     for v in &g.variables {
         let per = if v.per_player { "player " } else { "" };
         let _ = writeln!(o, "  {per}variable {} = {}", v.name, v.init);
@@ -408,6 +414,7 @@ pub fn describe_json(g: &Game) -> Value {
             "priority": e.priority,
         })).collect::<Vec<_>>(),
         "missing_rules": missing_rules_json(g),
+        "stacks": g.has_stacks(),
         "extensions": g.extensions.iter().map(|m| json!({"name": m.name(), "description": m.description()})).collect::<Vec<_>>(),
         "capture_order": crate::compile::ordering::describe(g),
     })

@@ -211,6 +211,10 @@ struct TournamentArgs {
     /// condition), without those rules; config.toml and report.md list them.
     #[arg(long)]
     allow_missing_rules: bool,
+    /// Record every position's evaluation (one fixed evaluator: material and mobility) and report Ludii's lead
+    /// change, drama and decisiveness per variant (games.csv gets them per game).
+    #[arg(long)]
+    record_evals: bool,
     /// Add a Rust extension module to the game, as if the file named it with `(extension NAME)` (repeatable;
     /// recorded in config.toml and the run's fingerprint).
     #[arg(long = "extension", value_name = "NAME")]
@@ -425,6 +429,9 @@ fn tournament_config(a: &TournamentArgs) -> Result<dagaz::tournament::Tournament
     if a.shard.is_some() {
         c.shard = a.shard;
     }
+    if a.record_evals {
+        c.record_evals = true;
+    }
     Ok(c)
 }
 
@@ -468,6 +475,7 @@ fn tournament(a: TournamentArgs) -> Result<(), String> {
             || a.allow_missing_rules
             || !a.extension.is_empty()
             || a.shard.is_some()
+            || a.record_evals
             || a.config.is_some();
         if given {
             return Err(
@@ -545,6 +553,13 @@ fn tournament(a: TournamentArgs) -> Result<(), String> {
     }
     let r = run(&t, &opts)?;
     print!("{}", report::render_standings(&r.summary));
+    let verdicts = report::variant_verdicts(&r.summary);
+    if !verdicts.is_empty() {
+        println!("\nDo the variants differ? (report.md says how each is tested)");
+        for v in verdicts {
+            println!("  {}", v.replace("**", ""));
+        }
+    }
     if !a.quiet {
         eprintln!(
             "{} games ({} played now{}) in {:.1} s; report: {}",

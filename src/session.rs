@@ -31,6 +31,13 @@ fn action_json(g: &Game, a: &Action) -> Value {
             "attribute": g.attributes[attr.idx()], "value": value})
         }
         Action::ExtraTurn => json!({"action": "extra-turn"}),
+        Action::GotoTurn { entry } => json!({"action": "goto-turn", "entry": entry}),
+        Action::MoveTop { from, to, count } => {
+            json!({"action": "move-top", "from": pos(from), "to": pos(to), "count": count})
+        }
+        Action::TakePrisoner { at, to } => {
+            json!({"action": "take-prisoner", "at": pos(at), "to": pos(to)})
+        }
     }
 }
 
@@ -71,10 +78,17 @@ pub fn state_json(g: &Game, s: &State) -> Value {
                 .filter(|&a| x.attrs.get(a))
                 .map(|a| g.attributes[a].as_str())
                 .collect();
-            pieces.push(
-                json!({"at": g.board.positions[i].name, "piece": g.pieces[x.kind.idx()].name,
-                "player": g.players[x.owner.idx()].name, "attributes": attrs}),
-            );
+            let mut piece = json!({"at": g.board.positions[i].name, "piece": g.pieces[x.kind.idx()].name,
+                "player": g.players[x.owner.idx()].name, "attributes": attrs});
+            // A column: the pieces under the top, from the one just under it down to the bottom.
+            let under = s.under(crate::compile::Pos(i as u16));
+            if !under.is_empty() {
+                piece["under"] = under
+                    .iter()
+                    .map(|u| json!({"piece": g.pieces[u.kind.idx()].name, "player": g.players[u.owner.idx()].name}))
+                    .collect();
+            }
+            pieces.push(piece);
         }
     }
     let np = g.pieces.len();

@@ -684,6 +684,92 @@ fn lines_of_action() {
     }
 }
 
+/// Oware (Abapa) from the start, d1-d7 (139,157; well under a second), against OpenSpiel's `oware`: the
+/// origin pit skipped on a lap, captures of 2 and 3 chained backwards in the opponent's row, a grand slam
+/// captures nothing, a starving opponent must be fed. d8 (711,414, about a second) is in `oware_deep`.
+#[test]
+fn oware() {
+    check_family("oware", "games/oware.zrf", 7);
+}
+
+#[test]
+#[ignore = "deep: Oware start d8 (711,414, ~1 s); see README"]
+fn oware_deep() {
+    check_family("oware", "games/oware.zrf", 8);
+}
+
+/// Kalah from the start, d1-d5 (125,843), against OpenSpiel's `mancala` joined into whole turns: a sowing
+/// whose last seed falls in the own store goes on in the same move, so d1 is 10 (6 pits, one of which ends
+/// in the store and gives 5 continuations). d6 (1,090,937, ~3 s) and d7 (10,171,475) are in `kalah_deep`.
+#[test]
+fn kalah() {
+    check_family("mancala", "games/kalah.zrf", 5);
+}
+
+#[test]
+#[ignore = "deep: Kalah start d6-d7 (1,090,937 and 10,171,475, ~35 s); see README"]
+fn kalah_deep() {
+    check_family("mancala", "games/kalah.zrf", 7);
+}
+
+/// Perft of a game in `games/` from its start.
+fn start_perft(file: &str, depth: u32) -> u64 {
+    let game = load_game(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join(file),
+        &VariantSel::First,
+    )
+    .unwrap();
+    let engine = Engine::new(&game);
+    engine.perft(&engine.initial(), depth).unwrap()
+}
+
+/// Lasca: no published perft exists (`../shared/reference` has none). d1-d3 are counted by hand from the
+/// rules: 6 first moves; each is answered by exactly one compulsory capture; then 5, 2, 2, 2, 2, 5 replies
+/// (the recaptures of a Black column on c3 or e3 are forced; after a3-b4 or g3-f4 nothing can be taken).
+/// d4-d12 are those of `tests/reference/lasca_perft.py`, a generator written apart from dagaz from the same
+/// rules (it agrees to d12). Convention: a capture chain is one move.
+#[test]
+fn lasca() {
+    let counts = [
+        (1, 6),
+        (2, 6),
+        (3, 18),
+        (4, 54),
+        (5, 116),
+        (6, 324),
+        (7, 846),
+        (8, 2_148),
+        (9, 5_692),
+        (10, 13_898),
+        (11, 37_124),
+        (12, 97_420),
+    ];
+    for (d, want) in counts {
+        assert_eq!(start_perft("games/lasca.zrf", d), want, "lasca d{d}");
+    }
+}
+
+/// Bashni: no published perft exists. Its start is Russian draughts' and a column can first be jumped at ply 4
+/// (a capture makes it at ply 3 at the earliest), so d1-d4 must be the Russian counts of
+/// `../shared/reference/perft.json` (7, 49, 302, 1,469). d5-d7 are those of `tests/reference/bashni_perft.py`,
+/// a generator written apart from dagaz (Russian draughts from d6 on: 37,986 and 190,146, where columns
+/// block and freed prisoners stay).
+#[test]
+fn bashni() {
+    let counts = [
+        (1, 7),
+        (2, 49),
+        (3, 302),
+        (4, 1_469),
+        (5, 7_482),
+        (6, 37_908),
+        (7, 189_912),
+    ];
+    for (d, want) in counts {
+        assert_eq!(start_perft("games/bashni.zrf", d), want, "bashni d{d}");
+    }
+}
+
 /// Connect Four, `games/connect-four.zrf`: its fall and its end are the `connect-four` extension module,
 /// named in the file (`(extension connect-four)`); d1-d6 here, d8 in the deep test.
 #[test]
@@ -707,4 +793,11 @@ fn connect_four_deep() {
         true,
         |f| f.to_string(),
     );
+}
+
+/// Bashni d8 (925,862, about 1 s), as `tests/reference/bashni_perft.py` counts it.
+#[test]
+#[ignore = "deep: Bashni d8; see README"]
+fn bashni_deep() {
+    assert_eq!(start_perft("games/bashni.zrf", 8), 925_862, "bashni d8");
 }

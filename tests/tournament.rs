@@ -1366,3 +1366,106 @@ fn four_shards_merged_are_one_run_byte_for_byte() {
     ]);
     assert!(e.contains("not shards of the same run"), "{e}");
 }
+
+/// `--variants all` on a file of two variants prints one verdict line for the pair, each measure with its
+/// p-value, and report.md has it too (English checkers on 8x8 and 6x6; the line is checked, not the verdict).
+#[test]
+fn variants_all_gives_a_verdict_per_pair_with_p_values() {
+    let d = scratch("verdict");
+    let out = d.join("run");
+    let o = dagaz(&[
+        "tournament",
+        &format!("{}/games/english-checkers.zrf", env!("CARGO_MANIFEST_DIR")),
+        "--variants",
+        "all",
+        "--bots",
+        "random",
+        "random:name=r2",
+        "--games",
+        "20",
+        "--quiet",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    let lines: Vec<&str> = stdout
+        .lines()
+        .filter(|l| l.contains(" vs ") && l.contains("p "))
+        .collect();
+    assert_eq!(lines.len(), 1, "{stdout}");
+    for m in [
+        "first-player advantage",
+        "draw rate",
+        "decisiveness",
+        "length",
+    ] {
+        assert!(lines[0].contains(m), "{m} missing: {}", lines[0]);
+    }
+    assert_eq!(lines[0].matches("(p ").count(), 4, "{}", lines[0]);
+    let report = read(&out.join("report.md"));
+    assert!(report.contains("## Do the variants differ?"), "{report}");
+}
+
+/// `--record-evals` gives every game Ludii's measures in games.csv (the last four only with a winner) and each
+/// variant their means in report.md; without the flag the columns stay empty.
+#[test]
+fn record_evals_gives_ludii_measures_per_game_and_variant() {
+    let d = scratch("evals");
+    let out = d.join("run");
+    dagaz(&[
+        "tournament",
+        "--bots",
+        "alphabeta:depth=1,name=ab1",
+        "random",
+        "--games",
+        "4",
+        "--record-evals",
+        "--quiet",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let rows = csv_rows(&out.join("games.csv"));
+    let col = |name: &str| rows[0].iter().position(|h| h == name).unwrap();
+    for r in &rows[1..] {
+        let lead: f64 = r[col("lead_change")].parse().unwrap();
+        assert!((0.0..=1.0).contains(&lead), "{r:?}");
+        let won = !r[col("winner")].is_empty();
+        for c in [
+            "drama",
+            "drama_plies",
+            "decisiveness_threshold",
+            "decisiveness_moves",
+        ] {
+            assert_eq!(!r[col(c)].is_empty(), won, "{c} in {r:?}");
+        }
+        if won {
+            let moves: f64 = r[col("decisiveness_moves")].parse().unwrap();
+            assert!((0.0..=1.0).contains(&moves), "{r:?}");
+        }
+    }
+    let report = read(&out.join("report.md"));
+    for m in [
+        "lead change",
+        "drama: mean gap",
+        "decisiveness threshold",
+        "decisiveness moves",
+    ] {
+        assert!(report.contains(m), "{m} missing from report.md");
+    }
+    // Without the flag: the columns are there and empty.
+    let plain = d.join("plain");
+    dagaz(&[
+        "tournament",
+        "--bots",
+        "random",
+        "random:name=r2",
+        "--games",
+        "2",
+        "--quiet",
+        "--out",
+        plain.to_str().unwrap(),
+    ]);
+    let rows = csv_rows(&plain.join("games.csv"));
+    let c = rows[0].iter().position(|h| h == "lead_change").unwrap();
+    assert!(rows[1..].iter().all(|r| r[c].is_empty()));
+}

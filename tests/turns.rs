@@ -351,3 +351,85 @@ fn two_choices_remove_two_stones_once_per_pair() {
     names.sort();
     assert_eq!(names, ["a1xa3xa2", "a1xa4xa2", "a1xa4xa3"]);
 }
+
+/// Labels and jumps in the turn order (issue 9, "labels and jumps", e.g. Bao's stages): `(label NAME)`
+/// marks a turn, `(goto NAME)` after a turn loops the order back, and a move's `(goto-turn NAME)` sends it
+/// to another stage, the label chosen by the move (here: by the player who reached the far square). The
+/// opening stage loops A-up, B-up until A's piece reaches a5; then the main stage, B-down, A-down, loops.
+#[test]
+fn labels_and_jumps_send_the_turn_order_to_another_stage() {
+    let g = compile(
+        "(game (title \"Stages\") (players A B)
+  (turn-order (label opening) (A up) (B up) (goto opening)
+              (label main) (A down) (label main-b) (B down) (goto main))
+  (board (grid (start-rectangle 0 0 10 10) (dimensions (\"a\" (10 0)) (\"5/4/3/2/1\" (0 10)))
+    (directions (n 0 -1) (s 0 1))))
+  (piece (name P) (moves
+    (move-type up) (n (verify empty?) (if (not-on-board? n) (goto-turn main-b)) add)
+    (move-type down) (s (verify empty?) add)))
+  (board-setup (A (P a3)) (B (P a1)))
+  (loss-condition (A B) stalemated))",
+    )
+    .unwrap();
+    let e = Engine::new(&g);
+    let (a, b) = (g.player("A").unwrap(), g.player("B").unwrap());
+    let play = |s: &dagaz::engine::State, want: &str| {
+        let moves = e.legal_moves(s).unwrap();
+        let m = moves
+            .iter()
+            .find(|m| m.notation(&g) == want)
+            .unwrap_or_else(|| panic!("no {want} in {:?}", notations(&g, &moves)));
+        e.apply(s, m)
+    };
+    let s = e.initial();
+    let s = play(&s, "a3-a4");
+    assert_eq!((e.to_move(&s), s.turn), (b, 1));
+    let s = play(&s, "a1-a2");
+    assert_eq!(
+        (e.to_move(&s), s.turn),
+        (a, 0),
+        "(goto opening) loops the opening"
+    );
+    let s = play(&s, "a4-a5");
+    assert_eq!(
+        (e.to_move(&s), s.turn),
+        (b, 3),
+        "a5 sends the order to main-b"
+    );
+    let s = play(&s, "a2-a1");
+    assert_eq!(
+        (e.to_move(&s), s.turn),
+        (a, 2),
+        "(goto main) after B's main turn"
+    );
+    let s = play(&s, "a5-a4");
+    assert_eq!((e.to_move(&s), s.turn), (b, 3));
+}
+
+#[test]
+fn turn_labels_have_located_errors() {
+    let base = |order: &str, prog: &str| {
+        compile(&format!(
+            "(game (title \"Bad\") (players A B) (turn-order {order}) {LINE}
+  (piece (name P) (moves (n {prog} add)))
+  (board-setup (A (P a3)) (B (P a1))))"
+        ))
+        .unwrap_err()
+    };
+    let e = base("(label one) A B (goto onw)", "");
+    assert!(
+        e.contains("test.zrf:1:63: error: unknown label `onw`"),
+        "{e}"
+    );
+    let e = base("(label one) A (label one) B", "");
+    assert!(e.contains("error: label `one` is declared twice"), "{e}");
+    let e = base("(goto one) (label one) A B", "");
+    assert!(e.contains("error: `goto` follows a turn"), "{e}");
+    let e = base("A B (label end)", "");
+    assert!(
+        e.contains("error: label `end` stands before no turn"),
+        "{e}"
+    );
+    let e = base("(label one) A B", "(goto-turn onee)");
+    assert!(e.contains("error: unknown label `onee`"), "{e}");
+}

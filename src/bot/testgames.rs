@@ -280,6 +280,8 @@ pub fn bare_game() -> Game {
             })
             .collect(),
         turn_order: TurnOrder {
+            labels: vec![],
+            jumps: vec![],
             entries: vec![
                 TurnEntry {
                     player: Player(0),
@@ -311,6 +313,7 @@ pub fn bare_game() -> Game {
         teams: vec![],
         metadata: vec![],
         missing_rules: vec![],
+        stacks: false,
         extensions: vec![],
     }
 }

@@ -51,7 +51,7 @@ impl Compiler<'_> {
     ) -> bool {
         let mut ok = true;
         for &(m, span) in modules {
-            if let Err(e) = m.check(game) {
+            if let Err(e) = m.prepare(game).and_then(|()| m.check(game)) {
                 self.err(span, format!("extension module `{}`: {e}", m.name()));
                 ok = false;
             }

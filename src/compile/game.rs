@@ -191,10 +191,32 @@ pub struct TurnEntry {
 }
 
 /// The cycle of turns: `entries[repeat_from..]` repeats after the first pass through all entries.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct TurnOrder {
     pub entries: Vec<TurnEntry>,
     pub repeat_from: usize,
+    /// `(label NAME)` in the turn order: the entry each label stands before (this project's form,
+    /// `compile/turns.rs`); a move's `(goto-turn NAME)` continues the order there.
+    pub labels: Vec<(String, usize)>,
+    /// `(goto NAME)` in the turn order: after entry `.0` the order goes on at entry `.1`. Empty for ZRF files.
+    pub jumps: Vec<(usize, usize)>,
+}
+
+impl TurnOrder {
+    /// The entry after `turn` when no move says otherwise.
+    #[inline]
+    pub fn next(&self, turn: usize) -> usize {
+        if !self.jumps.is_empty() {
+            if let Some(&(_, to)) = self.jumps.iter().find(|j| j.0 == turn) {
+                return to;
+            }
+        }
+        if turn + 1 >= self.entries.len() {
+            self.repeat_from
+        } else {
+            turn + 1
+        }
+    }
 }
 
 /// A phase of the turn order (`(phases (placing (when (in-reserve)) place) (moving move))`): on each turn the
@@ -333,6 +355,15 @@ pub enum Instr {
     /// Set by `add-partial-required`: the part emitted next must be continued; with no continuation it is no
     /// move at all.
     RequireContinuation,
+    /// `(sow ATTR DIR option...)`: mancala sowing from the cursor's pit (`compile/sow.rs`, `engine/sow.rs`).
+    Sow(Box<super::sow::Sow>),
+    /// `(goto-turn LABEL)`: after this move the turn order goes on at the entry of the label.
+    GotoTurn(u16),
+    /// `(take-prisoner [LOC])` (games with `(stacks)`): the top piece of the column there goes to the bottom of
+    /// the moving column; the piece under it becomes the top.
+    TakePrisoner(Loc),
+    /// `(carry EXPR)` (games with `(stacks)`): the moving column leaves with its top N pieces only.
+    Carry(super::numbers::Expr),
 }
 
 /// A move program with its type.
@@ -571,12 +602,21 @@ pub struct Game {
     /// Rules the file asks for that the engine does not apply (unknown options and sections, no end
     /// condition): the game is played without them. See [`super::missing`].
     pub missing_rules: Vec<super::MissingRule>,
+    /// `(stacks)`: a position holds a column of pieces (`docs/language.md`, "Stacks"); the state keeps the
+    /// pieces under each top only in games that declare it.
+    pub stacks: bool,
     /// Rust extension modules (`(extension NAME)` in the file, `--extension NAME` on the command line), in
     /// the order they were named; see `crate::extension`. Empty for almost every game.
     pub extensions: Vec<&'static dyn crate::extension::Extension>,
 }
 
 impl Game {
+    /// Whether states of this game keep columns.
+    #[inline]
+    pub fn has_stacks(&self) -> bool {
+        self.stacks || (!self.extensions.is_empty() && self.extensions.iter().any(|m| m.stacks()))
+    }
+
     pub fn piece_type(&self, name: &str) -> Option<PieceType> {
         self.pieces
             .iter()

@@ -71,6 +71,8 @@ pub enum MissingKind {
     /// No win, loss, draw or count condition at all: only the move limit (or a player left without a move)
     /// ends the game.
     NoEndCondition,
+    /// Several pieces set up on one position in a game without `(stacks)`: only the last one stays.
+    StackedSetup,
 }
 
 impl MissingKind {
@@ -83,6 +85,7 @@ impl MissingKind {
             MissingKind::PieceForm => "piece-form",
             MissingKind::TopLevelForm => "top-level-form",
             MissingKind::NoEndCondition => "no-end-condition",
+            MissingKind::StackedSetup => "stacked-setup",
         }
     }
 
@@ -94,6 +97,7 @@ impl MissingKind {
             MissingKind::PieceForm => "piece form",
             MissingKind::TopLevelForm => "top-level form",
             MissingKind::NoEndCondition => "no end condition",
+            MissingKind::StackedSetup => "several pieces set up on position",
         }
     }
 }
@@ -147,6 +151,11 @@ impl MissingRule {
             MissingKind::NoEndCondition => {
                 "the game has no end condition (win, loss, draw or count): only the move limit ends it".into()
             }
+            MissingKind::StackedSetup => format!(
+                "several pieces are set up on position {} and the game does not declare `(stacks)`: only the \
+                 last stays",
+                self.name
+            ),
             _ => format!("the engine does not apply {}", self.what()),
         }
     }

@@ -11,6 +11,8 @@ pub mod missing;
 pub mod numbers;
 pub mod ordering;
 pub mod program;
+pub mod sow;
+pub mod stacks;
 pub mod turns;
 
 pub use game::*;
@@ -63,6 +65,7 @@ const RULE_SECTIONS: &[&str] = &[
     "phases",
     "capture-order",
     "captures-to-hand",
+    "stacks",
     "extension",
 ];
 
@@ -103,6 +106,8 @@ struct Compiler<'d> {
     /// Game and player variables, and the players, for end conditions.
     variables: Vec<Variable>,
     players_for_vars: Vec<PlayerInfo>,
+    /// The integer attributes by name, with their fields, for `(sum ATTR ...)` in end conditions.
+    int_attr_names: Vec<(String, u8)>,
 }
 
 impl Compiler<'_> {
@@ -178,15 +183,20 @@ impl Compiler<'_> {
                 })
                 .collect(),
             repeat_from: 0,
+            ..Default::default()
         };
         let Some(section) = section else {
             return default();
         };
         let mut entries = Vec::new();
         let mut repeat_from = 0;
+        let mut marks = turns::Marks::default();
         for a in section.args() {
             if a.is_atom("repeat") {
                 repeat_from = entries.len();
+                continue;
+            }
+            if self.turn_mark(a, players, entries.len(), &mut marks) {
                 continue;
             }
             match &a.kind {
@@ -242,9 +252,12 @@ impl Compiler<'_> {
         if repeat_from >= entries.len() {
             repeat_from = 0;
         }
+        let (labels, jumps) = self.resolve_marks(marks, entries.len());
         TurnOrder {
             entries,
             repeat_from,
+            labels,
+            jumps,
         }
     }
 
@@ -394,9 +407,18 @@ impl Compiler<'_> {
                 value.span,
                 format!("unknown option `{name}` is set to {v}: ignored"),
             )),
-            _ => {
+            k => {
                 let value_text = value.text().unwrap_or("");
                 self.missing_rule(MissingKind::Option, name, value_text, value.span);
+                // Dagaz's board models (`heap`: several pieces per position) are not applied; say what is.
+                if k == "board model" {
+                    if let Some(d) = self.diags.last_mut() {
+                        d.hint = Some(format!(
+                            "this engine keeps columns of pieces when the game declares `(stacks)`; {}",
+                            d.hint.take().unwrap_or_default()
+                        ));
+                    }
+                }
             }
         }
     }
@@ -582,10 +604,13 @@ impl Compiler<'_> {
                     self.err(node.span, format!("`{w}` compares two numbers"));
                     return None;
                 };
-                let a =
-                    numbers::static_expr(self.diags, &self.variables, &self.players_for_vars, a);
-                let b =
-                    numbers::static_expr(self.diags, &self.variables, &self.players_for_vars, b);
+                let sums = numbers::StaticSums {
+                    int_attrs: &self.int_attr_names,
+                    board,
+                };
+                let (v, p) = (&self.variables, &self.players_for_vars);
+                let a = numbers::static_expr(self.diags, v, p, &sums, a);
+                let b = numbers::static_expr(self.diags, v, p, &sums, b);
                 EndCond::Compare(numbers::cmp_op(w).unwrap(), Box::new((a, b)))
             }
             "not" => EndCond::Not(Box::new(self.end_cond(args.first()?, pieces, board)?)),
@@ -636,6 +661,7 @@ pub fn compile(src: &GameSource, diags: &mut Vec<Diagnostic>) -> Option<Game> {
         missing: vec![],
         variables: vec![],
         players_for_vars: vec![],
+        int_attr_names: vec![],
     };
     let by_head = |h: &str| -> Vec<&Node> {
         src.sections
@@ -783,6 +809,11 @@ pub fn compile(src: &GameSource, diags: &mut Vec<Diagnostic>) -> Option<Game> {
     };
     c.variables = variables.clone();
     c.players_for_vars = players.clone();
+    c.int_attr_names = int_attributes
+        .iter()
+        .enumerate()
+        .map(|(k, a)| (attributes[a.idx()].clone(), k as u8))
+        .collect();
     let mut move_types: Vec<String> = vec![];
     let turn_order = {
         let t = by_head("turn-order");
@@ -802,6 +833,7 @@ pub fn compile(src: &GameSource, diags: &mut Vec<Diagnostic>) -> Option<Game> {
             move_vars: vec![],
             variables: &variables,
             int_attributes: &int_attributes,
+            turn_labels: &turn_order.labels,
         };
         let mut pc = ProgramCompiler {
             names,
@@ -830,6 +862,10 @@ pub fn compile(src: &GameSource, diags: &mut Vec<Diagnostic>) -> Option<Game> {
             }
         }
     }
+    for info in &mut pieces {
+        program::drop_repeated_programs(&mut info.moves);
+        program::drop_repeated_programs(&mut info.drops);
+    }
 
     let mut move_priorities = vec![];
     for s in by_head("move-priorities") {
@@ -857,6 +893,9 @@ pub fn compile(src: &GameSource, diags: &mut Vec<Diagnostic>) -> Option<Game> {
     }
 
     let setup = c.setup(&by_head("board-setup"), &players, &piece_index, &board);
+    let stacks = c.stacks(src);
+    c.stacked_setup(&by_head("board-setup"), &board, stacks);
+    c.stack_forms_need_stacks(&pieces, stacks);
     let phases = match by_head("phases").last() {
         Some(s) => c.phases(s, &piece_index, &board, &move_types),
         None => vec![],
@@ -880,7 +919,7 @@ pub fn compile(src: &GameSource, diags: &mut Vec<Diagnostic>) -> Option<Game> {
         };
         match head.as_str() {
             "players" | "turn-order" | "board" | "piece" | "board-setup" | "move-priorities"
-            | "variables" | "player-variables" | "phases" => {}
+            | "variables" | "player-variables" | "phases" | "stacks" => {}
             "capture-order" => {
                 if !capture_order.is_empty() {
                     c.err(
@@ -1056,7 +1095,12 @@ pub fn compile(src: &GameSource, diags: &mut Vec<Diagnostic>) -> Option<Game> {
         metadata,
         missing_rules: std::mem::take(&mut c.missing),
         extensions: vec![],
+        stacks,
     };
+    sow::check_capacity(&game, c.diags);
+    if c.diags.iter().filter(|d| d.is_error()).count() > errors_before {
+        return None;
+    }
     if !extensions.is_empty() && !c.attach_extensions(&mut game, &extensions) {
         return None;
     }

@@ -71,6 +71,10 @@ pub enum Expr {
     /// The declared `(value N)` of the piece's type there (rounded; 0 for an empty square or no value).
     PieceValue(Loc),
     Count(Box<Counted>),
+    /// `(sum ATTR [(zone Z)] [opponent])`: an integer attribute summed (see `compile/sow.rs`).
+    Sum(super::sow::Sum),
+    /// `(stack-height [LOC])`: pieces on the position (0 empty, 1 a lone piece, more a column).
+    Height(Loc),
 }
 
 const ARITH: &[(&str, ArithOp)] = &[
@@ -239,12 +243,19 @@ fn var_form(
     }
 }
 
+/// What `(sum ...)` in an end condition may name: the integer attributes (name, field) and the board's zones.
+pub struct StaticSums<'a> {
+    pub int_attrs: &'a [(String, u8)],
+    pub board: &'a Board,
+}
+
 /// A number of an end condition: integers, variables (a player variable is the tested player's unless
 /// named) and arithmetic; what needs a cursor (`count`, move variables) is an error here.
 pub fn static_expr(
     diags: &mut Vec<Diagnostic>,
     vars: &[Variable],
     players: &[PlayerInfo],
+    sums: &StaticSums<'_>,
     node: &Node,
 ) -> Expr {
     match &node.kind {
@@ -269,11 +280,20 @@ pub fn static_expr(
             if h == "var" {
                 return var_form(diags, vars, players, node, args);
             }
+            if h == "sum" {
+                let find = |w: &str| {
+                    sums.int_attrs
+                        .iter()
+                        .find(|(n, _)| n.eq_ignore_ascii_case(w))
+                        .map(|x| x.1)
+                };
+                return super::sow::sum(diags, &find, sums.board, node, args);
+            }
             match ARITH.iter().find(|(w, _)| *w == h) {
                 Some(&(_, op)) if !args.is_empty() => Expr::Arith(
                     op,
                     args.iter()
-                        .map(|a| static_expr(diags, vars, players, a))
+                        .map(|a| static_expr(diags, vars, players, sums, a))
                         .collect(),
                 ),
                 _ => {
@@ -282,7 +302,7 @@ pub fn static_expr(
                             node.span,
                             format!("`{h}` is not a number of an end condition"),
                         )
-                        .with_hint("end conditions read integers, variables, + - * / mod min max"),
+                        .with_hint("end conditions read integers, variables, (sum ATTR ...), + - * / mod min max"),
                     );
                     Expr::Int(0)
                 }
@@ -435,6 +455,19 @@ impl ProgramCompiler<'_, '_> {
                     }
                     return Expr::PieceValue(self.opt_loc(args));
                 }
+                if hl == "sum" {
+                    return self.sum_expr(node, args);
+                }
+                if hl == "stack-height" {
+                    if args.len() > 1 {
+                        return self.expr_err(
+                            node,
+                            "`stack-height` takes at most a position or direction".into(),
+                            Some("(stack-height n)".into()),
+                        );
+                    }
+                    return Expr::Height(self.opt_loc(args));
+                }
                 if hl == "count" {
                     return match self.counted(node, args) {
                         Some(c) => Expr::Count(Box::new(c)),
@@ -444,7 +477,7 @@ impl ProgramCompiler<'_, '_> {
                 let words: Vec<&str> = ARITH
                     .iter()
                     .map(|(w, _)| *w)
-                    .chain(["count", "var", "piece-value"])
+                    .chain(["count", "var", "piece-value", "sum", "stack-height"])
                     .collect();
                 let hint = suggest(h, words).map(|s| format!("did you mean `{s}`?"));
                 self.expr_err(&items[0], format!("unknown number form `{h}`"), hint)

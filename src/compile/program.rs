@@ -22,6 +22,8 @@ pub struct Names<'a> {
     pub variables: &'a [Variable],
     /// Integer attributes, by field.
     pub int_attributes: &'a [AttrId],
+    /// The turn order's labels (`(label NAME)`), for `goto-turn`.
+    pub turn_labels: &'a [(String, usize)],
 }
 
 /// Past this many diagnostics, move programs are no longer compiled: a file of junk would otherwise cost an
@@ -55,6 +57,10 @@ const INSTRUCTION_WORDS: &[&str] = &[
     "choose",
     "extra-turn",
     "add-partial-required",
+    "sow",
+    "goto-turn",
+    "take-prisoner",
+    "carry",
 ];
 
 const PREDICATE_WORDS: &[&str] = &[
@@ -354,6 +360,7 @@ impl ProgramCompiler<'_, '_> {
                         }
                     }
                     "capture" => Instr::Capture(Loc::Cursor),
+                    "take-prisoner" => Instr::TakePrisoner(Loc::Cursor),
                     "flip" => Instr::Flip(Loc::Cursor),
                     "change-owner" => Instr::ChangeOwner(PlayerRef::Mover, Loc::Cursor),
                     _ => {
@@ -458,6 +465,8 @@ impl ProgramCompiler<'_, '_> {
                     }
                     "extra-turn" if args.is_empty() => out.push(Instr::ExtraTurn),
                     "choose" => self.choose(node, args, out),
+                    "sow" => out.extend(self.sow(node, args)),
+                    "goto-turn" => out.extend(self.goto_turn(node, args)),
                     w @ ("add"
                     | "add-copy"
                     | "add-partial"
@@ -491,6 +500,31 @@ impl ProgramCompiler<'_, '_> {
                     "capture" => {
                         let l = self.opt_loc(args);
                         out.push(Instr::Capture(l));
+                    }
+                    "take-prisoner" => {
+                        if args.len() > 1 {
+                            self.err(Diagnostic::error(
+                                node.span,
+                                "`take-prisoner` takes at most a position or direction",
+                            ));
+                            return;
+                        }
+                        let l = self.opt_loc(args);
+                        out.push(Instr::TakePrisoner(l));
+                    }
+                    "carry" => {
+                        match args {
+                            [n] => {
+                                let e = self.expr(n);
+                                out.push(Instr::Carry(e));
+                            }
+                            _ => {
+                                self.err(
+                                Diagnostic::error(node.span, "`carry` needs one number: the pieces the column moves with")
+                                    .with_hint("(carry 1) moves the top piece alone"),
+                            );
+                            }
+                        }
                     }
                     "flip" => {
                         let l = self.opt_loc(args);
@@ -857,4 +891,33 @@ impl ProgramCompiler<'_, '_> {
         };
         Some(c)
     }
+}
+
+/// Removes the programs of a piece that repeat an earlier one (same move type, same instructions): they can
+/// only emit the moves the first one emits, which the engine lists once anyway (moves of one net effect are
+/// one move), so the legal moves are the same and generation is not repeated. A macro pasted thousands of
+/// times (a fuzzed file: 3,000 copies of one slide) would otherwise cost that many runs per piece and
+/// position.
+pub fn drop_repeated_programs(progs: &mut Vec<MoveProgram>) {
+    if progs.len() < 2 {
+        return;
+    }
+    let mut by_text: HashMap<(Option<MoveType>, &str), Vec<usize>> = HashMap::default();
+    let mut keep = vec![true; progs.len()];
+    for (i, p) in progs.iter().enumerate() {
+        let same = by_text.entry((p.move_type, p.source.as_str())).or_default();
+        if same.iter().any(|&j| progs[j].body == p.body) {
+            keep[i] = false;
+        } else {
+            same.push(i);
+        }
+    }
+    if keep.iter().all(|&k| k) {
+        return;
+    }
+    let mut i = 0;
+    progs.retain(|_| {
+        i += 1;
+        keep[i - 1]
+    });
 }

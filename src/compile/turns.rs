@@ -6,6 +6,7 @@
 //! block and in every enclosing block) into the choice's `rest`, copying the tail into both branches of an
 //! enclosing `if`. A `choose` inside a `while` is refused: the loop's next rounds would be a tail too.
 
+use super::game::PlayerInfo;
 use super::game::*;
 use super::Compiler;
 use crate::lang::Node;
@@ -143,5 +144,130 @@ impl Compiler<'_> {
             self.err(section.span, "`phases` needs at least one phase");
         }
         out
+    }
+}
+
+/// `(label NAME)` and `(goto NAME)` read from a turn order, resolved once the whole order is read.
+#[derive(Default)]
+pub struct Marks {
+    /// Each label, the entry it stands before, and where it is written.
+    labels: Vec<(String, usize, crate::lang::Span)>,
+    /// Each `goto`: the entry it follows, the label named, where it is written.
+    gotos: Vec<(Option<usize>, String, crate::lang::Span)>,
+}
+
+impl Compiler<'_> {
+    /// Reads `(label NAME)` or `(goto NAME)` at its place in the turn order (`entries` entries before it);
+    /// `false` for anything else (a turn). A player named `label` or `goto` keeps its ZRF meaning.
+    pub(super) fn turn_mark(
+        &mut self,
+        a: &Node,
+        players: &[PlayerInfo],
+        entries: usize,
+        marks: &mut Marks,
+    ) -> bool {
+        let Some(head) = a.head().map(str::to_ascii_lowercase) else {
+            return false;
+        };
+        if !matches!(head.as_str(), "label" | "goto")
+            || players.iter().any(|p| p.name.eq_ignore_ascii_case(&head))
+        {
+            return false;
+        }
+        let name = match a.args() {
+            [n] if n.atom().is_some() => n.atom().unwrap_or("").to_ascii_lowercase(),
+            _ => {
+                self.err(
+                    a.span,
+                    format!("`{head}` names one label, as in ({head} board)"),
+                );
+                return true;
+            }
+        };
+        if head == "label" {
+            if marks.labels.iter().any(|l| l.0 == name) {
+                self.err(a.span, format!("label `{name}` is declared twice"));
+            } else {
+                marks.labels.push((name, entries, a.span));
+            }
+        } else {
+            let after = entries.checked_sub(1);
+            if after.is_some() && marks.gotos.iter().any(|g| g.0 == after) {
+                self.err(a.span, "two `goto` follow one turn");
+            }
+            marks.gotos.push((after, name, a.span));
+        }
+        true
+    }
+
+    /// The labels (name, entry) and jumps (after entry, to entry) of a turn order of `len` entries.
+    pub(super) fn resolve_marks(
+        &mut self,
+        marks: Marks,
+        len: usize,
+    ) -> (Vec<(String, usize)>, Vec<(usize, usize)>) {
+        let mut labels = vec![];
+        for (name, at, span) in marks.labels {
+            if at >= len {
+                self.err(span, format!("label `{name}` stands before no turn"));
+                continue;
+            }
+            labels.push((name, at));
+        }
+        let mut jumps = vec![];
+        for (after, name, span) in marks.gotos {
+            let Some(&(_, to)) = labels.iter().find(|l| l.0 == name) else {
+                let known: Vec<&str> = labels.iter().map(|l| l.0.as_str()).collect();
+                let d = crate::lang::Diagnostic::error(span, format!("unknown label `{name}`"));
+                self.diags
+                    .push(match crate::lang::diag::suggest(&name, known) {
+                        Some(s) => d.with_hint(format!("did you mean `{s}`?")),
+                        None => d.with_hint("declare it before a turn: (label NAME)"),
+                    });
+                continue;
+            };
+            match after {
+                Some(e) => jumps.push((e, to)),
+                None => self.err(
+                    span,
+                    "`goto` follows a turn: write it after the turn it ends",
+                ),
+            }
+        }
+        (labels, jumps)
+    }
+}
+
+impl super::program::ProgramCompiler<'_, '_> {
+    /// `(goto-turn LABEL)`: after the move, the turn order goes on at the label.
+    pub(super) fn goto_turn(&mut self, node: &Node, args: &[Node]) -> Option<Instr> {
+        let labels = self.names.turn_labels;
+        let name = match args {
+            [n] => n.atom().unwrap_or(""),
+            _ => "",
+        };
+        match labels.iter().find(|l| l.0.eq_ignore_ascii_case(name)) {
+            Some(&(_, entry)) => Some(Instr::GotoTurn(entry as u16)),
+            None => {
+                let at = args.first().map_or(node.span, |n| n.span);
+                let known: Vec<&str> = labels.iter().map(|l| l.0.as_str()).collect();
+                let d = crate::lang::Diagnostic::error(
+                    at,
+                    if name.is_empty() {
+                        "`goto-turn` names one label of the turn order".to_string()
+                    } else {
+                        format!("unknown label `{name}`")
+                    },
+                );
+                self.diags
+                    .push(match crate::lang::diag::suggest(name, known) {
+                        Some(s) => d.with_hint(format!("did you mean `{s}`?")),
+                        None => d.with_hint(
+                            "declare it in the turn order: (turn-order (label NAME) ...)",
+                        ),
+                    });
+                None
+            }
+        }
     }
 }

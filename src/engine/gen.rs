@@ -33,6 +33,8 @@ impl Hasher for IdentityHasher {
 
 #[path = "numbers.rs"]
 pub mod numbers;
+#[path = "sow.rs"]
+pub mod sow;
 
 type KeySet = HashSet<u64, BuildHasherDefault<IdentityHasher>>;
 
@@ -58,6 +60,9 @@ pub struct Emitted {
     pub cont: Option<Option<MoveType>>,
     /// `add-partial-required`: without a continuation this part is no move at all.
     pub required: bool,
+    /// The continuation may be made by any of the mover's pieces, not only the one that moved (a sowing
+    /// whose last seed earns another: `(sow ... (again COND))`).
+    pub anywhere: bool,
 }
 
 /// Why a program run stopped early.
@@ -112,6 +117,8 @@ struct Run<'a> {
     extra: bool,
     /// `add-partial-required` set it for the next emission.
     required: bool,
+    /// A `sow` earned another sowing: the next emission is continued by any of the mover's piles.
+    again: bool,
     steps: u32,
     out: &'a mut Vec<Emitted>,
     /// Actions in the parts this run emitted (see [`MAX_EMITTED_ACTIONS`]).
@@ -421,8 +428,48 @@ impl Run<'_> {
             Instr::Choose(c) => self.choose(&c.set, c.otherwise.as_ref(), &c.body, &c.rest)?,
             Instr::ExtraTurn => self.extra = true,
             Instr::RequireContinuation => self.required = true,
+            Instr::Sow(s) => self.sow(s)?,
+            Instr::GotoTurn(e) => self.goto_turn(*e),
+            Instr::TakePrisoner(l) => {
+                if let Some(at) = self.loc(*l) {
+                    let taken =
+                        |a: &Action| matches!(a, Action::TakePrisoner { at: q, .. } if *q == at);
+                    if self.live(at).is_some_and(|x| !x.dead) && !self.changes.iter().any(taken) {
+                        // `to` is filled in when the part is emitted: the moving column's destination.
+                        self.changes.push(Action::TakePrisoner { at, to: at });
+                    }
+                }
+            }
+            Instr::Carry(e) => {
+                let n = self.eval(e)?;
+                // Kept among the changes (a marker the emission turns into the movement), so that programs
+                // without stacks pay nothing for it.
+                let count = n.clamp(1, u16::MAX as i64) as u16;
+                self.changes
+                    .retain(|a| !matches!(a, Action::MoveTop { .. }));
+                self.changes.push(Action::MoveTop {
+                    from: self.cursor,
+                    to: self.cursor,
+                    count,
+                });
+            }
         }
         Ok(())
+    }
+
+    /// A `sow` earned another sowing: the part is continued by any of the mover's piles, moves of any type.
+    #[inline(never)]
+    #[cold]
+    fn take_again(&mut self) -> (Option<Option<MoveType>>, bool) {
+        self.again = false;
+        (Some(None), true)
+    }
+
+    /// `(goto-turn L)`: a change of the part. Out of the hot loop.
+    #[inline(never)]
+    #[cold]
+    fn goto_turn(&mut self, entry: u16) {
+        self.changes.push(Action::GotoTurn { entry });
     }
 
     /// `choose`: one path per chosen position (see [`Instr::Choose`]). Each path starts from the program's
@@ -487,6 +534,7 @@ impl Run<'_> {
             position_flags: self.position_flags.clone(),
             extra: self.extra,
             required: self.required,
+            again: self.again,
         }
     }
 
@@ -505,6 +553,7 @@ impl Run<'_> {
         self.position_flags = s.position_flags;
         self.extra = s.extra;
         self.required = s.required;
+        self.again = s.again;
     }
 
     /// Whether a cascaded piece arriving on `t` captures what stands there: not when that piece moves on itself
@@ -535,16 +584,20 @@ impl Run<'_> {
             let dest = self.to.unwrap_or(self.cursor);
             let moves_piece = self.drop.is_some()
                 || (self.held.is_some() && self.from.is_some_and(|f| f != dest));
-            let hit = self.captures.contains(&target)
-                || (dest == target && moves_piece && self.occupied_on_arrival(target))
-                || self
-                    .cascades
-                    .iter()
-                    .any(|&(f, t)| t == target && f != target && self.cascade_captures(t, dest))
-                || self
-                    .placed
-                    .iter()
-                    .any(|(p, _)| *p == target && self.live(*p).is_some());
+            let hit =
+                self.captures.contains(&target)
+                    || (dest == target && moves_piece && self.occupied_on_arrival(target))
+                    || self.cascades.iter().any(|&(f, t)| {
+                        t == target && f != target && self.cascade_captures(t, dest)
+                    })
+                    || self
+                        .placed
+                        .iter()
+                        .any(|(p, _)| *p == target && self.live(*p).is_some())
+                    || (self.game.stacks
+                        && self.changes.iter().any(
+                            |a| matches!(a, Action::TakePrisoner { at, .. } if *at == target),
+                        ));
             if hit {
                 return Err(Stop::Found);
             }
@@ -590,7 +643,23 @@ impl Run<'_> {
                     if self.occupied_on_arrival(dest) {
                         actions.push(Action::Capture { at: dest });
                     }
-                    actions.push(Action::Move { from: f, to: dest });
+                    let carry = match self.game.stacks {
+                        true => self.changes.iter().find_map(|a| match a {
+                            Action::MoveTop { count, .. } => Some(*count),
+                            _ => None,
+                        }),
+                        false => None,
+                    };
+                    if let Some(count) = carry.filter(|&c| self.state.under(f).len() >= c as usize)
+                    {
+                        actions.push(Action::MoveTop {
+                            from: f,
+                            to: dest,
+                            count,
+                        });
+                    } else {
+                        actions.push(Action::Move { from: f, to: dest });
+                    }
                     if copy {
                         actions.push(Action::Place {
                             at: f,
@@ -631,12 +700,23 @@ impl Run<'_> {
                     _ => {}
                 }
             }
+            if let Action::TakePrisoner { to, .. } = &mut ch {
+                *to = dest;
+            }
+            if matches!(ch, Action::MoveTop { .. }) {
+                continue; // `carry`'s marker: the movement above says it
+            }
             actions.push(ch);
         }
         if self.extra {
             actions.push(Action::ExtraTurn);
         }
         let required = std::mem::take(&mut self.required);
+        let (cont, anywhere) = if self.again {
+            self.take_again()
+        } else {
+            (cont, false)
+        };
         let part = Part {
             actions,
             from,
@@ -665,6 +745,7 @@ impl Run<'_> {
                 part,
                 cont,
                 required,
+                anywhere,
             });
         } else {
             for &t in promote {
@@ -674,6 +755,7 @@ impl Run<'_> {
                     part: p,
                     cont,
                     required,
+                    anywhere,
                 });
             }
         }
@@ -683,6 +765,11 @@ impl Run<'_> {
         self.placed.clear();
         if self.game.options.discard_cascades {
             self.cascades.clear();
+        }
+        // Prisoners, like captures, belong to the part that took them.
+        if self.game.stacks && !self.changes.is_empty() {
+            self.changes
+                .retain(|a| !matches!(a, Action::TakePrisoner { .. } | Action::MoveTop { .. }));
         }
         Ok(())
     }
@@ -704,6 +791,7 @@ struct Saved {
     position_flags: Vec<(FlagId, Pos, bool)>,
     extra: bool,
     required: bool,
+    again: bool,
 }
 
 /// What a tracked run read: the squares (a bitmap) and whether it looked at the last move.
@@ -746,6 +834,7 @@ impl<'a> Run<'a> {
             move_type: None,
             extra: false,
             required: false,
+            again: false,
             steps: 0,
             emitted_actions: 0,
             out,
@@ -780,6 +869,7 @@ impl<'a> Run<'a> {
         self.move_type = prog.move_type;
         self.extra = false;
         self.required = false;
+        self.again = false;
         self.steps = 0;
         if self.track {
             self.reads.set([0; 4]);
@@ -954,6 +1044,9 @@ pub fn apply_part(game: &Game, state: &mut State, part: &Part, deferred: bool) {
                 state.set(at, Some(x));
             } else {
                 state.set(at, None);
+                if state.has_columns() {
+                    state.take_under(at);
+                }
                 if let Some(hand) = &game.captures_to_hand {
                     // To the hand of the player making the move, as its base type.
                     let captor = game.turn_order.entries[state.turn].moves_as;
@@ -973,7 +1066,10 @@ pub fn apply_part(game: &Game, state: &mut State, part: &Part, deferred: bool) {
         .iter()
         .filter(|a| matches!(a, Action::Move { .. }))
         .count();
-    if movements == 1 {
+    if state.has_columns() {
+        // A movement carries the whole column (see `super::stack`).
+        super::stack::apply_movements(state, part);
+    } else if movements == 1 {
         for a in &part.actions {
             if let Action::Move { from, to } = *a {
                 let p = state.get(from);
@@ -995,7 +1091,12 @@ pub fn apply_part(game: &Game, state: &mut State, part: &Part, deferred: bool) {
     }
     for a in &part.actions {
         match *a {
-            Action::Move { .. } | Action::Capture { .. } | Action::ExtraTurn => {}
+            Action::Move { .. }
+            | Action::Capture { .. }
+            | Action::ExtraTurn
+            | Action::GotoTurn { .. }
+            | Action::MoveTop { .. } => {}
+            Action::TakePrisoner { at, to } => super::stack::take_prisoner(state, at, to, deferred),
             Action::Place { at, piece, reserve } => {
                 state.set(at, Some(piece));
                 if reserve {
@@ -1046,6 +1147,9 @@ fn remove_dead(game: &Game, state: &mut State) {
         if let Some(x) = state.cells[i] {
             if x.dead {
                 state.set(Pos(i as u16), None);
+                if state.has_columns() {
+                    state.take_under(Pos(i as u16));
+                }
                 if let Some(hand) = &game.captures_to_hand {
                     let captor = game.turn_order.entries[state.turn].moves_as;
                     let slot = captor.idx() * np + hand[x.kind.idx()].idx();
@@ -1069,13 +1173,18 @@ pub fn apply_move(game: &Game, state: &State, m: &Move) -> State {
         apply_part(game, &mut s, p, deferred);
     }
     if deferred {
+        if s.has_columns() {
+            super::stack::release_prisoners(&mut s, m);
+        }
         remove_dead(game, &mut s);
     }
-    // `(extra-turn)`: the same entry of the turn order moves again.
+    // `(extra-turn)`: the same entry of the turn order moves again; `(goto-turn L)`: the label's entry.
     if !m.extra_turn() {
-        s.turn += 1;
-        if s.turn >= game.turn_order.entries.len() {
-            s.turn = game.turn_order.repeat_from;
+        s.turn = game.turn_order.next(s.turn);
+    }
+    if !game.turn_order.labels.is_empty() {
+        if let Some(e) = m.goto_turn() {
+            s.turn = e;
         }
     }
     s.ply += 1;
@@ -1108,6 +1217,7 @@ impl Composer<'_> {
         types: Option<MoveType>,
         chain: &mut Vec<u64>,
         required: bool,
+        anywhere: bool,
     ) -> Result<(), EngineError> {
         if prefix.len() >= MAX_PARTS
             || self.out.len() >= MAX_MOVES
@@ -1130,7 +1240,7 @@ impl Composer<'_> {
             self.player,
             self.owner,
             filter,
-            Some(at),
+            (!anywhere).then_some(at),
             &mut conts,
         )?;
         // A continuation that comes back to a state already seen in this chain would loop.
@@ -1152,11 +1262,12 @@ impl Composer<'_> {
                     // kings that take pieces at once) into a search over distinct states. Exact when the part
                     // into the state captured and nothing was created: every earlier state of any route then has
                     // more pieces, so the loop check forbids the same continuations on every route.
-                    let captured = e
-                        .part
-                        .actions
-                        .iter()
-                        .any(|a| matches!(a, Action::Capture { .. }));
+                    // A prisoner taken counts as a capture here: every state of a route then has fewer
+                    // prisoners under the moving column (or fewer live tops) than the states after it.
+                    let captured =
+                        e.part.actions.iter().any(|a| {
+                            matches!(a, Action::Capture { .. } | Action::TakePrisoner { .. })
+                        });
                     let created = prefix
                         .iter()
                         .flat_map(|p| &p.actions)
@@ -1170,7 +1281,7 @@ impl Composer<'_> {
                         ^ super::state::mix(prefix[0].from.map_or(0, |f| f.0 as u64 + 1) << 40);
                     if !(captured && !created) || self.expanded.insert(key) {
                         chain.push(next.hash);
-                        self.extend(prefix, &next, to, t, chain, e.required)?;
+                        self.extend(prefix, &next, to, t, chain, e.required, e.anywhere)?;
                         chain.pop();
                     }
                 }
@@ -1232,7 +1343,15 @@ fn complete_moves(
                 apply_part(game, &mut next, &e.part, deferred);
                 let mut prefix = vec![e.part];
                 let mut chain = vec![state.hash, next.hash];
-                c.extend(&mut prefix, &next, to, t, &mut chain, e.required)?;
+                c.extend(
+                    &mut prefix,
+                    &next,
+                    to,
+                    t,
+                    &mut chain,
+                    e.required,
+                    e.anywhere,
+                )?;
             }
             _ => c.out.push(Move {
                 parts: vec![e.part],
@@ -1265,12 +1384,15 @@ fn effect_key(game: &Game, state: &State, m: &Move) -> u64 {
     apply_move(game, state, m).hash ^ from_key(m) ^ extra_key(m)
 }
 
-/// A move that earns another turn differs from the same move without it.
+/// A move that earns another turn (or sends the turn order elsewhere) differs from the same move without it.
 fn extra_key(m: &Move) -> u64 {
+    let jump = m
+        .goto_turn()
+        .map_or(0, |e| super::state::mix(0x7E57 ^ e as u64));
     if m.extra_turn() {
-        0x6A09_E667_F3BC_C908
+        0x6A09_E667_F3BC_C908 ^ jump
     } else {
-        0
+        jump
     }
 }
 
@@ -1597,12 +1719,14 @@ impl LegalityCache {
         for part in &m.parts {
             for a in &part.actions {
                 let squares: &[Pos] = match a {
-                    Action::Move { from, to } => &[*from, *to],
+                    Action::Move { from, to }
+                    | Action::MoveTop { from, to, .. }
+                    | Action::TakePrisoner { at: from, to } => &[*from, *to],
                     Action::Capture { at }
                     | Action::ChangeType { at, .. }
                     | Action::SetAttribute { at, .. }
                     | Action::SetIntAttribute { at, .. } => &[*at],
-                    Action::ExtraTurn => &[],
+                    Action::ExtraTurn | Action::GotoTurn { .. } => &[],
                     // A new piece or a new owner may add an attacker the cache never saw.
                     // So may a variable that a program reads.
                     Action::Place { .. } | Action::ChangeOwner { .. } | Action::SetVar { .. } => {

@@ -8,6 +8,7 @@ pub mod moves;
 pub mod ordering;
 pub mod playout;
 pub mod position;
+pub mod stack;
 pub mod state;
 
 pub use end::Outcome;

@@ -47,6 +47,23 @@ pub enum Action {
     },
     /// `(extra-turn)`: the mover moves again; the turn order does not advance.
     ExtraTurn,
+    /// `(goto-turn LABEL)`: the turn order goes on at this entry (a label's).
+    GotoTurn {
+        entry: u16,
+    },
+    /// Games with stacks (`(carry N)`): the top `count` pieces of the column at `from` go to `to`; the rest
+    /// stays. (`Move` carries the whole column.)
+    MoveTop {
+        from: Pos,
+        to: Pos,
+        count: u16,
+    },
+    /// Games with stacks (`take-prisoner`): the top piece of the column at `at` goes to the bottom of the
+    /// column at `to` (the capturing column's destination); the piece under it becomes the top.
+    TakePrisoner {
+        at: Pos,
+        to: Pos,
+    },
 }
 
 /// One part of a composite move (a single move has one part).
@@ -73,6 +90,16 @@ impl Move {
         self.parts.is_empty()
     }
 
+    /// The turn-order entry the move sends the game to (`(goto-turn LABEL)`), if any: the last one written.
+    pub fn goto_turn(&self) -> Option<usize> {
+        self.parts.iter().rev().find_map(|p| {
+            p.actions.iter().rev().find_map(|a| match a {
+                Action::GotoTurn { entry } => Some(*entry as usize),
+                _ => None,
+            })
+        })
+    }
+
     /// Whether the move earns its player another turn (`(extra-turn)`).
     pub fn extra_turn(&self) -> bool {
         self.parts
@@ -85,7 +112,7 @@ impl Move {
         self.parts
             .iter()
             .flat_map(|p| &p.actions)
-            .filter(|a| matches!(a, Action::Capture { .. }))
+            .filter(|a| matches!(a, Action::Capture { .. } | Action::TakePrisoner { .. }))
             .count()
     }
 
@@ -101,7 +128,7 @@ impl Move {
         for part in &self.parts {
             // Movements cascaded before the main one (castling's king) come first: `e1-g1 h1-f1`.
             for a in &part.actions {
-                if let Action::Move { from, to } = a {
+                if let Action::Move { from, to } | Action::MoveTop { from, to, .. } = a {
                     if Some(*from) != part.from {
                         if !s.is_empty() {
                             s.push(' ');
@@ -125,6 +152,14 @@ impl Move {
                         s.push('-');
                         s.push_str(b.pos_name(t));
                     }
+                    // Part of a column: `c3-d4/2` moves its top two pieces.
+                    for a in &part.actions {
+                        if let Action::MoveTop { from, count, .. } = a {
+                            if *from == f {
+                                s.push_str(&format!("/{count}"));
+                            }
+                        }
+                    }
                 }
                 (None, Some(t)) => {
                     if !s.is_empty() {
@@ -142,7 +177,9 @@ impl Move {
                         s.push('=');
                         s.push_str(&game.pieces[kind.idx()].name);
                     }
-                    Action::Capture { at } if Some(*at) != part.to => {
+                    Action::Capture { at } | Action::TakePrisoner { at, .. }
+                        if Some(*at) != part.to =>
+                    {
                         s.push('x');
                         s.push_str(b.pos_name(*at));
                     }
@@ -198,6 +235,13 @@ impl Move {
                         game.attributes[game.int_attributes[field as usize].idx()]
                     ),
                     Action::ExtraTurn => "extra-turn".into(),
+                    Action::GotoTurn { entry } => format!("turn={entry}"),
+                    Action::MoveTop { from, to, count } => {
+                        format!("{}-{}/{count}", b.pos_name(from), b.pos_name(to))
+                    }
+                    Action::TakePrisoner { at, to } => {
+                        format!("x{}>{}", b.pos_name(at), b.pos_name(to))
+                    }
                 });
             }
         }

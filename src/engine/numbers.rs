@@ -45,6 +45,7 @@ impl Run<'_> {
                 acc
             }
             Expr::Count(c) => self.count(c)?,
+            Expr::Sum(s) => super::sow::sum(self.game, self.state, self.player, s),
             Expr::IntAttr(k, l) => {
                 let pos = self.loc(*l);
                 // A value this program already set on that square wins over the state's.
@@ -69,6 +70,10 @@ impl Run<'_> {
                 .filter(|x| !x.dead)
                 .and_then(|x| self.game.pieces[x.kind.idx()].value)
                 .map_or(0, |v| v.round() as i64),
+            Expr::Height(l) => self.loc(*l).map_or(0, |p| {
+                self.live(p);
+                self.state.height(p) as i64
+            }),
         })
     }
 
@@ -235,6 +240,11 @@ pub fn eval_static(game: &Game, state: &State, p: Player, e: &Expr) -> i64 {
             }
             acc
         }
-        Expr::Var(_) | Expr::Count(_) | Expr::PieceValue(_) | Expr::IntAttr(..) => 0,
+        Expr::Sum(s) => super::sow::sum(game, state, p, s),
+        Expr::Var(_)
+        | Expr::Count(_)
+        | Expr::PieceValue(_)
+        | Expr::IntAttr(..)
+        | Expr::Height(_) => 0,
     }
 }

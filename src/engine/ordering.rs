@@ -48,7 +48,10 @@ fn measure(game: &Game, state: &State, kings: &[PieceType], c: &Criterion, m: &M
         .iter()
         .flat_map(|p| &p.actions)
         .filter_map(|a| match a {
-            Action::Capture { at } => Some(state.get(*at).map(|x| x.kind)),
+            // A prisoner taken is the top of its column, as the state before the move shows it.
+            Action::Capture { at } | Action::TakePrisoner { at, .. } => {
+                Some(state.get(*at).map(|x| x.kind))
+            }
             _ => None,
         });
     match c.measure {

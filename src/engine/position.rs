@@ -11,7 +11,9 @@
 //! reserve White Stone 10
 //! var moves-made 4      # a game variable (`(variables ...)`); `var captured White 2` a player variable
 //! ```
-//! Unlisted attributes are false; unlisted positions are empty.
+//! Unlisted attributes are false; unlisted positions are empty. In a game with stacks (`(stacks)`), several
+//! `piece` lines on one position make a column, listed from the bottom up (the last line is the top); in a
+//! game without, a later line replaces an earlier one.
 
 use super::state::{Piece, State};
 use crate::compile::*;
@@ -21,6 +23,7 @@ pub fn parse(game: &Game, text: &str) -> Result<State, String> {
     let mut s = State::initial(game);
     for p in 0..s.cells.len() {
         s.set(Pos(p as u16), None);
+        s.take_under(Pos(p as u16));
     }
     for slot in 0..s.reserves.len() {
         s.set_reserve(slot, 0);
@@ -107,15 +110,18 @@ pub fn parse(game: &Game, text: &str) -> Result<State, String> {
                         .ok_or_else(|| format!("line {line}: unknown attribute `{a}`"))?;
                     bits.set(id, true);
                 }
-                s.set(
-                    at,
-                    Some(Piece {
-                        kind,
-                        owner,
-                        attrs: bits,
-                        dead: false,
-                    }),
-                );
+                let piece = Piece {
+                    kind,
+                    owner,
+                    attrs: bits,
+                    dead: false,
+                };
+                if s.has_columns() {
+                    s.put_on_top(at, piece);
+                } else {
+                    // Without stacks a later line replaces an earlier one (position texts rely on it).
+                    s.set(at, Some(piece));
+                }
             }
             ["var", name, rest @ ..] if !rest.is_empty() && rest.len() <= 2 => {
                 let v = game
@@ -177,26 +183,30 @@ pub fn format(game: &Game, s: &State) -> String {
         );
     }
     for (i, c) in s.cells.iter().enumerate() {
-        if let Some(x) = c {
-            out += &format!(
-                "piece {} {} {}",
-                game.players[x.owner.idx()].name,
-                game.pieces[x.kind.idx()].name,
-                game.board.positions[i].name
-            );
-            for (a, name) in game.attributes.iter().enumerate() {
-                if x.attrs.get(a) && !game.int_attributes.iter().any(|i| i.idx() == a) {
-                    out += " ";
-                    out += name;
+        if let Some(top) = c {
+            // A column from the bottom up, the top last.
+            let under = s.under(Pos(i as u16));
+            for x in under.iter().rev().chain(std::iter::once(top)) {
+                out += &format!(
+                    "piece {} {} {}",
+                    game.players[x.owner.idx()].name,
+                    game.pieces[x.kind.idx()].name,
+                    game.board.positions[i].name
+                );
+                for (a, name) in game.attributes.iter().enumerate() {
+                    if x.attrs.get(a) && !game.int_attributes.iter().any(|i| i.idx() == a) {
+                        out += " ";
+                        out += name;
+                    }
                 }
-            }
-            for (k, a) in game.int_attributes.iter().enumerate() {
-                let v = x.attrs.get_int(k);
-                if v != 0 {
-                    out += &format!(" {}={v}", game.attributes[a.idx()]);
+                for (k, a) in game.int_attributes.iter().enumerate() {
+                    let v = x.attrs.get_int(k);
+                    if v != 0 {
+                        out += &format!(" {}={v}", game.attributes[a.idx()]);
+                    }
                 }
+                out += "\n";
             }
-            out += "\n";
         }
     }
     for v in &game.variables {

@@ -83,6 +83,10 @@ pub struct State {
     pub last_to: Option<Pos>,
     /// Game and player variables (`Game::variables`, by slot); empty in games without.
     pub vars: Vec<i32>,
+    /// Columns (`(stacks)`, see `super::stack`): per position, the pieces under the one in `cells`, from the
+    /// one just under it down to the bottom. Empty in games without stacks, which so pay nothing for them.
+    /// Boxed and optional so that copying or dropping a state of such a game costs one test.
+    pub columns: Option<Box<Vec<Vec<Piece>>>>,
     /// Zobrist hash of the cells and reserves (the turn is mixed in by [`State::key`]).
     pub hash: u64,
 }
@@ -100,8 +104,12 @@ impl State {
             last_from: None,
             last_to: None,
             vars: vec![],
+            columns: None,
             hash: 0,
         };
+        if game.has_stacks() {
+            s.enable_columns();
+        }
         for v in &game.variables {
             let n = if v.per_player { game.players.len() } else { 1 };
             for slot in v.slot..v.slot + n {
@@ -113,15 +121,18 @@ impl State {
         }
         for &(player, kind, pos) in &game.setup.pieces {
             let attrs = initial_attrs(game, kind);
-            s.set(
-                pos,
-                Some(Piece {
-                    kind,
-                    owner: player,
-                    attrs,
-                    dead: false,
-                }),
-            );
+            let piece = Piece {
+                kind,
+                owner: player,
+                attrs,
+                dead: false,
+            };
+            // With stacks, a piece set up on an occupied position goes on top of the column there.
+            if s.has_columns() {
+                s.put_on_top(pos, piece);
+            } else {
+                s.set(pos, Some(piece));
+            }
         }
         for &(player, kind, n) in &game.setup.reserves {
             let slot = player.idx() * np + kind.idx();
@@ -177,6 +188,9 @@ impl State {
         }
         for (slot, &v) in self.vars.iter().enumerate() {
             h ^= var_key(slot, v);
+        }
+        for (i, col) in self.columns.iter().flat_map(|c| c.iter()).enumerate() {
+            h ^= super::stack::column_key(Pos(i as u16), col);
         }
         h
     }

@@ -13,8 +13,12 @@
 //! and [`Engine::outcome`](crate::engine::Engine::outcome) (`outcome`, before the file's own end
 //! conditions). A game with no module pays one test of an empty slice per call.
 
+pub mod adiuh_checkers;
 pub mod backgammon;
+mod columns;
 pub mod connect_four;
+pub mod mancala;
+pub mod stapeldammen;
 
 use crate::compile::Game;
 use crate::engine::{EngineError, Move, Outcome, State};
@@ -29,10 +33,23 @@ pub trait Extension: Send + Sync {
         ""
     }
 
+    /// Called once when the module is attached to a game, before `check`, with the game still open to
+    /// change: declares what the module's moves need and the file lacks (the mancala modules add the
+    /// integer attribute that counts a pit's seeds). An `Err` is a load error naming the module.
+    fn prepare(&self, _game: &mut Game) -> Result<(), String> {
+        Ok(())
+    }
+
     /// Called once when the module is attached to a game: whether the game has what the module needs (a
     /// direction, a piece type, a player count). An `Err` is a load error naming the module.
     fn check(&self, _game: &Game) -> Result<(), String> {
         Ok(())
+    }
+
+    /// Whether the module's game keeps columns of pieces (as if the file declared `(stacks)`): the state then
+    /// has the column table from the start, and position texts may stack pieces (`crate::engine::stack`).
+    fn stacks(&self) -> bool {
+        false
     }
 
     /// Changes the start position (`Engine::initial`). The state's hash is recomputed after every module's
@@ -88,7 +105,17 @@ impl std::fmt::Debug for dyn Extension {
 }
 
 /// Every module, one line each. Add a module here (and a `pub mod` above) to register it.
-static MODULES: &[&dyn Extension] = &[&backgammon::Backgammon, &connect_four::ConnectFour];
+static MODULES: &[&dyn Extension] = &[
+    &backgammon::Backgammon,
+    &connect_four::ConnectFour,
+    &mancala::OWARE,
+    &mancala::ALEMUNGULA,
+    &mancala::Kalah,
+    &mancala::MiniMancala,
+    &mancala::Bakuk,
+    &stapeldammen::Stapeldammen,
+    &adiuh_checkers::AdiuhCheckers,
+];
 
 /// The module registered under `name` (case-insensitive).
 pub fn lookup(name: &str) -> Option<&'static dyn Extension> {
@@ -118,7 +145,8 @@ pub fn attach(game: &mut Game, name: &str) -> Result<(), String> {
     if game.extensions.iter().any(|e| e.name() == m.name()) {
         return Ok(());
     }
-    m.check(game)
+    m.prepare(game)
+        .and_then(|()| m.check(game))
         .map_err(|e| format!("extension module `{}`: {e}", m.name()))?;
     game.extensions.push(m);
     drop_covered(game);

@@ -245,6 +245,9 @@ pub struct TournamentConfig {
     /// such a game is refused.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub allow_missing_rules: bool,
+    /// Record each position's evaluation and Ludii's measures from them (`--record-evals`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub record_evals: bool,
     /// This machine's share of the run (`--shard K/N`); `dagaz merge` puts the shards together.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shard: Option<Shard>,
@@ -309,6 +312,7 @@ impl Default for TournamentConfig {
             sprt: None,
             allow_missing_rules: false,
             shard: None,
+            record_evals: false,
             missing_rules: vec![],
             extensions: vec![],
             bots: DEFAULT_BOTS
@@ -762,6 +766,9 @@ impl Tournament {
             ),
             ("bots".into(), self.bots.len().to_string()),
         ];
+        if c.record_evals {
+            f.push(("record_evals".into(), "true".into()));
+        }
         // Recorded only when given, so that the fingerprints of runs without modules stay as they were.
         if !c.extensions.is_empty() {
             f.push(("extensions".into(), c.extensions.join(" ")));

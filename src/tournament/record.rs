@@ -46,8 +46,39 @@ pub struct GameRecord {
     pub legal_moves: u64,
     /// The error message of a bot or engine error, else empty.
     pub error: String,
+    /// With `--record-evals`, Ludii's measures of the game from per-move evaluations, as written in
+    /// `games.csv` (see [`EVAL_COLUMNS`]); empty otherwise, or where the game has no winner for the last three.
+    pub evals: [String; 5],
     /// The moves in notation, in order.
     pub moves: Vec<String>,
+}
+
+/// The `games.csv` columns of [`GameRecord::evals`].
+pub const EVAL_COLUMNS: [&str; 5] = [
+    "lead_change",
+    "drama",
+    "drama_plies",
+    "decisiveness_threshold",
+    "decisiveness_moves",
+];
+
+impl GameRecord {
+    /// Fills [`GameRecord::evals`] from a game's measures.
+    pub fn set_evals(&mut self, m: &super::stats::GameEvalMeasures) {
+        let f = |x: f64| format!("{x:.6}");
+        self.evals = [
+            f(m.lead_change),
+            m.drama.map_or(String::new(), |(d, _)| f(d)),
+            m.drama.map_or(String::new(), |(_, n)| n.to_string()),
+            m.decisiveness_threshold.map_or(String::new(), f),
+            m.decisiveness_moves.map_or(String::new(), f),
+        ];
+    }
+
+    /// The evaluation measure of column `i` of [`EVAL_COLUMNS`], if recorded.
+    pub fn eval(&self, i: usize) -> Option<f64> {
+        self.evals.get(i).and_then(|v| v.parse().ok())
+    }
 }
 
 impl GameRecord {
@@ -86,6 +117,11 @@ impl GameRecord {
                 "plies",
                 "opening_plies",
                 "legal_moves",
+                "lead_change",
+                "drama",
+                "drama_plies",
+                "decisiveness_threshold",
+                "decisiveness_moves",
                 "error",
                 "moves",
             ]
@@ -117,6 +153,9 @@ impl GameRecord {
             self.plies.to_string(),
             self.opening_plies.to_string(),
             self.legal_moves.to_string(),
+        ]);
+        r.extend(self.evals.iter().cloned());
+        r.extend([
             self.error.clone(),
             self.moves.join(&MOVE_SEPARATOR.to_string()),
         ]);
@@ -155,6 +194,7 @@ impl GameRecord {
             plies: get.num("plies")?,
             opening_plies: get.num("opening_plies")?,
             legal_moves: get.num("legal_moves")?,
+            evals: EVAL_COLUMNS.map(|c| get.opt(c).unwrap_or("").to_string()),
             error: get.str("error")?.to_string(),
             moves: if moves.is_empty() {
                 vec![]
@@ -275,6 +315,7 @@ mod tests {
             plies: 3,
             opening_plies: 1,
             legal_moves: 40,
+            evals: Default::default(),
             error: String::new(),
             moves: vec!["a2-a3".into(), "b7 b6".into(), "Stone@d4".into()],
         }

@@ -73,6 +73,9 @@ pub struct VariantSummary {
     pub branching: Option<f64>,
     /// Per end condition (type, name, priority): games, and wins per seat.
     pub ends: BTreeMap<(String, String, i32), (u64, Vec<u64>)>,
+    /// With `--record-evals`, the mean over games of each of
+    /// [`crate::tournament::record::EVAL_COLUMNS`] (the last four over games with a winner).
+    pub evals: [Option<f64>; 5],
 }
 
 /// Every statistic of a run.
@@ -157,6 +160,8 @@ struct VariantTally {
     legal_moves: u64,
     rule_set: RuleSetTally,
     ends: BTreeMap<(String, String, i32), (u64, Vec<u64>)>,
+    /// Per column of [`crate::tournament::record::EVAL_COLUMNS`]: sum and count of the games that have it.
+    evals: [(f64, u64); 5],
 }
 
 /// Bot, variant, seat, end type, end name, end priority.
@@ -264,6 +269,12 @@ impl Tally {
             vt.games += 1;
             vt.plies += g.plies as u64;
             vt.legal_moves += g.legal_moves;
+            for (i, e) in vt.evals.iter_mut().enumerate() {
+                if let Some(x) = g.eval(i) {
+                    e.0 += x;
+                    e.1 += 1;
+                }
+            }
             if g.end_type == ENGINE_ERROR {
                 vt.engine_errors += 1;
             }
@@ -409,6 +420,7 @@ impl Tally {
                 measures: vt.rule_set.measures(),
                 branching: (vt.plies > 0).then(|| vt.legal_moves as f64 / vt.plies as f64),
                 ends: vt.ends.clone(),
+                evals: vt.evals.map(|(sum, n)| (n > 0).then(|| sum / n as f64)),
             })
             .collect();
         let scheduled = Schedule::new(
@@ -823,6 +835,16 @@ pub fn render_markdown(t: &Tournament, s: &Summary) -> String {
         "branching factor",
         s.variants.iter().map(|v| fmt(v.branching, 2)).collect(),
     );
+    if s.variants.iter().any(|v| v.evals[0].is_some()) {
+        let e = |i: usize, d: usize| -> Vec<String> {
+            s.variants.iter().map(|v| fmt(v.evals[i], d)).collect()
+        };
+        row("lead change (--record-evals)", e(0, 3));
+        row("drama: mean gap behind the leader", e(1, 3));
+        row("drama: positions behind per game", e(2, 1));
+        row("decisiveness threshold", e(3, 3));
+        row("decisiveness moves", e(4, 3));
+    }
     row(
         "bot errors",
         s.variants
@@ -838,7 +860,84 @@ pub fn render_markdown(t: &Tournament, s: &Summary) -> String {
             .collect(),
     );
     table(&mut o, &header, &rows);
+    let verdicts = variant_verdicts(s);
+    if !verdicts.is_empty() {
+        let _ = writeln!(o, "\n## Do the variants differ?\n");
+        let _ = writeln!(
+            o,
+            "Each pair of variants compared on first-player advantage (Welch's test on the mean score of the \
+             first seat), draw rate and decisiveness (two-proportion z-tests on the shares of draws by the \
+             rules and of games with a winner) and length (Welch's test on the mean plies), each with its \
+             two-sided p-value from the normal approximation; a difference is called at p < {VERDICT_ALPHA} \
+             for that measure alone (no correction for the four tests).\n"
+        );
+        for v in verdicts {
+            let _ = writeln!(o, "* {v}");
+        }
+    }
     o
+}
+
+/// The level at which a comparison of two variants calls a difference.
+pub const VERDICT_ALPHA: f64 = 0.05;
+
+/// `p = 0.012`, `p < 0.001`.
+fn p_text(p: f64) -> String {
+    if p < 0.001 {
+        "p < 0.001".into()
+    } else {
+        format!("p = {p:.3}")
+    }
+}
+
+/// One line per pair of variants with measures: each measure side by side with its p-value, and a verdict.
+pub fn variant_verdicts(s: &Summary) -> Vec<String> {
+    let with: Vec<(&str, &RuleSetMeasures)> = s
+        .variants
+        .iter()
+        .filter_map(|v| v.measures.as_ref().map(|m| (v.title.as_str(), m)))
+        .collect();
+    let mut out = vec![];
+    for i in 0..with.len() {
+        for j in i + 1..with.len() {
+            let ((ta, a), (tb, b)) = (with[i], with[j]);
+            let cmp = crate::tournament::stats::compare_rule_sets(a, b);
+            let parts: Vec<String> = cmp
+                .iter()
+                .map(|c| {
+                    let (x, y) = if c.measure == "length" {
+                        (format!("{:.1}", c.a), format!("{:.1} plies", c.b))
+                    } else if c.measure == "first-player advantage" {
+                        (format!("{:.3}", c.a), format!("{:.3}", c.b))
+                    } else {
+                        (
+                            format!("{:.1}%", 100.0 * c.a),
+                            format!("{:.1}%", 100.0 * c.b),
+                        )
+                    };
+                    format!("{} {x} vs {y} ({})", c.measure, p_text(c.p))
+                })
+                .collect();
+            let differ: Vec<&str> = cmp
+                .iter()
+                .filter(|c| c.p < VERDICT_ALPHA)
+                .map(|c| c.measure)
+                .collect();
+            let verdict = if differ.is_empty() {
+                format!(
+                    "no difference found at the 5% level ({} and {} games)",
+                    a.games, b.games
+                )
+            } else {
+                format!("they differ in {}", differ.join(", "))
+            };
+            out.push(format!(
+                "**{ta}** vs **{tb}**: {}: {verdict}.",
+                parts.join("; ")
+            ));
+        }
+    }
+    out
 }
 
 #[cfg(test)]
@@ -864,6 +963,7 @@ mod tests {
             plies: 10 * (id as u32 + 1),
             opening_plies: 0,
             legal_moves: 100 * (id + 1),
+            evals: Default::default(),
             error: String::new(),
             moves: vec![],
         }

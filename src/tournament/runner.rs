@@ -308,6 +308,7 @@ pub fn run(t: &Tournament, opts: &RunOptions) -> Result<RunOutcome, String> {
             seed: t.config.seed,
             max_plies: t.config.max_plies,
             opening_plies: t.config.opening_plies,
+            record_evals: t.config.record_evals,
             move_limit: Duration::from_millis(t.config.move_timeout_ms),
             stop: stop.clone(),
             scope: scope.0,
@@ -503,6 +504,7 @@ struct Shared {
     seed: u64,
     max_plies: u32,
     opening_plies: u32,
+    record_evals: bool,
     move_limit: Duration,
     /// The last pair of the run once the SPRT has decided (u64::MAX before).
     stop: Arc<AtomicU64>,
@@ -526,6 +528,8 @@ pub(crate) struct Live {
     timing: GameTiming,
     /// Per seat: the bot's last note (see [`Bot::note`]), added to the record's `error` column at the end.
     notes: Vec<Option<String>>,
+    /// With `--record-evals`: per position from the start, each player's evaluation in [−1, 1].
+    evals: Vec<Vec<f64>>,
 }
 
 /// A game's own copy of what it needs (its thread may outlive the pool's wait for it).
@@ -536,6 +540,7 @@ pub(crate) struct Job {
     seed: u64,
     max_plies: u32,
     opening_plies: u32,
+    record_evals: bool,
     stop: Arc<AtomicU64>,
 }
 
@@ -602,6 +607,7 @@ fn play_supervised(
             plies: 0,
             opening_plies: 0,
             legal_moves: 0,
+            evals: Default::default(),
             error: String::new(),
             moves: vec![],
         },
@@ -612,6 +618,7 @@ fn play_supervised(
             nodes: vec![0; seats],
         },
         notes: vec![None; seats],
+        evals: vec![],
     }));
     let job = Job {
         game: shared.games[p.variant].clone(),
@@ -620,11 +627,30 @@ fn play_supervised(
         seed: shared.seed,
         max_plies: shared.max_plies,
         opening_plies: shared.opening_plies,
+        record_evals: shared.record_evals,
         stop: shared.stop.clone(),
     };
     let started = Instant::now();
     let finish = |mut l: Live| {
         l.timing.wall = started.elapsed().as_secs_f64();
+        if !l.evals.is_empty() && l.record.is_rated() {
+            let game = &shared.games[p.variant];
+            let seats = seats_of(game);
+            // Per seat, in seat order, as the results are.
+            let by_seat: Vec<Vec<f64>> = l
+                .evals
+                .iter()
+                .map(|e| seats.iter().map(|&q| e[q]).collect())
+                .collect();
+            let r = &l.record.results;
+            let best = r.iter().copied().max().unwrap_or(0);
+            let winner = (r.iter().filter(|&&x| x == best).count() == 1
+                && r.iter().any(|&x| x < best))
+            .then(|| r.iter().position(|&x| x == best))
+            .flatten();
+            l.record
+                .set_evals(&super::stats::game_eval_measures(&by_seat, winner));
+        }
         for (seat, note) in l.notes.iter().enumerate() {
             if let Some(n) = note {
                 let line = one_line(&format!("{}: {n}", l.record.bots[seat]));
@@ -726,6 +752,7 @@ fn play_supervised(
                     record: l.record.clone(),
                     timing: l.timing.clone(),
                     notes: l.notes.clone(),
+                    evals: std::mem::take(&mut l.evals),
                 };
                 drop(l);
                 return finish(snapshot);
@@ -747,6 +774,7 @@ fn take(live: &Arc<Mutex<Live>>) -> Live {
         record: std::mem::take(&mut l.record),
         timing: std::mem::take(&mut l.timing),
         notes: std::mem::take(&mut l.notes),
+        evals: std::mem::take(&mut l.evals),
     }
 }
 
@@ -851,6 +879,20 @@ fn play_inner(job: &Job, live: &Mutex<Live>) -> Result<Option<()>, EngineError> 
     }
 
     let mut s: State = engine.initial();
+    // With --record-evals: every player's evaluation of every position by one fixed evaluator, the bots'
+    // material and mobility ([`crate::bot::eval`]), as (own − the others' mean)/(own + the others' mean).
+    let evaluator = job
+        .record_evals
+        .then(|| crate::bot::eval::Evaluator::new(&engine, Default::default()));
+    let record_eval = |s: &State| -> Result<(), EngineError> {
+        if let Some(ev) = &evaluator {
+            let moves = engine.legal_moves(s)?;
+            let e = relative_evals(&ev.evaluate(&engine, s, &moves)?);
+            lock(live).evals.push(e);
+        }
+        Ok(())
+    };
+    record_eval(&s)?;
     let mut history: Vec<u64> = vec![];
     let mut plies = 0u32;
     // A move is recorded by its notation in the list it was chosen from, which names it alone (so that the
@@ -890,6 +932,7 @@ fn play_inner(job: &Job, live: &Mutex<Live>) -> Result<Option<()>, EngineError> 
         };
         push(live, &moves, i, true);
         s = next;
+        record_eval(&s)?;
         plies += 1;
     }
 
@@ -965,6 +1008,44 @@ fn play_inner(job: &Job, live: &Mutex<Live>) -> Result<Option<()>, EngineError> 
         push(live, &moves, index, false);
         history.push(s.key());
         s = engine.apply(&s, &moves[index]);
+        record_eval(&s)?;
         plies += 1;
+    }
+}
+
+/// Scores (material and mobility, never negative) as evaluations in [−1, 1]: each player's own score against
+/// the mean of the others', (own − others)/(own + others); 0 where both are 0.
+pub(crate) fn relative_evals(score: &[f64]) -> Vec<f64> {
+    let n = score.len();
+    (0..n)
+        .map(|p| {
+            let others = if n > 1 {
+                (score.iter().sum::<f64>() - score[p]) / (n - 1) as f64
+            } else {
+                0.0
+            };
+            let total = score[p].abs() + others.abs();
+            if total == 0.0 {
+                0.0
+            } else {
+                ((score[p] - others) / total).clamp(-1.0, 1.0)
+            }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod eval_tests {
+    use super::relative_evals;
+
+    #[test]
+    fn scores_become_evaluations_against_the_others_mean() {
+        // (3 − 1)/(3 + 1) = 0.5 and back; three equal players are even; nothing on the board is even.
+        assert_eq!(relative_evals(&[3.0, 1.0]), [0.5, -0.5]);
+        assert_eq!(relative_evals(&[2.0, 2.0, 2.0]), [0.0, 0.0, 0.0]);
+        assert_eq!(relative_evals(&[0.0, 0.0]), [0.0, 0.0]);
+        // Three players 4, 1, 1: the first against 1 is 0.6; the second against (4 + 1)/2 = 2.5 is −1.5/3.5.
+        let e = relative_evals(&[4.0, 1.0, 1.0]);
+        assert!((e[0] - 0.6).abs() < 1e-12 && (e[1] + 1.5 / 3.5).abs() < 1e-12);
     }
 }

@@ -843,6 +843,8 @@ pub struct DurationStats {
     pub q3: f64,
     /// Longest game.
     pub max: f64,
+    /// Standard deviation (divided by N).
+    pub sd: f64,
 }
 
 /// The measures of a rule set over a set of games (Ludii's, after Browne).
@@ -976,6 +978,15 @@ impl RuleSetTally {
             median: self.plies_quantile(0.5),
             q3: self.plies_quantile(0.75),
             max: self.plies_at(self.games - 1),
+            sd: {
+                let mean = self.plies_sum as f64 / n;
+                let ss: f64 = self
+                    .plies
+                    .iter()
+                    .map(|(&p, &c)| (p as f64 - mean).powi(2) * c as f64)
+                    .sum();
+                (ss / n).sqrt()
+            },
         };
         Some(RuleSetMeasures {
             games: self.games as usize,
@@ -1016,6 +1027,163 @@ pub fn rule_set_measures(games: &[GameOutcome]) -> Option<RuleSetMeasures> {
     t.measures()
 }
 
+/// Ludii's measures from per-move evaluations, for one game (`--record-evals`). `evals[t][p]` is seat p's
+/// evaluation in [−1, 1] of the position after t plies (t = 0 is the start).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct GameEvalMeasures {
+    /// Share of consecutive positions at which the leader (the one seat with the highest evaluation; none on a
+    /// tie) changes.
+    pub lead_change: f64,
+    /// Games with a winner only: over the positions where the winner is not the leader, the mean of how far the
+    /// winner's evaluation is below the highest (0 if the winner always led), and how many such positions.
+    pub drama: Option<(f64, u64)>,
+    /// Games with a winner only: the highest evaluation any other seat reached.
+    pub decisiveness_threshold: Option<f64>,
+    /// Games with a winner only: the share of the plies played after the winner's evaluation first rose above
+    /// the threshold (0 if it never did).
+    pub decisiveness_moves: Option<f64>,
+}
+
+fn leader(e: &[f64]) -> Option<usize> {
+    let best = e.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    let mut at = e.iter().enumerate().filter(|(_, &v)| v == best);
+    match (at.next(), at.next()) {
+        (Some((i, _)), None) => Some(i),
+        _ => None,
+    }
+}
+
+/// The measures of one game from its evaluations (see [`GameEvalMeasures`]); `winner` is the winning seat.
+pub fn game_eval_measures(evals: &[Vec<f64>], winner: Option<usize>) -> GameEvalMeasures {
+    let mut m = GameEvalMeasures::default();
+    let leaders: Vec<Option<usize>> = evals.iter().map(|e| leader(e)).collect();
+    if leaders.len() > 1 {
+        let changes = leaders.windows(2).filter(|w| w[0] != w[1]).count();
+        m.lead_change = changes as f64 / (leaders.len() - 1) as f64;
+    }
+    let Some(w) = winner else {
+        return m;
+    };
+    let (mut gap, mut behind) = (0.0, 0u64);
+    for (e, l) in evals.iter().zip(&leaders) {
+        if *l != Some(w) {
+            let best = e.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+            gap += best - e[w];
+            behind += 1;
+        }
+    }
+    m.drama = Some((if behind > 0 { gap / behind as f64 } else { 0.0 }, behind));
+    let threshold = evals
+        .iter()
+        .flat_map(|e| {
+            e.iter()
+                .enumerate()
+                .filter(|&(p, _)| p != w)
+                .map(|(_, &v)| v)
+        })
+        .fold(f64::NEG_INFINITY, f64::max);
+    if threshold.is_finite() {
+        m.decisiveness_threshold = Some(threshold);
+        let plies = evals.len().saturating_sub(1);
+        let first = evals.iter().position(|e| e[w] > threshold);
+        m.decisiveness_moves = Some(match first {
+            Some(t) if plies > 0 => (plies - t) as f64 / plies as f64,
+            _ => 0.0,
+        });
+    }
+    m
+}
+
+/// One measure of two rule sets side by side, with the two-sided p-value of the hypothesis that they are
+/// equal.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MeasureComparison {
+    pub measure: &'static str,
+    pub a: f64,
+    pub b: f64,
+    pub p: f64,
+}
+
+/// The two-sided p-value of a standard normal statistic: P(|Z| ≥ |z|) = erfc(|z|/√2).
+pub fn two_sided_p(z: f64) -> f64 {
+    if z.is_nan() {
+        return 1.0;
+    }
+    erfc(z.abs() / std::f64::consts::SQRT_2)
+}
+
+/// Whether two means differ: Welch's statistic z = (m_a − m_b)/√(se_a² + se_b²) with the standard errors of
+/// the two means, read against the normal distribution (the samples here are hundreds of games). Equal means
+/// with no spread give 1; different ones with no spread, 0.
+pub fn mean_difference_p(ma: f64, se_a: f64, mb: f64, se_b: f64) -> f64 {
+    let se = (se_a * se_a + se_b * se_b).sqrt();
+    if se == 0.0 {
+        return if ma == mb { 1.0 } else { 0.0 };
+    }
+    two_sided_p((ma - mb) / se)
+}
+
+/// Whether two proportions differ: the pooled two-proportion z-test, x_a of n_a against x_b of n_b.
+pub fn proportion_difference_p(xa: f64, na: f64, xb: f64, nb: f64) -> f64 {
+    if na == 0.0 || nb == 0.0 {
+        return 1.0;
+    }
+    let p = (xa + xb) / (na + nb);
+    let se = (p * (1.0 - p) * (1.0 / na + 1.0 / nb)).sqrt();
+    if se == 0.0 {
+        return 1.0; // both all or both none: no difference
+    }
+    two_sided_p((xa / na - xb / nb) / se)
+}
+
+/// Two rule sets compared on first-player advantage (mean s₁), draw rate (natural draws), decisiveness (games
+/// with a winner) and length (mean plies), each with its p-value.
+pub fn compare_rule_sets(a: &RuleSetMeasures, b: &RuleSetMeasures) -> Vec<MeasureComparison> {
+    let (na, nb) = (a.games as f64, b.games as f64);
+    let se_len = |m: &RuleSetMeasures| m.duration.sd / (m.games as f64).sqrt();
+    vec![
+        MeasureComparison {
+            measure: "first-player advantage",
+            a: a.first_player_advantage.value,
+            b: b.first_player_advantage.value,
+            p: mean_difference_p(
+                a.first_player_advantage.value,
+                a.first_player_advantage.error95 / Z95,
+                b.first_player_advantage.value,
+                b.first_player_advantage.error95 / Z95,
+            ),
+        },
+        MeasureComparison {
+            measure: "draw rate",
+            a: a.drawishness,
+            b: b.drawishness,
+            p: proportion_difference_p(
+                (a.drawishness * na).round(),
+                na,
+                (b.drawishness * nb).round(),
+                nb,
+            ),
+        },
+        MeasureComparison {
+            measure: "decisiveness",
+            a: a.completion,
+            b: b.completion,
+            p: proportion_difference_p(
+                (a.completion * na).round(),
+                na,
+                (b.completion * nb).round(),
+                nb,
+            ),
+        },
+        MeasureComparison {
+            measure: "length",
+            a: a.duration.mean,
+            b: b.duration.mean,
+            p: mean_difference_p(a.duration.mean, se_len(a), b.duration.mean, se_len(b)),
+        },
+    ]
+}
+
 #[cfg(test)]
 mod tests {
     //! Expected values are literals worked out independently of this code: by hand where the arithmetic
@@ -1034,6 +1202,66 @@ mod tests {
     }
 
     // --- normal distribution ---------------------------------------------------------------------
+
+    #[test]
+    fn the_tests_between_two_variants_give_the_textbook_p_values() {
+        // Python: 2*(1 - statistics.NormalDist().cdf(1.96)).
+        close(two_sided_p(1.96), 0.049995790296440745, 1e-12);
+        close(two_sided_p(-1.96), 0.049995790296440745, 1e-12);
+        // 30 of 100 against 45 of 100: pooled p = 0.375, z = −2.1908902300206647, p-value
+        // 0.02845973691631043 (Python, the same formulas by hand).
+        close(
+            proportion_difference_p(30.0, 100.0, 45.0, 100.0),
+            0.02845973691631043,
+            1e-12,
+        );
+        // Means 0.6 and 0.5 with standard errors 0.03 and 0.04: SE 0.05, z = 2, p 0.04550026389635842.
+        close(
+            mean_difference_p(0.6, 0.03, 0.5, 0.04),
+            0.04550026389635842,
+            1e-12,
+        );
+        // No spread: equal is no difference, unequal is certain.
+        assert_eq!(mean_difference_p(1.0, 0.0, 1.0, 0.0), 1.0);
+        assert_eq!(mean_difference_p(1.0, 0.0, 0.0, 0.0), 0.0);
+        assert_eq!(proportion_difference_p(0.0, 10.0, 0.0, 20.0), 1.0);
+    }
+
+    /// A game worked by hand. Seats A and B, five positions (four plies); B wins.
+    ///   t:   0      1      2      3      4
+    ///   A:  0.0    0.3    0.2   -0.1   -0.6
+    ///   B:  0.0    0.1    0.4    0.5    0.9
+    /// Leaders: none (tie), A, B, B, B: changes at 0→1 and 1→2, so 2 of 4 = 0.5.
+    /// Drama: B is not the leader at t = 0 (tie: gap 0) and t = 1 (gap 0.3 − 0.1 = 0.2): mean 0.1 over 2.
+    /// Threshold: A's highest, 0.3. B first rises above 0.3 at t = 2: plies after it 4 − 2 = 2 of 4 = 0.5.
+    #[test]
+    fn ludii_measures_of_a_game_worked_by_hand() {
+        let evals = vec![
+            vec![0.0, 0.0],
+            vec![0.3, 0.1],
+            vec![0.2, 0.4],
+            vec![-0.1, 0.5],
+            vec![-0.6, 0.9],
+        ];
+        let m = game_eval_measures(&evals, Some(1));
+        close(m.lead_change, 0.5, 1e-12);
+        let (drama, behind) = m.drama.unwrap();
+        close(drama, 0.1, 1e-12);
+        assert_eq!(behind, 2);
+        close(m.decisiveness_threshold.unwrap(), 0.3, 1e-12);
+        close(m.decisiveness_moves.unwrap(), 0.5, 1e-12);
+        // A draw: lead change only.
+        let d = game_eval_measures(&evals, None);
+        close(d.lead_change, 0.5, 1e-12);
+        assert_eq!(
+            (d.drama, d.decisiveness_threshold, d.decisiveness_moves),
+            (None, None, None)
+        );
+        // A winner that never rises above the others' best: decisiveness moves 0.
+        let flat = vec![vec![0.5, 0.0], vec![0.5, 0.5]];
+        let f = game_eval_measures(&flat, Some(1));
+        assert_eq!(f.decisiveness_moves, Some(0.0));
+    }
 
     #[test]
     fn erf_and_erfc_match_python_math() {

@@ -939,6 +939,7 @@ mod tests {
             plies: 2,
             opening_plies: 0,
             legal_moves: 5,
+            evals: Default::default(),
             error: String::new(),
             moves: vec!["a1-a2".into(), "b7-b6".into()],
         }

@@ -1,0 +1,347 @@
+//! Sowing (docs/language.md, "Sowing"): the `sow` instruction of a move program, and the sowing itself as a
+//! function of seed counts, which the mancala extension modules reuse. A child module of the interpreter
+//! (`gen`), so that the instruction reads the run's cursor and board as the predicates do.
+//!
+//! Seeds are an integer attribute of the pile in each pit. A sowing changes counts only: its effect is a list
+//! of `SetIntAttribute` actions (a `Place` where a seed lands on a position with no pile), so the move carries
+//! its whole net effect, and the hash, notation and deduplication stay exact.
+
+use super::{Run, Stop};
+use crate::compile::sow::{GrandSlam, Sow, Sum};
+use crate::compile::*;
+use crate::engine::moves::Action;
+use crate::engine::state::{initial_attrs, Piece, State};
+
+/// The rules of one sowing, as per-position tables (indexed by `Pos`).
+pub struct Rules<'a> {
+    /// The positions that receive seeds, in sowing order, from the one after the origin, once round: a seed
+    /// count larger than the lap goes round again.
+    pub lap: &'a [Pos],
+    /// Where captures may be made, the counts that capture, and whether the pits before the last one are
+    /// taken too while they qualify.
+    pub capture: Option<(&'a [bool], &'a [i32], bool)>,
+    pub grand_slam: GrandSlam,
+    /// The mover's own pits and, per position, the pit opposite it: the last seed in an empty own pit takes
+    /// the opposite seeds, if any, with itself.
+    pub opposite: Option<(&'a [bool], &'a [Option<Pos>])>,
+    /// The opponent's pits: when they hold no seed, the sowing must put one there.
+    pub feed: Option<&'a [bool]>,
+    /// Where captured seeds go. Without one they leave the board.
+    pub store: Option<Pos>,
+    /// Where the last seed earns another sowing in the same move.
+    pub again: Option<&'a [bool]>,
+}
+
+/// What a sowing did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Sown {
+    /// The pit of the last seed.
+    pub last: Pos,
+    /// The move goes on with another sowing.
+    pub again: bool,
+    /// Seeds captured (to the store).
+    pub captured: i32,
+}
+
+/// Sows the seeds of `origin` over `counts` (per position), then captures. `None` when the move is not
+/// allowed: an empty origin, a lap with no position, a sowing that does not feed a starving opponent, a grand
+/// slam declared illegal.
+pub fn sow(counts: &mut [i32], origin: Pos, r: &Rules) -> Option<Sown> {
+    let n = counts[origin.idx()];
+    if n <= 0 || r.lap.is_empty() {
+        return None;
+    }
+    let has_seeds = |counts: &[i32], m: &[bool]| m.iter().zip(counts).any(|(&x, &c)| x && c > 0);
+    let starving = r.feed.is_some_and(|m| !has_seeds(counts, m));
+    counts[origin.idx()] = 0;
+    let len = r.lap.len() as i32;
+    let (rounds, rest) = (n / len, n % len);
+    for (i, p) in r.lap.iter().enumerate() {
+        counts[p.idx()] += rounds + (i < rest as usize) as i32;
+    }
+    let last_i = ((n - 1) % len) as usize;
+    let last = r.lap[last_i];
+    let mut captured = 0;
+    if let Some((mask, takes, chain)) = r.capture {
+        let mut taken: Vec<Pos> = vec![];
+        let mut i = last_i;
+        loop {
+            let p = r.lap[i];
+            if !mask[p.idx()] || !takes.contains(&counts[p.idx()]) {
+                break;
+            }
+            taken.push(p);
+            if !chain || taken.len() == r.lap.len() {
+                break;
+            }
+            i = (i + r.lap.len() - 1) % r.lap.len();
+        }
+        if !taken.is_empty() && r.grand_slam != GrandSlam::Allowed {
+            let left: i32 = (0..counts.len())
+                .filter(|&q| mask[q] && !taken.contains(&Pos(q as u16)))
+                .map(|q| counts[q])
+                .sum();
+            if left == 0 {
+                match r.grand_slam {
+                    GrandSlam::Illegal => return None,
+                    _ => taken.clear(),
+                }
+            }
+        }
+        for p in taken {
+            captured += counts[p.idx()];
+            counts[p.idx()] = 0;
+        }
+    }
+    if let Some((own, opposite)) = r.opposite {
+        if own[last.idx()] && counts[last.idx()] == 1 {
+            if let Some(o) = opposite[last.idx()].filter(|o| counts[o.idx()] > 0) {
+                captured += 1 + counts[o.idx()];
+                counts[o.idx()] = 0;
+                counts[last.idx()] = 0;
+            }
+        }
+    }
+    if let Some(s) = r.store {
+        counts[s.idx()] += captured;
+    }
+    if starving && !has_seeds(counts, r.feed.unwrap_or(&[])) {
+        return None;
+    }
+    Some(Sown {
+        last,
+        again: r.again.is_some_and(|m| m[last.idx()]),
+        captured,
+    })
+}
+
+/// The positions a sowing from `origin` along `dir` (for `player`) reaches once round, without those `skip`
+/// marks, the origin last unless `skip_origin`. `None` when the direction does not lead back to the origin.
+pub fn lap(
+    board: &Board,
+    player: Player,
+    origin: Pos,
+    dir: Dir,
+    skip: Option<&[bool]>,
+    skip_origin: bool,
+) -> Option<Vec<Pos>> {
+    let skipped = |p: Pos| skip.is_some_and(|m| m[p.idx()]);
+    let mut out = vec![];
+    let mut p = origin;
+    for _ in 0..board.positions.len() {
+        p = board.step(player, p, dir)?;
+        if p == origin {
+            if !skip_origin && !skipped(origin) {
+                out.push(origin);
+            }
+            return Some(out);
+        }
+        if !skipped(p) {
+            out.push(p);
+        }
+    }
+    None
+}
+
+/// The actions that turn the counts `before` into `after` in attribute `field`: a changed pile gets its new
+/// count; a position with no pile that receives seeds gets a new pile of type `kind`, owned by `owner`.
+#[allow(clippy::too_many_arguments)]
+pub fn count_actions(
+    game: &Game,
+    state: &State,
+    field: u8,
+    kind: PieceType,
+    owner: Player,
+    before: &[i32],
+    after: &[i32],
+    out: &mut Vec<Action>,
+) {
+    for (i, (&b, &a)) in before.iter().zip(after).enumerate() {
+        if a == b {
+            continue;
+        }
+        let at = Pos(i as u16);
+        let value = a.clamp(-128, 127) as i8;
+        match state.get(at).filter(|x| !x.dead) {
+            Some(_) => out.push(Action::SetIntAttribute { at, field, value }),
+            None => out.push(Action::Place {
+                at,
+                piece: pile(game, kind, owner, field, value),
+                reserve: false,
+            }),
+        }
+    }
+}
+
+/// A new pile of `value` seeds.
+pub fn pile(game: &Game, kind: PieceType, owner: Player, field: u8, value: i8) -> Piece {
+    let mut attrs = initial_attrs(game, kind);
+    attrs.set_int(field as usize, value);
+    if let Some(a) = game.int_attributes.get(field as usize) {
+        attrs.set(a.idx(), value != 0);
+    }
+    Piece {
+        kind,
+        owner,
+        attrs,
+        dead: false,
+    }
+}
+
+/// The seed counts of every position in attribute `field` (0 where no pile stands).
+pub fn counts(state: &State, field: u8) -> Vec<i32> {
+    state
+        .cells
+        .iter()
+        .map(|c| {
+            c.filter(|x| !x.dead)
+                .map_or(0, |x| x.attrs.get_int(field as usize) as i32)
+        })
+        .collect()
+}
+
+/// `(sum ATTR [(zone Z)] [opponent])` for `player`.
+pub fn sum(game: &Game, state: &State, player: Player, s: &Sum) -> i64 {
+    let b = &game.board;
+    let n = game.players.len();
+    let mut total = 0;
+    for (i, c) in state.cells.iter().enumerate() {
+        let Some(x) = c.filter(|x| !x.dead) else {
+            continue;
+        };
+        let v = x.attrs.get_int(s.field as usize) as i64;
+        if v == 0 {
+            continue;
+        }
+        let counts_for = |q: Player| match s.zone {
+            Some(z) => b.in_zone(z, q, Pos(i as u16)),
+            None => x.owner == q,
+        };
+        let counted = if s.opponent {
+            (0..n)
+                .map(|q| Player(q as u8))
+                .filter(|&q| q != player && !game.players[q.idx()].random)
+                .any(counts_for)
+        } else {
+            counts_for(player)
+        };
+        if counted {
+            total += v;
+        }
+    }
+    total
+}
+
+impl Run<'_> {
+    /// Where a condition holds, position by position, with the cursor there.
+    #[inline(never)]
+    fn mask(&mut self, c: &Cond) -> Result<Vec<bool>, Stop> {
+        let here = self.cursor;
+        let mut out = vec![false; self.game.board.positions.len()];
+        for (i, o) in out.iter_mut().enumerate() {
+            self.cursor = Pos(i as u16);
+            *o = self.cond(c)?;
+        }
+        self.cursor = here;
+        Ok(out)
+    }
+
+    /// `(sow ATTR DIR option...)`: sows the pile at the cursor; records the new counts as changes of the part,
+    /// leaves `to` on the origin (a pile does not move) and the cursor on the last pit. The path ends where
+    /// the sowing is not allowed. Kept out of `instr`, the interpreter's hot loop, like `choose`.
+    #[inline(never)]
+    #[cold]
+    pub(super) fn sow(&mut self, s: &Sow) -> Result<(), Stop> {
+        let game = self.game;
+        let origin = self.cursor;
+        let mut counts = counts(self.state, s.field);
+        // Counts this part already changed (an earlier `sow` or `set-attribute`) are the ones sown.
+        for a in &self.changes {
+            if let Action::SetIntAttribute { at, field, value } = *a {
+                if field == s.field {
+                    counts[at.idx()] = value as i32;
+                }
+            }
+        }
+        let before = counts.clone();
+        let skip = match &s.skip {
+            Some(c) => Some(self.mask(c)?),
+            None => None,
+        };
+        let Some(lap) = lap(
+            &game.board,
+            self.player,
+            origin,
+            s.dir,
+            skip.as_deref(),
+            s.skip_origin,
+        ) else {
+            return Err(Stop::Path);
+        };
+        let capture = match &s.capture {
+            Some(c) => Some((self.mask(&c.cond)?, &c.counts[..], c.chain)),
+            None => None,
+        };
+        let opposite = match &s.opposite {
+            Some((c, d)) => {
+                let own = self.mask(c)?;
+                let b = &game.board;
+                let opp: Vec<Option<Pos>> = (0..b.positions.len())
+                    .map(|i| b.step(self.player, Pos(i as u16), *d))
+                    .collect();
+                Some((own, opp))
+            }
+            None => None,
+        };
+        let feed = match &s.feed {
+            Some(c) => Some(self.mask(c)?),
+            None => None,
+        };
+        let again = match &s.again {
+            Some(c) => Some(self.mask(c)?),
+            None => None,
+        };
+        let store = s.store.and_then(|z| {
+            (0..game.board.positions.len())
+                .map(|i| Pos(i as u16))
+                .find(|&p| game.board.in_zone(z, self.player, p))
+        });
+        let rules = Rules {
+            lap: &lap,
+            capture: capture.as_ref().map(|(m, c, ch)| (&m[..], *c, *ch)),
+            grand_slam: s.grand_slam,
+            opposite: opposite.as_ref().map(|(o, p)| (&o[..], &p[..])),
+            feed: feed.as_deref(),
+            store,
+            again: again.as_deref(),
+        };
+        let Some(sown) = sow(&mut counts, origin, &rules) else {
+            return Err(Stop::Path);
+        };
+        let kind = self
+            .held
+            .or_else(|| self.state.get(origin))
+            .map_or(PieceType(0), |x| x.kind);
+        let mut actions = vec![];
+        count_actions(
+            game,
+            self.state,
+            s.field,
+            kind,
+            self.player,
+            &before,
+            &counts,
+            &mut actions,
+        );
+        for a in actions {
+            match a {
+                Action::Place { at, piece, .. } => self.placed.push((at, piece)),
+                other => self.changes.push(other),
+            }
+        }
+        self.to = Some(origin);
+        self.cursor = sown.last;
+        self.again = sown.again;
+        Ok(())
+    }
+}

@@ -1,0 +1,700 @@
+//! `oware` and `kalah`: the sowing rules that Dagaz's mancala files (`../shared/corpus/.../mancala/zrf`)
+//! keep in scripts, for those files unchanged. The ZRF moves a `Seed` piece one pit along a direction; the
+//! scripts give each pit a count of seeds and turn that step into a sowing. Learnt from the Dagaz scripts
+//! the corpus lists (`oware-extension`, `dearth-extension`, `mancala-setup`, `mancala-goal`;
+//! `dakon-extension` "simple" and "mati-bela", `dakon-restrictions`, `dakon-goal` for Kalah), written
+//! anew on this project's sowing (`engine::gen::sow`).
+//!
+//! The file's own moves say which pit may be sown in which direction (a step from the pit along a direction
+//! the file gives: Cross-Wari's second move type sows the other way); a module replaces each such step by
+//! the sowing. Seeds are the integer attribute `seeds`, which `prepare` declares when the file does not, so
+//! a sowing is a list of count changes in the move: hash, notation and perft stay whole. A pit keeps its
+//! pile at 0 seeds; a store gets its pile with its first seeds.
+//!
+//! Where a player's store is: the position the direction `fr` leads to, for that player (the files link
+//! `a2` to `X1` by `fr` and mirror `fr` and `er` for North). Pits: the zone `home` of each player.
+
+use super::Extension;
+use crate::compile::sow::GrandSlam;
+use crate::compile::{AttrId, Dir, Game, Instr, MoveType, PieceType, Player, Pos};
+use crate::engine::gen::apply_part;
+use crate::engine::gen::sow::{count_actions, counts, lap, sow, Rules};
+use crate::engine::{EngineError, Move, Outcome, Part, State};
+
+/// The attribute that counts a pile's seeds.
+const SEEDS: &str = "seeds";
+
+/// Declares `seeds` as an integer attribute, unless the game has it.
+fn declare_seeds(game: &mut Game) -> Result<(), String> {
+    if field(game).is_some() {
+        return Ok(());
+    }
+    if game
+        .attributes
+        .iter()
+        .any(|a| a.eq_ignore_ascii_case(SEEDS))
+    {
+        return Err(format!("the file's attribute `{SEEDS}` is not an integer"));
+    }
+    let booleans = game.attributes.len() - game.int_attributes.len();
+    if booleans + 8 * (game.int_attributes.len() + 1) > crate::compile::MAX_ATTRIBUTES {
+        return Err("no room for the seed count among the pieces' attributes".into());
+    }
+    game.attributes.push(SEEDS.into());
+    game.int_attributes
+        .push(AttrId(game.attributes.len() as u16 - 1));
+    Ok(())
+}
+
+/// The integer field of `seeds`.
+fn field(game: &Game) -> Option<u8> {
+    game.int_attributes
+        .iter()
+        .position(|a| game.attributes[a.idx()].eq_ignore_ascii_case(SEEDS))
+        .map(|k| k as u8)
+}
+
+/// What the two modules need of a file: two players, the `Seed` piece, a `home` zone, and a store for each
+/// player along `fr`.
+fn check_board(game: &Game) -> Result<(), String> {
+    if game.players.len() != 2 {
+        return Err("a mancala needs two players".into());
+    }
+    if game.piece_type("Seed").is_none() {
+        return Err("no piece type `Seed`".into());
+    }
+    if game.board.zone("home").is_none() {
+        return Err("no zone `home` (each player's pits)".into());
+    }
+    for p in 0..2 {
+        if store(game, Player(p)).is_none() {
+            return Err(format!(
+                "no store for {}: no position reached by direction `fr`",
+                game.players[p as usize].name
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn is_home(game: &Game, player: Player, pos: Pos) -> bool {
+    game.board
+        .zone("home")
+        .is_some_and(|z| game.board.in_zone(z, player, pos))
+}
+
+/// A player's store: where `fr` leads, for that player, from the first position that has the link.
+fn store(game: &Game, player: Player) -> Option<Pos> {
+    let fr = game.board.direction("fr")?;
+    (0..game.board.positions.len()).find_map(|i| game.board.step(player, Pos(i as u16), fr))
+}
+
+/// Every pit of either player starts with `n` seeds.
+fn fill(game: &Game, state: &mut State, n: i8) {
+    let Some(k) = field(game) else { return };
+    let a = game.int_attributes[k as usize];
+    for i in 0..state.cells.len() {
+        let pos = Pos(i as u16);
+        if !(0..2).any(|p| is_home(game, Player(p), pos)) {
+            continue;
+        }
+        if let Some(mut x) = state.cells[i] {
+            x.attrs.set_int(k as usize, n);
+            x.attrs.set(a.idx(), n != 0);
+            state.cells[i] = Some(x);
+        }
+    }
+}
+
+/// The directions the file's `Seed` programs step along (the first step of each program, after its
+/// tests), with their move types: `(nx add)` sows along `nx`.
+fn program_dirs(game: &Game) -> Vec<(Dir, Option<MoveType>)> {
+    let Some(seed) = game.piece_type("Seed") else {
+        return vec![];
+    };
+    game.pieces[seed.idx()]
+        .moves
+        .iter()
+        .filter_map(|prog| {
+            prog.body.iter().find_map(|i| match i {
+                Instr::Step(d) => Some((*d, prog.move_type)),
+                _ => None,
+            })
+        })
+        .collect()
+}
+
+/// The (pit, direction, move type) of each step the file's own moves make: what may be sown, and how.
+fn sowings(game: &Game, player: Player, moves: &[Move]) -> Vec<(Pos, Dir, Option<MoveType>)> {
+    let dirs = program_dirs(game);
+    let mut out = vec![];
+    for m in moves {
+        let [part] = &m.parts[..] else { continue };
+        let (Some(f), Some(t)) = (part.from, part.to) else {
+            continue;
+        };
+        for &(d, mt) in &dirs {
+            if mt == part.move_type
+                && game.board.step(player, f, d) == Some(t)
+                && !out.iter().any(|x: &(Pos, Dir, _)| x.0 == f && x.1 == d)
+            {
+                out.push((f, d, mt));
+            }
+        }
+    }
+    out
+}
+
+/// The part that turns `state`'s counts into `after`, sowing from `origin`.
+fn part(
+    game: &Game,
+    state: &State,
+    k: u8,
+    origin: Pos,
+    after: &[i32],
+    mt: Option<MoveType>,
+) -> Part {
+    let before = counts(state, k);
+    let player = game.turn_order.entries[state.turn].player;
+    let kind = state.get(origin).map_or(PieceType(0), |x| x.kind);
+    let mut actions = vec![];
+    count_actions(game, state, k, kind, player, &before, after, &mut actions);
+    Part {
+        actions,
+        from: Some(origin),
+        to: Some(origin),
+        piece: kind,
+        move_type: mt,
+    }
+}
+
+/// The seeds of `player`'s pits.
+fn row(game: &Game, counts: &[i32], player: Player) -> i32 {
+    (0..counts.len())
+        .filter(|&i| is_home(game, player, Pos(i as u16)))
+        .map(|i| counts[i])
+        .sum()
+}
+
+/// The outcome for two totals: the player with more wins.
+fn decide(mine: i32, theirs: i32, me: Player, name: &str) -> Outcome {
+    let r = (mine - theirs).signum() as i8;
+    let mut results = vec![0i8; 2];
+    results[me.idx()] = r;
+    results[1 - me.idx()] = -r;
+    Outcome {
+        results,
+        end_type: name.into(),
+        name: name.into(),
+        priority: 0,
+    }
+}
+
+/// The end both modules share: more than half of all seeds in a store wins; when `ended` holds, each player
+/// adds the seeds of its own pits to its store and the larger total wins.
+fn mancala_outcome(game: &Game, state: &State, ended: bool, name: &str) -> Option<Outcome> {
+    let k = field(game)?;
+    let c = counts(state, k);
+    let total: i32 = c.iter().sum();
+    let me = game.turn_order.entries[state.turn].player;
+    let other = Player(1 - me.0);
+    let kept = |p: Player| store(game, p).map_or(0, |s| c[s.idx()]);
+    for p in [me, other] {
+        if 2 * kept(p) > total {
+            return Some(decide(1, 0, p, "more than half"));
+        }
+    }
+    if ended {
+        let sum = |p: Player| kept(p) + row(game, &c, p);
+        return Some(decide(sum(me), sum(other), me, name));
+    }
+    None
+}
+
+/// A mancala of the Oware kind, as Dagaz's `oware-extension` and `alemungula-extension` play it: each own
+/// pit may be sown along the file's directions, one seed a pit; a last seed in the opponent's row making one
+/// of `takes` captures it and the pits before it that hold one of `takes`, to the mover's store; the
+/// `dearth-extension`: when the opponent has no seed (always, with `no_full_capture`), only the moves that
+/// leave it seeds are played, if some do; the end of `mancala-goal`.
+pub struct OwareLike {
+    name: &'static str,
+    description: &'static str,
+    seeds: i8,
+    /// A sowing of a full lap skips its pit (Oware); otherwise the pit gets a seed on each lap.
+    skip_origin: bool,
+    takes: &'static [i32],
+    /// Dagaz's "no-full-capturing": a move must leave the opponent seeds whenever one can (which is the
+    /// feeding rule and forbids a grand slam), not only when the opponent has none.
+    no_full_capture: bool,
+    covers: &'static [&'static str],
+}
+
+/// `oware`: Dagaz's Oware (and its Cross-Wari and Mangala variants): 4 seeds a pit; a sowing of 12 or more
+/// skips its pit; a last seed making 2 or 3 in the opponent's row captures it and the pits before it that
+/// hold 2 or 3; a move must leave the opponent seeds when one can (Dagaz's `dearth-extension`
+/// "no-full-capturing": this is both the feeding rule and the grand slam, which is then forbidden unless
+/// every move is one); more than half of the seeds in a store wins, and when the player to move has no
+/// seed, the other takes its own row and the stores decide (`mancala-goal`).
+pub static OWARE: OwareLike = OwareLike {
+    name: "oware",
+    description:
+        "Oware sowing for Dagaz's mancala files: 4 seeds, captures of 2 and 3, feeding, stores",
+    seeds: 4,
+    skip_origin: true,
+    takes: &[2, 3],
+    no_full_capture: true,
+    covers: &[
+        "no-end-condition",
+        "oware-extension",
+        "dearth-extension",
+        "mancala-setup",
+        "mancala-goal",
+    ],
+};
+
+/// `alemungula`: Dagaz's Alemungula (`alemungula-extension`, `mancala-setup` 5, `dearth-extension`,
+/// `mancala-goal`): five pits a side, five seeds each; the pit sown from gets a seed on each lap; a last seed
+/// making 2 or 4 in the opponent's row captures, with the pits before it holding 2 or 4; a player whose
+/// opponent has no seed must give it some when it can. The page's `ko` script (no repeated position) is not
+/// applied.
+pub static ALEMUNGULA: OwareLike = OwareLike {
+    name: "alemungula",
+    description: "Alemungula for Dagaz's file: 5 seeds, captures of 2 and 4, feeding, stores",
+    seeds: 5,
+    skip_origin: false,
+    takes: &[2, 4],
+    no_full_capture: false,
+    covers: &[
+        "no-end-condition",
+        "alemungula-extension",
+        "dearth-extension",
+        "mancala-setup",
+        "mancala-goal",
+    ],
+};
+
+impl Extension for OwareLike {
+    fn name(&self) -> &'static str {
+        self.name
+    }
+
+    fn description(&self) -> &'static str {
+        self.description
+    }
+
+    fn prepare(&self, game: &mut Game) -> Result<(), String> {
+        declare_seeds(game)
+    }
+
+    fn check(&self, game: &Game) -> Result<(), String> {
+        check_board(game)
+    }
+
+    fn setup(&self, game: &Game, state: &mut State) {
+        fill(game, state, self.seeds);
+    }
+
+    fn moves(&self, game: &Game, state: &State, moves: &mut Vec<Move>) -> Result<(), EngineError> {
+        let Some(k) = field(game) else { return Ok(()) };
+        let player = game.turn_order.entries[state.turn].player;
+        let other = Player(1 - player.0);
+        let n = game.board.positions.len();
+        let theirs: Vec<bool> = (0..n)
+            .map(|i| is_home(game, other, Pos(i as u16)))
+            .collect();
+        let store = store(game, player);
+        let start = counts(state, k);
+        let starving = row(game, &start, other) == 0;
+        let mut out = vec![];
+        let mut feeding = vec![];
+        for (origin, dir, mt) in sowings(game, player, moves) {
+            if !is_home(game, player, origin) || start[origin.idx()] <= 0 {
+                continue;
+            }
+            let Some(lap) = lap(&game.board, player, origin, dir, None, self.skip_origin) else {
+                continue;
+            };
+            let mut c = start.clone();
+            let rules = Rules {
+                lap: &lap,
+                capture: Some((&theirs, self.takes, true)),
+                grand_slam: GrandSlam::Allowed,
+                opposite: None,
+                feed: None,
+                store,
+                again: None,
+            };
+            if sow(&mut c, origin, &rules).is_none() {
+                continue;
+            }
+            feeding.push(row(game, &c, other) > 0);
+            out.push(Move {
+                parts: vec![part(game, state, k, origin, &c, mt)],
+            });
+        }
+        // The opponent must keep (or be given) seeds when some move does that.
+        if (self.no_full_capture || starving) && feeding.iter().any(|&f| f) {
+            let mut i = 0;
+            out.retain(|_| {
+                i += 1;
+                feeding[i - 1]
+            });
+        }
+        *moves = out;
+        Ok(())
+    }
+
+    fn outcome(
+        &self,
+        game: &Game,
+        state: &State,
+        _moves: &[Move],
+        _history: &[u64],
+    ) -> Option<Outcome> {
+        let k = field(game)?;
+        let me = game.turn_order.entries[state.turn].player;
+        let empty = row(game, &counts(state, k), me) == 0;
+        mancala_outcome(game, state, empty, "no seeds")
+    }
+
+    fn covers(&self) -> &[&str] {
+        self.covers
+    }
+}
+
+/// `kalah`: Dagaz's Kalah (`dakon-extension` "simple" and "mati-bela", `dakon-restrictions` and
+/// `dakon-goal` "extended", `mancala-setup` 6): 6 seeds a pit; the sowing passes the mover's store and
+/// skips the other; a last seed in the own store sows again (Dagaz makes the opponent pass; here the whole
+/// turn is one move, as this project's perft counts Kalah); a last seed in an empty own pit takes itself
+/// and the opposite pit (direction `up`) when that holds seeds; more than half of the seeds in a store
+/// wins, and when either row is empty each player takes its own row and the totals decide.
+pub struct Kalah;
+
+impl Kalah {
+    /// Every whole turn from `state`: a sowing, and another while the last seed falls in the store.
+    #[allow(clippy::too_many_arguments)]
+    fn turns(
+        &self,
+        game: &Game,
+        state: &State,
+        k: u8,
+        steps: &[(Pos, Dir, Option<MoveType>)],
+        prefix: &mut Vec<Part>,
+        seen: &mut std::collections::HashSet<(Pos, Vec<i32>)>,
+        out: &mut Vec<Move>,
+    ) {
+        let player = game.turn_order.entries[state.turn].player;
+        let n = game.board.positions.len();
+        let pool = game.board.zone("pool");
+        let own_store = store(game, player);
+        let skip: Vec<bool> = (0..n)
+            .map(|i| {
+                let p = Pos(i as u16);
+                Some(p) != own_store
+                    && (Some(p) == store(game, Player(1 - player.0))
+                        || pool.is_some_and(|z| game.board.in_zone(z, player, p)))
+            })
+            .collect();
+        let mine: Vec<bool> = (0..n)
+            .map(|i| is_home(game, player, Pos(i as u16)))
+            .collect();
+        let up = game.board.direction("up");
+        let opposite: Vec<Option<Pos>> = (0..n)
+            .map(|i| up.and_then(|d| game.board.step(player, Pos(i as u16), d)))
+            .collect();
+        let again: Vec<bool> = (0..n).map(|i| Some(Pos(i as u16)) == own_store).collect();
+        let start = counts(state, k);
+        for &(origin, dir, mt) in steps {
+            if !mine[origin.idx()] || start[origin.idx()] <= 0 {
+                continue;
+            }
+            let Some(lap) = lap(&game.board, player, origin, dir, Some(&skip), false) else {
+                continue;
+            };
+            let mut c = start.clone();
+            let rules = Rules {
+                lap: &lap,
+                capture: None,
+                grand_slam: GrandSlam::Allowed,
+                opposite: up.map(|_| (&mine[..], &opposite[..])),
+                feed: None,
+                store: own_store,
+                again: Some(&again),
+            };
+            let Some(sown) = sow(&mut c, origin, &rules) else {
+                continue;
+            };
+            let p = part(game, state, k, origin, &c, mt);
+            let mut next = state.clone();
+            apply_part(game, &mut next, &p, false);
+            prefix.push(p);
+            if sown.again && row(game, &c, player) > 0 {
+                self.turns(game, &next, k, steps, prefix, seen, out);
+            } else if seen.insert((prefix[0].from.unwrap_or(origin), c)) {
+                out.push(Move {
+                    parts: prefix.clone(),
+                });
+            }
+            prefix.pop();
+        }
+    }
+}
+
+impl Extension for Kalah {
+    fn name(&self) -> &'static str {
+        "kalah"
+    }
+
+    fn description(&self) -> &'static str {
+        "Kalah sowing for Dagaz's mancala files: 6 seeds, stores, sowing again, capture opposite"
+    }
+
+    fn prepare(&self, game: &mut Game) -> Result<(), String> {
+        declare_seeds(game)
+    }
+
+    fn check(&self, game: &Game) -> Result<(), String> {
+        check_board(game)
+    }
+
+    fn setup(&self, game: &Game, state: &mut State) {
+        fill(game, state, 6);
+    }
+
+    fn moves(&self, game: &Game, state: &State, moves: &mut Vec<Move>) -> Result<(), EngineError> {
+        let Some(k) = field(game) else { return Ok(()) };
+        let player = game.turn_order.entries[state.turn].player;
+        // The file's steps from the pits; a continuation sows in the same directions from the other pits.
+        let mut steps = sowings(game, player, moves);
+        let dirs: Vec<(Dir, Option<MoveType>)> = steps.iter().map(|s| (s.1, s.2)).collect();
+        for i in 0..game.board.positions.len() {
+            let p = Pos(i as u16);
+            if is_home(game, player, p) {
+                for &(d, mt) in &dirs {
+                    if !steps.iter().any(|s| s.0 == p && s.1 == d) {
+                        steps.push((p, d, mt));
+                    }
+                }
+            }
+        }
+        let mut out = vec![];
+        let mut seen = Default::default();
+        self.turns(game, state, k, &steps, &mut vec![], &mut seen, &mut out);
+        *moves = out;
+        Ok(())
+    }
+
+    fn outcome(
+        &self,
+        game: &Game,
+        state: &State,
+        _moves: &[Move],
+        _history: &[u64],
+    ) -> Option<Outcome> {
+        let k = field(game)?;
+        let c = counts(state, k);
+        let ended = (0..2).any(|p| row(game, &c, Player(p)) == 0);
+        mancala_outcome(game, state, ended, "row empty")
+    }
+
+    fn covers(&self) -> &[&str] {
+        &[
+            "no-end-condition",
+            "dakon-extension",
+            "dakon-goal",
+            "dakon-restrictions",
+            "mancala-setup",
+        ]
+    }
+}
+
+/// `mini-mancala`: Dagaz's Mini Mancala (`mini-mancala-extension`, `mancala-setup` 2, `mini-mancala-ai`):
+/// two pits a side, two seeds a pit; a move sows every seed of an own pit one by one round the four pits
+/// (the pit sown from included on a second lap); nothing is captured and there are no stores; seeds
+/// falling in a pit belong to its owner. A player with no seed cannot move and loses (the page's
+/// `STALEMATE = -1`).
+pub struct MiniMancala;
+
+impl Extension for MiniMancala {
+    fn name(&self) -> &'static str {
+        "mini-mancala"
+    }
+
+    fn description(&self) -> &'static str {
+        "Mini Mancala for Dagaz's file: 2 seeds, plain sowing, no move loses"
+    }
+
+    fn prepare(&self, game: &mut Game) -> Result<(), String> {
+        declare_seeds(game)
+    }
+
+    fn check(&self, game: &Game) -> Result<(), String> {
+        if game.players.len() != 2 || game.piece_type("Seed").is_none() {
+            return Err("a mancala needs two players and the piece type `Seed`".into());
+        }
+        if game.board.zone("home").is_none() {
+            return Err("no zone `home` (each player's pits)".into());
+        }
+        Ok(())
+    }
+
+    fn setup(&self, game: &Game, state: &mut State) {
+        fill(game, state, 2);
+    }
+
+    fn moves(&self, game: &Game, state: &State, moves: &mut Vec<Move>) -> Result<(), EngineError> {
+        let Some(k) = field(game) else { return Ok(()) };
+        let player = game.turn_order.entries[state.turn].player;
+        let start = counts(state, k);
+        let mut out = vec![];
+        for (origin, dir, mt) in sowings(game, player, moves) {
+            if !is_home(game, player, origin) || start[origin.idx()] <= 0 {
+                continue;
+            }
+            let Some(lap) = lap(&game.board, player, origin, dir, None, false) else {
+                continue;
+            };
+            let mut c = start.clone();
+            let rules = Rules {
+                lap: &lap,
+                capture: None,
+                grand_slam: GrandSlam::Allowed,
+                opposite: None,
+                feed: None,
+                store: None,
+                again: None,
+            };
+            if sow(&mut c, origin, &rules).is_some() {
+                out.push(Move {
+                    parts: vec![part(game, state, k, origin, &c, mt)],
+                });
+            }
+        }
+        *moves = out;
+        Ok(())
+    }
+
+    fn outcome(
+        &self,
+        game: &Game,
+        state: &State,
+        moves: &[Move],
+        _history: &[u64],
+    ) -> Option<Outcome> {
+        let me = game.turn_order.entries[state.turn].player;
+        moves.is_empty().then(|| decide(0, 1, me, "no move"))
+    }
+
+    fn covers(&self) -> &[&str] {
+        &[
+            "no-end-condition",
+            "mini-mancala-extension",
+            "mancala-setup",
+        ]
+    }
+}
+
+/// `bakuk`: Dagaz's Bakuk (`bakuk-extension`, `mancala-setup` 6, `mancala-goal`): three pits a side, six
+/// seeds each; a move sows every seed of an own pit round the six pits (the pit sown from included on a
+/// second lap); if the last seed makes 2 or 4, in either row, those seeds go to the mover's store, and so do
+/// those of the pits after it that this sowing reached once round (only a sowing of a full lap reaches
+/// them), while each holds 2 or 4 (the script's order: onwards from the last pit, not back). More than half
+/// of the seeds in a store wins; when the player to move has no seed, each keeps its own row and the totals
+/// decide.
+pub struct Bakuk;
+
+impl Extension for Bakuk {
+    fn name(&self) -> &'static str {
+        "bakuk"
+    }
+
+    fn description(&self) -> &'static str {
+        "Bakuk for Dagaz's file: 6 seeds, captures of 2 and 4 onwards from the last pit, stores"
+    }
+
+    fn prepare(&self, game: &mut Game) -> Result<(), String> {
+        declare_seeds(game)
+    }
+
+    fn check(&self, game: &Game) -> Result<(), String> {
+        check_board(game)
+    }
+
+    fn setup(&self, game: &Game, state: &mut State) {
+        fill(game, state, 6);
+    }
+
+    fn moves(&self, game: &Game, state: &State, moves: &mut Vec<Move>) -> Result<(), EngineError> {
+        let Some(k) = field(game) else { return Ok(()) };
+        let player = game.turn_order.entries[state.turn].player;
+        let store = store(game, player);
+        let start = counts(state, k);
+        let mut out = vec![];
+        for (origin, dir, mt) in sowings(game, player, moves) {
+            let n = start[origin.idx()];
+            if !is_home(game, player, origin) || n <= 0 {
+                continue;
+            }
+            let Some(lap) = lap(&game.board, player, origin, dir, None, false) else {
+                continue;
+            };
+            let mut c = start.clone();
+            let rules = Rules {
+                lap: &lap,
+                capture: None,
+                grand_slam: GrandSlam::Allowed,
+                opposite: None,
+                feed: None,
+                store: None,
+                again: None,
+            };
+            let Some(sown) = sow(&mut c, origin, &rules) else {
+                continue;
+            };
+            // Steps from the origin, as the script numbers them: step i (1..) is lap[i-1], the origin is 0.
+            let len = lap.len();
+            let reached = (n as usize + 1).min(len);
+            let mut i = (lap.iter().position(|&p| p == sown.last).unwrap_or(0) + 1) % len;
+            let mut taken = 0;
+            while i < reached {
+                let p = if i == 0 { origin } else { lap[i - 1] };
+                if !matches!(c[p.idx()], 2 | 4) {
+                    break;
+                }
+                taken += c[p.idx()];
+                c[p.idx()] = 0;
+                i += 1;
+            }
+            if let Some(s) = store {
+                c[s.idx()] += taken;
+            }
+            out.push(Move {
+                parts: vec![part(game, state, k, origin, &c, mt)],
+            });
+        }
+        *moves = out;
+        Ok(())
+    }
+
+    fn outcome(
+        &self,
+        game: &Game,
+        state: &State,
+        _moves: &[Move],
+        _history: &[u64],
+    ) -> Option<Outcome> {
+        let k = field(game)?;
+        let me = game.turn_order.entries[state.turn].player;
+        let empty = row(game, &counts(state, k), me) == 0;
+        mancala_outcome(game, state, empty, "no seeds")
+    }
+
+    fn covers(&self) -> &[&str] {
+        &[
+            "no-end-condition",
+            "bakuk-extension",
+            "mancala-setup",
+            "mancala-goal",
+        ]
+    }
+}
