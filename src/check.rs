@@ -23,6 +23,13 @@ fn end_cond_text(g: &Game, c: &EndCond, player: Player) -> String {
         )
         .replace(" )", ")"),
         EndCond::InReserve(t) => format!("(in-reserve {})", pieces(t)).replace(" )", ")"),
+        EndCond::Connects { zones, types } => format!(
+            "(connects {} {})",
+            names(zones, |z| g.board.zones[z.idx()].name.clone()),
+            pieces(types)
+        )
+        .replace(" )", ")"),
+        EndCond::CausedRepetition(n) => format!("(caused-repetition {n})"),
         EndCond::PiecesRemaining { n, types } => {
             format!("(pieces-remaining {n} {})", pieces(types)).replace(" )", ")")
         }
@@ -251,6 +258,13 @@ pub fn describe(g: &Game) -> String {
             crate::compile::ordering::describe(g)
         );
     }
+    if let Some(rule) = g.forbid_repetition {
+        let _ = writeln!(
+            o,
+            "  forbid repetition: {}",
+            crate::compile::groups::rule_name(rule)
+        );
+    }
     if let Some(hand) = &g.captures_to_hand {
         let demoted: Vec<String> = hand
             .iter()
@@ -417,5 +431,6 @@ pub fn describe_json(g: &Game) -> Value {
         "stacks": g.has_stacks(),
         "extensions": g.extensions.iter().map(|m| json!({"name": m.name(), "description": m.description()})).collect::<Vec<_>>(),
         "capture_order": crate::compile::ordering::describe(g),
+        "forbid_repetition": g.forbid_repetition.map(crate::compile::groups::rule_name),
     })
 }

@@ -310,6 +310,7 @@ pub fn bare_game() -> Game {
         capture_order: vec![],
         captures_to_hand: None,
         invariants: vec![],
+        forbid_repetition: None,
         teams: vec![],
         metadata: vec![],
         missing_rules: vec![],

@@ -275,6 +275,9 @@ pub enum Cond {
     ),
     /// `my?`: a piece of the mover itself stands there (`friend?` also holds for an ally's piece).
     Mine(Loc),
+    /// `suicide?`: a piece of the mover put there would leave its group without a liberty, once the enemy
+    /// groups it takes are gone (`compile/groups.rs`).
+    Suicide(Loc),
 }
 
 /// The parts of [`Instr::Choose`].
@@ -355,6 +358,10 @@ pub enum Instr {
     /// Set by `add-partial-required`: the part emitted next must be continued; with no continuation it is no
     /// move at all.
     RequireContinuation,
+    /// `(capture-groups [suicide] [LOC])`: the enemy groups next to the location that a piece of the mover
+    /// there leaves without a liberty are captured; with `suicide` (true), a piece that takes nothing and
+    /// leaves its own group without a liberty dies with that group (`compile/groups.rs`).
+    CaptureGroups(Loc, bool),
     /// `(sow ATTR DIR option...)`: mancala sowing from the cursor's pit (`compile/sow.rs`, `engine/sow.rs`).
     Sow(Box<super::sow::Sow>),
     /// `(goto-turn LABEL)`: after this move the turn order goes on at the entry of the label.
@@ -500,6 +507,14 @@ pub enum EndCond {
     /// `(in-reserve T...)`: the player has at least one piece of these types (any type when empty) off the
     /// board, in its reserve.
     InReserve(Vec<PieceType>),
+    /// `(connects Z1 Z2 ... [T...])`: one group of the player's pieces (of these types) touches every zone.
+    Connects {
+        zones: Vec<ZoneId>,
+        types: Vec<PieceType>,
+    },
+    /// `(caused-repetition N)`: the player made the last move, and the position after it occurs for the
+    /// N-th time.
+    CausedRepetition(u32),
     /// `(attacked T...)`: one of the player's T is attacked; `(all-attacked T...)` (`all`): every one is, and
     /// the player has one (see `docs/language.md`, Invariants).
     Attacked {
@@ -526,6 +541,10 @@ impl EndCond {
             EndCond::RelativeConfig { .. } => "relative-config",
             EndCond::Repetition => "repetition",
             EndCond::Connected { .. } => "connected",
+            EndCond::Connects { .. } => "connects",
+            EndCond::CausedRepetition(_) => "caused-repetition",
+            // Go's "both passed" reads better as its own end type than as a comparison.
+            EndCond::Compare(_, ab) if ab.0 == super::numbers::Expr::Passes => "passes",
             EndCond::Compare(..) => "compare",
             EndCond::InReserve(_) => "in-reserve",
             EndCond::Attacked { all: false, .. } => "attacked",
@@ -594,6 +613,8 @@ pub struct Game {
     pub captures_to_hand: Option<Vec<PieceType>>,
     /// `(invariant ...)` sections: conditions every legal move must leave true for the player who made it.
     pub invariants: Vec<Invariant>,
+    /// `(forbid-repetition ...)`: ko or superko, a legality rule over earlier positions (`compile/groups.rs`).
+    pub forbid_repetition: Option<super::groups::RepetitionRule>,
     /// Per player, its team (`(allies ...)`); players of one team are friends, not enemies. Empty when no
     /// player has an ally (every player a team of its own).
     pub teams: Vec<u8>,

@@ -5,6 +5,7 @@
 pub mod board;
 mod extension;
 pub mod game;
+pub mod groups;
 pub mod hand;
 pub mod invariant;
 pub mod missing;
@@ -16,6 +17,7 @@ pub mod stacks;
 pub mod turns;
 
 pub use game::*;
+pub use groups::RepetitionRule;
 pub use missing::{MissingKind, MissingRule};
 pub use numbers::{ArithOp, CmpOp, Counted, Expr};
 pub use ordering::{Criterion, Measure};
@@ -65,6 +67,7 @@ const RULE_SECTIONS: &[&str] = &[
     "phases",
     "capture-order",
     "captures-to-hand",
+    "forbid-repetition",
     "stacks",
     "extension",
 ];
@@ -557,6 +560,8 @@ impl Compiler<'_> {
                 EndCond::Connected { types, opponent }
             }
             "in-reserve" => EndCond::InReserve(self.piece_list(args, pieces)),
+            "connects" => self.connects(node, args, pieces, board)?,
+            "caused-repetition" => self.caused_repetition(node, args)?,
             "checkmated" => EndCond::Checkmated(self.piece_list(args, pieces)),
             "captured" => EndCond::Captured(self.piece_list(args, pieces)),
             "absolute-config" => {
@@ -636,6 +641,8 @@ impl Compiler<'_> {
                     "blocked",
                     "repetition",
                     "connected",
+                    "connects",
+                    "caused-repetition",
                     "pieces-remaining",
                     "total-piece-count",
                     "in-reserve",
@@ -944,6 +951,7 @@ pub fn compile_with(
     let mut capture_order = vec![];
     let mut captures_to_hand: Option<Vec<PieceType>> = None;
     let mut invariants = vec![];
+    let mut forbid_repetition = None;
     let mut teams: Vec<u8> = (0..players.len() as u8).collect();
     let mut extensions: Vec<(&'static dyn crate::extension::Extension, crate::lang::Span)> = vec![];
     for s in &src.sections {
@@ -983,6 +991,12 @@ pub fn compile_with(
                 }
             }
             "allies" => c.allies(s, &players, &mut teams),
+            "forbid-repetition" => {
+                if forbid_repetition.is_some() {
+                    c.err(s.span, "a game has one `forbid-repetition`");
+                }
+                forbid_repetition = c.forbid_repetition(s).or(forbid_repetition);
+            }
             "extension" => c.extensions(s, &mut extensions),
             "option" => match (s.args().first().and_then(|n| n.text()), s.args().get(1)) {
                 (Some(name), Some(v)) => c.option(&mut options, name, v),
@@ -1128,6 +1142,7 @@ pub fn compile_with(
         capture_order,
         captures_to_hand,
         invariants,
+        forbid_repetition,
         teams,
         metadata,
         missing_rules: std::mem::take(&mut c.missing),

@@ -71,6 +71,14 @@ pub enum Expr {
     /// The declared `(value N)` of the piece's type there (rounded; 0 for an empty square or no value).
     PieceValue(Loc),
     Count(Box<Counted>),
+    /// `(liberties [LOC])`: the empty positions next to the group of the piece there (`compile/groups.rs`).
+    Liberties(Loc),
+    /// `(group-size [LOC])`: the pieces of the group of the piece there.
+    GroupSize(Loc),
+    /// `(area [PLAYER])`: the player's pieces plus the empty positions enclosed by them alone (area scoring).
+    Area(Option<Player>),
+    /// `(passes)`: the passes made in a row just before this position.
+    Passes,
     /// `(sum ATTR [(zone Z)] [opponent])`: an integer attribute summed (see `compile/sow.rs`).
     Sum(super::sow::Sum),
     /// `(stack-height [LOC])`: pieces on the position (0 empty, 1 a lone piece, more a column).
@@ -280,6 +288,9 @@ pub fn static_expr(
             if h == "var" {
                 return var_form(diags, vars, players, node, args);
             }
+            if let Some(e) = super::groups::static_group_expr(diags, players, node, &h, args) {
+                return e;
+            }
             if h == "sum" {
                 let find = |w: &str| {
                     sums.int_attrs
@@ -455,6 +466,9 @@ impl ProgramCompiler<'_, '_> {
                     }
                     return Expr::PieceValue(self.opt_loc(args));
                 }
+                if let Some(e) = self.group_expr(node, &hl, args) {
+                    return e;
+                }
                 if hl == "sum" {
                     return self.sum_expr(node, args);
                 }
@@ -477,7 +491,17 @@ impl ProgramCompiler<'_, '_> {
                 let words: Vec<&str> = ARITH
                     .iter()
                     .map(|(w, _)| *w)
-                    .chain(["count", "var", "piece-value", "sum", "stack-height"])
+                    .chain([
+                        "count",
+                        "var",
+                        "piece-value",
+                        "sum",
+                        "liberties",
+                        "group-size",
+                        "area",
+                        "passes",
+                        "stack-height",
+                    ])
                     .collect();
                 let hint = suggest(h, words).map(|s| format!("did you mean `{s}`?"));
                 self.expr_err(&items[0], format!("unknown number form `{h}`"), hint)

@@ -57,6 +57,7 @@ const INSTRUCTION_WORDS: &[&str] = &[
     "choose",
     "extra-turn",
     "add-partial-required",
+    "capture-groups",
     "sow",
     "goto-turn",
     "take-prisoner",
@@ -80,6 +81,7 @@ const PREDICATE_WORDS: &[&str] = &[
     "defended?",
     "flag?",
     "position-flag?",
+    "suicide?",
     "true",
     "false",
     "and",
@@ -362,6 +364,7 @@ impl ProgramCompiler<'_, '_> {
                     "capture" => Instr::Capture(Loc::Cursor),
                     "take-prisoner" => Instr::TakePrisoner(Loc::Cursor),
                     "flip" => Instr::Flip(Loc::Cursor),
+                    "capture-groups" => Instr::CaptureGroups(Loc::Cursor, false),
                     "change-owner" => Instr::ChangeOwner(PlayerRef::Mover, Loc::Cursor),
                     _ => {
                         if let Some(d) = self.names.board.direction(&word) {
@@ -501,6 +504,7 @@ impl ProgramCompiler<'_, '_> {
                         let l = self.opt_loc(args);
                         out.push(Instr::Capture(l));
                     }
+                    "capture-groups" => out.extend(self.capture_groups(node, args)),
                     "take-prisoner" => {
                         if args.len() > 1 {
                             self.err(Diagnostic::error(
@@ -805,6 +809,7 @@ impl ProgramCompiler<'_, '_> {
             "last-from?" => Cond::LastFrom(self.opt_loc(args)),
             "last-to?" => Cond::LastTo(self.opt_loc(args)),
             "marked?" => Cond::Marked(self.opt_loc(args)),
+            "suicide?" => Cond::Suicide(self.opt_loc(args)),
             "attacked?" | "defended?" => {
                 // Arguments: a location and/or a move type, in any order.
                 let mut loc = Loc::Cursor;

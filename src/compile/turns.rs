@@ -66,6 +66,7 @@ fn decidable_now(c: &EndCond) -> Result<(), &'static str> {
         EndCond::Blocked => Err("blocked"),
         EndCond::Checkmated(_) => Err("checkmated"),
         EndCond::Repetition => Err("repetition"),
+        EndCond::CausedRepetition(_) => Err("caused-repetition"),
         EndCond::And(cs) | EndCond::Or(cs) => cs.iter().try_for_each(decidable_now),
         EndCond::Not(c) => decidable_now(c),
         _ => Ok(()),

@@ -171,6 +171,15 @@ impl Ctx<'_> {
                     hit > 0
                 }
             }
+            EndCond::Connects { zones, types } => {
+                super::groups::connects(g, self.state, p, zones, types)
+            }
+            EndCond::CausedRepetition(n) => {
+                super::groups::last_mover(g, self.state) == Some(p) && {
+                    let k = self.state.key();
+                    self.history.iter().filter(|&&h| h == k).count() + 1 >= *n as usize
+                }
+            }
             EndCond::Repetition => {
                 let k = self.state.key();
                 self.history.iter().filter(|&&h| h == k).count() >= 2

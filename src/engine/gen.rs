@@ -255,6 +255,7 @@ impl Run<'_> {
                 .and_then(|p| self.live(p))
                 .is_some_and(|x| x.attr(*a)),
             Cond::Compare(op, ab) => self.compare(*op, ab)?,
+            Cond::Suicide(l) => self.suicide(*l),
         })
     }
 
@@ -428,6 +429,7 @@ impl Run<'_> {
             Instr::Choose(c) => self.choose(&c.set, c.otherwise.as_ref(), &c.body, &c.rest)?,
             Instr::ExtraTurn => self.extra = true,
             Instr::RequireContinuation => self.required = true,
+            Instr::CaptureGroups(l, suicide) => self.capture_groups(*l, *suicide)?,
             Instr::Sow(s) => self.sow(s)?,
             Instr::GotoTurn(e) => self.goto_turn(*e),
             Instr::TakePrisoner(l) => {
@@ -452,6 +454,50 @@ impl Run<'_> {
                     to: self.cursor,
                     count,
                 });
+            }
+        }
+        Ok(())
+    }
+
+    /// The owner of the live piece on position `q` (a tracked read), for the group forms.
+    fn owner_at(&self, q: usize) -> Option<Player> {
+        self.live(Pos(q as u16))
+            .filter(|x| !x.dead)
+            .map(|x| x.owner)
+    }
+
+    /// `suicide?`: see [`Cond::Suicide`]. Out of line, like the other group forms, to keep the interpreter's
+    /// hot functions as they were.
+    #[inline(never)]
+    fn suicide(&self, l: Loc) -> bool {
+        match self.loc(l) {
+            Some(p) => super::groups::suicide(self.game, &|q| self.owner_at(q), p, self.player),
+            None => false,
+        }
+    }
+
+    /// `(capture-groups [suicide] LOC)`: see [`Instr::CaptureGroups`].
+    #[inline(never)]
+    fn capture_groups(&mut self, l: Loc, suicide: bool) -> Result<(), Stop> {
+        let at = self.loc(l).ok_or(Stop::Path)?;
+        let owner = |q: usize| self.owner_at(q);
+        let mut taken = super::groups::captured_by_placing(self.game, &owner, at, self.player);
+        if suicide && taken.is_empty() && super::groups::suicide(self.game, &owner, at, self.player)
+        {
+            // The piece dies with its group: the group's stones are captured and the piece never stands
+            // here (a drop puts nothing down; a moving piece is captured where it started).
+            taken = super::groups::own_groups_next_to(self.game, &owner, at, self.player);
+            if self.drop.take().is_none() {
+                if let Some(f) = self.from {
+                    taken.push(f.idx());
+                    self.held = None;
+                }
+            }
+        }
+        for q in taken {
+            let p = Pos(q as u16);
+            if !self.captures.contains(&p) {
+                self.captures.push(p);
             }
         }
         Ok(())
@@ -1189,6 +1235,9 @@ pub fn apply_move(game: &Game, state: &State, m: &Move) -> State {
     }
     s.ply += 1;
     s.passes = if m.is_pass() { s.passes + 1 } else { 0 };
+    if let Some(rule) = game.forbid_repetition {
+        s.past = super::groups::record(rule, state);
+    }
     s
 }
 
@@ -1469,7 +1518,10 @@ fn merge_equal_singles(game: &Game, state: &State, moves: &mut Vec<Move>) {
     let mut seen = KeySet::default();
     moves.retain(|m| {
         let e = ends(m);
-        !shared.contains(&e) || seen.insert(effect_key(game, state, m) ^ (e as u64) << 20)
+        // `shared` is sorted: a linear scan per move was quadratic in a file that repeats one program
+        // thousands of times (a fuzzed Thud).
+        shared.binary_search(&e).is_err()
+            || seen.insert(effect_key(game, state, m) ^ (e as u64) << 20)
     });
 }
 

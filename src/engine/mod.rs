@@ -3,6 +3,7 @@
 
 pub mod end;
 pub mod gen;
+pub mod groups;
 pub mod invariant;
 pub mod moves;
 pub mod ordering;
@@ -109,6 +110,10 @@ impl<'g> Engine<'g> {
         // Extension modules rewrite or filter the complete moves (`crate::extension`).
         for m in &self.game.extensions {
             m.moves(self.game, s, &mut moves)?;
+        }
+        // Ko and superko judge the moves whole, the modules' captures included.
+        if let Some(rule) = self.game.forbid_repetition {
+            groups::filter_repetition(self.game, s, rule, &mut moves);
         }
         Ok(moves)
     }

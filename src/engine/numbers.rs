@@ -70,6 +70,19 @@ impl Run<'_> {
                 .filter(|x| !x.dead)
                 .and_then(|x| self.game.pieces[x.kind.idx()].value)
                 .map_or(0, |v| v.round() as i64),
+            Expr::Liberties(l) | Expr::GroupSize(l) => match self.loc(*l) {
+                Some(p) => {
+                    let (libs, size) =
+                        crate::engine::groups::group_of(self.game, &|q| self.owner_at(q), p);
+                    if matches!(e, Expr::Liberties(_)) {
+                        libs as i64
+                    } else {
+                        size as i64
+                    }
+                }
+                None => 0,
+            },
+            Expr::Area(_) | Expr::Passes => eval_static(self.game, self.state, self.player, e),
             Expr::Height(l) => self.loc(*l).map_or(0, |p| {
                 self.live(p);
                 self.state.height(p) as i64
@@ -240,11 +253,15 @@ pub fn eval_static(game: &Game, state: &State, p: Player, e: &Expr) -> i64 {
             }
             acc
         }
+        Expr::Area(q) => crate::engine::groups::area(game, state, q.unwrap_or(p)),
+        Expr::Passes => state.passes as i64,
         Expr::Sum(s) => super::sow::sum(game, state, p, s),
         Expr::Var(_)
         | Expr::Count(_)
         | Expr::PieceValue(_)
         | Expr::IntAttr(..)
+        | Expr::Liberties(_)
+        | Expr::GroupSize(_)
         | Expr::Height(_) => 0,
     }
 }

@@ -89,6 +89,8 @@ pub struct State {
     pub columns: Option<Box<Vec<Vec<Piece>>>>,
     /// Zobrist hash of the cells and reserves (the turn is mixed in by [`State::key`]).
     pub hash: u64,
+    /// Earlier positions, for `forbid-repetition` (ko, superko; `engine/groups.rs`); empty in other games.
+    pub past: super::groups::Past,
 }
 
 impl State {
@@ -106,6 +108,7 @@ impl State {
             vars: vec![],
             columns: None,
             hash: 0,
+            past: Default::default(),
         };
         if game.has_stacks() {
             s.enable_columns();

@@ -14,9 +14,12 @@
 //! conditions). A game with no module pays one test of an empty slice per call.
 
 pub mod adiuh_checkers;
+pub mod alak;
 pub mod backgammon;
 mod columns;
 pub mod connect_four;
+pub mod go;
+pub mod hex;
 pub mod mancala;
 pub mod stapeldammen;
 
@@ -43,7 +46,9 @@ pub trait Extension: Send + Sync {
 
     /// Called once when the module is attached to a game, before `check`, with the game still open to
     /// change: declares what the module's moves need and the file lacks (the mancala modules add the
-    /// integer attribute that counts a pit's seeds). An `Err` is a load error naming the module.
+    /// integer attribute that counts a pit's seeds; `go` turns on `forbid-repetition simple-ko`, so that the
+    /// state keeps the history ko needs; `alak` declares the variable of its ko cells). An `Err` is a load
+    /// error naming the module.
     fn prepare(&self, _game: &mut Game) -> Result<(), String> {
         Ok(())
     }
@@ -125,6 +130,10 @@ static MODULES: &[&dyn Extension] = &[
     &mancala::OHVALHU,
     &stapeldammen::Stapeldammen,
     &adiuh_checkers::AdiuhCheckers,
+    &go::Go,
+    &go::AtariGo,
+    &hex::Hex,
+    &alak::Alak,
 ];
 
 /// The module registered under `name` (case-insensitive).

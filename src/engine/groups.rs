@@ -1,0 +1,434 @@
+//! Groups, connections and repetition rules (`docs/language.md`, "Groups, connections and repetition"; the
+//! forms are compiled in `compile/groups.rs`).
+//!
+//! A group is a maximal set of pieces of one player, each next to another along any of the board's
+//! directions (off-board positions excepted); its liberties are the empty positions next to it. The move
+//! program forms read the board through the interpreter (so that every read is tracked), as a function from a
+//! position to the owner of the live piece there.
+//!
+//! Ko and superko need the positions of the game before this one: a state of a game that declares
+//! `forbid-repetition` carries them ([`Past`], a shared list that a copy of the state shares, so copying stays
+//! one pointer), pushed by `apply_move`. Perft, the bots and the tournament all go through `apply_move`, so
+//! every path sees the same history; a position read from text starts with none.
+
+use super::moves::{Action, Move};
+use super::state::State;
+use crate::compile::*;
+use std::sync::Arc;
+
+/// The owner of the live piece on a position, `None` when it is empty.
+pub type Owner<'a> = &'a dyn Fn(usize) -> Option<Player>;
+
+/// The keys of earlier positions of the game, newest first (see the module's paragraph). Empty unless the
+/// game declares `forbid-repetition`; under `simple-ko` it holds only the position before the last move.
+#[derive(Clone, Debug, Default)]
+pub struct Past(Option<Arc<PastNode>>);
+
+#[derive(Debug)]
+pub struct PastNode {
+    key: u64,
+    prev: Option<Arc<PastNode>>,
+}
+
+impl Drop for PastNode {
+    // A long game's list would otherwise be dropped recursively, one stack frame per position.
+    fn drop(&mut self) {
+        let mut next = self.prev.take();
+        while let Some(node) = next {
+            match Arc::try_unwrap(node) {
+                Ok(mut n) => next = n.prev.take(),
+                Err(_) => break,
+            }
+        }
+    }
+}
+
+impl Past {
+    /// The keys, newest first.
+    pub fn iter(&self) -> impl Iterator<Item = u64> + '_ {
+        let mut cur = self.0.as_deref();
+        std::iter::from_fn(move || {
+            let n = cur?;
+            cur = n.prev.as_deref();
+            Some(n.key)
+        })
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_none()
+    }
+}
+
+impl PartialEq for Past {
+    fn eq(&self, other: &Past) -> bool {
+        self.iter().eq(other.iter())
+    }
+}
+
+impl Eq for Past {}
+
+/// The key a repetition rule compares: the whole position without the player to move (positional), or with
+/// it (situational).
+fn rule_key(rule: RepetitionRule, s: &State) -> u64 {
+    match rule {
+        RepetitionRule::SituationalSuperko => s.key(),
+        RepetitionRule::SimpleKo | RepetitionRule::PositionalSuperko => s.hash,
+    }
+}
+
+/// The history of the position after a move from `before` (called by `apply_move`).
+pub fn record(rule: RepetitionRule, before: &State) -> Past {
+    let prev = match rule {
+        RepetitionRule::SimpleKo => None,
+        _ => before.past.0.clone(),
+    };
+    Past(Some(Arc::new(PastNode {
+        key: rule_key(rule, before),
+        prev,
+    })))
+}
+
+/// Removes the moves that recreate a position the rule forbids. Passes are never refused.
+pub fn filter_repetition(game: &Game, state: &State, rule: RepetitionRule, moves: &mut Vec<Move>) {
+    if state.past.is_empty() {
+        return;
+    }
+    let forbidden: rustc_hash::FxHashSet<u64> = match rule {
+        RepetitionRule::SimpleKo => state.past.iter().take(1).collect(),
+        _ => state
+            .past
+            .iter()
+            .chain(std::iter::once(rule_key(rule, state)))
+            .collect(),
+    };
+    // A move of one part that only places and captures (a drop in Go) is tried on one scratch copy and undone,
+    // rather than applied to a fresh copy of the state: on 19x19, a copy per candidate was most of the time.
+    let mut scratch = state.clone();
+    let np = game.pieces.len();
+    moves.retain(|m| {
+        if m.is_pass() {
+            return true;
+        }
+        let simple = matches!(&m.parts[..], [p] if p.actions.iter().all(|a| {
+            matches!(a, Action::Place { .. } | Action::Capture { .. })
+        })) && game.captures_to_hand.is_none()
+            && !game.options.recycle_captures
+            && !game.stacks; // columns live in a side table the undo below does not restore
+        if !simple {
+            let after = super::gen::apply_move(game, state, m);
+            return !forbidden.contains(&rule_key(rule, &after));
+        }
+        let part = &m.parts[0];
+        super::gen::apply_part(game, &mut scratch, part, false);
+        let turn = scratch.turn;
+        scratch.turn = next_turn(game, state.turn);
+        let key = rule_key(rule, &scratch);
+        scratch.turn = turn;
+        for a in &part.actions {
+            match *a {
+                Action::Place { at, piece, reserve } => {
+                    scratch.set(at, state.get(at));
+                    if reserve {
+                        let slot = piece.owner.idx() * np + piece.kind.idx();
+                        scratch.set_reserve(slot, state.reserves[slot]);
+                    }
+                }
+                Action::Capture { at } => scratch.set(at, state.get(at)),
+                _ => {}
+            }
+        }
+        debug_assert_eq!(scratch.hash, state.hash);
+        !forbidden.contains(&key)
+    });
+}
+
+/// The turn-order entry after `turn` (no extra turn).
+fn next_turn(game: &Game, turn: usize) -> usize {
+    if turn + 1 >= game.turn_order.entries.len() {
+        game.turn_order.repeat_from
+    } else {
+        turn + 1
+    }
+}
+
+/// The positions next to `p` on the board (off-board positions excepted).
+#[inline]
+fn neighbours(board: &Board, p: usize) -> impl Iterator<Item = usize> + '_ {
+    let nd = board.directions.len();
+    board.links[p * nd..(p + 1) * nd]
+        .iter()
+        .filter(move |&&q| q != NO_POS && !board.positions[q as usize].dummy)
+        .map(|&q| q as usize)
+}
+
+/// Flood fill of `player`'s group from `start`, treating `occupied` as holding a piece of another player.
+/// Appends the group's positions to `members` (marking them in `seen`); returns its liberties (each empty
+/// neighbour once). With `any`, stops at the first liberty (returns 1): capture and suicide tests only ask
+/// whether there is one, and a big group usually has one near where the fill starts.
+#[allow(clippy::too_many_arguments)]
+fn flood(
+    board: &Board,
+    owner: Owner,
+    start: usize,
+    player: Player,
+    occupied: Option<usize>,
+    any: bool,
+    seen: &mut [u8],
+    members: &mut Vec<usize>,
+) -> u32 {
+    const MEMBER: u8 = 1;
+    const LIBERTY: u8 = 2;
+    let first = members.len();
+    members.push(start);
+    seen[start] |= MEMBER;
+    let mut libs = 0;
+    let mut i = first;
+    'fill: while i < members.len() {
+        let p = members[i];
+        i += 1;
+        for q in neighbours(board, p) {
+            if seen[q] & (MEMBER | LIBERTY) != 0 || Some(q) == occupied {
+                continue;
+            }
+            match owner(q) {
+                None => {
+                    seen[q] |= LIBERTY;
+                    libs += 1;
+                    if any {
+                        break 'fill;
+                    }
+                }
+                Some(o) if o == player => {
+                    seen[q] |= MEMBER;
+                    members.push(q);
+                }
+                Some(_) => {}
+            }
+        }
+    }
+    // Liberty marks are per group: clear them for the next fill. A fill stopped early leaves no member mark
+    // either: a later fill of the same group from another stone must not stop at its partial marks.
+    if libs > 0 {
+        for &p in &members[first..] {
+            if any {
+                seen[p] &= !MEMBER;
+            }
+            for q in neighbours(board, p) {
+                seen[q] &= !LIBERTY;
+            }
+        }
+    }
+    libs
+}
+
+/// The enemy groups next to `at` that a piece of `mover` put on `at` leaves without a liberty.
+pub fn captured_by_placing(game: &Game, owner: Owner, at: Pos, mover: Player) -> Vec<usize> {
+    let b = &game.board;
+    let n = b.positions.len();
+    let mut out = vec![];
+    // Quick test: no enemy neighbour, nothing to capture.
+    if !neighbours(b, at.idx()).any(|q| owner(q).is_some_and(|o| !game.same_team(o, mover))) {
+        return out;
+    }
+    let mut seen = vec![0u8; n];
+    for q in neighbours(b, at.idx()) {
+        if seen[q] != 0 {
+            continue;
+        }
+        let Some(o) = owner(q).filter(|&o| !game.same_team(o, mover)) else {
+            continue;
+        };
+        let start = out.len();
+        if flood(b, owner, q, o, Some(at.idx()), true, &mut seen, &mut out) > 0 {
+            out.truncate(start);
+        }
+    }
+    out
+}
+
+/// Whether a piece of `mover` put on `at` would leave its group (with the mover's groups next to `at`)
+/// without a liberty, once the enemy groups it takes are removed.
+pub fn suicide(game: &Game, owner: Owner, at: Pos, mover: Player) -> bool {
+    let b = &game.board;
+    let a = at.idx();
+    if neighbours(b, a).any(|q| owner(q).is_none()) {
+        return false;
+    }
+    // A capture frees a neighbour of `at`.
+    if !captured_by_placing(game, owner, at, mover).is_empty() {
+        return false;
+    }
+    let n = b.positions.len();
+    let mut seen = vec![0u8; n];
+    let mut members = vec![];
+    for q in neighbours(b, a) {
+        if seen[q] == 0 && owner(q) == Some(mover) {
+            // Its liberties other than `at` (which the new piece fills).
+            if flood(b, owner, q, mover, Some(a), true, &mut seen, &mut members) > 0 {
+                return false;
+            }
+        }
+    }
+    true
+}
+
+/// The stones of `mover`'s groups next to `at` (for a suicide that removes its own group).
+pub fn own_groups_next_to(game: &Game, owner: Owner, at: Pos, mover: Player) -> Vec<usize> {
+    let b = &game.board;
+    let mut seen = vec![0u8; b.positions.len()];
+    let mut out = vec![];
+    for q in neighbours(b, at.idx()) {
+        if seen[q] == 0 && owner(q) == Some(mover) {
+            flood(
+                b,
+                owner,
+                q,
+                mover,
+                Some(at.idx()),
+                false,
+                &mut seen,
+                &mut out,
+            );
+        }
+    }
+    out
+}
+
+/// The liberties and size of the group of the piece on `at` (0 and 0 on an empty position).
+pub fn group_of(game: &Game, owner: Owner, at: Pos) -> (u32, u32) {
+    let Some(p) = owner(at.idx()) else {
+        return (0, 0);
+    };
+    let n = game.board.positions.len();
+    let mut seen = vec![0u8; n];
+    let mut members = vec![];
+    let libs = flood(
+        &game.board,
+        owner,
+        at.idx(),
+        p,
+        None,
+        false,
+        &mut seen,
+        &mut members,
+    );
+    (libs, members.len() as u32)
+}
+
+/// The owner of the live piece on each position of a state.
+fn state_owner(state: &State) -> impl Fn(usize) -> Option<Player> + '_ {
+    move |i: usize| state.cells[i].filter(|x| !x.dead).map(|x| x.owner)
+}
+
+/// Area scoring: `player`'s pieces on the board plus the empty positions of every empty region whose
+/// neighbouring pieces are all `player`'s (a region touching no piece counts for nobody).
+pub fn area(game: &Game, state: &State, player: Player) -> i64 {
+    let b = &game.board;
+    let owner = state_owner(state);
+    let n = b.positions.len();
+    let mut seen = vec![false; n];
+    let mut total = 0i64;
+    let mut region = vec![];
+    for i in 0..n {
+        if b.positions[i].dummy {
+            continue;
+        }
+        match owner(i) {
+            Some(o) => total += (o == player) as i64,
+            None if !seen[i] => {
+                region.clear();
+                region.push(i);
+                seen[i] = true;
+                let (mut mine, mut other) = (false, false);
+                let mut k = 0;
+                while k < region.len() {
+                    let p = region[k];
+                    k += 1;
+                    for q in neighbours(b, p) {
+                        match owner(q) {
+                            Some(o) if o == player => mine = true,
+                            Some(_) => other = true,
+                            None if !seen[q] => {
+                                seen[q] = true;
+                                region.push(q);
+                            }
+                            None => {}
+                        }
+                    }
+                }
+                if mine && !other {
+                    total += region.len() as i64;
+                }
+            }
+            None => {}
+        }
+    }
+    total
+}
+
+/// Whether one group of `player`'s pieces (of `types`, all when empty) touches every zone of `zones` (each
+/// read for `player`): Hex's and Y's connection.
+pub fn connects(
+    game: &Game,
+    state: &State,
+    player: Player,
+    zones: &[ZoneId],
+    types: &[PieceType],
+) -> bool {
+    let b = &game.board;
+    let n = b.positions.len();
+    let mine = |i: usize| {
+        state.cells[i].is_some_and(|x| {
+            !x.dead && x.owner == player && (types.is_empty() || types.contains(&x.kind))
+        })
+    };
+    let Some((&first, rest)) = zones.split_first() else {
+        return false;
+    };
+    let mut seen = vec![false; n];
+    let mut group = vec![];
+    for start in 0..n {
+        if seen[start] || !b.in_zone(first, player, Pos(start as u16)) || !mine(start) {
+            continue;
+        }
+        group.clear();
+        group.push(start);
+        seen[start] = true;
+        let mut touched = vec![false; rest.len()];
+        let mut k = 0;
+        while k < group.len() {
+            let p = group[k];
+            k += 1;
+            for (t, z) in touched.iter_mut().zip(rest) {
+                *t |= b.in_zone(*z, player, Pos(p as u16));
+            }
+            for q in neighbours(b, p) {
+                if !seen[q] && mine(q) {
+                    seen[q] = true;
+                    group.push(q);
+                }
+            }
+        }
+        if touched.iter().all(|&t| t) {
+            return true;
+        }
+    }
+    false
+}
+
+/// The player who made the last move (the turn entry before the current one); `None` at the start. A move
+/// that earned an extra turn is not told apart (the entry before is named).
+pub fn last_mover(game: &Game, state: &State) -> Option<Player> {
+    if state.ply == 0 {
+        return None;
+    }
+    let order = &game.turn_order;
+    let n = order.entries.len();
+    let wrapped = state.turn == order.repeat_from && state.ply as usize > order.repeat_from;
+    let prev = if wrapped || state.turn == 0 {
+        n - 1
+    } else {
+        state.turn - 1
+    };
+    Some(order.entries[prev].player)
+}
