@@ -114,6 +114,7 @@ fn every_flag_has_help_and_the_defaults_it_states_are_the_real_ones() {
         "playout",
         "tournament",
         "bots",
+        "merge",
     ] {
         let help = dagaz(&[cmd, "--help"]);
         let help = String::from_utf8_lossy(&help.stdout).to_string();

@@ -1469,3 +1469,75 @@ fn record_evals_gives_ludii_measures_per_game_and_variant() {
     let c = rows[0].iter().position(|h| h == "lead_change").unwrap();
     assert!(rows[1..].iter().all(|r| r[c].is_empty()));
 }
+
+/// `games.sgf` of a Go tournament reads back in sgfmill, and replaying each game on sgfmill's own board (its
+/// captures, not ours) puts every stone on an empty point, with as many moves as the record's plies and the
+/// winner as recorded. Needs sgfmill (`pip install sgfmill`); run with
+/// `cargo test --release --test tournament -- --ignored sgf_reads_back`.
+#[test]
+#[ignore]
+fn sgf_reads_back_in_sgfmill() {
+    let d = scratch("sgf");
+    let out = d.join("run");
+    dagaz(&[
+        "tournament",
+        &format!("{}/games/go-9x9.zrf", env!("CARGO_MANIFEST_DIR")),
+        "--variant",
+        "2",
+        "--bots",
+        "random",
+        "random:name=r2",
+        "--games",
+        "6",
+        "--max-plies",
+        "400",
+        "--quiet",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let script = r#"
+import sys
+from sgfmill import sgf, sgf_grammar, boards
+data = open(sys.argv[1], 'rb').read()
+for coarse in sgf_grammar.parse_sgf_collection(data):
+    g = sgf.Sgf_game.from_coarse_game_tree(coarse)
+    b = boards.Board(g.get_size())
+    n = 0
+    for node in g.get_main_sequence()[1:]:
+        colour, point = node.get_move()
+        if point is not None:
+            row, col = point
+            b.play(row, col, colour)  # raises ValueError on an occupied point
+        n += 1
+    print(n, g.get_winner() or '-')
+"#;
+    let py = Command::new("python3")
+        .arg("-c")
+        .arg(script)
+        .arg(out.join("games.sgf"))
+        .output()
+        .unwrap();
+    assert!(
+        py.status.success(),
+        "sgfmill could not replay games.sgf: {}",
+        String::from_utf8_lossy(&py.stderr)
+    );
+    let rows = csv_rows(&out.join("games.csv"));
+    let col = |name: &str| rows[0].iter().position(|h| h == name).unwrap();
+    let lines: Vec<String> = String::from_utf8_lossy(&py.stdout)
+        .lines()
+        .map(String::from)
+        .collect();
+    assert_eq!(lines.len(), rows.len() - 1, "{lines:?}");
+    for (line, row) in lines.iter().zip(&rows[1..]) {
+        let f: Vec<&str> = line.split(' ').collect();
+        assert_eq!(f[0], row[col("plies")], "plies of game {}", row[0]);
+        // Seat 1 is Black.
+        let want = match (row[col("result_1")].as_str(), row[col("result_2")].as_str()) {
+            ("1", _) => "b",
+            (_, "1") => "w",
+            _ => "-",
+        };
+        assert_eq!(f[1], want, "winner of game {}", row[0]);
+    }
+}

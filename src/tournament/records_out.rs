@@ -1,6 +1,7 @@
 //! The per-game files written from the sorted records at the end of a run, one record at a time (nothing kept
-//! per game): `results_long.csv` (a row per game and seat) and `games.pgn` (each game as a PGN record, with
-//! standard algebraic notation for chess, so that chess programs and python-chess read it).
+//! per game): `results_long.csv` (a row per game and seat), `games.pgn` (each game as a PGN record, with
+//! standard algebraic notation for chess, so that chess programs and python-chess read it) and, for Go-like
+//! games, `games.sgf`.
 //! `pairwise.csv` (a row per pair of bots) comes from the summary.
 
 use super::config::Tournament;
@@ -18,6 +19,10 @@ use std::path::{Path, PathBuf};
 pub struct GameFiles {
     long: (PathBuf, BufWriter<File>),
     pgn: (PathBuf, BufWriter<File>),
+    /// `games.sgf`, when a variant is Go-like (see [`go_board`]).
+    sgf: Option<(PathBuf, BufWriter<File>)>,
+    /// Per variant (by index): its Go board, if it is Go-like.
+    go_boards: Vec<Option<GoBoard>>,
     /// The date the records are written, for PGN's `Date` tag (`YYYY.MM.DD`).
     date: String,
     event: String,
@@ -26,7 +31,9 @@ pub struct GameFiles {
 }
 
 fn create(path: &Path) -> Result<(PathBuf, BufWriter<File>), String> {
-    let tmp = path.with_extension("tmp");
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(".tmp");
+    let tmp = PathBuf::from(tmp);
     let f = File::create(&tmp).map_err(|e| format!("{}: {e}", tmp.display()))?;
     Ok((tmp, BufWriter::new(f)))
 }
@@ -67,9 +74,17 @@ impl GameFiles {
             .enumerate()
             .map(|(i, v)| (v.title.clone(), (i, is_standard_chess(&v.game))))
             .collect();
+        let go_boards: Vec<Option<GoBoard>> =
+            t.variants.iter().map(|v| go_board(&v.game)).collect();
+        let sgf = match go_boards.iter().any(Option::is_some) {
+            true => Some(create(&dir.join("games.sgf"))?),
+            false => None,
+        };
         Ok(GameFiles {
             long,
             pgn: create(&dir.join("games.pgn"))?,
+            sgf,
+            go_boards,
             date: format!("{y:04}.{m:02}.{d:02}"),
             event: format!(
                 "dagaz tournament: {}",
@@ -126,6 +141,12 @@ impl GameFiles {
                 .write_all(&csv_line(&row))
                 .map_err(|e| e.to_string())?;
         }
+        if let (Some((i, _)), Some(w)) = (v, self.sgf.as_mut()) {
+            if let Some(board) = &self.go_boards[i] {
+                let text = sgf_game(&t.variants[i].game, board, g, &self.date);
+                w.1.write_all(text.as_bytes()).map_err(|e| e.to_string())?;
+            }
+        }
         let text = pgn_game(t, g, v, &players, &self.event, &self.date);
         self.pgn
             .1
@@ -135,6 +156,9 @@ impl GameFiles {
 
     pub fn finish(self, dir: &Path) -> Result<(), String> {
         finish(&dir.join("results_long.csv"), self.long)?;
+        if let Some(w) = self.sgf {
+            finish(&dir.join("games.sgf"), w)?;
+        }
         finish(&dir.join("games.pgn"), self.pgn)
     }
 }
@@ -191,6 +215,12 @@ fn pgn_game(
     date: &str,
 ) -> String {
     let two = g.bots.len() == 2;
+    // PGN's White and Black: the seats of the players so named (Go's Black moves first), else seats 1 and 2.
+    let (w, b) = if two && players.len() == 2 && players[0] == "Black" && players[1] == "White" {
+        (1, 0)
+    } else {
+        (0, 1)
+    };
     let result = if !g.is_rated() {
         "*"
     } else if g.results.iter().all(|&r| r == g.results[0]) {
@@ -200,7 +230,7 @@ fn pgn_game(
             "*"
         }
     } else if two {
-        if g.results[0] > g.results[1] {
+        if g.results[w] > g.results[b] {
             "1-0"
         } else {
             "0-1"
@@ -214,8 +244,8 @@ fn pgn_game(
     out.push_str(&tag("Date", date));
     out.push_str(&tag("Round", &(g.pair_id + 1).to_string()));
     if two {
-        out.push_str(&tag("White", &g.bots[0]));
-        out.push_str(&tag("Black", &g.bots[1]));
+        out.push_str(&tag("White", &g.bots[w]));
+        out.push_str(&tag("Black", &g.bots[b]));
     } else {
         out.push_str(&tag("White", "?"));
         out.push_str(&tag("Black", "?"));
@@ -264,6 +294,111 @@ fn pgn_game(
     text.push_str(&line);
     out.push_str(&text);
     out.push_str("\n\n");
+    out
+}
+
+/// A Go-like board as SGF sees it: its size and each position's (column, row) from the top left.
+pub struct GoBoard {
+    size: usize,
+    coords: Vec<Option<(usize, usize)>>,
+}
+
+/// Whether a game is Go-like, for SGF: players Black and White, one piece type that is only dropped, and a square
+/// grid of at most 25 by 25 (the positions' screen rectangles give the columns and rows).
+pub fn go_board(game: &Game) -> Option<GoBoard> {
+    let names: Vec<&str> = game.players.iter().map(|p| p.name.as_str()).collect();
+    if names != ["Black", "White"]
+        || game.pieces.len() != 1
+        || !game.pieces[0].moves.is_empty()
+        || game.pieces[0].drops.is_empty()
+    {
+        return None;
+    }
+    // Where each position is drawn: its screen rectangle, else its name read as file letters and a rank number
+    // (`c3`), ranks counted from the top as the highest.
+    let by_name = |name: &str| -> Option<[i32; 4]> {
+        let split = name.find(|c: char| c.is_ascii_digit())?;
+        let (file, rank) = name.split_at(split);
+        if file.is_empty() || !file.chars().all(|c| c.is_ascii_lowercase()) {
+            return None;
+        }
+        let f = file
+            .bytes()
+            .fold(0i32, |a, b| a * 26 + (b - b'a') as i32 + 1);
+        let r: i32 = rank.parse().ok()?;
+        Some([f, -r, f, -r])
+    };
+    let on: Vec<(usize, [i32; 4])> = game
+        .board
+        .positions
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| !p.dummy)
+        .map(|(i, p)| p.rect.or_else(|| by_name(&p.name)).map(|r| (i, r)))
+        .collect::<Option<_>>()?;
+    let mut xs: Vec<i32> = on.iter().map(|(_, r)| r[0]).collect();
+    let mut ys: Vec<i32> = on.iter().map(|(_, r)| r[1]).collect();
+    xs.sort();
+    xs.dedup();
+    ys.sort();
+    ys.dedup();
+    let n = xs.len();
+    if n != ys.len() || n * n != on.len() || !(2..=25).contains(&n) {
+        return None;
+    }
+    let mut coords = vec![None; game.board.positions.len()];
+    for (i, r) in on {
+        let c = xs.binary_search(&r[0]).ok()?;
+        let row = ys.binary_search(&r[1]).ok()?;
+        coords[i] = Some((c, row));
+    }
+    Some(GoBoard { size: n, coords })
+}
+
+/// One game as an SGF game tree: size, players, result, then a node per move (`B[cd]`; a pass is `B[]`).
+fn sgf_game(game: &Game, board: &GoBoard, g: &GameRecord, date: &str) -> String {
+    let esc = |v: &str| v.replace('\\', "\\\\").replace(']', "\\]");
+    let result = match g.results.as_slice() {
+        [b, w] if b > w => "B+".to_string(),
+        [b, w] if w > b => "W+".to_string(),
+        [_, _] => "0".to_string(),
+        _ => "?".to_string(),
+    };
+    let mut out = format!(
+        "(;GM[1]FF[4]CA[UTF-8]AP[dagaz]SZ[{}]GN[{} game {}]DT[{}]PB[{}]PW[{}]RE[{}]GC[{}]",
+        board.size,
+        esc(&g.variant),
+        g.game_id,
+        date.replace('.', "-"),
+        esc(g.bots.first().map_or("", |b| b.as_str())),
+        esc(g.bots.get(1).map_or("", |b| b.as_str())),
+        result,
+        esc(&format!("end: {}; seed {}", g.end_name, g.seed))
+    );
+    // Replayed to find each move's point: a drop's notation names its position, a pass has none.
+    let engine = Engine::new(game);
+    let mut s = engine.initial();
+    for m in &g.moves {
+        let Ok(legal) = engine.legal_moves(&s) else {
+            break;
+        };
+        let notes = Move::notations(game, &legal);
+        let Some(i) = notes.iter().position(|n| n == m) else {
+            break;
+        };
+        let color = if engine.to_move(&s).0 == 0 { 'B' } else { 'W' };
+        let point = legal[i]
+            .parts
+            .first()
+            .and_then(|p| p.to)
+            .and_then(|p| board.coords[p.idx()])
+            .map_or(String::new(), |(c, r)| {
+                format!("{}{}", (b'a' + c as u8) as char, (b'a' + r as u8) as char)
+            });
+        out.push_str(&format!(";{color}[{point}]"));
+        s = engine.apply(&s, &legal[i]);
+    }
+    out.push_str(")\n");
     out
 }
 
@@ -474,6 +609,20 @@ mod tests {
             s = engine.apply(&s, &legal[i]);
         }
         out
+    }
+
+    /// SGF's points: columns from the left, rows from the top, `a` first; the Go file skips the letter i.
+    #[test]
+    fn a_go_board_maps_to_sgf_points() {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("games/go-9x9.zrf");
+        let g = load_game(&path, &VariantSel::First).unwrap();
+        let b = go_board(&g).unwrap();
+        assert_eq!(b.size, 9);
+        let at = |n: &str| b.coords[g.board.position(n).unwrap().idx()];
+        assert_eq!(at("a1"), Some((0, 8)));
+        assert_eq!(at("j9"), Some((8, 0)));
+        assert_eq!(at("h2"), Some((7, 7)));
+        assert!(go_board(&chess()).is_none());
     }
 
     #[test]
