@@ -8,6 +8,82 @@ fn names<T: Copy>(items: &[T], f: impl Fn(T) -> String) -> String {
     items.iter().map(|&i| f(i)).collect::<Vec<_>>().join(" ")
 }
 
+fn cmp_text(op: numbers::CmpOp) -> &'static str {
+    use numbers::CmpOp::*;
+    match op {
+        Eq => "=",
+        Ne => "!=",
+        Lt => "<",
+        Le => "<=",
+        Gt => ">",
+        Ge => ">=",
+    }
+}
+
+fn loc_text(g: &Game, l: &Loc) -> String {
+    match l {
+        Loc::Cursor => String::new(),
+        Loc::Dir(d) => format!(" {}", g.board.directions[d.idx()]),
+        Loc::Pos(p) => format!(" {}", g.board.positions[p.idx()].name),
+    }
+}
+
+/// A number as the file writes it (`(sum seeds (zone store))`, `(+ (area Black) 7)`).
+fn expr_text(g: &Game, e: &numbers::Expr) -> String {
+    use numbers::{ArithOp, Expr};
+    let attr = |field: u8| {
+        g.int_attributes
+            .get(field as usize)
+            .and_then(|a| g.attributes.get(a.idx()))
+            .cloned()
+            .unwrap_or_else(|| format!("attribute#{field}"))
+    };
+    match e {
+        Expr::Int(n) => n.to_string(),
+        Expr::Var(v) => format!("(move-var #{v})"),
+        Expr::StateVar(slot, p) => match p {
+            Some(p) => format!(
+                "(var {} {})",
+                crate::engine::moves::var_name(g, *slot),
+                g.players[p.idx()].name
+            ),
+            None => crate::engine::moves::var_name(g, *slot),
+        },
+        Expr::Arith(op, args) => {
+            let w = match op {
+                ArithOp::Add => "+",
+                ArithOp::Sub => "-",
+                ArithOp::Mul => "*",
+                ArithOp::Div => "/",
+                ArithOp::Mod => "mod",
+                ArithOp::Min => "min",
+                ArithOp::Max => "max",
+            };
+            let args: Vec<String> = args.iter().map(|a| expr_text(g, a)).collect();
+            format!("({w} {})", args.join(" "))
+        }
+        Expr::IntAttr(f, l) => format!("({}{})", attr(*f), loc_text(g, l)),
+        Expr::PieceValue(l) => format!("(piece-value{})", loc_text(g, l)),
+        Expr::Count(_) => "(count ...)".into(),
+        Expr::Liberties(l) => format!("(liberties{})", loc_text(g, l)),
+        Expr::GroupSize(l) => format!("(group-size{})", loc_text(g, l)),
+        Expr::Area(p) => match p {
+            Some(p) => format!("(area {})", g.players[p.idx()].name),
+            None => "(area)".into(),
+        },
+        Expr::Passes => "(passes)".into(),
+        Expr::Sum(s) => format!(
+            "(sum {}{}{})",
+            attr(s.field),
+            s.zone
+                .map(|z| format!(" (zone {})", g.board.zones[z.idx()].name))
+                .unwrap_or_default(),
+            if s.opponent { " opponent" } else { "" }
+        ),
+        Expr::Height(l) => format!("(stack-height{})", loc_text(g, l)),
+    }
+}
+
 /// An end condition as text, with the positions it means for `player` (zones differ per player).
 fn end_cond_text(g: &Game, c: &EndCond, player: Player) -> String {
     let pieces = |ts: &[PieceType]| names(ts, |t| g.pieces[t.idx()].name.clone());
@@ -15,7 +91,12 @@ fn end_cond_text(g: &Game, c: &EndCond, player: Player) -> String {
         EndCond::Stalemated => "stalemated".into(),
         EndCond::Blocked => "blocked".into(),
         EndCond::Repetition => "repetition".into(),
-        EndCond::Compare(op, ab) => format!("({op:?} {:?} {:?})", ab.0, ab.1),
+        EndCond::Compare(op, ab) => format!(
+            "({} {} {})",
+            cmp_text(*op),
+            expr_text(g, &ab.0),
+            expr_text(g, &ab.1)
+        ),
         EndCond::Connected { types, opponent } => format!(
             "(connected {}{})",
             if *opponent { "opponent " } else { "" },

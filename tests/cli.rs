@@ -246,3 +246,22 @@ fn presets_and_configs_work_from_any_directory() {
     );
     let _ = std::fs::remove_dir_all(&tmp);
 }
+
+/// `check` prints the numbers of end conditions as the file writes them, not as the compiler stores them.
+#[test]
+fn check_prints_numbers_as_the_file_writes_them() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let out = dagaz(&["check", &format!("{root}/games/oware.zrf")]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("(> (sum seeds (zone store)) 24)"), "{text}");
+    assert!(
+        text.contains("(> (sum seeds) (sum seeds opponent))"),
+        "{text}"
+    );
+    let out = dagaz(&["check", &format!("{root}/games/go-9x9.zrf")]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("(> (* 2 (area Black)) (+ (* 2 (area White)) 15))"),
+        "{text}"
+    );
+}
