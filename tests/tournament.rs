@@ -1183,6 +1183,26 @@ fn fixed_budget_bots_never_lose_on_time() {
     );
 }
 
+/// Runs a Python script on `file` (as `sys.argv[1]`) and returns its output lines; fails with `what` and the
+/// script's error output if it fails.
+fn python_lines(script: &str, file: &Path, what: &str) -> Vec<String> {
+    let py = Command::new("python3")
+        .arg("-c")
+        .arg(script)
+        .arg(file)
+        .output()
+        .unwrap();
+    assert!(
+        py.status.success(),
+        "{what}: {}",
+        String::from_utf8_lossy(&py.stderr)
+    );
+    String::from_utf8_lossy(&py.stdout)
+        .lines()
+        .map(String::from)
+        .collect()
+}
+
 /// `games.pgn` of a chess tournament reads back in python-chess: every game, every move legal in its position,
 /// the result and the ply count as recorded in games.csv. Needs python-chess (`pip install chess`); run with
 /// `cargo test --release --test tournament -- --ignored pgn_reads_back`.
@@ -1226,21 +1246,11 @@ with open(sys.argv[1]) as f:
         print(g.headers['GameId'], n, g.headers['Result'], g.headers['Termination'],
               outcome.termination.name if outcome else 'none')
 "#;
-    let py = Command::new("python3")
-        .arg("-c")
-        .arg(script)
-        .arg(out.join("games.pgn"))
-        .output()
-        .unwrap();
-    assert!(
-        py.status.success(),
-        "python-chess could not read games.pgn: {}",
-        String::from_utf8_lossy(&py.stderr)
+    let lines = python_lines(
+        script,
+        &out.join("games.pgn"),
+        "python-chess could not read games.pgn",
     );
-    let lines: Vec<String> = String::from_utf8_lossy(&py.stdout)
-        .lines()
-        .map(String::from)
-        .collect();
     assert_eq!(lines.len(), rows.len() - 1, "{lines:?}");
     for (line, row) in lines.iter().zip(&rows[1..]) {
         let f: Vec<&str> = line.split(' ').collect();
@@ -1511,23 +1521,13 @@ for coarse in sgf_grammar.parse_sgf_collection(data):
         n += 1
     print(n, g.get_winner() or '-')
 "#;
-    let py = Command::new("python3")
-        .arg("-c")
-        .arg(script)
-        .arg(out.join("games.sgf"))
-        .output()
-        .unwrap();
-    assert!(
-        py.status.success(),
-        "sgfmill could not replay games.sgf: {}",
-        String::from_utf8_lossy(&py.stderr)
+    let lines = python_lines(
+        script,
+        &out.join("games.sgf"),
+        "sgfmill could not replay games.sgf",
     );
     let rows = csv_rows(&out.join("games.csv"));
     let col = |name: &str| rows[0].iter().position(|h| h == name).unwrap();
-    let lines: Vec<String> = String::from_utf8_lossy(&py.stdout)
-        .lines()
-        .map(String::from)
-        .collect();
     assert_eq!(lines.len(), rows.len() - 1, "{lines:?}");
     for (line, row) in lines.iter().zip(&rows[1..]) {
         let f: Vec<&str> = line.split(' ').collect();
