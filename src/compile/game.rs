@@ -378,6 +378,8 @@ pub enum Instr {
 pub struct MoveProgram {
     pub move_type: Option<MoveType>,
     pub body: Vec<Instr>,
+    /// The body as flat bytecode, which the engine runs (`compile/code.rs`).
+    pub code: super::code::Code,
     /// Where the program was written (after macro expansion: the call site).
     pub span: Span,
     /// The program as ZRF text after expansion, for `dagaz check`.

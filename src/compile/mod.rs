@@ -3,6 +3,7 @@
 //! resolved against what the file declared.
 
 pub mod board;
+pub mod code;
 mod extension;
 pub mod game;
 pub mod groups;

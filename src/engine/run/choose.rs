@@ -1,26 +1,27 @@
 //! `choose`: one path per chosen position, each from the program's state before the choice.
 
 use super::{Run, Stop};
+use crate::compile::code::{ChooseOp, Code};
 use crate::compile::*;
 use crate::engine::moves::Action;
 use crate::engine::state::Piece;
 
 impl Run<'_> {
     /// `choose`: one path per chosen position (see [`Instr::Choose`]). Each path starts from the program's
-    /// state before the choice, so that nothing one choice records leaks into another. Kept out of `instr`,
-    /// the interpreter's hot loop, whose frame it would otherwise enlarge.
+    /// state before the choice, so that nothing one choice records leaks into another, and runs the choice's
+    /// body (from `body`, the op after the choice) and the rest of the program. Kept out of the interpreter's
+    /// loop, whose frame it would otherwise enlarge.
     #[inline(never)]
     #[cold]
     pub(in crate::engine) fn choose(
         &mut self,
-        set: &Cond,
-        otherwise: Option<&Cond>,
-        body: &[Instr],
-        rest: &[Instr],
+        code: &Code,
+        op: &ChooseOp,
+        body: usize,
     ) -> Result<(), Stop> {
         let here = self.cursor;
         let mut chosen = vec![];
-        for c in std::iter::once(set).chain(otherwise) {
+        for c in std::iter::once(&op.set).chain(op.otherwise.as_ref()) {
             for (i, info) in self.game.board.positions.iter().enumerate() {
                 if info.dummy {
                     continue;
@@ -36,12 +37,14 @@ impl Run<'_> {
         }
         self.cursor = here;
         if chosen.is_empty() {
-            return self.block(rest);
+            self.charge(op.cost)?;
+            return self.run_code(code, op.rest as usize);
         }
         for p in chosen {
+            self.charge(op.cost)?;
             let saved = self.save();
             self.cursor = p;
-            let r = self.block(body).and_then(|()| self.block(rest));
+            let r = self.run_code(code, body);
             self.restore(saved);
             match r {
                 Ok(()) | Err(Stop::Path) => {}

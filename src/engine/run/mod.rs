@@ -17,6 +17,7 @@ use super::gen::{attacked_by, Emitted};
 use super::moves::Action;
 use super::state::{Piece, State};
 use super::EngineError;
+use crate::compile::code::START;
 use crate::compile::*;
 
 /// Instructions one program run may execute before it is declared runaway.
@@ -52,6 +53,10 @@ pub(in crate::engine) struct Run<'a> {
     pub(in crate::engine) state: &'a State,
     /// The player to move: symmetry, zones, `friend?` refer to it.
     pub(in crate::engine) player: Player,
+    /// The board's navigation after `player`'s symmetry (`Board::nav`), picked once per program run:
+    /// `nav[pos * nd + dir]`.
+    nav: &'a [u16],
+    nd: usize,
     /// Whose pieces it moves (`(turn-order (?Dice Black dice))`): a zone the file declares for this player and
     /// not for the mover is read for this player (Daldosa's dice zone exists for Black and White, and the
     /// random `?D` throws Black's dice).
@@ -96,8 +101,17 @@ impl Run<'_> {
     pub(in crate::engine) fn loc(&self, l: Loc) -> Option<Pos> {
         match l {
             Loc::Cursor => Some(self.cursor),
-            Loc::Dir(d) => self.game.board.step(self.player, self.cursor, d),
+            Loc::Dir(d) => self.step(self.cursor, d),
             Loc::Pos(p) => Some(p),
+        }
+    }
+
+    /// The neighbour of `pos` in direction `d` after the mover's symmetry.
+    #[inline]
+    pub(in crate::engine) fn step(&self, pos: Pos, d: Dir) -> Option<Pos> {
+        match self.nav.get(pos.idx() * self.nd + d.idx()) {
+            Some(&t) if t != NO_POS => Some(Pos(t)),
+            _ => None,
         }
     }
 
@@ -147,6 +161,8 @@ impl<'a> Run<'a> {
             game,
             state,
             player,
+            nav: &[],
+            nd: game.board.directions.len(),
             owner: player,
             mode,
             start: Pos(0),
@@ -207,7 +223,13 @@ impl<'a> Run<'a> {
             self.reads.set([0; 4]);
             self.reads_last.set(false);
         }
-        match self.block(&prog.body) {
+        self.nav = self
+            .game
+            .board
+            .nav
+            .get(self.player.idx())
+            .map_or(&[], |v| &v[..]);
+        match self.run_code(&prog.code, START) {
             Ok(()) | Err(Stop::Path) => Ok(false),
             Err(Stop::Found) => Ok(true),
             Err(Stop::TooMany) => Err(EngineError(format!(
