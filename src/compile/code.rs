@@ -60,6 +60,13 @@ pub enum Op {
     Step(Dir),
     /// A step, then a `verify` of the test (the path ends if either fails): a leap.
     StepVerify(Dir, Test),
+    /// `(while empty? add d)`, the add plain (`None`) or [`Code::adds`]`[i]`: a slide that emits a part on
+    /// every empty square. Charges the loop's size per square, as [`Op::Loop`] would.
+    Slide(Dir, Option<u32>),
+    /// `(while TEST d)`: steps while the test holds (the path ends where the board does).
+    StepWhile(Dir, Test),
+    /// `(set-attribute A true|false [LOC])`.
+    SetAttribute(AttrId, bool, Loc),
     JumpTo(Pos),
     Mark,
     Back,
@@ -201,6 +208,7 @@ impl Lower<'_> {
                     self.bind(end);
                 }
             }
+            Instr::While(c, body) if self.fused_loop(c, body) => {}
             Instr::While(c, body) => {
                 let top = self.label();
                 let end = self.label();
@@ -235,6 +243,9 @@ impl Lower<'_> {
                     self.push(Op::Add(self.code.adds.len() as u32 - 1))
                 }
             }
+            Instr::SetAttribute(a, c @ (Cond::True | Cond::False), l) => {
+                self.push(Op::SetAttribute(*a, *c == Cond::True, *l))
+            }
             Instr::Choose(c) => {
                 let k = self.code.chooses.len() as u32;
                 let rest = self.label();
@@ -255,6 +266,47 @@ impl Lower<'_> {
                 self.code.instrs.push(i.clone());
                 self.push(Op::Instr(self.code.instrs.len() as u32 - 1))
             }
+        }
+    }
+
+    /// The loops with an op of their own: a slide that adds on every empty square, a run of steps while a
+    /// simple test holds. Whether it was one.
+    fn fused_loop(&mut self, c: &Cond, body: &[Instr]) -> bool {
+        match (c, body) {
+            (
+                Cond::Empty(Loc::Cursor),
+                [Instr::Add {
+                    promote,
+                    copy,
+                    partial,
+                }, Instr::Step(d)],
+            ) => {
+                let add = if promote.is_empty() && !copy && partial.is_none() {
+                    None
+                } else {
+                    self.code.adds.push(AddOp {
+                        promote: promote.clone(),
+                        copy: *copy,
+                        partial: *partial,
+                    });
+                    Some(self.code.adds.len() as u32 - 1)
+                };
+                self.push(Op::Slide(*d, add));
+                true
+            }
+            (
+                Cond::Empty(_)
+                | Cond::Friend(_)
+                | Cond::Enemy(_)
+                | Cond::Mine(_)
+                | Cond::OnBoard(_),
+                [Instr::Step(d)],
+            ) => {
+                let test = self.test(c);
+                self.push(Op::StepWhile(*d, test));
+                true
+            }
+            _ => false,
         }
     }
 

@@ -1,8 +1,8 @@
 //! Instructions: the interpreter's loop over the ops of a program's bytecode ([`Op`], `compile/code.rs`), and
 //! the instructions the bytecode keeps whole.
 
-use super::{Run, Stop, STEP_BUDGET};
-use crate::compile::code::{Code, Op};
+use super::{Mode, Run, Stop, STEP_BUDGET};
+use crate::compile::code::{Code, Op, Test};
 use crate::compile::*;
 use crate::engine::moves::Action;
 use crate::engine::state::{initial_attrs, Piece};
@@ -36,6 +36,31 @@ impl Run<'_> {
                     if !self.test(code, test)? {
                         return Err(Stop::Path);
                     }
+                }
+                Op::Slide(d, add) => loop {
+                    if !self.test(code, Test::Empty(Loc::Cursor))? {
+                        break;
+                    }
+                    match add {
+                        None => self.emit(&[], false, None)?,
+                        Some(i) => {
+                            let a = &code.adds[i as usize];
+                            self.emit(&a.promote, a.copy, a.partial)?
+                        }
+                    }
+                    self.cursor = self.step(self.cursor, d).ok_or(Stop::Path)?;
+                    // The size of the loop unfused: its test, add, step and back-edge.
+                    self.charge(4)?;
+                },
+                Op::StepWhile(d, test) => {
+                    while self.test(code, test)? {
+                        self.cursor = self.step(self.cursor, d).ok_or(Stop::Path)?;
+                        self.charge(3)?;
+                    }
+                }
+                Op::SetAttribute(attr, value, l) => {
+                    let at = self.loc(l).ok_or(Stop::Path)?;
+                    self.set_attribute(at, attr, value);
                 }
                 Op::JumpTo(p) => self.cursor = p,
                 Op::Mark => self.mark = Some(self.cursor),
@@ -88,6 +113,15 @@ impl Run<'_> {
                 Op::Choose(i) => return self.choose(code, &code.chooses[i as usize], pc),
                 Op::Instr(i) => self.instr(&code.instrs[i as usize])?,
             }
+        }
+    }
+
+    /// A change of a boolean attribute. An attack search (see `emit`) asks only whether a part captures, which
+    /// no such change decides, so it records none.
+    #[inline]
+    fn set_attribute(&mut self, at: Pos, attr: AttrId, value: bool) {
+        if matches!(self.mode, Mode::Generate) {
+            self.changes.push(Action::SetAttribute { at, attr, value });
         }
     }
 
@@ -168,11 +202,7 @@ impl Run<'_> {
             Instr::SetAttribute(a, c, l) => {
                 let v = self.cond(c)?;
                 let at = self.loc(*l).ok_or(Stop::Path)?;
-                self.changes.push(Action::SetAttribute {
-                    at,
-                    attr: *a,
-                    value: v,
-                });
+                self.set_attribute(at, *a, v);
             }
             Instr::ExtraTurn => self.extra = true,
             Instr::RequireContinuation => self.required = true,

@@ -17,7 +17,7 @@ use super::gen::{attacked_by, Emitted};
 use super::moves::Action;
 use super::state::{Piece, State};
 use super::EngineError;
-use crate::compile::code::START;
+use crate::compile::code::{Op, Test, START};
 use crate::compile::*;
 
 /// Instructions one program run may execute before it is declared runaway.
@@ -78,6 +78,10 @@ pub(in crate::engine) struct Run<'a> {
     /// Move variables (`set-var`), 0 until set.
     pub(in crate::engine) vars: Vec<i64>,
     pub(in crate::engine) position_flags: Vec<(FlagId, Pos, bool)>,
+    /// The positions of the `choose`s under way, innermost last (see `choose.rs`).
+    pub(in crate::engine) chosen: Vec<Pos>,
+    /// Copies of the run's state before a `choose`, to reuse (see `choose.rs`).
+    pub(in crate::engine) saved: Vec<choose::Saved>,
     pub(in crate::engine) move_type: Option<MoveType>,
     /// `(extra-turn)` was executed on this path.
     pub(in crate::engine) extra: bool,
@@ -179,6 +183,8 @@ impl<'a> Run<'a> {
             flags: vec![],
             vars: vec![],
             position_flags: vec![],
+            chosen: vec![],
+            saved: vec![],
             move_type: None,
             extra: false,
             required: false,
@@ -200,8 +206,40 @@ impl<'a> Run<'a> {
         held: Option<Piece>,
         drop: Option<(PieceType, bool)>,
     ) -> Result<bool, EngineError> {
-        self.start = start;
+        if self.track {
+            self.reads.set([0; 4]);
+            self.reads_last.set(false);
+        }
+        self.nav = self
+            .game
+            .board
+            .nav
+            .get(self.player.idx())
+            .map_or(&[], |v| &v[..]);
+        // Most runs end at their first op, a step off the board or a leap that fails its test: decide it before
+        // setting the run up. Those tests read the board and the cursor alone.
         self.cursor = start;
+        let pc = match prog.code.ops.get(START) {
+            Some(&Op::Step(d)) => match self.step(start, d) {
+                Some(p) => {
+                    self.cursor = p;
+                    START + 1
+                }
+                None => return Ok(false),
+            },
+            Some(&Op::StepVerify(d, t)) if !matches!(t, Test::Cond(_)) => {
+                let Some(p) = self.step(start, d) else {
+                    return Ok(false);
+                };
+                self.cursor = p;
+                if !self.test(&prog.code, t).unwrap_or(false) {
+                    return Ok(false);
+                }
+                START + 1
+            }
+            _ => START,
+        };
+        self.start = start;
         self.mark = None;
         self.from = if drop.is_some() { None } else { Some(start) };
         self.held = held;
@@ -219,17 +257,7 @@ impl<'a> Run<'a> {
         self.required = false;
         self.again = false;
         self.steps = 0;
-        if self.track {
-            self.reads.set([0; 4]);
-            self.reads_last.set(false);
-        }
-        self.nav = self
-            .game
-            .board
-            .nav
-            .get(self.player.idx())
-            .map_or(&[], |v| &v[..]);
-        match self.run_code(&prog.code, START) {
+        match self.run_code(&prog.code, pc) {
             Ok(()) | Err(Stop::Path) => Ok(false),
             Err(Stop::Found) => Ok(true),
             Err(Stop::TooMany) => Err(EngineError(format!(
