@@ -7,8 +7,10 @@
 //! has the same meaning:
 //! * `if`, `while`, `verify` and the `and`/`or`/`not` of their conditions become conditional jumps
 //!   ([`Op::Branch`]) that evaluate the same leaves in the same order, with the same short cuts;
-//! * the step budget is charged on loop back-edges ([`Op::Loop`], the size of the loop's body) and per `choose`
-//!   path, not per instruction: straight code is bounded by its length;
+//! * the step budget counts what the tree's interpreter counted (one step per instruction executed, one per
+//!   round of a `while`): each op stands for a number of steps ([`Code::weights`]), and the budget is
+//!   checked only on loop back-edges, between `choose` paths and when the run ends, so that a program stops
+//!   with the budget error exactly when it did before, with no test per instruction;
 //! * common shapes are fused: a step followed by a `verify` of a simple predicate ([`Op::StepVerify`], a leap),
 //!   and an `add` with no promotion, copy or continuation ([`Op::AddPlain`]);
 //! * `opposite` steps are resolved here (the board's opposite directions are known at load time); the mover's
@@ -45,11 +47,10 @@ pub enum Op {
     /// The program ends normally.
     End,
     Jump(u32),
-    /// A loop's back-edge: charges `cost` steps to the budget, then jumps to `to`.
-    Loop {
-        to: u32,
-        cost: u32,
-    },
+    /// A loop's back-edge: checks the step budget, then jumps to `to`.
+    Loop(u32),
+    /// Nothing: carries steps where no other op does (before a loop's first test, at a join).
+    Nop,
     /// Jumps to `to` when the test's outcome is `when`; goes on otherwise.
     Branch {
         test: Test,
@@ -58,12 +59,13 @@ pub enum Op {
     },
     /// Moves the cursor one link (after the mover's symmetry); the path ends if there is none.
     Step(Dir),
-    /// A step, then a `verify` of the test (the path ends if either fails): a leap.
+    /// A step, then a `verify` of the test (the path ends if either fails): a leap. The verify's step is
+    /// charged when the step succeeds.
     StepVerify(Dir, Test),
     /// `(while empty? add d)`, the add plain (`None`) or [`Code::adds`]`[i]`: a slide that emits a part on
-    /// every empty square. Charges the loop's size per square, as [`Op::Loop`] would.
+    /// every empty square. Charges 3 steps a square (the round, the add, the step), as the tree did.
     Slide(Dir, Option<u32>),
-    /// `(while TEST d)`: steps while the test holds (the path ends where the board does).
+    /// `(while TEST d)`: steps while the test holds (the path ends where the board does); 2 steps a round.
     StepWhile(Dir, Test),
     /// `(set-attribute A true|false [LOC])`.
     SetAttribute(AttrId, bool, Loc),
@@ -100,14 +102,15 @@ pub struct ChooseOp {
     pub otherwise: Option<Cond>,
     /// Where the rest of the program starts (after the choice's body): run alone when nothing is chosen.
     pub rest: u32,
-    /// The ops of body and rest: charged to the budget per path.
-    pub cost: u32,
 }
 
 /// A move program as flat bytecode (see the module's paragraph).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Code {
     pub ops: Vec<Op>,
+    /// Per op, the steps of the step budget it stands for: the tree instructions it starts (one each) and
+    /// the rounds of a `while` whose body it starts.
+    pub weights: Vec<u32>,
     pub conds: Vec<Cond>,
     pub adds: Vec<AddOp>,
     pub chooses: Vec<ChooseOp>,
@@ -125,6 +128,8 @@ impl Code {
             opposite,
             labels: vec![FAIL],
             bound_here: false,
+            pending: 0,
+            weights: vec![],
         };
         l.push(Op::Fail);
         l.block(body);
@@ -143,6 +148,10 @@ struct Lower<'b> {
     labels: Vec<u32>,
     /// A label is bound at the next op's index: that op is a jump target and must not be fused backwards.
     bound_here: bool,
+    /// Steps not yet carried by an op: the next op pushed carries them.
+    pending: u32,
+    /// Per op, the steps it stands for (see [`Code::weights`]).
+    weights: Vec<u32>,
 }
 
 impl Lower<'_> {
@@ -152,7 +161,13 @@ impl Lower<'_> {
 
     fn push(&mut self, op: Op) {
         self.code.ops.push(op);
+        self.weights.push(std::mem::take(&mut self.pending));
         self.bound_here = false;
+    }
+
+    /// Steps the next op carries.
+    fn charge(&mut self, n: u32) {
+        self.pending += n;
     }
 
     fn label(&mut self) -> u32 {
@@ -161,6 +176,10 @@ impl Lower<'_> {
     }
 
     fn bind(&mut self, label: u32) {
+        // Steps owed by the code before a join are not owed by the paths that jump to it.
+        if self.pending > 0 {
+            self.push(Op::Nop);
+        }
         self.labels[label as usize] = self.here();
         self.bound_here = true;
     }
@@ -170,17 +189,20 @@ impl Lower<'_> {
         for op in &mut self.code.ops {
             match op {
                 Op::Jump(t) => *t = at(*t),
-                Op::Loop { to, .. } | Op::Branch { to, .. } => *to = at(*to),
+                Op::Loop(to) | Op::Branch { to, .. } => *to = at(*to),
                 _ => {}
             }
         }
         for c in &mut self.code.chooses {
             c.rest = at(c.rest);
         }
+        self.code.weights = std::mem::take(&mut self.weights);
     }
 
     fn block(&mut self, body: &[Instr]) {
         for i in body {
+            // One step per instruction, as the tree's interpreter counted.
+            self.charge(1);
             self.instr(i);
         }
     }
@@ -213,11 +235,11 @@ impl Lower<'_> {
                 let top = self.label();
                 let end = self.label();
                 self.bind(top);
-                let start = self.here();
                 self.jump_if(c, false, end);
+                // One step per round.
+                self.charge(1);
                 self.block(body);
-                let cost = self.here() - start + 1;
-                self.push(Op::Loop { to: top, cost });
+                self.push(Op::Loop(top));
                 self.bind(end);
             }
             Instr::Mark => self.push(Op::Mark),
@@ -253,14 +275,11 @@ impl Lower<'_> {
                     set: c.set.clone(),
                     otherwise: c.otherwise.clone(),
                     rest,
-                    cost: 0,
                 });
                 self.push(Op::Choose(k));
-                let start = self.here();
                 self.block(&c.body);
                 self.bind(rest);
                 self.block(&c.rest);
-                self.code.chooses[k as usize].cost = (self.here() - start).max(1);
             }
             _ => {
                 self.code.instrs.push(i.clone());
@@ -367,10 +386,12 @@ impl Lower<'_> {
             }
             _ => {
                 let test = self.test(c);
-                // A step followed by a verify: one op, unless the verify is a jump target.
-                if !when && target == FAIL && !self.bound_here {
+                // A step followed by a verify: one op, unless the verify is a jump target. The op charges the
+                // verify's step itself, after the step.
+                if !when && target == FAIL && !self.bound_here && self.pending == 1 {
                     if let Some(Op::Step(d)) = self.code.ops.last().copied() {
                         *self.code.ops.last_mut().unwrap() = Op::StepVerify(d, test);
+                        self.pending = 0;
                         return;
                     }
                 }

@@ -51,11 +51,10 @@ impl Run<'_> {
         self.cursor = here;
         let last = self.chosen.len();
         if last == first {
-            self.charge(op.cost)?;
             return self.run_code(code, op.rest as usize);
         }
         for k in first..last {
-            self.charge(op.cost)?;
+            self.charge(0)?;
             let mut saved = self.saved.pop().unwrap_or_default();
             self.save(&mut saved);
             self.cursor = self.chosen[k];

@@ -11,20 +11,37 @@ impl Run<'_> {
     /// Runs the program's ops from `pc` until it ends (`Ok`) or its path does (`Err(Stop::Path)`). The
     /// instructions the bytecode keeps whole go through [`Run::instr`].
     #[inline(always)]
-    pub(in crate::engine) fn run_code(&mut self, code: &Code, mut pc: usize) -> Result<(), Stop> {
+    pub(in crate::engine) fn run_code(&mut self, code: &Code, pc: usize) -> Result<(), Stop> {
+        self.run_ops(code, pc)
+    }
+
+    /// The loop of [`Run::run_code`]. Each op adds the steps it stands for
+    /// ([`Code::weights`]); the budget is checked on back-edges, between `choose` paths and when the run
+    /// ends (`Run::exec`).
+    #[inline(always)]
+    fn run_ops(&mut self, code: &Code, mut pc: usize) -> Result<(), Stop> {
+        let ops = &code.ops[..];
+        let weights = &code.weights[..];
         loop {
-            let Some(&op) = code.ops.get(pc) else {
+            let Some(&op) = ops.get(pc) else {
                 return Ok(());
             };
+            if let Some(&w) = weights.get(pc) {
+                // No overflow: the budget is checked long before (each op stands for a few steps).
+                self.steps = self.steps.wrapping_add(w);
+            }
             pc += 1;
             match op {
                 Op::Fail => return Err(Stop::Path),
                 Op::End => return Ok(()),
-                Op::Jump(t) => pc = t as usize,
-                Op::Loop { to, cost } => {
-                    self.charge(cost)?;
+                Op::Jump(t) => {
+                    pc = t as usize;
+                }
+                Op::Loop(to) => {
+                    self.charge(0)?;
                     pc = to as usize;
                 }
+                Op::Nop => {}
                 Op::Branch { test, when, to } => {
                     if self.test(code, test)? == when {
                         pc = to as usize;
@@ -33,6 +50,7 @@ impl Run<'_> {
                 Op::Step(d) => self.cursor = self.step(self.cursor, d).ok_or(Stop::Path)?,
                 Op::StepVerify(d, test) => {
                     self.cursor = self.step(self.cursor, d).ok_or(Stop::Path)?;
+                    self.steps = self.steps.saturating_add(1);
                     if !self.test(code, test)? {
                         return Err(Stop::Path);
                     }
@@ -49,13 +67,14 @@ impl Run<'_> {
                         }
                     }
                     self.cursor = self.step(self.cursor, d).ok_or(Stop::Path)?;
-                    // The size of the loop unfused: its test, add, step and back-edge.
-                    self.charge(4)?;
+                    // The round, the add and the step.
+                    self.charge(3)?;
                 },
                 Op::StepWhile(d, test) => {
                     while self.test(code, test)? {
                         self.cursor = self.step(self.cursor, d).ok_or(Stop::Path)?;
-                        self.charge(3)?;
+                        // The round and the step.
+                        self.charge(2)?;
                     }
                 }
                 Op::SetAttribute(attr, value, l) => {
@@ -110,7 +129,9 @@ impl Run<'_> {
                     let a = &code.adds[i as usize];
                     self.emit(&a.promote, a.copy, a.partial)?
                 }
-                Op::Choose(i) => return self.choose(code, &code.chooses[i as usize], pc),
+                Op::Choose(i) => {
+                    return self.choose(code, &code.chooses[i as usize], pc);
+                }
                 Op::Instr(i) => self.instr(&code.instrs[i as usize])?,
             }
         }
@@ -125,7 +146,7 @@ impl Run<'_> {
         }
     }
 
-    /// Charges `cost` steps to the budget (a loop's back-edge, a path of `choose`).
+    /// Charges `cost` steps and checks the budget (a loop's back-edge, a round of a fused loop).
     #[inline]
     pub(in crate::engine) fn charge(&mut self, cost: u32) -> Result<(), Stop> {
         self.steps = self.steps.saturating_add(cost);

@@ -219,11 +219,14 @@ impl<'a> Run<'a> {
         // Most runs end at their first op, a step off the board or a leap that fails its test: decide it before
         // setting the run up. Those tests read the board and the cursor alone.
         self.cursor = start;
-        let pc = match prog.code.ops.get(START) {
+        let (pc, steps) = match prog.code.ops.get(START) {
             Some(&Op::Step(d)) => match self.step(start, d) {
                 Some(p) => {
                     self.cursor = p;
-                    START + 1
+                    (
+                        START + 1,
+                        prog.code.weights.get(START).copied().unwrap_or(0),
+                    )
                 }
                 None => return Ok(false),
             },
@@ -235,9 +238,12 @@ impl<'a> Run<'a> {
                 if !self.test(&prog.code, t).unwrap_or(false) {
                     return Ok(false);
                 }
-                START + 1
+                (
+                    START + 1,
+                    prog.code.weights.get(START).copied().unwrap_or(0) + 1,
+                )
             }
-            _ => START,
+            _ => (START, 0),
         };
         self.start = start;
         self.mark = None;
@@ -256,8 +262,14 @@ impl<'a> Run<'a> {
         self.extra = false;
         self.required = false;
         self.again = false;
-        self.steps = 0;
-        match self.run_code(&prog.code, pc) {
+        self.steps = steps;
+        let mut r = self.run_code(&prog.code, pc);
+        // The budget is checked on back-edges; a run that passed it since ends with the error all the same,
+        // as it did when every instruction was checked.
+        if self.steps > STEP_BUDGET {
+            r = Err(Stop::Budget);
+        }
+        match r {
             Ok(()) | Err(Stop::Path) => Ok(false),
             Err(Stop::Found) => Ok(true),
             Err(Stop::TooMany) => Err(EngineError(format!(
