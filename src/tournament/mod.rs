@@ -32,7 +32,9 @@ pub mod records_out;
 pub mod report;
 pub mod runner;
 pub mod schedule;
+pub mod sprt;
 pub mod stats;
+pub mod text;
 pub mod writers;
 
 pub use config::{BotEntry, Tournament, TournamentConfig};
