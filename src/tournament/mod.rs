@@ -38,6 +38,6 @@ pub mod text;
 pub mod writers;
 
 pub use config::{BotEntry, Tournament, TournamentConfig};
-pub use record::{GameRecord, GameTiming};
+pub use record::{GameRecord, GameTiming, RowError};
 pub use report::Summary;
 pub use runner::{run, Progress, RunOptions, RunOutcome};
