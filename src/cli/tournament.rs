@@ -4,6 +4,8 @@ use super::print_error;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+// The doc comments are the `--help` text: `<game>` there is a placeholder, not HTML.
+#[allow(rustdoc::invalid_html_tags)]
 #[derive(clap::Args)]
 pub struct TournamentArgs {
     /// The game file (default: the built-in Breakthrough).
