@@ -14,7 +14,8 @@
 //!   functions of counts;
 //! * [`report`]: every statistic of a run counted from its records one at a time ([`Summary`]), and
 //!   `report.md`;
-//! * [`writers`]: the run's files in `results/<run>/`.
+//! * [`writers`]: the run's files in `results/<run>/`;
+//! * [`html`]: `report.html`, the run's charts and a few sample games stepped through on the game's board.
 //!
 //! ```no_run
 //! use dagaz::tournament::{config::TournamentConfig, runner::{run, Progress, RunOptions}};
@@ -25,6 +26,7 @@
 //! ```
 
 pub mod config;
+pub mod html;
 pub mod merge;
 mod progress;
 pub mod record;

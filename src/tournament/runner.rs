@@ -110,8 +110,8 @@ impl RunOutcome {
 /// Counts complete pairs in pair order and decides once the LLR leaves the bounds. Deterministic: it depends
 /// on which games are done, never on the order they finished in. It keeps only the games of pairs not yet
 /// counted.
-struct SprtTracker {
-    status: SprtStatus,
+pub(crate) struct SprtTracker {
+    pub(crate) status: SprtStatus,
     /// Pairs in the schedule.
     total_pairs: u64,
     /// Games per pair.
@@ -121,7 +121,7 @@ struct SprtTracker {
 }
 
 impl SprtTracker {
-    fn new(config: SprtConfig, schedule: &Schedule) -> SprtTracker {
+    pub(crate) fn new(config: SprtConfig, schedule: &Schedule) -> SprtTracker {
         let b = sprt_bounds(config.alpha, config.beta).expect("validated");
         SprtTracker {
             status: SprtStatus {
@@ -141,7 +141,7 @@ impl SprtTracker {
     }
 
     /// Counts a finished game and the pairs that are now complete; returns the stop pair once decided.
-    fn add(&mut self, g: &GameRecord, first_bot: &str) -> Option<u64> {
+    pub(crate) fn add(&mut self, g: &GameRecord, first_bot: &str) -> Option<u64> {
         let s = &mut self.status;
         if s.stop_pair.is_some() || g.pair_id < s.pairs {
             return s.stop_pair;
@@ -401,6 +401,7 @@ pub(crate) fn conclude(
     records.finish(&files.dir)?;
     let summary = tally.summary(t, sprt, complete);
     writers::write_outputs(files, t, &summary)?;
+    super::html::write_report(files, t, &summary)?;
     Ok(summary)
 }
 
