@@ -27,11 +27,12 @@ fn read(p: &Path) -> String {
 }
 
 /// The outputs that must not depend on the clock, the thread count or an interruption.
-const DETERMINISTIC: [&str; 5] = [
+const DETERMINISTIC: [&str; 6] = [
     "games.csv",
     "standings.csv",
     "end_conditions.csv",
     "report.md",
+    "report.html",
     "config.toml",
 ];
 
@@ -1540,4 +1541,218 @@ for coarse in sgf_grammar.parse_sgf_collection(data):
         };
         assert_eq!(f[1], want, "winner of game {}", row[0]);
     }
+}
+
+/// The part of an HTML page inside the element with id `id` (up to the element's closing tag, `tag`).
+fn element<'a>(page: &'a str, tag: &str, id: &str) -> &'a str {
+    let start = page
+        .find(&format!(" id=\"{id}\""))
+        .filter(|&i| {
+            page[..i]
+                .rfind('<')
+                .is_some_and(|t| page[t + 1..].starts_with(tag))
+        })
+        .unwrap_or_else(|| panic!("no <{tag} id=\"{id}\"> in the page"));
+    let end = page[start..]
+        .find(&format!("</{tag}>"))
+        .map_or(page.len(), |e| start + e);
+    &page[start..end]
+}
+
+/// The texts of an SVG, in document order.
+fn svg_texts(svg: &str) -> Vec<String> {
+    svg.split("<text")
+        .skip(1)
+        .filter_map(|t| {
+            let body = &t[t.find('>')? + 1..];
+            Some(body[..body.find("</text>")?].trim().replace("&amp;", "&"))
+        })
+        .collect()
+}
+
+/// The values of attribute `name` in the elements `<tag ...>` of a text, in order.
+fn attributes(text: &str, tag: &str, name: &str) -> Vec<f64> {
+    text.split(&format!("<{tag} "))
+        .skip(1)
+        .filter_map(|t| {
+            let t = &t[..t.find('>')?];
+            let v = &t[t.find(&format!("{name}=\""))? + name.len() + 2..];
+            v[..v.find('"')?].parse().ok()
+        })
+        .collect()
+}
+
+/// `report.html` of a small run: every chart under its id, the standings chart carrying standings.csv's Elo
+/// and interval for each bot in rank order with the points placed by them, the heat map pairwise.csv's
+/// scores, the LLR chart of the SPRT, and the first game replayed on the board as games.csv records it. A
+/// game whose board has no coordinates says so instead of drawing one.
+#[test]
+fn report_html_has_every_chart_with_the_numbers_of_the_csv_files() {
+    let d = scratch("html");
+    let out = d.join("run");
+    dagaz(&[
+        "tournament",
+        "--bots",
+        "alphabeta:depth=1,name=ab1",
+        "mcts:iterations=30,playout_plies=30,name=m30",
+        "random",
+        "--games",
+        "8",
+        "--seed",
+        "4",
+        "--quiet",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let page = read(&out.join("report.html"));
+    assert!(page.starts_with("<!DOCTYPE html>"), "{}", &page[..100]);
+    assert!(
+        !page.contains("llr-over-games"),
+        "an LLR chart without an SPRT"
+    );
+    for id in [
+        "standings-chart",
+        "pairwise-heatmap",
+        "elo-over-games",
+        "first-player-advantage",
+        "game-length-1",
+        "end-conditions-1",
+    ] {
+        assert!(
+            element(&page, "figure", id).contains("<svg"),
+            "{id} has no chart"
+        );
+    }
+    // Self-contained: nothing is fetched.
+    for remote in ["http://", "https://", "src=", "@import", "url("] {
+        let outside_svg_ns = page.replace("http://www.w3.org/2000/svg", "");
+        assert!(
+            !outside_svg_ns.contains(remote),
+            "the page refers to {remote}"
+        );
+    }
+
+    let standings = csv_rows(&out.join("standings.csv"));
+    let col = |name: &str| standings[0].iter().position(|c| c == name).unwrap();
+    let chart = element(&page, "figure", "standings-chart");
+    let texts = svg_texts(chart);
+    let mut at = vec![];
+    for row in &standings[1..] {
+        let label = format!("{} ± {}", row[col("elo")], row[col("elo_error95")]);
+        let name = texts.iter().position(|t| *t == row[col("bot")]);
+        let number = texts.iter().position(|t| *t == label);
+        assert!(
+            name.is_some() && number.is_some(),
+            "{} ({label}) not in the chart: {texts:?}",
+            row[col("bot")]
+        );
+        at.push(name.unwrap());
+    }
+    assert!(
+        at.windows(2).all(|w| w[0] < w[1]),
+        "not in rank order: {texts:?}"
+    );
+    // The points stand where the numbers say: the higher Elo further right.
+    let xs = attributes(chart, "circle", "cx");
+    let elos: Vec<f64> = standings[1..]
+        .iter()
+        .filter_map(|r| r[col("elo")].parse::<f64>().ok())
+        .collect();
+    assert!(
+        elos.iter().filter(|e| e.is_finite()).count() >= 2,
+        "{elos:?}"
+    );
+    assert_eq!(xs.len(), elos.len(), "{chart}");
+    for i in 1..xs.len() {
+        assert_eq!(
+            xs[i - 1].total_cmp(&xs[i]),
+            elos[i - 1].total_cmp(&elos[i]),
+            "{xs:?} against {elos:?}"
+        );
+    }
+
+    let pairwise = csv_rows(&out.join("pairwise.csv"));
+    let heat = svg_texts(element(&page, "figure", "pairwise-heatmap"));
+    for row in &pairwise[1..] {
+        assert!(heat.contains(&row[6]), "score {} not in {heat:?}", row[6]);
+        assert!(
+            heat.contains(&format!("{}-{}-{}", row[3], row[4], row[5])),
+            "{heat:?}"
+        );
+    }
+
+    // The first game, stepped through: a frame per ply, 32 pieces at the start, its moves as recorded.
+    let games = csv_rows(&out.join("games.csv"));
+    let moves: Vec<&str> = games[1].last().unwrap().split(';').collect();
+    // From the sample's start to the end of the page (its divs nest).
+    let sample = &page[page.find("id=\"sample-1\"").expect("sample-1")..];
+    assert!(
+        sample.contains(&format!("data-frames=\"{}\"", moves.len() + 1)),
+        "{}",
+        &sample[..200]
+    );
+    let json = &sample[sample.find("application/json\">").unwrap() + 18..];
+    let frames: serde_json::Value =
+        serde_json::from_str(&json[..json.find("</script>").unwrap()]).unwrap();
+    assert_eq!(frames["frames"][0].as_array().unwrap().len(), 32);
+    assert_eq!(frames["cells"].as_array().unwrap().len(), 64);
+    let replayed: Vec<&str> = frames["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap())
+        .collect();
+    assert_eq!(replayed, moves);
+    assert!(frames["frames"][moves.len()] != frames["frames"][0]);
+
+    // With an SPRT, its LLR over games, ending at report.md's LLR, between the bounds.
+    let sprt = d.join("sprt");
+    dagaz(&[
+        "tournament",
+        "--bots",
+        "alphabeta:depth=1,name=ab1",
+        "random",
+        "--games",
+        "40",
+        "--sprt",
+        "0,300,0.05,0.05",
+        "--quiet",
+        "--out",
+        sprt.to_str().unwrap(),
+    ]);
+    let page = read(&sprt.join("report.html"));
+    let llr = svg_texts(element(&page, "figure", "llr-over-games"));
+    assert!(llr.contains(&"H1 accepted (2.944)".to_string()), "{llr:?}");
+    assert!(llr.contains(&"H0 accepted (-2.944)".to_string()), "{llr:?}");
+    let md = read(&sprt.join("report.md"));
+    let at = md.find(": LLR ").expect("the SPRT in report.md") + 2;
+    let words = &md[at..at + 30];
+    assert!(
+        page.contains(words.split(" pairs").next().unwrap()),
+        "{words}"
+    );
+
+    // Kalah's pits have no coordinates in its file.
+    let kalah = d.join("kalah");
+    dagaz(&[
+        "tournament",
+        "games/kalah.zrf",
+        "--bots",
+        "random",
+        "random:name=r2",
+        "--games",
+        "2",
+        "--quiet",
+        "--out",
+        kalah.to_str().unwrap(),
+    ]);
+    let page = read(&kalah.join("report.html"));
+    let sample = &page[page.find("id=\"sample-1\"").expect("sample-1")..];
+    assert!(
+        sample.contains(
+            "No board is drawn for this game: its file gives its positions no coordinates"
+        ),
+        "{sample}"
+    );
+    assert!(!sample.contains("<svg"), "{sample}");
 }
