@@ -1,6 +1,8 @@
 //! The engine: game state, moves, the move-program interpreter, composite moves, options, end of game, perft.
 //! [`Engine`] is the one interface bots, the tournament and `dagaz session` use.
 
+pub mod apply;
+pub mod compose;
 pub mod end;
 pub mod gen;
 pub mod groups;
@@ -9,6 +11,7 @@ pub mod moves;
 pub mod ordering;
 pub mod playout;
 pub mod position;
+pub mod run;
 pub mod stack;
 pub mod state;
 
