@@ -384,8 +384,8 @@ pub fn run(t: &Tournament, opts: &RunOptions) -> Result<RunOutcome, String> {
 }
 
 /// Every statistic and output of a run whose `games.csv` is in its final form, counted from it one game at a
-/// time: the summary, `standings.csv`, `end_conditions.csv`, `pairwise.csv`, `report.md`, `results_long.csv`
-/// and `games.pgn`. Shared by a run and by `dagaz merge`.
+/// time: the summary, `standings.csv`, `end_conditions.csv`, `pairwise.csv`, `report.md`, `results_long.csv`,
+/// `games.pgn` and `report.html`. Shared by a run and by `dagaz merge`.
 pub(crate) fn conclude(
     t: &Tournament,
     files: &RunFiles,

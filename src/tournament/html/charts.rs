@@ -71,6 +71,15 @@ fn span(values: impl Iterator<Item = f64>, also: &[f64], min_span: f64) -> (f64,
     (lo - pad, hi + pad)
 }
 
+/// A tick label for a count: whole numbers only (a tick between two is left blank).
+fn whole(x: &f64) -> String {
+    if (x - x.round()).abs() < 1e-6 {
+        format!("{:.0}", x.round() + 0.0)
+    } else {
+        String::new()
+    }
+}
+
 /// Width of a text in pixels, roughly (for the room labels need).
 fn text_width(s: &str, size: u32) -> u32 {
     (s.chars().count() as u32 * size * 6).div_ceil(10)
@@ -135,7 +144,18 @@ pub fn standings(s: &Summary) -> Option<String> {
         for (rank, (name, bot, e, err, label)) in rows.iter().enumerate() {
             let y = n as f64 - rank as f64 - 0.5;
             let colour = bot_colour(*bot);
-            if let Some(e) = e {
+            if let Some(e) = e.filter(|e| !e.is_finite()) {
+                // Every game won (or lost): no finite Elo, an arrow at that end of the axis.
+                let (tip, dx) = if e > 0.0 {
+                    (hi, -(hi - lo) * 0.025)
+                } else {
+                    (lo, (hi - lo) * 0.025)
+                };
+                chart.draw_series(std::iter::once(Polygon::new(
+                    vec![(tip, y), (tip + dx, y - 0.25), (tip + dx, y + 0.25)],
+                    rgb(colour).filled(),
+                )))?;
+            } else if let Some(e) = e {
                 let (a, b) = match err {
                     Some(r) if r.is_finite() => (clamp(e - r), clamp(e + r)),
                     Some(_) => (lo, hi),
@@ -293,7 +313,7 @@ pub fn elo_over_games(s: &Summary, points: &[(u64, Vec<Option<f64>>)]) -> Option
             .axis_style(MUTED)
             .x_desc("games played")
             .y_desc("Elo")
-            .x_label_formatter(&|x| format!("{x:.0}"))
+            .x_label_formatter(&whole)
             .y_label_formatter(&|y| format!("{y:.0}"))
             .label_style((FONT, 13).into_font().color(&MUTED))
             .draw()?;
@@ -345,7 +365,7 @@ pub fn llr_over_games(s: &Summary, sp: &SprtStatus, points: &[(u64, f64)]) -> Op
             .axis_style(MUTED)
             .x_desc("games played")
             .y_desc("LLR")
-            .x_label_formatter(&|x| format!("{x:.0}"))
+            .x_label_formatter(&whole)
             .label_style((FONT, 13).into_font().color(&MUTED))
             .draw()?;
         let bounds = [
@@ -508,7 +528,7 @@ pub fn lengths(counts: &BTreeMap<u32, u64>, max_plies: u32) -> Option<String> {
             })
             .y_desc("games")
             .x_label_formatter(&|x| format!("{x:.0}"))
-            .y_label_formatter(&|y| format!("{y:.0}"))
+            .y_label_formatter(&whole)
             .label_style((FONT, 13).into_font().color(&MUTED))
             .draw()?;
         let colour = rgb(PALETTE[0]);
@@ -623,7 +643,7 @@ pub fn end_conditions(s: &Summary, v: usize) -> (Option<String>, Vec<(String, (u
             .bold_line_style(GRID)
             .axis_style(MUTED)
             .x_desc("games")
-            .x_label_formatter(&|x| format!("{x:.0}"))
+            .x_label_formatter(&whole)
             .label_style((FONT, 13).into_font().color(&MUTED))
             .draw()?;
         for (row, b) in bots.iter().enumerate() {
