@@ -483,7 +483,7 @@ pub fn first_player(s: &Summary) -> Option<String> {
 }
 
 /// A histogram of game lengths: games per bin of plies, at most about 40 bins of a round width.
-pub fn lengths(counts: &BTreeMap<u32, u64>, max_plies: u32) -> Option<String> {
+pub fn lengths(counts: &BTreeMap<u32, u64>) -> Option<String> {
     let (Some((&first, _)), Some((&last, _))) = (counts.first_key_value(), counts.last_key_value())
     else {
         return svg((960, 80), |root| {
@@ -507,14 +507,21 @@ pub fn lengths(counts: &BTreeMap<u32, u64>, max_plies: u32) -> Option<String> {
     }
     let top = bins.values().copied().max().unwrap_or(1) as f64 * 1.1;
     let x_hi = (start + (bins.keys().last().copied().unwrap_or(0) + 1) * width) as f64;
-    let _ = max_plies;
+    // At least ten plies wide, so that a run whose games all had one length still has an axis to read.
+    let widen = (10.0 - (x_hi - start as f64)).max(0.0) / 2.0;
+    // Bins of one ply stand centred on their number.
+    let shift = if width == 1 { 0.5 } else { 0.0 };
+    let (x_lo, x_hi) = (
+        (start as f64 - widen).max(0.0) - shift,
+        x_hi + widen - shift,
+    );
     svg((960, 280), |root| {
         let mut chart = ChartBuilder::on(root)
             .margin(14)
             .margin_right(24)
             .x_label_area_size(44)
             .y_label_area_size(60)
-            .build_cartesian_2d(start as f64..x_hi, 0.0..top)?;
+            .build_cartesian_2d(x_lo..x_hi, 0.0..top)?;
         chart
             .configure_mesh()
             .disable_x_mesh()
@@ -527,13 +534,13 @@ pub fn lengths(counts: &BTreeMap<u32, u64>, max_plies: u32) -> Option<String> {
                 format!("plies (bins of {width})")
             })
             .y_desc("games")
-            .x_label_formatter(&|x| format!("{x:.0}"))
+            .x_label_formatter(&whole)
             .y_label_formatter(&whole)
             .label_style((FONT, 13).into_font().color(&MUTED))
             .draw()?;
         let colour = rgb(PALETTE[0]);
         for (&b, &c) in &bins {
-            let x0 = (start + b * width) as f64;
+            let x0 = (start + b * width) as f64 - shift;
             chart.draw_series(std::iter::once(Rectangle::new(
                 [(x0, 0.0), (x0 + width as f64, c as f64)],
                 colour.mix(0.85).filled(),

@@ -405,7 +405,7 @@ fn render(t: &Tournament, s: &Summary, g: &Gathered) -> String {
                                         ", from " (fmt(Some(m.duration.min), 0)) " to " (fmt(Some(m.duration.max), 0)) "."
                                     }
                                 }
-                                (figure(&format!("game-length-{}", i + 1), charts::lengths(&g.lengths[i], c.max_plies)))
+                                (figure(&format!("game-length-{}", i + 1), charts::lengths(&g.lengths[i])))
                             }
                         }
                     }
