@@ -1887,6 +1887,47 @@ fn report_html_renders_in_chromium() {
         );
     }
 
+    // The controls themselves, clicked in the page: a probe page beside it loads it in a frame (file pages
+    // may read each other with --allow-file-access-from-files), measures the drawn charts, clicks the step
+    // buttons and a move of the list, and writes what it saw into its own DOM.
+    std::fs::write(out.join("probe.html"), PROBE).unwrap();
+    let (dom, console) = chromium(
+        &d.join("profile"),
+        &format!("file://{}", out.join("probe.html").display()),
+        &["--allow-file-access-from-files", "--dump-dom"],
+    );
+    assert!(console.is_empty(), "console messages: {console:#?}");
+    let json = &dom[dom.find("<pre id=\"result\">").expect("the probe's result") + 17..];
+    let seen: serde_json::Value =
+        serde_json::from_str(&json[..json.find("</pre>").unwrap()].replace("&quot;", "\""))
+            .unwrap();
+    assert!(seen["error"].is_null(), "{seen}");
+    for chart in seen["charts"].as_array().unwrap() {
+        assert!(
+            chart["width"].as_f64().unwrap() > 150.0 && chart["height"].as_f64().unwrap() > 60.0,
+            "not drawn: {chart}"
+        );
+        assert!(
+            chart["texts"].as_u64().unwrap() > 0,
+            "no text laid out: {chart}"
+        );
+    }
+    assert_eq!(seen["charts"].as_array().unwrap().len(), 7, "{seen}");
+    let steps = &seen["steps"];
+    assert_eq!(steps["after_three_forward"]["ply"], "3", "{seen}");
+    assert_ne!(
+        steps["after_three_forward"]["pieces"], steps["start"]["pieces"],
+        "{seen}"
+    );
+    assert_eq!(steps["after_one_back"]["ply"], "2", "{seen}");
+    assert_eq!(steps["at_the_end"]["ply"], plies.to_string(), "{seen}");
+    assert!(steps["at_the_end"]["now"]
+        .as_str()
+        .unwrap()
+        .contains(&format!("Ply {plies} of {plies}")));
+    assert_eq!(steps["move_7_clicked"]["ply"], "7", "{seen}");
+    assert_eq!(steps["slider_at_4"]["ply"], "4", "{seen}");
+
     let png = d.join("report.png");
     chromium(
         &d.join("profile"),
@@ -1903,3 +1944,51 @@ fn report_html_renders_in_chromium() {
         "the screenshot is {size} bytes: a blank page?"
     );
 }
+
+/// The probe page of `report_html_renders_in_chromium`: loads `report.html` in a frame and reports, as JSON in
+/// `<pre id="result">`, each chart's drawn size and laid-out texts, and sample 1 after clicks on its controls.
+const PROBE: &str = r#"<!DOCTYPE html><html><body><pre id="result"></pre>
+<iframe id="f" src="report.html" style="width:1200px;height:800px"></iframe>
+<script>
+document.getElementById("f").addEventListener("load", function () {
+  var out = {};
+  try {
+    var doc = this.contentDocument;
+    out.charts = Array.prototype.map.call(doc.querySelectorAll("figure[id] > svg"), function (svg) {
+      var r = svg.getBoundingClientRect();
+      var texts = Array.prototype.filter.call(svg.querySelectorAll("text"), function (t) {
+        return t.textContent.trim() !== "" && t.getBBox().width > 0;
+      });
+      return { id: svg.parentNode.id, width: r.width, height: r.height, texts: texts.length };
+    });
+    var s = doc.getElementById("sample-1");
+    var state = function () {
+      return {
+        ply: s.getAttribute("data-ply"),
+        now: s.querySelector(".now").textContent,
+        pieces: Array.prototype.map.call(s.querySelectorAll("g.piece"), function (p) {
+          return p.getAttribute("data-cell") + " " + p.textContent;
+        }).join(",")
+      };
+    };
+    var click = function (step) { s.querySelector('button[data-step="' + step + '"]').click(); };
+    out.steps = { start: state() };
+    click("1"); click("1"); click("1");
+    out.steps.after_three_forward = state();
+    click("-1");
+    out.steps.after_one_back = state();
+    click("end");
+    out.steps.at_the_end = state();
+    s.querySelectorAll("ol.moves li")[6].click();
+    out.steps.move_7_clicked = state();
+    var range = s.querySelector("input[type=range]");
+    range.value = 4;
+    range.dispatchEvent(new Event("input"));
+    out.steps.slider_at_4 = state();
+  } catch (e) {
+    out.error = String(e);
+  }
+  document.getElementById("result").textContent = JSON.stringify(out);
+});
+</script></body></html>
+"#;
