@@ -397,3 +397,117 @@ fn move_list(r: &GameRecord) -> Markup {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tournament::config::{BotConfig, TournamentConfig};
+
+    fn tournament(game: &str) -> Tournament {
+        TournamentConfig {
+            game: format!("{}/games/{game}", env!("CARGO_MANIFEST_DIR")),
+            bots: vec![
+                BotConfig::Name("random:name=a".into()),
+                BotConfig::Name("random:name=b".into()),
+            ],
+            ..TournamentConfig::default()
+        }
+        .load()
+        .unwrap()
+    }
+
+    fn record(variant: &str, moves: &[&str]) -> GameRecord {
+        GameRecord {
+            game_id: 0,
+            pair_id: 0,
+            seed: 1,
+            variant: variant.into(),
+            bots: vec!["a".into(), "b".into()],
+            results: vec![0, 0],
+            end_type: "move-limit".into(),
+            end_name: "move-limit".into(),
+            end_priority: 0,
+            plies: moves.len() as u32,
+            opening_plies: 0,
+            legal_moves: 0,
+            evals: Default::default(),
+            error: String::new(),
+            moves: moves.iter().map(|m| m.to_string()).collect(),
+        }
+    }
+
+    /// A record edited by hand (or from another dagaz) whose third move is not legal: the board steps
+    /// through the two moves that replay and the page says where it stopped, instead of failing the run.
+    #[test]
+    fn a_record_that_does_not_replay_is_shown_up_to_where_it_stops() {
+        let t = tournament("chess.zrf");
+        let title = t.variants[0].title.clone();
+        let page = sample(&t, 1, &record(&title, &["e2-e4", "e7-e5", "e4-e6"])).into_string();
+        assert!(page.contains("data-frames=\"3\""), "{page}");
+        assert!(
+            page.contains("The replay stopped early: move 3 (e4-e6) is not legal in the replay."),
+            "{page}"
+        );
+        // All 64 squares, 32 pieces at the start.
+        let json = &page[page.find("application/json\">").unwrap() + 18..];
+        let f: serde_json::Value =
+            serde_json::from_str(&json[..json.find("</script>").unwrap()]).unwrap();
+        assert_eq!(f["cells"].as_array().unwrap().len(), 64);
+        assert_eq!(f["frames"][0].as_array().unwrap().len(), 32);
+        // Labels are the pieces' notation; e2 is empty after the first move, e4 holds the pawn.
+        let labels: Vec<&str> = f["pieces"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| p["label"].as_str().unwrap())
+            .collect();
+        assert!(labels.contains(&"N") && labels.contains(&"K"), "{labels:?}");
+        let cell = |name: &str| {
+            f["cells"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .position(|c| c[3] == name)
+                .unwrap() as u64
+        };
+        let on = |ply: usize, c: u64| {
+            f["frames"][ply]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|p| p[0] == c)
+        };
+        assert!(on(0, cell("e2")) && !on(1, cell("e2")) && on(1, cell("e4")));
+        // a8, in the top left corner, is light as on a chessboard; b8 dark.
+        assert!(
+            page.contains(
+                r#"<rect class="cell light" x="0" y="0" width="1" height="1"><title>a8</title>"#
+            ),
+            "{page}"
+        );
+        assert!(
+            page.contains(
+                r#"<rect class="cell dark" x="1" y="0" width="1" height="1"><title>b8</title>"#
+            ),
+            "{page}"
+        );
+        // A game whose variant is not in the run has no board, and says so.
+        let page = sample(&t, 2, &record("Another game", &["e2-e4"])).into_string();
+        assert!(
+            page.contains("No board is drawn for this game: its variant is not part of this run."),
+            "{page}"
+        );
+    }
+
+    /// Square boards are drawn as tiles; Hex's cells overlap, and are drawn as spots.
+    #[test]
+    fn squares_tile_and_hex_cells_are_spots() {
+        let t = tournament("chess.zrf");
+        let l = layout(&t.variants[0].game).unwrap();
+        assert!(l.tiles);
+        let t = tournament("hex.zrf");
+        let l = layout(&t.variants[0].game).unwrap();
+        assert!(!l.tiles);
+        assert_eq!(l.cells.len(), 121);
+    }
+}
