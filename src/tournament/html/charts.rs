@@ -82,7 +82,7 @@ fn whole(x: &f64) -> String {
 
 /// Width of a text in pixels, roughly (for the room labels need).
 fn text_width(s: &str, size: u32) -> u32 {
-    (s.chars().count() as u32 * size * 6).div_ceil(10)
+    (s.chars().count() as u32 * size).div_ceil(2)
 }
 
 /// Elo ± 95% per bot, in rank order, as a point with its interval; the numbers of `standings.csv` (`elo`,
@@ -106,14 +106,14 @@ pub fn standings(s: &Summary) -> Option<String> {
     let (lo, hi) = span(ends, &[0.0], 100.0);
     let name_w = rows
         .iter()
-        .map(|r| text_width(&r.0, 14))
+        .map(|r| text_width(&r.0, 17))
         .max()
         .unwrap_or(40)
         .clamp(40, 260)
         + 16;
     let num_w = rows
         .iter()
-        .map(|r| text_width(&r.4, 14))
+        .map(|r| text_width(&r.4, 17))
         .max()
         .unwrap_or(60)
         + 24;
@@ -134,7 +134,9 @@ pub fn standings(s: &Summary) -> Option<String> {
             .bold_line_style(GRID)
             .axis_style(MUTED)
             .x_desc("Elo against the field (95% interval)")
-            .label_style((FONT, 13).into_font().color(&MUTED))
+            .x_label_formatter(&whole)
+            .label_style((FONT, 16).into_font().color(&MUTED))
+            .axis_desc_style((FONT, 16).into_font().color(&MUTED))
             .draw()?;
         chart.draw_series(std::iter::once(PathElement::new(
             vec![(0.0, 0.0), (0.0, n as f64)],
@@ -181,13 +183,13 @@ pub fn standings(s: &Summary) -> Option<String> {
             root.draw(&Text::new(
                 name.clone(),
                 (px - 12, py),
-                text(14, INK, HPos::Right),
+                text(17, INK, HPos::Right),
             ))?;
             let (qx, _) = chart.backend_coord(&(hi, y));
             root.draw(&Text::new(
                 label.clone(),
                 (qx + 14, py),
-                text(14, INK, HPos::Left),
+                text(17, INK, HPos::Left),
             ))?;
         }
         Ok(())
@@ -232,7 +234,7 @@ pub fn pairwise(s: &Summary) -> Option<String> {
     let name_w = order
         .iter()
         .enumerate()
-        .map(|(i, &b)| text_width(&format!("{}. {}", i + 1, s.bots[b]), 14))
+        .map(|(i, &b)| text_width(&format!("{}. {}", i + 1, s.bots[b]), 17))
         .max()
         .unwrap_or(40)
         + 20;
@@ -266,21 +268,25 @@ pub fn pairwise(s: &Summary) -> Option<String> {
                 if let Some((score, wdl, x)) = lines {
                     let ink = if (x - 0.5).abs() > 0.32 { WHITE } else { INK };
                     let (px, py) = chart.backend_coord(&(x0 + 0.5, y0 + 0.5));
-                    root.draw(&Text::new(score, (px, py - 8), text(15, ink, HPos::Center)))?;
-                    root.draw(&Text::new(wdl, (px, py + 11), text(12, ink, HPos::Center)))?;
+                    root.draw(&Text::new(
+                        score,
+                        (px, py - 10),
+                        text(18, ink, HPos::Center),
+                    ))?;
+                    root.draw(&Text::new(wdl, (px, py + 13), text(15, ink, HPos::Center)))?;
                 }
             }
             let (px, py) = chart.backend_coord(&(0.0, y0 + 0.5));
             root.draw(&Text::new(
                 format!("{}. {}", r + 1, s.bots[a]),
                 (px - 10, py),
-                text(14, INK, HPos::Right),
+                text(17, INK, HPos::Right),
             ))?;
             let (qx, qy) = chart.backend_coord(&(r as f64 + 0.5, n as f64));
             root.draw(&Text::new(
                 (r + 1).to_string(),
                 (qx, qy - 16),
-                text(14, MUTED, HPos::Center),
+                text(17, MUTED, HPos::Center),
             ))?;
         }
         Ok(())
@@ -315,7 +321,8 @@ pub fn elo_over_games(s: &Summary, points: &[(u64, Vec<Option<f64>>)]) -> Option
             .y_desc("Elo")
             .x_label_formatter(&whole)
             .y_label_formatter(&|y| format!("{y:.0}"))
-            .label_style((FONT, 13).into_font().color(&MUTED))
+            .label_style((FONT, 16).into_font().color(&MUTED))
+            .axis_desc_style((FONT, 16).into_font().color(&MUTED))
             .draw()?;
         chart.draw_series(std::iter::once(PathElement::new(
             vec![(0.0, 0.0), (total, 0.0)],
@@ -366,7 +373,8 @@ pub fn llr_over_games(s: &Summary, sp: &SprtStatus, points: &[(u64, f64)]) -> Op
             .x_desc("games played")
             .y_desc("LLR")
             .x_label_formatter(&whole)
-            .label_style((FONT, 13).into_font().color(&MUTED))
+            .label_style((FONT, 16).into_font().color(&MUTED))
+            .axis_desc_style((FONT, 16).into_font().color(&MUTED))
             .draw()?;
         let bounds = [
             (sp.upper, RGBColor(89, 161, 79), "H1 accepted"),
@@ -381,7 +389,7 @@ pub fn llr_over_games(s: &Summary, sp: &SprtStatus, points: &[(u64, f64)]) -> Op
             root.draw(&Text::new(
                 format!("{name} ({})", fmt(Some(y), 3)),
                 (px + 8, py),
-                text(13, colour, HPos::Left),
+                text(16, colour, HPos::Left),
             ))?;
         }
         let mut line = vec![(0.0, 0.0)];
@@ -419,7 +427,7 @@ pub fn first_player(s: &Summary) -> Option<String> {
     let n = rows.len().max(1);
     let name_w = rows
         .iter()
-        .map(|r| text_width(&r.0, 14))
+        .map(|r| text_width(&r.0, 17))
         .max()
         .unwrap_or(40)
         .clamp(40, 260)
@@ -440,7 +448,8 @@ pub fn first_player(s: &Summary) -> Option<String> {
             .bold_line_style(GRID)
             .axis_style(MUTED)
             .x_desc("first seat's mean score (0.5 is fair)")
-            .label_style((FONT, 13).into_font().color(&MUTED))
+            .label_style((FONT, 16).into_font().color(&MUTED))
+            .axis_desc_style((FONT, 16).into_font().color(&MUTED))
             .draw()?;
         chart.draw_series(std::iter::once(PathElement::new(
             vec![(0.5, 0.0), (0.5, n as f64)],
@@ -473,10 +482,10 @@ pub fn first_player(s: &Summary) -> Option<String> {
             root.draw(&Text::new(
                 name.clone(),
                 (px - 12, py),
-                text(14, INK, HPos::Right),
+                text(17, INK, HPos::Right),
             ))?;
             let (qx, _) = chart.backend_coord(&(1.0, y));
-            root.draw(&Text::new(label, (qx + 14, py), text(14, INK, HPos::Left)))?;
+            root.draw(&Text::new(label, (qx + 14, py), text(17, INK, HPos::Left)))?;
         }
         Ok(())
     })
@@ -490,7 +499,7 @@ pub fn lengths(counts: &BTreeMap<u32, u64>) -> Option<String> {
             root.draw(&Text::new(
                 "no games",
                 (20, 40),
-                text(14, MUTED, HPos::Left),
+                text(17, MUTED, HPos::Left),
             ))?;
             Ok(())
         });
@@ -536,7 +545,8 @@ pub fn lengths(counts: &BTreeMap<u32, u64>) -> Option<String> {
             .y_desc("games")
             .x_label_formatter(&whole)
             .y_label_formatter(&whole)
-            .label_style((FONT, 13).into_font().color(&MUTED))
+            .label_style((FONT, 16).into_font().color(&MUTED))
+            .axis_desc_style((FONT, 16).into_font().color(&MUTED))
             .draw()?;
         let colour = rgb(PALETTE[0]);
         for (&b, &c) in &bins {
@@ -606,7 +616,7 @@ pub fn end_conditions(s: &Summary, v: usize) -> (Option<String>, Vec<(String, (u
                 root.draw(&Text::new(
                     "no rated games",
                     (20, 30),
-                    text(14, MUTED, HPos::Left),
+                    text(17, MUTED, HPos::Left),
                 ))?;
                 Ok(())
             }),
@@ -629,7 +639,7 @@ pub fn end_conditions(s: &Summary, v: usize) -> (Option<String>, Vec<(String, (u
         .max(1) as f64;
     let name_w = bots
         .iter()
-        .map(|&b| text_width(&s.bots[b], 14))
+        .map(|&b| text_width(&s.bots[b], 17))
         .max()
         .unwrap_or(40)
         .clamp(40, 260)
@@ -651,7 +661,8 @@ pub fn end_conditions(s: &Summary, v: usize) -> (Option<String>, Vec<(String, (u
             .axis_style(MUTED)
             .x_desc("games")
             .x_label_formatter(&whole)
-            .label_style((FONT, 13).into_font().color(&MUTED))
+            .label_style((FONT, 16).into_font().color(&MUTED))
+            .axis_desc_style((FONT, 16).into_font().color(&MUTED))
             .draw()?;
         for (row, b) in bots.iter().enumerate() {
             let y = n as f64 - row as f64 - 0.5;
@@ -675,12 +686,12 @@ pub fn end_conditions(s: &Summary, v: usize) -> (Option<String>, Vec<(String, (u
                     let (ax, ay) = chart.backend_coord(&(x, y));
                     let (bx, _) = chart.backend_coord(&(x1, y));
                     let label = format!("{}{count}", ["W", "D", "L"][j]);
-                    if bx - ax > text_width(&label, 12) as i32 + 6 {
+                    if bx - ax > text_width(&label, 15) as i32 + 6 {
                         let ink = if j == 0 { WHITE } else { INK };
                         root.draw(&Text::new(
                             label,
                             ((ax + bx) / 2, ay),
-                            text(12, ink, HPos::Center),
+                            text(15, ink, HPos::Center),
                         ))?;
                     }
                     x = x1;
@@ -690,7 +701,7 @@ pub fn end_conditions(s: &Summary, v: usize) -> (Option<String>, Vec<(String, (u
             root.draw(&Text::new(
                 s.bots[*b].clone(),
                 (px - 12, py),
-                text(14, INK, HPos::Right),
+                text(17, INK, HPos::Right),
             ))?;
         }
         Ok(())
