@@ -411,13 +411,14 @@ fn render(t: &Tournament, s: &Summary, g: &Gathered) -> String {
                     }
                     section id="ends" {
                         h2 { "End conditions" }
-                        p.note { "How each bot's games ended, per variant: one colour per end condition (its name, type and priority; the higher priority decides when two hold at once), dark for wins, middle for draws, light for losses." }
+                        p.note { "How each bot's games ended, per variant: one colour per end condition (its name, type and priority; the higher priority decides when two hold at once), dark for wins, middle for draws, light for losses; the table gives the wins-draws-losses (per seat in end_conditions.csv)." }
                         div id="end-conditions" {
                             @for (i, v) in s.variants.iter().enumerate() {
                                 @if multi { h3 { (v.title) } }
                                 @let (svg, keys) = charts::end_conditions(s, i);
                                 (figure(&format!("end-conditions-{}", i + 1), svg))
                                 (legend(&keys))
+                                (end_table(s, i))
                             }
                         }
                     }
@@ -481,4 +482,46 @@ fn standings_table(s: &Summary) -> Markup {
 /// `value ± error` as report.md prints it.
 pub(crate) fn pm(value: f64, error: f64, decimals: usize) -> String {
     plus_minus(value, error, decimals)
+}
+
+/// Per bot (in rank order) and end condition of variant `v`: wins-draws-losses over all seats.
+fn end_table(s: &Summary, v: usize) -> Markup {
+    let mut keys: Vec<(&str, &str, i32)> = vec![];
+    let mut cells: BTreeMap<(usize, usize), [u64; 3]> = BTreeMap::new();
+    for e in s.ends.iter().filter(|e| e.variant == v) {
+        let k = (e.end_type.as_str(), e.end_name.as_str(), e.end_priority);
+        let i = keys.iter().position(|x| *x == k).unwrap_or_else(|| {
+            keys.push(k);
+            keys.len() - 1
+        });
+        let c = cells.entry((e.bot, i)).or_default();
+        c[0] += e.wins;
+        c[1] += e.draws;
+        c[2] += e.losses;
+    }
+    html! {
+        @if !keys.is_empty() {
+            table.ends {
+                tr {
+                    th.name { "bot" }
+                    @for (ty, name, pr) in &keys {
+                        th { (name) @if name != ty { " (" (ty) ")" } ", priority " (pr) }
+                    }
+                }
+                @for st in s.standings.iter().filter(|st| (0..keys.len()).any(|i| cells.contains_key(&(st.bot, i)))) {
+                    tr {
+                        td.name { (st.name) }
+                        @for i in 0..keys.len() {
+                            td {
+                                @match cells.get(&(st.bot, i)) {
+                                    Some(c) => { (c[0]) "-" (c[1]) "-" (c[2]) }
+                                    None => "-",
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
 }
