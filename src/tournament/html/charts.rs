@@ -504,7 +504,7 @@ pub fn lengths(counts: &BTreeMap<u32, u64>) -> Option<String> {
             Ok(())
         });
     };
-    let raw = (last - first + 1).div_ceil(40).max(1);
+    let raw = (last - first).saturating_add(1).div_ceil(40).max(1);
     let width = [1u32, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000]
         .into_iter()
         .find(|&w| w >= raw)
@@ -515,7 +515,8 @@ pub fn lengths(counts: &BTreeMap<u32, u64>) -> Option<String> {
         *bins.entry((p - start) / width).or_default() += c;
     }
     let top = bins.values().copied().max().unwrap_or(1) as f64 * 1.1;
-    let x_hi = (start + (bins.keys().last().copied().unwrap_or(0) + 1) * width) as f64;
+    let x_hi =
+        start as f64 + (bins.keys().last().copied().unwrap_or(0) as f64 + 1.0) * width as f64;
     // At least ten plies wide, so that a run whose games all had one length still has an axis to read.
     let widen = (10.0 - (x_hi - start as f64)).max(0.0) / 2.0;
     // Bins of one ply stand centred on their number.
@@ -550,7 +551,7 @@ pub fn lengths(counts: &BTreeMap<u32, u64>) -> Option<String> {
             .draw()?;
         let colour = rgb(PALETTE[0]);
         for (&b, &c) in &bins {
-            let x0 = (start + b * width) as f64 - shift;
+            let x0 = start as f64 + b as f64 * width as f64 - shift;
             chart.draw_series(std::iter::once(Rectangle::new(
                 [(x0, 0.0), (x0 + width as f64, c as f64)],
                 colour.mix(0.85).filled(),
