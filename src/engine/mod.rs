@@ -124,6 +124,21 @@ impl<'g> Engine<'g> {
         gen::apply_move(self.game, s, m)
     }
 
+    /// Plays a move on the state in place (no copy): what a game that never goes back needs.
+    pub fn play(&self, s: &mut State, m: &Move) {
+        apply::play(self.game, s, m)
+    }
+
+    /// Plays a move on the state in place, saving in `undo` what [`Engine::unmake`] needs to take it back.
+    pub fn make(&self, s: &mut State, m: &Move, undo: &mut apply::Undo) {
+        apply::make(self.game, s, m, undo)
+    }
+
+    /// Takes back the latest move made with [`Engine::make`].
+    pub fn unmake(&self, s: &mut State, undo: &mut apply::Undo) {
+        apply::unmake(s, undo)
+    }
+
     /// The outcome, if the game is over in `s` (`moves` are its legal moves; `history` earlier position keys).
     pub fn outcome(
         &self,
@@ -142,6 +157,18 @@ impl<'g> Engine<'g> {
 
     /// Leaf count at `depth`; positions where the game is over are not expanded.
     pub fn perft(&self, s: &State, depth: u32) -> Result<u64, EngineError> {
+        let mut work = s.clone();
+        let mut undo = apply::Undo::new();
+        self.perft_in(&mut work, depth, &mut undo)
+    }
+
+    /// Perft on one working state, each move made and unmade.
+    fn perft_in(
+        &self,
+        s: &mut State,
+        depth: u32,
+        undo: &mut apply::Undo,
+    ) -> Result<u64, EngineError> {
         if depth == 0 {
             return Ok(1);
         }
@@ -154,7 +181,10 @@ impl<'g> Engine<'g> {
         }
         let mut n = 0;
         for m in &moves {
-            n += self.perft(&self.apply(s, m), depth - 1)?;
+            self.make(s, m, undo);
+            let r = self.perft_in(s, depth - 1, undo);
+            self.unmake(s, undo);
+            n += r?;
         }
         Ok(n)
     }

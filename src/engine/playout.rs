@@ -61,6 +61,6 @@ pub fn random_game(
         moves_seen += moves.len() as u64;
         history.push(s.key());
         let m = &moves[below(rng, moves.len())];
-        s = engine.apply(&s, m);
+        engine.play(&mut s, m);
     }
 }
