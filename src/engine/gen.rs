@@ -26,10 +26,10 @@ const STEP_BUDGET: u32 = 1_000_000;
 /// quadratically: a fuzzed file reached 3.2 GB within the step budget.
 const MAX_EMITTED_ACTIONS: usize = 10_000_000;
 
-/// A part emitted by a program, with what continues it.
-#[derive(Clone, Debug)]
+/// A part emitted by a program, with what continues it. Its actions are `Emissions::actions[start..end]`.
+#[derive(Clone, Copy, Debug)]
 pub struct Emitted {
-    pub part: Part,
+    pub head: PartHead,
     /// `Some(t)` for `add-partial`: the same piece continues with moves of type `t` (any type for `None`).
     pub cont: Option<Option<MoveType>>,
     /// `add-partial-required`: without a continuation this part is no move at all.
@@ -37,6 +37,82 @@ pub struct Emitted {
     /// The continuation may be made by any of the mover's pieces, not only the one that moved (a sowing
     /// whose last seed earns another: `(sow ... (again COND))`).
     pub anywhere: bool,
+}
+
+/// The parts program runs emitted, flat: the actions of all in one vector, each part a Copy header with its
+/// range. Reused across runs and plies (cleared, never shrunk), so that emitting a part allocates nothing once
+/// the buffer is warm. Runs append; a caller that needs a stack (the continuations of composite moves,
+/// `super::compose`) notes the length before and truncates back to it.
+#[derive(Clone, Debug, Default)]
+pub struct Emissions {
+    pub actions: Vec<Action>,
+    pub parts: Vec<Emitted>,
+}
+
+impl Emissions {
+    pub fn len(&self) -> usize {
+        self.parts.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.parts.is_empty()
+    }
+
+    pub fn clear(&mut self) {
+        self.actions.clear();
+        self.parts.clear();
+    }
+
+    /// Drops the parts from `n` on, with their actions.
+    pub fn truncate(&mut self, n: usize) {
+        if let Some(p) = self.parts.get(n) {
+            self.actions.truncate(p.head.start as usize);
+            self.parts.truncate(n);
+        }
+    }
+
+    pub fn actions(&self, i: usize) -> &[Action] {
+        let h = &self.parts[i].head;
+        &self.actions[h.start as usize..h.end as usize]
+    }
+
+    pub fn view(&self, i: usize) -> super::apply::PartView<'_> {
+        let h = &self.parts[i].head;
+        super::apply::PartView {
+            actions: self.actions(i),
+            from: h.from,
+            to: h.to,
+        }
+    }
+
+    /// The part `i` as an owned [`Part`].
+    pub fn part(&self, i: usize) -> Part {
+        self.parts[i].head.to_part(&self.actions)
+    }
+}
+
+/// A part without its actions: their range in a flat buffer, where its piece started and ended, its type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PartHead {
+    pub start: u32,
+    pub end: u32,
+    pub from: Option<Pos>,
+    pub to: Option<Pos>,
+    pub piece: PieceType,
+    pub move_type: Option<MoveType>,
+}
+
+impl PartHead {
+    /// The owned part, its actions read from the buffer the range refers to.
+    pub fn to_part(&self, actions: &[Action]) -> Part {
+        Part {
+            actions: actions[self.start as usize..self.end as usize].to_vec(),
+            from: self.from,
+            to: self.to,
+            piece: self.piece,
+            move_type: self.move_type,
+        }
+    }
 }
 
 /// Why a program run stopped early.
@@ -94,7 +170,7 @@ struct Run<'a> {
     /// A `sow` earned another sowing: the next emission is continued by any of the mover's piles.
     again: bool,
     steps: u32,
-    out: &'a mut Vec<Emitted>,
+    out: &'a mut Emissions,
     /// Actions in the parts this run emitted (see [`MAX_EMITTED_ACTIONS`]).
     emitted_actions: usize,
     /// When set, every square whose contents the program reads is recorded in `reads`, and any read of the
@@ -626,27 +702,28 @@ impl Run<'_> {
             return Ok(());
         }
         let dest = self.to.unwrap_or(self.cursor);
-        let mut actions = Vec::with_capacity(4 + self.captures.len() + self.changes.len());
+        // The actions go straight into the shared buffer (no vector per part).
+        let start = self.out.actions.len();
         for &c in &self.captures {
-            actions.push(Action::Capture { at: c });
+            self.out.actions.push(Action::Capture { at: c });
         }
         for &(f, t) in &self.cascades {
             if self.cascade_captures(t, dest) {
-                actions.push(Action::Capture { at: t });
+                self.out.actions.push(Action::Capture { at: t });
             }
-            actions.push(Action::Move { from: f, to: t });
+            self.out.actions.push(Action::Move { from: f, to: t });
         }
         let piece_kind;
         let mut from = None;
         match (self.drop, self.from, self.held) {
             (Some((kind, reserve)), _, _) => {
                 if self.occupied_on_arrival(dest) {
-                    actions.push(Action::Capture { at: dest });
+                    self.out.actions.push(Action::Capture { at: dest });
                 }
                 let attrs = initial_attrs(self.game, kind);
                 // A drop comes from the reserve of the player whose pieces this turn moves, and stays its piece
                 // (a random `?D` throwing Black's dice puts down Black's dice).
-                actions.push(Action::Place {
+                self.out.actions.push(Action::Place {
                     at: dest,
                     piece: Piece {
                         kind,
@@ -661,7 +738,7 @@ impl Run<'_> {
             (None, Some(f), Some(h)) => {
                 if f != dest {
                     if self.occupied_on_arrival(dest) {
-                        actions.push(Action::Capture { at: dest });
+                        self.out.actions.push(Action::Capture { at: dest });
                     }
                     let carry = match self.game.stacks {
                         true => self.changes.iter().find_map(|a| match a {
@@ -672,16 +749,16 @@ impl Run<'_> {
                     };
                     if let Some(count) = carry.filter(|&c| self.state.under(f).len() >= c as usize)
                     {
-                        actions.push(Action::MoveTop {
+                        self.out.actions.push(Action::MoveTop {
                             from: f,
                             to: dest,
                             count,
                         });
                     } else {
-                        actions.push(Action::Move { from: f, to: dest });
+                        self.out.actions.push(Action::Move { from: f, to: dest });
                     }
                     if copy {
-                        actions.push(Action::Place {
+                        self.out.actions.push(Action::Place {
                             at: f,
                             piece: h,
                             reserve: false,
@@ -695,9 +772,9 @@ impl Run<'_> {
         }
         for &(p, piece) in &self.placed {
             if self.live(p).is_some() && !self.captures.contains(&p) {
-                actions.push(Action::Capture { at: p });
+                self.out.actions.push(Action::Capture { at: p });
             }
-            actions.push(Action::Place {
+            self.out.actions.push(Action::Place {
                 at: p,
                 piece,
                 reserve: false,
@@ -726,10 +803,10 @@ impl Run<'_> {
             if matches!(ch, Action::MoveTop { .. }) {
                 continue; // `carry`'s marker: the movement above says it
             }
-            actions.push(ch);
+            self.out.actions.push(ch);
         }
         if self.extra {
-            actions.push(Action::ExtraTurn);
+            self.out.actions.push(Action::ExtraTurn);
         }
         let required = std::mem::take(&mut self.required);
         let (cont, anywhere) = if self.again {
@@ -737,46 +814,49 @@ impl Run<'_> {
         } else {
             (cont, false)
         };
-        let part = Part {
-            actions,
+        let end = self.out.actions.len();
+        let head = PartHead {
+            start: start as u32,
+            end: end as u32,
             from,
             to: Some(dest),
             piece: piece_kind,
             move_type: self.move_type,
         };
-        if let Mode::Attack(target) = self.mode {
-            if part
-                .actions
-                .iter()
-                .any(|a| matches!(a, Action::Capture { at } if *at == target))
-            {
-                return Err(Stop::Found);
-            }
-        } else {
-            self.emitted_actions += (part.actions.len() + 1) * promote.len().max(1);
-            if self.emitted_actions > MAX_EMITTED_ACTIONS {
-                return Err(Stop::TooMany);
-            }
+        self.emitted_actions += (end - start + 1) * promote.len().max(1);
+        if self.emitted_actions > MAX_EMITTED_ACTIONS {
+            self.out.actions.truncate(start);
+            return Err(Stop::TooMany);
         }
-        if matches!(self.mode, Mode::Attack(_)) {
-            // Only a capture of the target mattered (above).
-        } else if promote.is_empty() {
-            self.out.push(Emitted {
-                part,
-                cont,
-                required,
-                anywhere,
-            });
-        } else {
-            for &t in promote {
-                let mut p = part.clone();
-                p.actions.push(Action::ChangeType { at: dest, kind: t });
-                self.out.push(Emitted {
-                    part: p,
-                    cont,
-                    required,
-                    anywhere,
+        let emitted = |head| Emitted {
+            head,
+            cont,
+            required,
+            anywhere,
+        };
+        match promote {
+            [] => self.out.parts.push(emitted(head)),
+            [first, rest @ ..] => {
+                // One part per promotion: the first ends with its change of type where it stands, each other
+                // one is a copy of the actions before it with its own.
+                self.out.actions.push(Action::ChangeType {
+                    at: dest,
+                    kind: *first,
                 });
+                let mut h = head;
+                h.end += 1;
+                self.out.parts.push(emitted(h));
+                for &t in rest {
+                    let s = self.out.actions.len();
+                    self.out.actions.extend_from_within(start..end);
+                    self.out
+                        .actions
+                        .push(Action::ChangeType { at: dest, kind: t });
+                    let mut h = head;
+                    h.start = s as u32;
+                    h.end = self.out.actions.len() as u32;
+                    self.out.parts.push(emitted(h));
+                }
             }
         }
         // Captures and drops before an `add` are not carried into later emissions; nor are cascades, under
@@ -829,7 +909,7 @@ impl<'a> Run<'a> {
         state: &'a State,
         player: Player,
         mode: Mode,
-        out: &'a mut Vec<Emitted>,
+        out: &'a mut Emissions,
     ) -> Run<'a> {
         Run {
             game,
@@ -942,7 +1022,7 @@ pub fn attacked_by(
         );
         return attacked_by(game, &with_phantom, pos, player, defended, move_type);
     }
-    let mut scratch = vec![];
+    let mut scratch = Emissions::default();
     let mut run = Run::new(game, state, player, Mode::Attack(pos), &mut scratch);
     for (i, c) in state.cells.iter().enumerate() {
         let Some(x) = c else { continue };
@@ -1004,7 +1084,7 @@ pub fn parts(
     owner: Player,
     types: TypeFilter<'_>,
     only: Option<Pos>,
-    out: &mut Vec<Emitted>,
+    out: &mut Emissions,
 ) -> Result<(), EngineError> {
     let wanted = |p: &MoveProgram| types.wants(p);
     let (first, last) = match only {
@@ -1262,7 +1342,7 @@ impl LegalityCache {
         };
         let royal = Pos(k as u16);
         let mut runs = vec![];
-        let mut scratch = vec![];
+        let mut scratch = Emissions::default();
         let mut run = Run::new(game, state, player, Mode::Attack(royal), &mut scratch);
         run.track = true;
         for (i, c) in state.cells.iter().enumerate() {
@@ -1319,7 +1399,7 @@ impl LegalityCache {
                 }
             }
         }
-        let mut scratch = vec![];
+        let mut scratch = Emissions::default();
         let mut run = Run::new(game, after, player, Mode::Attack(self.royal), &mut scratch);
         for (start, piece, j, hit, reads) in &self.runs {
             let touched = reads.last || (0..4).any(|w| reads.squares[w] & changed[w] != 0);
