@@ -50,7 +50,6 @@ pub struct Scratch {
     expanded: KeySet,
     prefix: Vec<usize>,
     chain: Vec<u64>,
-    after: Vec<Option<u64>>,
     keys: Vec<u32>,
     shared: Vec<u32>,
 }
@@ -93,13 +92,16 @@ struct Composer<'a> {
     prefix: &'a mut Vec<usize>,
     /// The hashes of the states along the prefix (a continuation back to one of them would loop).
     chain: &'a mut Vec<u64>,
-    /// Per move of `out`: the hash of the board it leaves, where the enumeration already computed it (a
-    /// composite move without deferred captures); `None` where the merge must make it.
-    after: &'a mut Vec<Option<u64>>,
     /// Continuation states already expanded in this position (see `extend`).
     expanded: &'a mut KeySet,
-    /// Parts of the moves in `out`, together.
+    /// Parts of the moves finished, together (merged ones included, as before merging moved here).
     total_parts: usize,
+    /// Moves finished, merged ones included.
+    finished: usize,
+    /// Merge as moves finish (every game but those with deferred captures, whose moves must be made whole
+    /// to know their net effect): the keys of the moves kept.
+    online: bool,
+    seen: &'a mut KeySet,
 }
 
 impl Composer<'_> {
@@ -112,7 +114,7 @@ impl Composer<'_> {
         anywhere: bool,
     ) -> Result<(), EngineError> {
         if self.prefix.len() >= MAX_PARTS
-            || self.out.len() >= MAX_MOVES
+            || self.finished >= MAX_MOVES
             || self.total_parts >= MAX_TOTAL_PARTS
         {
             return Err(EngineError(format!(
@@ -141,6 +143,19 @@ impl Composer<'_> {
         let mut any = false;
         for i in base..top {
             let e = self.em.parts[i];
+            let leaf = !matches!((e.cont, e.head.to), (Some(_), Some(_)));
+            if leaf {
+                // A last part that only creates pieces (an Amazons arrow): the hash after it, without making it.
+                if let Some(hash) = placed_hash(self.work, self.em.actions(i)) {
+                    if !self.chain.contains(&hash) {
+                        any = true;
+                        self.prefix.push(i);
+                        self.finish(hash);
+                        self.prefix.pop();
+                    }
+                    continue;
+                }
+            }
             make_part(self.game, self.work, self.em.view(i), deferred, self.undo);
             let hash = self.work.hash;
             if self.chain.contains(&hash) {
@@ -199,11 +214,49 @@ impl Composer<'_> {
     /// A complete move (the parts of `prefix`), with the hash of the board it leaves.
     fn finish(&mut self, after: u64) {
         self.total_parts += self.prefix.len();
+        self.finished += 1;
+        if self.online {
+            // Moves with the same net effect are one move: the first one listed stays.
+            let from = self.em.parts[self.prefix[0]].head.from;
+            let actions = self.prefix.iter().flat_map(|&j| self.em.actions(j));
+            if !self
+                .seen
+                .insert(after ^ from_key(from) ^ extra_key(actions))
+            {
+                return;
+            }
+        }
         self.out.push_emitted(self.em, self.prefix);
-        // Deferred captures are removed only when the move ends: let the merge make such a move whole.
-        self.after
-            .push((!self.game.options.deferred_captures).then_some(after));
     }
+}
+
+/// The hash of the state after a part that only puts pieces down (not from a reserve, each on its own square,
+/// besides turn actions), as [`make_part`] would leave it; `None` for any other part, or in a game with stacks.
+fn placed_hash(state: &State, actions: &[Action]) -> Option<u64> {
+    if state.has_columns() || actions.len() > 4 {
+        return None;
+    }
+    let mut h = state.hash;
+    for (k, a) in actions.iter().enumerate() {
+        match *a {
+            Action::Place {
+                at,
+                piece,
+                reserve: false,
+            } => {
+                let again = actions[..k]
+                    .iter()
+                    .any(|b| matches!(*b, Action::Place { at: q, .. } if q == at));
+                if again {
+                    return None;
+                }
+                h ^= state.set_delta(at, Some(piece));
+            }
+            Action::ExtraTurn | Action::GotoTurn { .. } => {}
+            _ => return None,
+        }
+    }
+    Some(h)
 }
 
 /// The complete moves whose first part comes from programs the filter selects, with moves of the same net
@@ -238,12 +291,10 @@ pub fn complete_moves_into(
         expanded,
         prefix,
         chain,
-        after,
         keys,
         shared,
     } = scratch;
     em.clear();
-    after.clear();
     expanded.clear();
     prefix.clear();
     chain.clear();
@@ -274,10 +325,13 @@ pub fn complete_moves_into(
         undo,
         prefix,
         chain,
-        after,
         expanded,
         total_parts: 0,
+        finished: 0,
+        online: !deferred,
+        seen,
     };
+    c.seen.clear();
     for i in 0..firsts {
         let e = c.em.parts[i];
         c.prefix.clear();
@@ -294,19 +348,21 @@ pub fn complete_moves_into(
             }
             _ => {
                 c.out.push_emitted(c.em, c.prefix);
-                c.after.push(None);
+                let last = c.out.len() - 1;
+                if c.online && !c.seen.insert(effect_key(game, c.work, c.out, last, c.undo)) {
+                    c.out.pop();
+                }
             }
         }
     }
-    // Moves with the same net effect are one move.
+    if !deferred {
+        return Ok(());
+    }
+    // Moves with the same net effect are one move (made whole: deferred captures go only at the end).
     seen.clear();
     let mut kept = first_move;
     for i in first_move..out.len() {
-        let key = match after[i - first_move] {
-            Some(h) => h ^ from_key(out, i) ^ extra_key(out, i),
-            None => effect_key(game, work, out, i, undo),
-        };
-        if seen.insert(key) {
+        if seen.insert(effect_key(game, work, out, i, undo)) {
             out.moves[kept] = out.moves[i];
             kept += 1;
         }
@@ -321,14 +377,14 @@ fn effect_key(game: &Game, state: &mut State, list: &MoveList, i: usize, undo: &
     make_parts(game, state, list.heads(i).len(), |j| list.view(i, j), undo);
     let h = state.hash;
     unmake(state, undo);
-    h ^ from_key(list, i) ^ extra_key(list, i)
+    h ^ from_key(list.from(i)) ^ extra_key(list.actions_of(i))
 }
 
 /// A move that earns another turn (or sends the turn order elsewhere) differs from the same move without it.
-fn extra_key(list: &MoveList, i: usize) -> u64 {
+fn extra_key<'a>(actions: impl Iterator<Item = &'a Action>) -> u64 {
     let mut extra = false;
     let mut goto = None;
-    for a in list.actions_of(i) {
+    for a in actions {
         match *a {
             Action::ExtraTurn => extra = true,
             Action::GotoTurn { entry } => goto = Some(entry),
@@ -344,9 +400,8 @@ fn extra_key(list: &MoveList, i: usize) -> u64 {
 }
 
 /// The square the move's piece started from, as a key to mix with the board it leaves.
-fn from_key(list: &MoveList, i: usize) -> u64 {
-    list.from(i)
-        .map_or(0, |f| super::state::mix(f.0 as u64 + 1))
+fn from_key(from: Option<Pos>) -> u64 {
+    from.map_or(0, |f| super::state::mix(f.0 as u64 + 1))
 }
 
 /// Whether two moves may share their (from, to) key, decided without allocating: moves come grouped by the

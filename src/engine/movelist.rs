@@ -87,6 +87,16 @@ impl MoveList {
         (0..self.len()).map(|i| self.to_move(i)).collect()
     }
 
+    /// Drops the last move, with its parts and actions.
+    pub fn pop(&mut self) {
+        if let Some(m) = self.moves.pop() {
+            if let Some(h) = self.parts.get(m.first as usize) {
+                self.actions.truncate(h.start as usize);
+            }
+            self.parts.truncate(m.first as usize);
+        }
+    }
+
     /// Adds a pass (a move of no parts).
     pub fn push_pass(&mut self) {
         self.moves.push(MoveHead {
