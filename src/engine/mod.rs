@@ -12,6 +12,7 @@ pub mod moves;
 pub mod ordering;
 pub mod playout;
 pub mod position;
+pub mod run;
 pub mod stack;
 pub mod state;
 
