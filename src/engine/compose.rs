@@ -306,11 +306,7 @@ pub fn complete_moves_into(
         .iter()
         .any(|e| e.cont.is_some() && e.head.to.is_some());
     if !composite {
-        for i in 0..firsts {
-            prefix.clear();
-            prefix.push(i);
-            out.push_emitted(em, prefix);
-        }
+        out.push_singles(em);
         return merge_equal_singles(game, state, out, first_move, work, undo, keys, shared, seen);
     }
     let work = work_copy(work, state);

@@ -122,6 +122,31 @@ impl MoveList {
         });
     }
 
+    /// Adds every emitted part as a move of its own. Into an empty list, the actions are taken over whole
+    /// (the two buffers swap), not copied.
+    pub fn push_singles(&mut self, em: &mut Emissions) {
+        let shift = self.actions.len() as u32;
+        if shift == 0 {
+            std::mem::swap(&mut self.actions, &mut em.actions);
+            em.actions.clear();
+        } else {
+            self.actions.extend_from_slice(&em.actions);
+        }
+        self.parts.reserve(em.parts.len());
+        self.moves.reserve(em.parts.len());
+        for e in &em.parts {
+            let mut h = e.head;
+            h.start += shift;
+            h.end += shift;
+            self.moves.push(MoveHead {
+                first: self.parts.len() as u32,
+                len: 1,
+            });
+            self.parts.push(h);
+        }
+        em.parts.clear();
+    }
+
     /// Adds an owned move.
     pub fn push_move(&mut self, m: &Move) {
         let first = self.parts.len() as u32;

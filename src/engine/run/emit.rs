@@ -1,8 +1,8 @@
 //! The emission of parts (`add`): the boundary between the interpreter and the move representation.
 
 use super::{Emitted, Mode, Run, Stop, MAX_EMITTED_ACTIONS};
-use crate::engine::gen::PartHead;
 use crate::compile::*;
+use crate::engine::gen::PartHead;
 use crate::engine::moves::Action;
 use crate::engine::state::{initial_attrs, Piece};
 
