@@ -6,7 +6,7 @@
 
 use dagaz::engine::apply::Undo;
 use dagaz::engine::playout::{below, game_rng};
-use dagaz::engine::{Engine, State};
+use dagaz::engine::{Engine, MoveList, State};
 use dagaz::load::{load_game, VariantSel};
 use std::path::Path;
 
@@ -106,4 +106,68 @@ fn make_then_unmake_is_the_identity_and_make_equals_apply() {
         }
     }
     assert!(variants > files.len());
+}
+
+/// The move buffer lists the same moves in the same order as `legal_moves`, in both of its modes: whole moves,
+/// and handles (composite moves kept as a path, rebuilt when chosen: what random playouts use). Checked on
+/// random games of every variant of every file of `games/` the buffer serves (`Engine::flat`).
+#[test]
+fn the_move_buffer_lists_the_legal_moves_whole_and_as_handles() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("games");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "zrf"))
+        .collect();
+    files.sort();
+    let mut served = vec![];
+    for file in &files {
+        for v in 1.. {
+            let Ok(game) = load_game(file, &VariantSel::Number(v)) else {
+                break;
+            };
+            let engine = Engine::new(&game);
+            if !engine.flat() {
+                continue;
+            }
+            let what = format!(
+                "{} variant {v}",
+                file.file_name().unwrap().to_string_lossy()
+            );
+            served.push(what.clone());
+            let mut whole = MoveList::new();
+            let mut lazy = MoveList::new();
+            lazy.lazy = true;
+            for g in 0..3 {
+                let mut rng = game_rng(5, g);
+                let mut s = engine.initial();
+                for _ in 0..60 {
+                    let moves = engine.legal_moves(&s).unwrap();
+                    engine.legal_into(&s, &mut whole).unwrap();
+                    assert_eq!(whole.to_moves(), moves, "{what} ply {}", s.ply);
+                    engine.legal_into(&s, &mut lazy).unwrap();
+                    assert_eq!(lazy.len(), moves.len(), "{what} ply {}", s.ply);
+                    for (i, m) in moves.iter().enumerate() {
+                        let r = engine.resolve(&s, &mut lazy, i).unwrap();
+                        assert_eq!(&lazy.to_move(r), m, "{what} ply {} move {i}", s.ply);
+                    }
+                    if moves.is_empty() || engine.outcome(&s, &moves, &[]).unwrap().is_some() {
+                        break;
+                    }
+                    engine.play(&mut s, &moves[below(&mut rng, moves.len())]);
+                }
+            }
+        }
+    }
+    for name in [
+        "amazons.zrf",
+        "english-checkers.zrf",
+        "breakthrough.zrf",
+        "othello.zrf",
+    ] {
+        assert!(
+            served.iter().any(|s| s.starts_with(name)),
+            "{name} is not served: {served:?}"
+        );
+    }
 }

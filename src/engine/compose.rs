@@ -102,6 +102,11 @@ struct Composer<'a> {
     /// to know their net effect): the keys of the moves kept.
     online: bool,
     seen: &'a mut KeySet,
+    /// Keep composite moves as handles (`MoveList::lazy`): per level past the first, the index of the part
+    /// among its level's emissions; and where the first part being extended was copied into `out`.
+    lazy: bool,
+    rel: Vec<u32>,
+    root: Option<u32>,
 }
 
 impl Composer<'_> {
@@ -150,7 +155,9 @@ impl Composer<'_> {
                     if !self.chain.contains(&hash) {
                         any = true;
                         self.prefix.push(i);
+                        self.rel.push((i - base) as u32);
                         self.finish(hash);
+                        self.rel.pop();
                         self.prefix.pop();
                     }
                     continue;
@@ -164,6 +171,7 @@ impl Composer<'_> {
             }
             any = true;
             self.prefix.push(i);
+            self.rel.push((i - base) as u32);
             match (e.cont, e.head.to) {
                 (Some(t), Some(to)) => {
                     // Two routes of one piece to the same state (same board, same last move, same continuation)
@@ -200,6 +208,7 @@ impl Composer<'_> {
                 }
                 _ => self.finish(hash),
             }
+            self.rel.pop();
             self.prefix.pop();
             unmake(self.work, self.undo);
         }
@@ -225,6 +234,21 @@ impl Composer<'_> {
             {
                 return;
             }
+        }
+        if self.lazy {
+            // A handle: the first part (copied once for all its moves) and the path to the rest.
+            let e = self.em.parts[self.prefix[0]];
+            let root = match self.root {
+                Some(r) => r,
+                None => {
+                    let r = self.out.push_part(self.em, self.prefix[0]);
+                    self.root = Some(r);
+                    r
+                }
+            };
+            self.out
+                .push_handle(root, e.cont.flatten(), e.anywhere, &self.rel);
+            return;
         }
         self.out.push_emitted(self.em, self.prefix);
     }
@@ -311,6 +335,7 @@ pub fn complete_moves_into(
     }
     let work = work_copy(work, state);
     let deferred = game.options.deferred_captures;
+    let out_lazy = out.lazy;
     let mut c = Composer {
         game,
         player,
@@ -326,12 +351,17 @@ pub fn complete_moves_into(
         finished: 0,
         online: !deferred,
         seen,
+        lazy: out_lazy && !deferred,
+        rel: vec![],
+        root: None,
     };
     c.seen.clear();
     for i in 0..firsts {
         let e = c.em.parts[i];
         c.prefix.clear();
         c.prefix.push(i);
+        c.rel.clear();
+        c.root = None;
         match (e.cont, e.head.to) {
             (Some(t), Some(to)) => {
                 c.chain.clear();
@@ -515,4 +545,57 @@ pub fn generate_into(
         _ => {}
     }
     Ok(())
+}
+
+/// Builds the move a handle of `list` stands for (see `MoveList::lazy`) and appends it to the list as a whole
+/// move; returns its index. The handle's path is replayed: from the state after its first part, each level's
+/// continuations are generated again, as the composer generated them, and the part at the recorded index made.
+pub fn resolve(
+    game: &Game,
+    state: &State,
+    list: &mut MoveList,
+    i: usize,
+    scratch: &mut Scratch,
+) -> Result<usize, EngineError> {
+    let Some(h) = list.handle(i) else {
+        return Ok(i);
+    };
+    let entry = &game.turn_order.entries[state.turn];
+    let (player, owner) = (entry.player, entry.moves_as);
+    let work = work_copy(&mut scratch.work, state);
+    let em = &mut scratch.em;
+    em.clear();
+    let root = list.parts[h.root as usize];
+    apply_part_view(game, work, list.part_view(h.root as usize));
+    let (mut cont, mut anywhere, mut at) = (h.cont, h.anywhere, root.to);
+    let mut chosen = std::mem::take(&mut scratch.prefix);
+    chosen.clear();
+    for k in 0..h.len as usize {
+        let filter = match cont {
+            Some(t) => TypeFilter::Only(Some(t)),
+            None => TypeFilter::Any,
+        };
+        let base = em.len();
+        let only = (!anywhere).then_some(at.unwrap_or(Pos(0)));
+        parts(game, work, player, owner, filter, only, em)?;
+        let idx = base + list.paths[h.path as usize + k] as usize;
+        let Some(e) = em.parts.get(idx).copied() else {
+            return Err(EngineError(format!(
+                "{}: a listed move could not be rebuilt",
+                game.title
+            )));
+        };
+        apply_part_view(game, work, em.view(idx));
+        chosen.push(idx);
+        cont = e.cont.flatten();
+        anywhere = e.anywhere;
+        at = e.head.to;
+    }
+    let n = list.push_resolved(h.root as usize, em, &chosen);
+    scratch.prefix = chosen;
+    Ok(n)
+}
+
+fn apply_part_view(game: &Game, state: &mut State, part: super::apply::PartView<'_>) {
+    super::apply::apply_actions(game, state, part, false)
 }

@@ -156,6 +156,12 @@ impl<'g> Engine<'g> {
         compose::with_scratch(|scratch| compose::generate_into(self.game, s, out, scratch))
     }
 
+    /// The index of move `i` of a move buffer in handle mode ([`MoveList::lazy`]) as a whole move: built and
+    /// appended if it is a handle, else `i` itself.
+    pub fn resolve(&self, s: &State, moves: &mut MoveList, i: usize) -> Result<usize, EngineError> {
+        compose::with_scratch(|scratch| compose::resolve(self.game, s, moves, i, scratch))
+    }
+
     /// [`Engine::outcome`] given the legal moves in a move buffer (games where [`Engine::flat`] holds).
     pub fn outcome_of_list(
         &self,

@@ -23,7 +23,31 @@ pub struct MoveList {
     pub actions: Vec<Action>,
     pub parts: Vec<PartHead>,
     pub moves: Vec<MoveHead>,
+    /// Handle mode, for a caller that plays one move of the list (random playouts): a composite move is kept
+    /// as a handle (its first part, copied once for all the moves that start with it, and the index of each
+    /// later part among its level's continuations) and built by `compose::resolve` only if chosen. The list
+    /// has the same moves in the same order, merged the same way (the keys are computed as the moves finish);
+    /// only their actions are not copied. Not used in games with deferred captures.
+    pub lazy: bool,
+    pub(crate) paths: Vec<u32>,
+    pub(crate) handles: Vec<Handle>,
 }
+
+/// A composite move kept as a handle (see [`MoveList::lazy`]).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Handle {
+    /// The first part, in `parts` (no move of its own).
+    pub root: u32,
+    /// What continues the first part: the move type (`None`: any) and whether any piece may continue.
+    pub cont: Option<MoveType>,
+    pub anywhere: bool,
+    /// The later parts' indices, `paths[path..path + len]`.
+    pub path: u32,
+    pub len: u32,
+}
+
+/// `MoveHead::len` of a handle (`MoveHead::first` is then the index of the handle).
+const HANDLE: u32 = u32::MAX;
 
 impl MoveList {
     pub fn new() -> MoveList {
@@ -42,6 +66,85 @@ impl MoveList {
         self.actions.clear();
         self.parts.clear();
         self.moves.clear();
+        self.paths.clear();
+        self.handles.clear();
+    }
+
+    /// The handle move `i` is, if it is one (see [`MoveList::lazy`]).
+    pub(crate) fn handle(&self, i: usize) -> Option<Handle> {
+        let m = self.moves[i];
+        (m.len == HANDLE).then(|| self.handles[m.first as usize])
+    }
+
+    /// Part `p` of `parts`, as the apply functions read it.
+    pub(crate) fn part_view(&self, p: usize) -> PartView<'_> {
+        let h = &self.parts[p];
+        PartView {
+            actions: &self.actions[h.start as usize..h.end as usize],
+            from: h.from,
+            to: h.to,
+        }
+    }
+
+    /// Copies emitted part `p` into the list, as no move of its own (a handle's first part); returns its index.
+    pub(crate) fn push_part(&mut self, em: &Emissions, p: usize) -> u32 {
+        let mut h = em.parts[p].head;
+        let start = self.actions.len() as u32;
+        self.actions.extend_from_slice(em.actions(p));
+        h.start = start;
+        h.end = self.actions.len() as u32;
+        self.parts.push(h);
+        self.parts.len() as u32 - 1
+    }
+
+    /// Adds a handle move.
+    pub(crate) fn push_handle(
+        &mut self,
+        root: u32,
+        cont: Option<MoveType>,
+        anywhere: bool,
+        path: &[u32],
+    ) {
+        let h = Handle {
+            root,
+            cont,
+            anywhere,
+            path: self.paths.len() as u32,
+            len: path.len() as u32,
+        };
+        self.paths.extend_from_slice(path);
+        self.moves.push(MoveHead {
+            first: self.handles.len() as u32,
+            len: HANDLE,
+        });
+        self.handles.push(h);
+    }
+
+    /// Adds the move of part `root` of the list followed by the emitted parts `rest`; returns its index.
+    pub(crate) fn push_resolved(&mut self, root: usize, em: &Emissions, rest: &[usize]) -> usize {
+        let first = self.parts.len() as u32;
+        let r = self.parts[root];
+        let start = self.actions.len() as u32;
+        self.actions
+            .extend_from_within(r.start as usize..r.end as usize);
+        self.parts.push(PartHead {
+            start,
+            end: self.actions.len() as u32,
+            ..r
+        });
+        for &p in rest {
+            let mut h = em.parts[p].head;
+            let start = self.actions.len() as u32;
+            self.actions.extend_from_slice(em.actions(p));
+            h.start = start;
+            h.end = self.actions.len() as u32;
+            self.parts.push(h);
+        }
+        self.moves.push(MoveHead {
+            first,
+            len: rest.len() as u32 + 1,
+        });
+        self.moves.len() - 1
     }
 
     /// The parts of move `i`.

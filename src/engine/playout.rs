@@ -79,6 +79,8 @@ fn random_game_listed(
     let mut history = Vec::with_capacity(max_plies as usize + 1);
     let mut moves_seen = 0;
     let mut moves = super::MoveList::new();
+    // Composite moves stay handles until one is chosen.
+    moves.lazy = true;
     loop {
         engine.legal_into(&s, &mut moves)?;
         if let Some(o) = engine.outcome_of_list(&s, &moves, &history)? {
@@ -98,6 +100,7 @@ fn random_game_listed(
         moves_seen += moves.len() as u64;
         history.push(s.key());
         let i = below(rng, moves.len());
+        let i = engine.resolve(&s, &mut moves, i)?;
         engine.play_listed(&mut s, &moves, i);
     }
 }
