@@ -2,6 +2,7 @@
 //! in dependency order (players, board, piece names, programs, setup, end conditions), so that every name is
 //! resolved against what the file declared.
 
+pub mod attack;
 pub mod board;
 mod extension;
 pub mod game;
@@ -1148,6 +1149,7 @@ pub fn compile_with(
         missing_rules: std::mem::take(&mut c.missing),
         extensions: vec![],
         stacks,
+        attack: Default::default(),
     };
     sow::check_capacity(&game, c.diags);
     if c.diags.iter().filter(|d| d.is_error()).count() > errors_before {

@@ -939,7 +939,9 @@ impl<'a> Run<'a> {
 }
 
 /// Whether `pos` could be captured by a player other than `player` (or, with `defended`, by `player` itself),
-/// on the given board, by a single part of any of their moves.
+/// on the given board, by a single part of any of their moves: plain programs by a backward walk from the
+/// square, the others forwards (`super::attack`).
+#[inline]
 pub fn attacked_by(
     game: &Game,
     state: &State,
@@ -948,41 +950,75 @@ pub fn attacked_by(
     defended: bool,
     move_type: Option<MoveType>,
 ) -> Result<bool, EngineError> {
+    super::attack::attacked_by(game, state, pos, player, defended, move_type)
+}
+
+/// [`attacked_by`] by running programs forwards against the square: every program of every attacking piece, or
+/// with `only`, the programs that table says are not plain (its shapes cover the others).
+pub fn attacked_by_forward(
+    game: &Game,
+    state: &State,
+    pos: Pos,
+    player: Player,
+    defended: bool,
+    move_type: Option<MoveType>,
+    only: Option<&crate::compile::attack::AttackTable>,
+) -> Result<bool, EngineError> {
+    let attacks = |x: &Piece| {
+        !(x.dead
+            || game.same_team(x.owner, player) != defended
+            || game.players[x.owner.idx()].random)
+    };
+    let wanted = |p: &MoveProgram| move_type.is_none() || p.move_type == move_type;
+    let pieces = &game.pieces;
+    if let Some(t) = only {
+        // Nothing to run forwards: no state copy, no interpreter.
+        let any = state.cells.iter().flatten().any(|x| {
+            attacks(x)
+                && t.forward[x.kind.idx()].iter().any(|&j| {
+                    pieces[x.kind.idx()]
+                        .moves
+                        .get(j as usize)
+                        .is_some_and(wanted)
+                })
+        });
+        if !any {
+            return Ok(false);
+        }
+    }
     // An empty square is attacked when a piece standing there could be captured: put a phantom piece of the
     // defending side there, so that moves which need a victim (`enemy?`) see one and quiet moves do not count.
     if state.get(pos).is_none() {
-        let defender = if defended {
-            Player(((player.0 as usize + 1) % game.players.len().max(1)) as u8)
-        } else {
-            player
-        };
         let mut with_phantom = state.clone();
-        with_phantom.set(
-            pos,
-            Some(Piece {
-                kind: PieceType(0),
-                owner: defender,
-                attrs: AttrBits::default(),
-                dead: false,
-            }),
-        );
-        return attacked_by(game, &with_phantom, pos, player, defended, move_type);
+        with_phantom.set(pos, Some(super::attack::phantom(game, player, defended)));
+        return attacked_by_forward(game, &with_phantom, pos, player, defended, move_type, only);
     }
     let mut scratch = vec![];
     let mut run = Run::new(game, state, player, Mode::Attack(pos), &mut scratch);
     for (i, c) in state.cells.iter().enumerate() {
         let Some(x) = c else { continue };
-        if x.dead
-            || game.same_team(x.owner, player) != defended
-            || game.players[x.owner.idx()].random
-        {
+        if !attacks(x) {
             continue;
         }
         run.player = x.owner;
-        let progs = game.pieces[x.kind.idx()].moves.iter();
-        for prog in progs.filter(|p| move_type.is_none() || p.move_type == move_type) {
-            if run.exec(prog, Pos(i as u16), Some(*x), None)? {
-                return Ok(true);
+        let progs = &pieces[x.kind.idx()].moves;
+        match only {
+            None => {
+                for prog in progs.iter().filter(|p| wanted(p)) {
+                    if run.exec(prog, Pos(i as u16), Some(*x), None)? {
+                        return Ok(true);
+                    }
+                }
+            }
+            Some(t) => {
+                for &j in &t.forward[x.kind.idx()] {
+                    let Some(prog) = progs.get(j as usize).filter(|p| wanted(p)) else {
+                        continue;
+                    };
+                    if run.exec(prog, Pos(i as u16), Some(*x), None)? {
+                        return Ok(true);
+                    }
+                }
             }
         }
     }
@@ -1716,6 +1752,9 @@ pub(super) struct LegalityCache {
     royal: Pos,
     /// Per opponent program run: the attacker's square, the piece there, the program, its answer, its reads.
     runs: Vec<(Pos, Piece, usize, bool, Reads)>,
+    /// Per backward walk of an attack shape (`super::attack`): the shape, the attacking player, its answer,
+    /// its reads. Empty when the game's programs are all run forwards.
+    walks: Vec<(u16, Player, bool, Reads)>,
 }
 
 impl LegalityCache {
@@ -1735,6 +1774,7 @@ impl LegalityCache {
             return Ok(None);
         };
         let royal = Pos(k as u16);
+        let table = game.attack_table();
         let mut runs = vec![];
         let mut scratch = vec![];
         let mut run = Run::new(game, state, player, Mode::Attack(royal), &mut scratch);
@@ -1747,6 +1787,10 @@ impl LegalityCache {
             let start = Pos(i as u16);
             run.player = x.owner;
             for (j, prog) in game.pieces[x.kind.idx()].moves.iter().enumerate() {
+                // Plain programs are answered by the backward walk in `attacked_after`.
+                if table.usable && !table.forward[x.kind.idx()].contains(&(j as u16)) {
+                    continue;
+                }
                 let hit = run.exec(prog, start, Some(*x), None)?;
                 let mut reads = Reads {
                     squares: run.reads.get(),
@@ -1756,7 +1800,30 @@ impl LegalityCache {
                 runs.push((start, *x, j, hit, reads));
             }
         }
-        Ok(Some(LegalityCache { royal, runs }))
+        let mut walks = vec![];
+        if table.usable {
+            let target = state.get(royal).filter(|x| !x.dead);
+            for (i, info) in game.players.iter().enumerate() {
+                let attacker = Player(i as u8);
+                let Some(target) = target else { break };
+                if info.random || game.same_team(attacker, player) {
+                    continue;
+                }
+                for (k, shape) in table.shapes.iter().enumerate() {
+                    let mut w = super::attack::Walk::new(
+                        game, table, state, royal, target, attacker, player,
+                    );
+                    w.track = true;
+                    let hit = w.hits(k, shape);
+                    let reads = Reads {
+                        squares: w.reads.get(),
+                        last: w.reads_last.get(),
+                    };
+                    walks.push((k as u16, attacker, hit, reads));
+                }
+            }
+        }
+        Ok(Some(LegalityCache { royal, runs, walks }))
     }
 
     pub(super) fn attacked_after(
@@ -1793,6 +1860,26 @@ impl LegalityCache {
                 }
             }
         }
+        let table = game.attack_table();
+        if !self.walks.is_empty() {
+            let Some(target) = after.get(self.royal).filter(|x| !x.dead) else {
+                return royal_attacked(game, after, player, types);
+            };
+            for &(k, attacker, hit, reads) in &self.walks {
+                let touched = reads.last || (0..4).any(|w| reads.squares[w] & changed[w] != 0);
+                let hit = if touched {
+                    let w = super::attack::Walk::new(
+                        game, table, after, self.royal, target, attacker, player,
+                    );
+                    w.hits(k as usize, &table.shapes[k as usize])
+                } else {
+                    hit
+                };
+                if hit {
+                    return Ok(true);
+                }
+            }
+        }
         let mut scratch = vec![];
         let mut run = Run::new(game, after, player, Mode::Attack(self.royal), &mut scratch);
         for (start, piece, j, hit, reads) in &self.runs {
@@ -1822,10 +1909,14 @@ impl LegalityCache {
                         return Ok(true);
                     }
                 }
-                // A piece of another type stands there now: test all of its programs.
+                // A piece of another type stands there now: test all of its programs (those the backward
+                // walk does not cover).
                 None => {
                     run.player = now.owner;
-                    for prog in &game.pieces[now.kind.idx()].moves {
+                    for (j, prog) in game.pieces[now.kind.idx()].moves.iter().enumerate() {
+                        if table.usable && !table.forward[now.kind.idx()].contains(&(j as u16)) {
+                            continue;
+                        }
                         if run.exec(prog, *start, Some(now), None)? {
                             return Ok(true);
                         }

@@ -1,6 +1,7 @@
 //! The engine: game state, moves, the move-program interpreter, composite moves, options, end of game, perft.
 //! [`Engine`] is the one interface bots, the tournament and `dagaz session` use.
 
+pub mod attack;
 pub mod end;
 pub mod gen;
 pub mod groups;
