@@ -3,7 +3,8 @@
 //! depth.
 //!
 //! Scores are from the point of view of the player to move at the root. With two players this is negamax;
-//! with more it is the *paranoid* search: every other player is assumed to play against the root player.
+//! with more it is the *paranoid* search: every other player is assumed to play against the root player, but
+//! for the root player's partners in a game of teams, who play with it.
 //! Random (`?`) players' moves are averaged (expectimax). Leaves are scored by the model's evaluation, the
 //! root player's score minus the others' mean, in hundredths of the cheapest piece; won and lost positions
 //! score ±[`WIN`] less the distance, so the bot wins fast and loses slowly.
@@ -249,7 +250,7 @@ impl<M: Model> Searcher<'_, M> {
             return Ok(stand);
         }
         captures.sort_by_key(|&i| std::cmp::Reverse(self.model.captures(&moves[i])));
-        let maximizing = self.model.to_move(s) == self.root;
+        let maximizing = self.model.same_side(self.model.to_move(s), self.root);
         if maximizing && stand >= beta || !maximizing && stand <= alpha {
             return Ok(stand);
         }
@@ -334,7 +335,7 @@ impl<M: Model> Searcher<'_, M> {
             }
             best = (sum / moves.len() as i64) as i32;
             bound = EXACT;
-        } else if self.model.to_move(s) == self.root {
+        } else if self.model.same_side(self.model.to_move(s), self.root) {
             let mut b = -INF;
             for &i in &order {
                 let c = self.model.apply(s, &moves[i]);
@@ -647,5 +648,28 @@ mod tests {
         };
         let r = best(&race, &race.start(), limits(5), 2);
         assert_eq!(r.best, 1, "{r:?}");
+    }
+
+    #[test]
+    fn partners_play_for_each_other() {
+        // Teams 0+1 against 2+3. At depth 2 the root (0) and its partner (1) move: each gives the other 2 squares
+        // (team mean 2, score 200). A search that took the partner for an opponent would expect it to advance
+        // itself (1 square) and score the root's own squares only.
+        let race = TeamRace { goal: 100 };
+        let s = RaceState {
+            pos: vec![0; 4],
+            turn: 0,
+        };
+        let r = best(&race, &s, limits(2), 1);
+        assert_eq!(r.best, 1, "{r:?}");
+        assert_eq!(r.score, 200, "{r:?}");
+        // The partner two squares from the goal: giving it two wins at once.
+        let s = RaceState {
+            pos: vec![0, 98, 97, 97],
+            turn: 0,
+        };
+        let r = best(&race, &s, limits(3), 1);
+        assert_eq!(r.best, 1, "{r:?}");
+        assert_eq!(r.score, WIN - 1);
     }
 }

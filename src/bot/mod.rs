@@ -28,6 +28,7 @@ mod tests;
 
 pub use spec::BotSpec;
 
+use crate::compile::Player;
 use crate::engine::{Engine, EngineError, Move, State};
 use rand_chacha::ChaCha8Rng;
 
@@ -121,6 +122,11 @@ pub trait Model {
     fn is_random_player(&self, _p: usize) -> bool {
         false
     }
+    /// Whether players `a` and `b` play on one side (a team of a partnership game, or one player): they win
+    /// and lose together, so a search maximizes for both and an evaluation adds their scores.
+    fn same_side(&self, a: usize, b: usize) -> bool {
+        a == b
+    }
     fn legal_moves(&self, s: &Self::State) -> Result<Vec<Self::Move>, EngineError>;
     fn apply(&self, s: &Self::State, m: &Self::Move) -> Self::State;
     /// Per-player results (1 win, 0 draw, -1 loss) when the game is over in `s`.
@@ -174,6 +180,10 @@ impl Model for EngineModel<'_, '_> {
         self.engine.game.players[p].random
     }
 
+    fn same_side(&self, a: usize, b: usize) -> bool {
+        self.engine.game.same_team(Player(a as u8), Player(b as u8))
+    }
+
     fn legal_moves(&self, s: &State) -> Result<Vec<Move>, EngineError> {
         self.engine.legal_moves(s)
     }
@@ -204,20 +214,28 @@ impl Model for EngineModel<'_, '_> {
     }
 }
 
-/// One player's share of a score vector against the others: its score minus the mean of theirs (random
-/// players, who have no stake, left out).
+/// One player's share of a score vector against the others: the mean score of its side (itself and its
+/// partners, see [`Model::same_side`]) minus the mean of the other players' (random players, who have no
+/// stake, left out).
 pub(crate) fn relative<M: Model>(model: &M, scores: &[f64], p: usize) -> f64 {
-    let (mut sum, mut n) = (0.0, 0);
+    let (mut mine, mut m) = (0.0, 0);
+    let (mut theirs, mut n) = (0.0, 0);
     for (q, v) in scores.iter().enumerate() {
-        if q != p && !model.is_random_player(q) {
-            sum += v;
+        if model.is_random_player(q) && q != p {
+            continue;
+        }
+        if q == p || model.same_side(q, p) {
+            mine += v;
+            m += 1;
+        } else {
+            theirs += v;
             n += 1;
         }
     }
-    let mine = scores.get(p).copied().unwrap_or(0.0);
+    let mine = if m == 0 { 0.0 } else { mine / m as f64 };
     if n == 0 {
         mine
     } else {
-        mine - sum / n as f64
+        mine - theirs / n as f64
     }
 }

@@ -366,3 +366,69 @@ pub fn breakthrough_zrf(n: usize) -> String {
 pub fn breakthrough(n: usize) -> Game {
     load_zrf("breakthrough", &breakthrough_zrf(n))
 }
+
+/// A race of two teams of two, players 0 and 1 against 2 and 3, moving in that order: on your turn advance
+/// yourself 1 square, or your partner 2. A team wins when one of its players reaches `goal`. Evaluation:
+/// squares advanced. A search that sees the partner as an opponent never gives it squares and expects it to
+/// give none; one that knows the teams does both.
+pub struct TeamRace {
+    pub goal: u32,
+}
+
+impl TeamRace {
+    fn partner(p: usize) -> usize {
+        p ^ 1
+    }
+}
+
+impl Model for TeamRace {
+    type State = RaceState;
+    /// 0: advance yourself 1; 1: advance your partner 2.
+    type Move = u32;
+
+    fn num_players(&self) -> usize {
+        4
+    }
+    fn to_move(&self, s: &RaceState) -> usize {
+        s.turn % 4
+    }
+    fn is_chance(&self, _: &RaceState) -> bool {
+        false
+    }
+    fn same_side(&self, a: usize, b: usize) -> bool {
+        a / 2 == b / 2
+    }
+    fn legal_moves(&self, _: &RaceState) -> Result<Vec<u32>, EngineError> {
+        Ok(vec![0, 1])
+    }
+    fn apply(&self, s: &RaceState, m: &u32) -> RaceState {
+        let mut t = s.clone();
+        let p = self.to_move(s);
+        match m {
+            0 => t.pos[p] += 1,
+            _ => t.pos[Self::partner(p)] += 2,
+        }
+        t.turn += 1;
+        t
+    }
+    fn outcome(&self, s: &RaceState, _: &[u32], _: &[u64]) -> Result<Option<Vec<i8>>, EngineError> {
+        Ok(s.pos.iter().position(|&p| p >= self.goal).map(|w| {
+            (0..4)
+                .map(|q| if self.same_side(q, w) { 1 } else { -1 })
+                .collect()
+        }))
+    }
+    fn key(&self, s: &RaceState) -> u64 {
+        let k = s
+            .pos
+            .iter()
+            .fold((s.turn % 4) as u64, |k, &p| k * 1000 + p as u64);
+        crate::engine::state::mix(k)
+    }
+    fn captures(&self, _: &u32) -> usize {
+        0
+    }
+    fn evaluate(&self, s: &RaceState, _: &[u32]) -> Result<Vec<f64>, EngineError> {
+        Ok(s.pos.iter().map(|&p| p as f64).collect())
+    }
+}

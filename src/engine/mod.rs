@@ -1,7 +1,9 @@
 //! The engine: game state, moves, the move-program interpreter, composite moves, options, end of game, perft.
 //! [`Engine`] is the one interface bots, the tournament and `dagaz session` use.
 
+pub mod apply;
 pub mod attack;
+pub mod compose;
 pub mod end;
 pub mod gen;
 pub mod groups;
@@ -10,6 +12,7 @@ pub mod moves;
 pub mod ordering;
 pub mod playout;
 pub mod position;
+pub mod run;
 pub mod stack;
 pub mod state;
 

@@ -2,14 +2,14 @@
 //! variables, and the `connected` end condition. A child module of the interpreter (`gen`), so that it reads
 //! the run's cursor and board the way the predicates do (every square read is tracked).
 
-use super::{Run, Stop};
 use crate::compile::*;
 use crate::engine::moves::Action;
+use crate::engine::run::{Run, Stop};
 use crate::engine::state::State;
 
 impl Run<'_> {
     /// Evaluates an integer expression. Division or `mod` by zero ends the path, like a failed `verify`.
-    pub(super) fn eval(&mut self, e: &Expr) -> Result<i64, Stop> {
+    pub(in crate::engine) fn eval(&mut self, e: &Expr) -> Result<i64, Stop> {
         Ok(match e {
             Expr::Int(v) => *v,
             Expr::StateVar(v, p) => {
@@ -146,7 +146,7 @@ impl Run<'_> {
     }
 
     /// `(set-var v EXPR)`.
-    pub(super) fn set_var(&mut self, v: u16, e: &Expr) -> Result<(), Stop> {
+    pub(in crate::engine) fn set_var(&mut self, v: u16, e: &Expr) -> Result<(), Stop> {
         let x = self.eval(e)?;
         let i = v as usize;
         if self.vars.len() <= i {
@@ -158,7 +158,7 @@ impl Run<'_> {
 
     /// `(set-var v EXPR)` on a game or player variable: recorded as a change of the part, as `set-attribute`
     /// is. The value is kept in the range of the state's 32-bit integers (saturating).
-    pub(super) fn set_state_var(&mut self, v: u16, e: &Expr) -> Result<(), Stop> {
+    pub(in crate::engine) fn set_state_var(&mut self, v: u16, e: &Expr) -> Result<(), Stop> {
         let x = self.eval(e)?;
         let slot = slot(self.game, v, self.player) as u16;
         let value = x.clamp(i32::MIN as i64, i32::MAX as i64) as i32;
@@ -168,7 +168,12 @@ impl Run<'_> {
 
     /// `(set-attribute hp EXPR [LOC])` on an integer attribute: a change of the part (it follows the moving
     /// piece, like `set-attribute`); the value saturates to the attribute's 8-bit range (-128..127).
-    pub(super) fn set_int_attribute(&mut self, k: u8, e: &Expr, l: Loc) -> Result<(), Stop> {
+    pub(in crate::engine) fn set_int_attribute(
+        &mut self,
+        k: u8,
+        e: &Expr,
+        l: Loc,
+    ) -> Result<(), Stop> {
         let x = self.eval(e)?;
         let Some(at) = self.loc(l) else {
             return Err(Stop::Path);
@@ -183,7 +188,11 @@ impl Run<'_> {
     }
 
     /// A comparison condition.
-    pub(super) fn compare(&mut self, op: CmpOp, ab: &(Expr, Expr)) -> Result<bool, Stop> {
+    pub(in crate::engine) fn compare(
+        &mut self,
+        op: CmpOp,
+        ab: &(Expr, Expr),
+    ) -> Result<bool, Stop> {
         let a = self.eval(&ab.0)?;
         let b = self.eval(&ab.1)?;
         Ok(op.holds(a, b))

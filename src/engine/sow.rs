@@ -6,10 +6,10 @@
 //! of `SetIntAttribute` actions (a `Place` where a seed lands on a position with no pile), so the move carries
 //! its whole net effect, and the hash, notation and deduplication stay exact.
 
-use super::{Run, Stop};
 use crate::compile::sow::{GrandSlam, Sow, Sum};
 use crate::compile::*;
 use crate::engine::moves::Action;
+use crate::engine::run::{Run, Stop};
 use crate::engine::state::{initial_attrs, Piece, State};
 
 /// The rules of one sowing, as per-position tables (indexed by `Pos`).
@@ -251,7 +251,7 @@ impl Run<'_> {
     /// the sowing is not allowed. Kept out of `instr`, the interpreter's hot loop, like `choose`.
     #[inline(never)]
     #[cold]
-    pub(super) fn sow(&mut self, s: &Sow) -> Result<(), Stop> {
+    pub(in crate::engine) fn sow(&mut self, s: &Sow) -> Result<(), Stop> {
         let game = self.game;
         let origin = self.cursor;
         let mut counts = counts(self.state, s.field);

@@ -14,6 +14,12 @@ For each game whose file is present it runs, pinned to one core (`taskset -c COR
 and, for the games OpenSpiel has, uniform random playouts with `pyspiel.evaluate_bots` (the whole game is played in
 C++) in a loop for a fixed time, in this same process pinned to the same core. Only the standard library and
 OpenSpiel (`pip install open-spiel`) are needed; without OpenSpiel the dagaz columns are still measured.
+
+Issue 11's floors (FLOORS: dagaz over OpenSpiel in random playouts per CPU-second for chess, English checkers,
+breakthrough, othello and amazons; chess perft(5) in CPU-seconds) are judged for the games of the run: the report
+says which are met, standard error names each missed one, and the exit code is 1 if any is missed or cannot be
+judged (OpenSpiel missing, a game failed). `--no-floors` gives the figures only (exit code 0). `--only KEY,...`
+runs some games (and judges only their floors).
 """
 
 import argparse
@@ -41,8 +47,10 @@ def markers(block):
 
 
 # Per game: the file, a fixed perft depth and playout count where chosen (None: chosen by the script so that the run
-# takes a few seconds, see choose_depth / choose_games), the OpenSpiel name, and the peer numbers from
+# takes a few seconds, see choose_depth / choose_games), extra arguments for `dagaz playout`, the OpenSpiel game (a
+# `pyspiel.load_game` string) and how its rules differ from ours, and the peer numbers from
 # ../shared/reference/throughput-anchors.md (RBG compiled, OpenSpiel on the anchors' machine; playouts/s, one core).
+# The first six are issue 11's games; the others were added by issues 7-10 and are measured without a floor.
 GAMES = [
     dict(key="chess", name="chess", file="games/chess.zrf", depth=5, games=1000,
          openspiel="chess", rbg=626, rbg_len=316, os_anchor=522),
@@ -56,8 +64,55 @@ GAMES = [
          openspiel="othello", rbg=13890, rbg_len=60, os_anchor=2040),
     dict(key="amazons", name="amazons", file="games/amazons.zrf", depth=2, games=1000,
          openspiel="amazons", rbg=2181, rbg_len=71, os_anchor=9753),
+    dict(key="russian-draughts", name="Russian draughts", file="games/russian-draughts.zrf", depth=8, games=2000),
+    dict(key="brazilian-draughts", name="Brazilian draughts", file="games/brazilian-draughts.zrf", depth=8,
+         games=2000),
+    dict(key="italian-draughts", name="Italian draughts", file="games/italian-draughts.zrf", depth=8, games=5000),
+    dict(key="turkish-draughts", name="Turkish draughts", file="games/turkish-draughts.zrf", depth=6, games=2000),
+    dict(key="lasca", name="Lasca", file="games/lasca.zrf", depth=12, games=5000),
+    dict(key="bashni", name="Bashni", file="games/bashni.zrf", depth=8, games=5000),
+    dict(key="go-9x9", name="Go 9x9", file="games/go-9x9.zrf", depth=3, games=500,
+         openspiel="go(board_size=9,komi=7.5)",
+         os_differs="OpenSpiel ends a game at 162 actions (max_game_length) and on a repeated position (superko, a "
+                    "draw); ours plays to two passes in a row (cap 1000 plies) with simple ko"),
+    dict(key="hex", name="Hex 11x11", file="games/hex.zrf", depth=3, games=1000, openspiel="hex",
+         os_differs="the same rules (11x11, no swap)"),
+    dict(key="oware", name="Oware", file="games/oware.zrf", depth=8, games=2000, openspiel="oware",
+         os_differs="OpenSpiel ends at the second occurrence of a position since the last capture, ours at the third"),
+    dict(key="kalah", name="Kalah", file="games/kalah.zrf", depth=5, games=5000, openspiel="mancala",
+         os_differs="the same rules (6 pits, 4 seeds, perft equal to d7); a turn that sows again is one move here, "
+                    "several actions there, so a random player here picks uniformly among whole turns and the random "
+                    "games differ in length"),
+    dict(key="connect-four", name="Connect Four", file="games/connect-four.zrf", depth=7, games=50000,
+         openspiel="connect_four", os_differs="the same rules"),
+    dict(key="backgammon", name="backgammon", file="games/backgammon.zrf", depth=4, games=500,
+         playout_args=["--allow-missing-rules"], openspiel="backgammon",
+         os_differs="win/loss scoring in both (no gammons, no doubling cube); OpenSpiel caps a game at 500 turns "
+                    "per player; a double is two actions there and one whole turn here. Ours is played with "
+                    "--allow-missing-rules: its setup stacks checkers on a point without `(stacks)`, a missing rule"),
+    dict(key="nine-mens-morris", name="nine men's morris", file="games/nine-mens-morris.zrf", depth=5, games=1000,
+         openspiel="nine_mens_morris",
+         os_differs="OpenSpiel makes a mill's removal an action of its own and draws at 214 actions; here the "
+                    "removal is part of the move and only the ply cap (1000) draws"),
+    dict(key="lines-of-action", name="Lines of Action", file="games/lines-of-action.zrf", depth=4, games=200,
+         openspiel="lines_of_action",
+         os_differs="OpenSpiel draws at 1000 actions; a move that connects both players draws here (Sackson)"),
+    dict(key="xiangqi", name="xiangqi", file="games/xiangqi.zrf", depth=4, games=100, openspiel="xiangqi",
+         os_differs="OpenSpiel draws at 500 actions; ours at the third repetition or the ply cap (1000), without "
+                    "the Asian rules' perpetual check and chase"),
+    dict(key="shogi", name="shogi", file="games/shogi.zrf", depth=4, games=20, openspiel="shogi",
+         os_differs="OpenSpiel has repetition (sennichite); ours has no repetition or impasse rule and draws at "
+                    "the ply cap (1000)"),
 ]
-FLOORS = dict(perft_chess_5_seconds=15.0, playouts={"chess": 100.0, "english-checkers": 10000.0})
+for _g in GAMES:
+    for _k, _v in dict(openspiel=None, os_differs=None, rbg=None, rbg_len=None, os_anchor=None,
+                       playout_args=[]).items():
+        _g.setdefault(_k, _v)
+# Issue 11's floors: dagaz's random whole-turn playouts per CPU-second over OpenSpiel's, measured in the same run;
+# chess perft(5) in CPU-seconds. They replace the first benchmark's absolute floors (chess perft(5) under 15 s,
+# chess 100 and English checkers 10,000 playouts/s on the wall clock), which every one of these implies.
+FLOORS = dict(perft_chess_5_seconds=1.5,
+              ratios={"chess": 1.2, "english-checkers": 19.8, "breakthrough": 2.07, "othello": 6.8, "amazons": 0.22})
 MAX_PLIES = 1000       # dagaz playout cap (its default); a game reaching it ends as a draw of type move-limit
 SEED = 1
 TARGET_SECONDS = 5.0   # what an automatically chosen perft depth / playout count aims at
@@ -147,7 +202,8 @@ def nice(n):
 def choose_games(g, core):
     n = 10
     while True:
-        r, _ = run_dagaz(["playout", g["file"], "--games", n, "--seed", SEED, "--max-plies", MAX_PLIES], core)
+        r, _ = run_dagaz(["playout", g["file"], "--games", n, "--seed", SEED, "--max-plies", MAX_PLIES]
+                         + g["playout_args"], core)
         if r["seconds"] >= 0.5 or n >= 1_000_000:
             return nice(r["playouts_per_second"] * TARGET_SECONDS)
         n *= 10
@@ -168,7 +224,8 @@ def bench_dagaz(g, core):
         f"CPU share {r['cpu_share']:.2f}")
     n = g["games"] if g["games"] is not None else choose_games(g, core)
     out["games_auto"] = g["games"] is None
-    r, shown = run_dagaz(["playout", g["file"], "--games", n, "--seed", SEED, "--max-plies", MAX_PLIES], core)
+    r, shown = run_dagaz(["playout", g["file"], "--games", n, "--seed", SEED, "--max-plies", MAX_PLIES]
+                         + g["playout_args"], core)
     out["playout"] = dict(games=r["games"], seconds=r["seconds"], playouts_per_second=r["playouts_per_second"],
                           mean_plies=r["mean_plies"], end_types=r["end_types"], wins=r["wins"], errors=r["errors"],
                           cpu_share=r["cpu_share"], playouts_per_cpu_second=r["games"] / max(r["cpu_seconds"], 1e-9),
@@ -231,7 +288,42 @@ def ended(end_types, games):
     return ", ".join(f"{k} {100 * v / games:.0f}%" for k, v in parts)
 
 
-def report(m, results, os_status, os_seconds):
+def judge(results):
+    """Issue 11's floors for the games of this run: a list of (text, met). A floor that cannot be judged (the game
+    or OpenSpiel failed or was not measured) is missed: the run cannot show it holds."""
+    out = []
+    by = {g["key"]: r for g, r in results}
+    c = by.get("chess")
+    limit = FLOORS["perft_chess_5_seconds"]
+    if c is not None:
+        if "perft" in c and c["perft"]["depth"] == 5:
+            p = c["perft"]
+            cpu = p["seconds"] * min(1.0, p["cpu_share"])
+            ok = cpu <= limit
+            out.append((f"chess perft(5) at most {limit:g} s: {cpu:.2f} CPU-seconds ({p['seconds']:.2f} s, CPU share "
+                        f"{p['cpu_share']:.2f}) — {'met' if ok else 'NOT met'}", ok))
+        else:
+            out.append((f"chess perft(5) at most {limit:g} s: not measured ({c.get('skipped', 'no perft(5)')}) — "
+                        f"NOT met", False))
+    for key, floor in FLOORS["ratios"].items():
+        r = by.get(key)
+        if r is None:
+            continue
+        name = next(g["name"] for g in GAMES if g["key"] == key)
+        p, o = r.get("playout"), r.get("openspiel")
+        if p and o:
+            ratio = p["playouts_per_cpu_second"] / o["playouts_per_cpu_second"]
+            ok = ratio >= floor
+            out.append((f"{name} at least {floor:g}x OpenSpiel: {ratio:.3g}x ({p['playouts_per_cpu_second']:,.1f} "
+                        f"against {o['playouts_per_cpu_second']:,.1f} playouts per CPU-second) — "
+                        f"{'met' if ok else 'NOT met'}", ok))
+        else:
+            why = r.get("skipped") if not p else r.get("openspiel_note", "OpenSpiel not measured")
+            out.append((f"{name} at least {floor:g}x OpenSpiel: not measured ({why}) — NOT met", False))
+    return out
+
+
+def report(m, results, os_status, os_seconds, floors=True):
     L = []
     load = ", ".join(f"{x:.2f}" for x in m["load"]) if m["load"] else "unknown"
     mhz = f" ({m['mhz']:.0f} MHz)" if m["mhz"] else ""
@@ -304,8 +396,8 @@ def report(m, results, os_status, os_seconds):
         else:
             cells.append("—")
         cells.append(fmt(g["os_anchor"]) if g["os_anchor"] else "—")
-        cells.append(f"{fmt(g['rbg'])} ({g['rbg_len']})")
-        if p and scale:
+        cells.append(f"{fmt(g['rbg'])} ({g['rbg_len']})" if g["rbg"] else "—")
+        if p and scale and g["rbg"]:
             ratio = p["playouts_per_cpu_second"] / (g["rbg"] * scale)
             cells.append(f"{rfmt(ratio)} (per move {rfmt(ratio * p['mean_plies'] / g['rbg_len'])})")
         else:
@@ -318,34 +410,26 @@ def report(m, results, os_status, os_seconds):
                              for g, r in results if r.get("openspiel") and g["os_anchor"])
                  + f"; the median, {scale:.2f}, multiplies the RBG anchors in the last column.")
         L.append("")
-    F = []
-    by = {g["key"]: r for g, r in results}
-    c = by.get("chess")
-    if c is None:
-        pass
-    elif "perft" in c and c["perft"]["depth"] == 5:
-        s = c["perft"]["seconds"]
-        F.append(f"* chess perft(5) under {FLOORS['perft_chess_5_seconds']:g} s: {s:.2f} s — "
-                 f"{'met' if s < FLOORS['perft_chess_5_seconds'] else 'NOT met'} (CPU share {c['perft']['cpu_share']:.2f})")
+    F = judge(results)
+    if floors:
+        L += ["Floors of issue 11 (dagaz's random whole-turn playouts per CPU-second over OpenSpiel's in this run; "
+              "chess perft(5) in CPU-seconds, its time × the command's CPU share):", ""]
+        L += [f"* {text}" for text, _ in F] if F else ["* none of the games with a floor was run"]
+        missed = [text for text, ok in F if not ok]
+        L += ["", f"**{len(missed)} floor(s) missed.**" if missed else "All floors met."]
     else:
-        F.append("* chess perft(5) under 15 s: not measured")
-    for key, floor in FLOORS["playouts"].items():
-        name = next(g["name"] for g in GAMES if g["key"] == key)
-        r = by.get(key)
-        if r is None:
-            continue
-        if "playout" in r:
-            p = r["playout"]
-            v = p["playouts_per_second"]
-            F.append(f"* {name} at least {floor:,.0f} playouts/s: {v:,.1f} — {'met' if v >= floor else 'NOT met'} "
-                     f"(CPU share {p['cpu_share']:.2f}; {p['playouts_per_cpu_second']:,.1f} per CPU-second)")
-        else:
-            F.append(f"* {name} at least {floor:,.0f} playouts/s: not measured ({r.get('skipped', 'skipped')})")
-    if F:
-        L += ["Floors (judged on wall-clock rates):", ""] + F
+        L.append("Floors not judged (--no-floors).")
+    L.append("")
+    notes = [(g, r) for g, r in results if g["os_differs"]]
+    if notes:
+        L.append("Where OpenSpiel's rules differ from ours (games without a floor):")
+        L.append("")
+        for g, r in notes:
+            L.append(f"* {g['name']} (`{g['openspiel']}`): {g['os_differs']}.")
+        L.append("")
     shares = [x["cpu_share"] for _, r in results for k in ("perft", "playout", "openspiel") if (x := r.get(k))]
     if shares and min(shares) < 0.9:
-        if L[-1]:
+        if L and L[-1]:
             L.append("")
         L.append(f"**The core was shared with other work during this run** (CPU share down to {min(shares):.2f}): "
                  f"wall-clock rates are understated; rerun on an idle machine for figures to quote.")
@@ -374,6 +458,8 @@ def main():
                     help="the file --write updates (default: BENCHMARKS.md beside the script's checkout)")
     ap.add_argument("--block", help="with --write: the named marker pair to fill (default: the unnamed one)")
     ap.add_argument("--json", metavar="FILE", help="also write the raw results as JSON")
+    ap.add_argument("--no-floors", action="store_true",
+                    help="figures only: do not judge issue 11's floors (the exit code is then 0)")
     ap.add_argument("--label", help="what was measured, when not a git checkout (e.g. `games branch at ca0ea19`)")
     args = ap.parse_args()
 
@@ -447,7 +533,7 @@ def main():
     except OSError:
         pass
 
-    text = report(m, results, os_status, args.openspiel_seconds)
+    text = report(m, results, os_status, args.openspiel_seconds, floors=not args.no_floors)
     print(text)
     if args.json:
         Path(args.json).write_text(json.dumps(dict(machine=m, results=[dict(game=g, **r) for g, r in results]),
@@ -462,6 +548,12 @@ def main():
         tail = rest.split(END, 1)[1]
         out.write_text(f"{head}{BEGIN}\n{text}\n{END}{tail}")
         log(f"wrote {out}")
+    if not args.no_floors:
+        missed = [t for t, ok in judge(results) if not ok]
+        for t in missed:
+            log(f"floor missed: {t}")
+        if missed:
+            sys.exit(1)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,101 @@
+//! Predicates: `verify`, `if` and `while` conditions.
+
+use super::{attacked_by, Mode, Run, Stop};
+use crate::compile::*;
+
+impl Run<'_> {
+    pub(in crate::engine) fn cond(&mut self, c: &Cond) -> Result<bool, Stop> {
+        Ok(match c {
+            Cond::True => true,
+            Cond::False => false,
+            Cond::Not(c) => !self.cond(c)?,
+            Cond::And(cs) => {
+                for c in cs {
+                    if !self.cond(c)? {
+                        return Ok(false);
+                    }
+                }
+                true
+            }
+            Cond::Or(cs) => {
+                for c in cs {
+                    if self.cond(c)? {
+                        return Ok(true);
+                    }
+                }
+                false
+            }
+            Cond::Empty(l) => self.loc(*l).is_some_and(|p| self.live(p).is_none()),
+            Cond::Friend(l) => self
+                .loc(*l)
+                .and_then(|p| self.live(p))
+                .is_some_and(|x| !x.dead && self.game.same_team(x.owner, self.player)),
+            Cond::Enemy(l) => self
+                .loc(*l)
+                .and_then(|p| self.live(p))
+                .is_some_and(|x| !x.dead && !self.game.same_team(x.owner, self.player)),
+            Cond::Mine(l) => self
+                .loc(*l)
+                .and_then(|p| self.live(p))
+                .is_some_and(|x| !x.dead && x.owner == self.player),
+            Cond::Neutral(l) => {
+                let turn_players = &self.game.turn_order.entries;
+                self.loc(*l)
+                    .and_then(|p| self.live(p))
+                    .is_some_and(|x| !x.dead && !turn_players.iter().any(|e| e.player == x.owner))
+            }
+            Cond::Piece(ts, l) => self
+                .loc(*l)
+                .and_then(|p| self.live(p))
+                .is_some_and(|x| ts.contains(&x.kind)),
+            Cond::InZone(z, l) => self.loc(*l).is_some_and(|p| {
+                let b = &self.game.board;
+                b.in_zone(*z, self.player, p)
+                    || (self.owner != self.player
+                        && b.in_zone(*z, self.owner, p)
+                        && !b.zones[z.idx()]
+                            .members
+                            .get(self.player.idx())
+                            .is_some_and(|m| m.iter().any(|&x| x)))
+            }),
+            Cond::OnBoard(l) => self.loc(*l).is_some(),
+            Cond::LastFrom(l) => self
+                .read_last_then(l)
+                .is_some_and(|p| self.state.last_from == Some(p)),
+            Cond::LastTo(l) => self
+                .read_last_then(l)
+                .is_some_and(|p| self.state.last_to == Some(p)),
+            Cond::Marked(l) => self.loc(*l).is_some_and(|p| self.mark == Some(p)),
+            Cond::IsPosition(q, l) => self.loc(*l) == Some(*q),
+            Cond::Attacked(l, mt) | Cond::Defended(l, mt) => {
+                if matches!(self.mode, Mode::Attack(_)) {
+                    return Ok(false); // no nested attack searches
+                }
+                let Some(p) = self.loc(*l) else {
+                    return Ok(false);
+                };
+                let defended = matches!(c, Cond::Defended(..));
+                match attacked_by(self.game, self.state, p, self.player, defended, *mt) {
+                    Ok(b) => b,
+                    Err(_) => return Err(Stop::Budget),
+                }
+            }
+            Cond::Flag(f) => self.flags.get(f.idx()).copied().unwrap_or(false),
+            Cond::PositionFlag(f, l) => match self.loc(*l) {
+                Some(p) => self
+                    .position_flags
+                    .iter()
+                    .rev()
+                    .find(|(g, q, _)| g == f && *q == p)
+                    .is_some_and(|x| x.2),
+                None => false,
+            },
+            Cond::Attribute(a, l) => self
+                .loc(*l)
+                .and_then(|p| self.live(p))
+                .is_some_and(|x| x.attr(*a)),
+            Cond::Compare(op, ab) => self.compare(*op, ab)?,
+            Cond::Suicide(l) => self.suicide(*l),
+        })
+    }
+}

@@ -1,0 +1,226 @@
+//! The emission of parts (`add`): the boundary between the interpreter and the move representation.
+
+use super::{Emitted, Mode, Run, Stop, MAX_EMITTED_ACTIONS};
+use crate::compile::*;
+use crate::engine::moves::{Action, Part};
+use crate::engine::state::{initial_attrs, Piece};
+
+impl Run<'_> {
+    /// Whether a cascaded piece arriving on `t` captures what stands there: not when that piece moves on itself
+    /// (it is a cascade's start, or the held piece leaving for `dest`), nor when it is captured already.
+    pub(in crate::engine) fn cascade_captures(&self, t: Pos, dest: Pos) -> bool {
+        self.live(t).is_some_and(|x| !x.dead)
+            && !self.captures.contains(&t)
+            && !self.cascades.iter().any(|c| c.0 == t)
+            && !(self.from == Some(t) && dest != t)
+    }
+
+    /// Whether a piece stands on `pos` when the held piece arrives there (so arriving captures it).
+    pub(in crate::engine) fn occupied_on_arrival(&self, pos: Pos) -> bool {
+        self.live(pos).is_some_and(|x| !x.dead)
+            && !self.cascades.iter().any(|(f, _)| *f == pos)
+            && self.from != Some(pos)
+            && !self.captures.contains(&pos)
+    }
+
+    pub(in crate::engine) fn emit(
+        &mut self,
+        promote: &[PieceType],
+        copy: bool,
+        cont: Option<Option<MoveType>>,
+    ) -> Result<(), Stop> {
+        if let Mode::Attack(target) = self.mode {
+            // Only whether this emission would capture the target matters: decide it without building a part.
+            let dest = self.to.unwrap_or(self.cursor);
+            let moves_piece = self.drop.is_some()
+                || (self.held.is_some() && self.from.is_some_and(|f| f != dest));
+            let hit =
+                self.captures.contains(&target)
+                    || (dest == target && moves_piece && self.occupied_on_arrival(target))
+                    || self.cascades.iter().any(|&(f, t)| {
+                        t == target && f != target && self.cascade_captures(t, dest)
+                    })
+                    || self
+                        .placed
+                        .iter()
+                        .any(|(p, _)| *p == target && self.live(*p).is_some())
+                    || (self.game.stacks
+                        && self.changes.iter().any(
+                            |a| matches!(a, Action::TakePrisoner { at, .. } if *at == target),
+                        ));
+            if hit {
+                return Err(Stop::Found);
+            }
+            self.captures.clear();
+            self.placed.clear();
+            return Ok(());
+        }
+        let dest = self.to.unwrap_or(self.cursor);
+        let mut actions = Vec::with_capacity(4 + self.captures.len() + self.changes.len());
+        for &c in &self.captures {
+            actions.push(Action::Capture { at: c });
+        }
+        for &(f, t) in &self.cascades {
+            if self.cascade_captures(t, dest) {
+                actions.push(Action::Capture { at: t });
+            }
+            actions.push(Action::Move { from: f, to: t });
+        }
+        let piece_kind;
+        let mut from = None;
+        match (self.drop, self.from, self.held) {
+            (Some((kind, reserve)), _, _) => {
+                if self.occupied_on_arrival(dest) {
+                    actions.push(Action::Capture { at: dest });
+                }
+                let attrs = initial_attrs(self.game, kind);
+                // A drop comes from the reserve of the player whose pieces this turn moves, and stays its piece
+                // (a random `?D` throwing Black's dice puts down Black's dice).
+                actions.push(Action::Place {
+                    at: dest,
+                    piece: Piece {
+                        kind,
+                        owner: self.owner,
+                        attrs,
+                        dead: false,
+                    },
+                    reserve,
+                });
+                piece_kind = kind;
+            }
+            (None, Some(f), Some(h)) => {
+                if f != dest {
+                    if self.occupied_on_arrival(dest) {
+                        actions.push(Action::Capture { at: dest });
+                    }
+                    let carry = match self.game.stacks {
+                        true => self.changes.iter().find_map(|a| match a {
+                            Action::MoveTop { count, .. } => Some(*count),
+                            _ => None,
+                        }),
+                        false => None,
+                    };
+                    if let Some(count) = carry.filter(|&c| self.state.under(f).len() >= c as usize)
+                    {
+                        actions.push(Action::MoveTop {
+                            from: f,
+                            to: dest,
+                            count,
+                        });
+                    } else {
+                        actions.push(Action::Move { from: f, to: dest });
+                    }
+                    if copy {
+                        actions.push(Action::Place {
+                            at: f,
+                            piece: h,
+                            reserve: false,
+                        });
+                    }
+                }
+                piece_kind = h.kind;
+                from = Some(f);
+            }
+            _ => piece_kind = PieceType(0),
+        }
+        for &(p, piece) in &self.placed {
+            if self.live(p).is_some() && !self.captures.contains(&p) {
+                actions.push(Action::Capture { at: p });
+            }
+            actions.push(Action::Place {
+                at: p,
+                piece,
+                reserve: false,
+            });
+        }
+        // A change made on the square the held piece left follows the piece.
+        let moved = from.filter(|f| *f != dest);
+        for ch in &self.changes {
+            let mut ch = *ch;
+            if let Some(f) = moved {
+                match &mut ch {
+                    Action::ChangeType { at, .. }
+                    | Action::ChangeOwner { at, .. }
+                    | Action::SetAttribute { at, .. }
+                    | Action::SetIntAttribute { at, .. }
+                        if *at == f =>
+                    {
+                        *at = dest
+                    }
+                    _ => {}
+                }
+            }
+            if let Action::TakePrisoner { to, .. } = &mut ch {
+                *to = dest;
+            }
+            if matches!(ch, Action::MoveTop { .. }) {
+                continue; // `carry`'s marker: the movement above says it
+            }
+            actions.push(ch);
+        }
+        if self.extra {
+            actions.push(Action::ExtraTurn);
+        }
+        let required = std::mem::take(&mut self.required);
+        let (cont, anywhere) = if self.again {
+            self.take_again()
+        } else {
+            (cont, false)
+        };
+        let part = Part {
+            actions,
+            from,
+            to: Some(dest),
+            piece: piece_kind,
+            move_type: self.move_type,
+        };
+        if let Mode::Attack(target) = self.mode {
+            if part
+                .actions
+                .iter()
+                .any(|a| matches!(a, Action::Capture { at } if *at == target))
+            {
+                return Err(Stop::Found);
+            }
+        } else {
+            self.emitted_actions += (part.actions.len() + 1) * promote.len().max(1);
+            if self.emitted_actions > MAX_EMITTED_ACTIONS {
+                return Err(Stop::TooMany);
+            }
+        }
+        if matches!(self.mode, Mode::Attack(_)) {
+            // Only a capture of the target mattered (above).
+        } else if promote.is_empty() {
+            self.out.push(Emitted {
+                part,
+                cont,
+                required,
+                anywhere,
+            });
+        } else {
+            for &t in promote {
+                let mut p = part.clone();
+                p.actions.push(Action::ChangeType { at: dest, kind: t });
+                self.out.push(Emitted {
+                    part: p,
+                    cont,
+                    required,
+                    anywhere,
+                });
+            }
+        }
+        // Captures and drops before an `add` are not carried into later emissions; nor are cascades, under
+        // `discard cascades`.
+        self.captures.clear();
+        self.placed.clear();
+        if self.game.options.discard_cascades {
+            self.cascades.clear();
+        }
+        // Prisoners, like captures, belong to the part that took them.
+        if self.game.stacks && !self.changes.is_empty() {
+            self.changes
+                .retain(|a| !matches!(a, Action::TakePrisoner { .. } | Action::MoveTop { .. }));
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,225 @@
+//! The move-program interpreter: one [`Run`] executes a [`MoveProgram`] from a start square over a frozen
+//! board (the state at the start of the part). Predicates read the board as it was, and actions are recorded,
+//! not applied; `add` emits a part and the program goes on. Captures and drops made before an `add` are not
+//! carried into later emissions (Zillions' rule), movements and cascades are.
+//!
+//! Split by concern: predicates (`cond.rs`), instructions (`instr.rs`), `choose` and its backtracking
+//! (`choose.rs`), the group forms (`groups.rs`), and the emission of parts (`emit.rs`, the boundary with the
+//! move representation). Numbers and sowing are in `engine/numbers.rs` and `engine/sow.rs`.
+
+mod choose;
+mod cond;
+mod emit;
+mod groups;
+mod instr;
+
+use super::gen::{attacked_by, Emitted};
+use super::moves::Action;
+use super::state::{Piece, State};
+use super::EngineError;
+use crate::compile::*;
+
+/// Instructions one program run may execute before it is declared runaway.
+const STEP_BUDGET: u32 = 1_000_000;
+/// Actions the parts emitted by one position's programs may hold together. Changes made before an `add` are
+/// carried into every later part of the run, so a `while` that changes and adds at each step grows
+/// quadratically: a fuzzed file reached 3.2 GB within the step budget.
+const MAX_EMITTED_ACTIONS: usize = 10_000_000;
+
+/// Why a program run stopped early.
+pub(in crate::engine) enum Stop {
+    /// The path ends (a failed `verify`, a step off the board): nothing more is emitted.
+    Path,
+    /// In attack mode: a capture on the target was found.
+    Found,
+    /// The step budget ran out.
+    Budget,
+    /// The parts emitted hold [`MAX_EMITTED_ACTIONS`] actions.
+    TooMany,
+}
+
+/// What a program run is for.
+#[derive(Clone, Copy)]
+pub(in crate::engine) enum Mode {
+    /// Emit every part.
+    Generate,
+    /// Stop at the first part that captures on this position.
+    Attack(Pos),
+}
+
+pub(in crate::engine) struct Run<'a> {
+    pub(in crate::engine) game: &'a Game,
+    pub(in crate::engine) state: &'a State,
+    /// The player to move: symmetry, zones, `friend?` refer to it.
+    pub(in crate::engine) player: Player,
+    /// Whose pieces it moves (`(turn-order (?Dice Black dice))`): a zone the file declares for this player and
+    /// not for the mover is read for this player (Daldosa's dice zone exists for Black and White, and the
+    /// random `?D` throws Black's dice).
+    pub(in crate::engine) owner: Player,
+    pub(in crate::engine) mode: Mode,
+    pub(in crate::engine) start: Pos,
+    pub(in crate::engine) cursor: Pos,
+    pub(in crate::engine) mark: Option<Pos>,
+    pub(in crate::engine) from: Option<Pos>,
+    pub(in crate::engine) held: Option<Piece>,
+    pub(in crate::engine) to: Option<Pos>,
+    /// A drop: the type dropped and whether it comes from the reserve.
+    pub(in crate::engine) drop: Option<(PieceType, bool)>,
+    pub(in crate::engine) captures: Vec<Pos>,
+    pub(in crate::engine) placed: Vec<(Pos, Piece)>,
+    pub(in crate::engine) cascades: Vec<(Pos, Pos)>,
+    pub(in crate::engine) changes: Vec<Action>,
+    pub(in crate::engine) flags: Vec<bool>,
+    /// Move variables (`set-var`), 0 until set.
+    pub(in crate::engine) vars: Vec<i64>,
+    pub(in crate::engine) position_flags: Vec<(FlagId, Pos, bool)>,
+    pub(in crate::engine) move_type: Option<MoveType>,
+    /// `(extra-turn)` was executed on this path.
+    pub(in crate::engine) extra: bool,
+    /// `add-partial-required` set it for the next emission.
+    pub(in crate::engine) required: bool,
+    /// A `sow` earned another sowing: the next emission is continued by any of the mover's piles.
+    pub(in crate::engine) again: bool,
+    pub(in crate::engine) steps: u32,
+    pub(in crate::engine) out: &'a mut Vec<Emitted>,
+    /// Actions in the parts this run emitted (see [`MAX_EMITTED_ACTIONS`]).
+    pub(in crate::engine) emitted_actions: usize,
+    /// When set, every square whose contents the program reads is recorded in `reads`, and any read of the
+    /// last move in `reads_last` (see [`LegalityCache`]).
+    pub(in crate::engine) track: bool,
+    pub(in crate::engine) reads: std::cell::Cell<[u64; 4]>,
+    pub(in crate::engine) reads_last: std::cell::Cell<bool>,
+}
+
+impl Run<'_> {
+    #[inline]
+    pub(in crate::engine) fn loc(&self, l: Loc) -> Option<Pos> {
+        match l {
+            Loc::Cursor => Some(self.cursor),
+            Loc::Dir(d) => self.game.board.step(self.player, self.cursor, d),
+            Loc::Pos(p) => Some(p),
+        }
+    }
+
+    #[inline]
+    pub(in crate::engine) fn live(&self, pos: Pos) -> Option<Piece> {
+        if self.track {
+            let i = pos.idx();
+            let mut r = self.reads.get();
+            r[(i >> 6) & 3] |= 1 << (i & 63);
+            self.reads.set(r);
+        }
+        self.state.get(pos)
+    }
+
+    /// The location, noting that the last move is read.
+    pub(in crate::engine) fn read_last_then(&self, l: &Loc) -> Option<Pos> {
+        self.read_last();
+        self.loc(*l)
+    }
+
+    #[inline]
+    pub(in crate::engine) fn read_last(&self) {
+        if self.track {
+            self.reads_last.set(true);
+        }
+    }
+}
+
+/// What a tracked run read: the squares (a bitmap) and whether it looked at the last move.
+#[derive(Clone, Copy, Default)]
+pub(in crate::engine) struct Reads {
+    pub(in crate::engine) squares: [u64; 4],
+    pub(in crate::engine) last: bool,
+}
+
+impl<'a> Run<'a> {
+    /// A context for running programs of `player` on `state`; reused for many programs, so that a program run
+    /// costs no setup beyond resetting a few fields.
+    pub(in crate::engine) fn new(
+        game: &'a Game,
+        state: &'a State,
+        player: Player,
+        mode: Mode,
+        out: &'a mut Vec<Emitted>,
+    ) -> Run<'a> {
+        Run {
+            game,
+            state,
+            player,
+            owner: player,
+            mode,
+            start: Pos(0),
+            cursor: Pos(0),
+            mark: None,
+            from: None,
+            held: None,
+            to: None,
+            drop: None,
+            captures: vec![],
+            placed: vec![],
+            cascades: vec![],
+            changes: vec![],
+            flags: vec![],
+            vars: vec![],
+            position_flags: vec![],
+            move_type: None,
+            extra: false,
+            required: false,
+            again: false,
+            steps: 0,
+            emitted_actions: 0,
+            out,
+            track: false,
+            reads: std::cell::Cell::new([0; 4]),
+            reads_last: std::cell::Cell::new(false),
+        }
+    }
+
+    /// Runs one program from `start`; returns whether an attack target was found. A runaway program is an error.
+    pub(in crate::engine) fn exec(
+        &mut self,
+        prog: &MoveProgram,
+        start: Pos,
+        held: Option<Piece>,
+        drop: Option<(PieceType, bool)>,
+    ) -> Result<bool, EngineError> {
+        self.start = start;
+        self.cursor = start;
+        self.mark = None;
+        self.from = if drop.is_some() { None } else { Some(start) };
+        self.held = held;
+        self.to = None;
+        self.drop = drop;
+        self.captures.clear();
+        self.placed.clear();
+        self.cascades.clear();
+        self.changes.clear();
+        self.flags.clear();
+        self.vars.clear();
+        self.position_flags.clear();
+        self.move_type = prog.move_type;
+        self.extra = false;
+        self.required = false;
+        self.again = false;
+        self.steps = 0;
+        if self.track {
+            self.reads.set([0; 4]);
+            self.reads_last.set(false);
+        }
+        match self.block(&prog.body) {
+            Ok(()) | Err(Stop::Path) => Ok(false),
+            Err(Stop::Found) => Ok(true),
+            Err(Stop::TooMany) => Err(EngineError(format!(
+                "{}: the move programs of one position emitted more than {MAX_EMITTED_ACTIONS} actions",
+                self.game.title
+            ))),
+            Err(Stop::Budget) => Err(EngineError(format!(
+                "{}: a move program ran more than {STEP_BUDGET} steps from {} (an endless `while`?): {}",
+                self.game.title,
+                self.game.board.pos_name(start),
+                prog.source
+            ))),
+        }
+    }
+}
