@@ -218,11 +218,30 @@ pub fn legal_moves(
     royal: &[Vec<PieceType>],
     kings: &[PieceType],
 ) -> Result<Vec<Move>, EngineError> {
+    let (player, moves) = candidates(game, state, kings)?;
+    finish_legal(game, state, royal, kings, player, moves)
+}
+
+/// The player to move and its candidate moves: every complete move after move priorities, maximal captures
+/// and `capture-order`, before the tests made move by move (the `checkmated` rule, invariants) and passing.
+/// [`legal_moves`] is these, filtered by [`candidate_legal`], with the pass added as [`finish_legal`] says.
+pub fn candidates(
+    game: &Game,
+    state: &State,
+    kings: &[PieceType],
+) -> Result<(Player, Vec<Move>), EngineError> {
     let entry = turn_of(game, state);
+    let player = entry.player;
+    let mut moves = generated(game, state, entry)?;
+    order_filters(game, state, kings, &mut moves);
+    Ok((player, moves))
+}
+
+/// The complete moves of the turn, under phases and move priorities.
+fn generated(game: &Game, state: &State, entry: &TurnEntry) -> Result<Vec<Move>, EngineError> {
     let (player, owner) = (entry.player, entry.moves_as);
     if !game.phases.is_empty() {
-        let moves = phase_moves(game, state, entry)?;
-        return finish_legal(game, state, royal, kings, player, moves);
+        return phase_moves(game, state, entry);
     }
     // Under `move-priorities`, only the first type with a move counts: generate the types in that order and
     // stop at the first that has one. Types not listed rank below all listed ones (README: decisions).
@@ -251,7 +270,7 @@ pub fn legal_moves(
             found
         }
     };
-    finish_legal(game, state, royal, kings, player, moves)
+    Ok(moves)
 }
 
 /// The moves of the phase the player to move is in (see [`Phase`]): the first phase whose condition holds
@@ -295,16 +314,9 @@ fn phase_moves(game: &Game, state: &State, entry: &TurnEntry) -> Result<Vec<Move
     )
 }
 
-/// What every list of legal moves goes through after generation: maximal captures, the `checkmated`
-/// legality rule, passing.
-fn finish_legal(
-    game: &Game,
-    state: &State,
-    royal: &[Vec<PieceType>],
-    kings: &[PieceType],
-    player: Player,
-    mut moves: Vec<Move>,
-) -> Result<Vec<Move>, EngineError> {
+/// The filters that compare moves with each other, applied to the whole list before any move-by-move test:
+/// maximal captures and `capture-order`.
+fn order_filters(game: &Game, state: &State, kings: &[PieceType], moves: &mut Vec<Move>) {
     match game.options.maximal_captures {
         MaximalCaptures::No => {}
         MaximalCaptures::Pieces => {
@@ -336,8 +348,20 @@ fn finish_legal(
         }
     }
     if !game.capture_order.is_empty() {
-        super::ordering::keep_best(game, state, kings, &mut moves);
+        super::ordering::keep_best(game, state, kings, moves);
     }
+}
+
+/// What every list of candidates goes through to be the legal moves: the `checkmated` legality rule and the
+/// invariants, move by move, then passing.
+fn finish_legal(
+    game: &Game,
+    state: &State,
+    royal: &[Vec<PieceType>],
+    kings: &[PieceType],
+    player: Player,
+    mut moves: Vec<Move>,
+) -> Result<Vec<Move>, EngineError> {
     if let Some(types) = royal.get(player.idx()).filter(|t| !t.is_empty()) {
         let cache = LegalityCache::build(game, state, player, types)?;
         let mut keep = Vec::with_capacity(moves.len());
@@ -356,6 +380,13 @@ fn finish_legal(
     if !game.invariants.is_empty() {
         moves = super::invariant::filter(game, state, player, moves, royal, kings)?;
     }
+    add_pass(game, state, &mut moves);
+    Ok(moves)
+}
+
+/// `pass turn`: the pass is a move always (`true`), or when there is no other (`forced`) unless a whole round
+/// of passes has just been made.
+pub fn add_pass(game: &Game, state: &State, moves: &mut Vec<Move>) {
     match game.options.pass_turn {
         PassTurn::Yes => moves.push(Move::default()),
         PassTurn::Forced if moves.is_empty() && (state.passes as usize) < game.players.len() => {
@@ -363,7 +394,36 @@ fn finish_legal(
         }
         _ => {}
     }
-    Ok(moves)
+}
+
+/// Whether a candidate move (see [`candidates`]) is legal: the tests [`finish_legal`] makes of each move, one
+/// move alone (the `checkmated` rule, then every invariant), with the same answers.
+pub fn candidate_legal(
+    game: &Game,
+    state: &State,
+    royal: &[Vec<PieceType>],
+    kings: &[PieceType],
+    player: Player,
+    m: &Move,
+) -> Result<bool, EngineError> {
+    let types = royal.get(player.idx()).filter(|t| !t.is_empty());
+    if types.is_none() && game.invariants.is_empty() {
+        return Ok(true);
+    }
+    let after = apply_move(game, state, m);
+    if let Some(types) = types {
+        if royal_attacked(game, &after, player, types)? {
+            return Ok(false);
+        }
+    }
+    if !m.is_pass() {
+        for inv in &game.invariants {
+            if !super::invariant::holds(game, &inv.cond, m, &after, player, royal, kings)? {
+                return Ok(false);
+            }
+        }
+    }
+    Ok(true)
 }
 
 /// Whether any of `player`'s pieces of the given types is attacked.
