@@ -376,6 +376,91 @@ pub fn classify(game: &Game) -> AttackTable {
     table
 }
 
+/// Whether evaluating the condition runs an attack search (`attacked?`, `defended?`): the expensive checks.
+fn costly(c: &Cond) -> bool {
+    match c {
+        Cond::Attacked(..) | Cond::Defended(..) => true,
+        Cond::Not(c) => costly(c),
+        Cond::And(cs) | Cond::Or(cs) => cs.iter().any(costly),
+        _ => false,
+    }
+}
+
+/// Whether evaluating the condition may end the program run with an error (a number form: its evaluation can
+/// fail) or is an attack search (which can run out of budget): such conditions are not moved past others.
+fn may_fail(c: &Cond) -> bool {
+    match c {
+        Cond::Compare(..) => true,
+        Cond::Not(c) => may_fail(c),
+        Cond::And(cs) | Cond::Or(cs) => cs.iter().any(may_fail),
+        _ => false,
+    }
+}
+
+/// Cheap checks before expensive ones: in each run of consecutive `verify`s, and in each `and`, the conditions
+/// that search for attacks go last, in their order. Conditions have no side effects and read a frozen board with
+/// the same cursor, so the order changes nothing but the work done: a failing cheap check now spares the
+/// search. Not done past a condition that may fail (`Compare`), whose error the search could have prevented.
+pub fn cheap_checks_first(body: &mut [Instr]) {
+    let mut i = 0;
+    while i < body.len() {
+        match &mut body[i] {
+            Instr::If(c, a, b) => {
+                reorder_cond(c);
+                cheap_checks_first(a);
+                cheap_checks_first(b);
+            }
+            Instr::While(c, a) => {
+                reorder_cond(c);
+                cheap_checks_first(a);
+            }
+            Instr::Choose(ch) => {
+                reorder_cond(&mut ch.set);
+                if let Some(o) = &mut ch.otherwise {
+                    reorder_cond(o);
+                }
+                cheap_checks_first(&mut ch.body);
+                cheap_checks_first(&mut ch.rest);
+            }
+            Instr::Verify(_) => {
+                let mut j = i;
+                while j < body.len() && matches!(body[j], Instr::Verify(_)) {
+                    if let Instr::Verify(c) = &mut body[j] {
+                        reorder_cond(c);
+                    }
+                    j += 1;
+                }
+                let run = &mut body[i..j];
+                let safe = !run
+                    .iter()
+                    .any(|x| matches!(x, Instr::Verify(c) if may_fail(c)));
+                if safe {
+                    // A stable sort: cheap checks first, expensive ones after, each group in its order.
+                    run.sort_by_key(|x| matches!(x, Instr::Verify(c) if costly(c)));
+                }
+                i = j;
+                continue;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+}
+
+fn reorder_cond(c: &mut Cond) {
+    match c {
+        Cond::Not(c) => reorder_cond(c),
+        Cond::Or(cs) => cs.iter_mut().for_each(reorder_cond),
+        Cond::And(cs) => {
+            cs.iter_mut().for_each(reorder_cond);
+            if !cs.iter().any(may_fail) {
+                cs.sort_by_key(costly);
+            }
+        }
+        _ => {}
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -408,5 +493,27 @@ mod tests {
             .count();
         assert_eq!(slides, 8);
         assert!(t.shapes.iter().all(|s| !s.types.is_empty()));
+    }
+
+    #[test]
+    fn attack_searches_go_after_cheap_checks() {
+        let att = Cond::Not(Box::new(Cond::Attacked(Loc::Cursor, None)));
+        let empty = Cond::Empty(Loc::Cursor);
+        let mut body = vec![
+            Instr::Verify(att.clone()),
+            Instr::Verify(empty.clone()),
+            Instr::Step(Dir(0)),
+            Instr::Verify(Cond::And(vec![att.clone(), empty.clone()])),
+        ];
+        cheap_checks_first(&mut body);
+        assert_eq!(
+            body,
+            vec![
+                Instr::Verify(empty.clone()),
+                Instr::Verify(att.clone()),
+                Instr::Step(Dir(0)),
+                Instr::Verify(Cond::And(vec![empty.clone(), att.clone()])),
+            ]
+        );
     }
 }

@@ -1152,6 +1152,12 @@ pub fn compile_with(
         attack: Default::default(),
     };
     sow::check_capacity(&game, c.diags);
+    // Cheap checks before attack searches (`compile/attack.rs`): the same moves, less work.
+    for piece in &mut game.pieces {
+        for prog in piece.moves.iter_mut().chain(piece.drops.iter_mut()) {
+            attack::cheap_checks_first(&mut prog.body);
+        }
+    }
     if c.diags.iter().filter(|d| d.is_error()).count() > errors_before {
         return None;
     }
