@@ -402,25 +402,158 @@ fn may_fail(c: &Cond) -> bool {
 /// the same cursor, so the order changes nothing but the work done: a failing cheap check now spares the
 /// search. Not done past a condition that may fail (`Compare`), whose error the search could have prevented.
 pub fn cheap_checks_first(body: &mut [Instr]) {
+    reorder(body);
+}
+
+/// [`cheap_checks_first`], and then, where a run of verifies is followed by one step and more cheap verifies,
+/// the attack searches of the first run move past them, their cursor locations rewritten as the step back
+/// (`(verify not-attacked?) e (verify empty?)` becomes `e (verify empty?) (verify (not-attacked? w))`). Exact
+/// only where stepping back undoes the step on every square for every player, checked on the board; a step
+/// that fails ends the path either way. Castling's check of the king's square is then skipped when the square
+/// next to it is occupied.
+pub fn cheap_checks_first_on(board: &Board, body: &mut Vec<Instr>) {
+    reorder(body);
+    defer_past_steps(board, body);
+}
+
+/// The direction that steps back from `d` on every square for every player, if there is one.
+fn step_back(board: &Board, d: Dir) -> Option<Dir> {
+    let o = board.opposite.get(d.idx()).copied().flatten()?;
+    let nd = board.directions.len();
+    let np = board.positions.len();
+    for nav in &board.nav {
+        for c in 0..np {
+            let t = *nav.get(c * nd + d.idx())?;
+            if t == NO_POS {
+                continue;
+            }
+            if *nav.get(t as usize * nd + o.idx())? as usize != c {
+                return None;
+            }
+        }
+    }
+    Some(o)
+}
+
+/// The condition with every cursor location replaced by `at`; `None` if it reads a neighbour (which would be
+/// two steps away) or is not a plain square test.
+fn relocated(c: &Cond, at: Loc) -> Option<Cond> {
+    let l = |x: &Loc| match x {
+        Loc::Cursor => Some(at),
+        Loc::Pos(p) => Some(Loc::Pos(*p)),
+        Loc::Dir(_) => None,
+    };
+    Some(match c {
+        Cond::True => Cond::True,
+        Cond::False => Cond::False,
+        Cond::Not(c) => Cond::Not(Box::new(relocated(c, at)?)),
+        Cond::And(cs) => Cond::And(cs.iter().map(|c| relocated(c, at)).collect::<Option<_>>()?),
+        Cond::Or(cs) => Cond::Or(cs.iter().map(|c| relocated(c, at)).collect::<Option<_>>()?),
+        Cond::Attacked(x, t) => Cond::Attacked(l(x)?, *t),
+        Cond::Defended(x, t) => Cond::Defended(l(x)?, *t),
+        Cond::Empty(x) => Cond::Empty(l(x)?),
+        Cond::Friend(x) => Cond::Friend(l(x)?),
+        Cond::Enemy(x) => Cond::Enemy(l(x)?),
+        Cond::Mine(x) => Cond::Mine(l(x)?),
+        Cond::Piece(ts, x) => Cond::Piece(ts.clone(), l(x)?),
+        Cond::Attribute(a, x) => Cond::Attribute(*a, l(x)?),
+        _ => return None,
+    })
+}
+
+/// See [`cheap_checks_first_on`]: one step at a time, each search moved at most once. The searches keep their
+/// order among themselves (only cheap checks, which cannot fail, are evaluated earlier than before), so a search
+/// that would fail with an error is reached no later than it was.
+fn defer_past_steps(board: &Board, body: &mut Vec<Instr>) {
+    for i in body.iter_mut() {
+        match i {
+            Instr::If(_, a, b) => {
+                defer_past_steps(board, a);
+                defer_past_steps(board, b);
+            }
+            Instr::While(_, a) => defer_past_steps(board, a),
+            _ => {}
+        }
+    }
+    let is_verify = |x: &Instr| matches!(x, Instr::Verify(_));
+    let mut i = 0;
+    while i < body.len() {
+        // A run of verifies [i, j), a step at j, a run of verifies (j, k).
+        let j = (i..body.len())
+            .find(|&x| !is_verify(&body[x]))
+            .unwrap_or(body.len());
+        if j == i || j >= body.len() {
+            i = j.max(i + 1);
+            continue;
+        }
+        let Instr::Step(d) = body[j] else {
+            i = j + 1;
+            continue;
+        };
+        let k = (j + 1..body.len())
+            .find(|&x| !is_verify(&body[x]))
+            .unwrap_or(body.len());
+        // Where the moved searches go: before the first search of the run after the step (that run is sorted
+        // cheap first); the cheap checks they pass must not fail.
+        let first_costly = (j + 1..k)
+            .find(|&x| matches!(&body[x], Instr::Verify(c) if costly(c)))
+            .unwrap_or(k);
+        let cheap_ok = first_costly > j + 1
+            && (j + 1..first_costly).all(|x| matches!(&body[x], Instr::Verify(c) if !may_fail(c)));
+        let back = if cheap_ok { step_back(board, d) } else { None };
+        let Some(o) = back else {
+            i = j + 1;
+            continue;
+        };
+        // The searches of the run before that can move: the last ones, up to one that cannot.
+        let mut moved = vec![];
+        for x in (i..j).rev() {
+            let Instr::Verify(c) = &body[x] else { break };
+            if !costly(c) {
+                continue;
+            }
+            match relocated(c, Loc::Dir(o)) {
+                Some(r) => moved.push((x, Instr::Verify(r))),
+                None => break,
+            }
+        }
+        if moved.is_empty() {
+            i = j + 1;
+            continue;
+        }
+        let n = moved.len();
+        for (x, _) in &moved {
+            body.remove(*x); // in decreasing order of x
+        }
+        let at = first_costly - n;
+        for (m, (_, v)) in moved.into_iter().rev().enumerate() {
+            body.insert(at + m, v);
+        }
+        // Go on from the run after the step (the step is now at j - n).
+        i = j - n + 1;
+    }
+}
+
+fn reorder(body: &mut [Instr]) {
     let mut i = 0;
     while i < body.len() {
         match &mut body[i] {
             Instr::If(c, a, b) => {
                 reorder_cond(c);
-                cheap_checks_first(a);
-                cheap_checks_first(b);
+                reorder(a);
+                reorder(b);
             }
             Instr::While(c, a) => {
                 reorder_cond(c);
-                cheap_checks_first(a);
+                reorder(a);
             }
             Instr::Choose(ch) => {
                 reorder_cond(&mut ch.set);
                 if let Some(o) = &mut ch.otherwise {
                     reorder_cond(o);
                 }
-                cheap_checks_first(&mut ch.body);
-                cheap_checks_first(&mut ch.rest);
+                reorder(&mut ch.body);
+                reorder(&mut ch.rest);
             }
             Instr::Verify(_) => {
                 let mut j = i;
@@ -493,6 +626,36 @@ mod tests {
             .count();
         assert_eq!(slides, 8);
         assert!(t.shapes.iter().all(|s| !s.types.is_empty()));
+    }
+
+    /// Castling: the check of the king's square waits until the square next to it is found empty, and each
+    /// square's check until the next square is; the searches keep their order.
+    #[test]
+    fn castling_searches_wait_for_the_next_square() {
+        let (game, _) = table("games/chess.zrf");
+        let king = &game.pieces[game.piece_type("King").unwrap().idx()];
+        let body = &king.moves[8].body; // castle-short
+        let e = game.board.direction("e").unwrap();
+        let w = game.board.direction("w").unwrap();
+        let att = |l| Instr::Verify(Cond::Not(Box::new(Cond::Attacked(l, None))));
+        let empty = Instr::Verify(Cond::Empty(Loc::Cursor));
+        assert!(
+            matches!(&body[0], Instr::Verify(Cond::Attribute(..))),
+            "{body:?}"
+        );
+        assert_eq!(
+            body[1..8],
+            [
+                Instr::Step(e),
+                empty.clone(),
+                att(Loc::Dir(w)),
+                Instr::Step(e),
+                empty.clone(),
+                att(Loc::Dir(w)),
+                att(Loc::Cursor),
+            ],
+            "{body:?}"
+        );
     }
 
     #[test]

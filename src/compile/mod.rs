@@ -1155,7 +1155,7 @@ pub fn compile_with(
     // Cheap checks before attack searches (`compile/attack.rs`): the same moves, less work.
     for piece in &mut game.pieces {
         for prog in piece.moves.iter_mut().chain(piece.drops.iter_mut()) {
-            attack::cheap_checks_first(&mut prog.body);
+            attack::cheap_checks_first_on(&game.board, &mut prog.body);
         }
     }
     if c.diags.iter().filter(|d| d.is_error()).count() > errors_before {
