@@ -12,9 +12,15 @@
 //! * [`record`]: [`GameRecord`] and [`GameTiming`] and their CSV rows;
 //! * [`stats`]: the numbers (Elo, pentanomial, GSPRT, Bradley-Terry, the measures of a rule set), pure
 //!   functions of counts;
+//! * [`sprt`]: the state of a match's SPRT, which the runner keeps and the report reads;
 //! * [`report`]: every statistic of a run counted from its records one at a time ([`Summary`]), and
 //!   `report.md`;
-//! * [`writers`]: the run's files in `results/<run>/`.
+//! * [`writers`]: the run's files in `results/<run>/` ([`records_out`]: the per-game ones; [`text`]: the CSV
+//!   line and the calendar date they share).
+//!
+//! Each module imports only modules above it in this order: `stats`, `text`; `config`; `schedule`, `record`,
+//! `sprt`; `report`; `records_out`; `writers`; `progress`; `runner`; `merge`. So records feed statistics,
+//! and statistics feed writers, never the other way.
 //!
 //! ```no_run
 //! use dagaz::tournament::{config::TournamentConfig, runner::{run, Progress, RunOptions}};
@@ -32,10 +38,12 @@ pub mod records_out;
 pub mod report;
 pub mod runner;
 pub mod schedule;
+pub mod sprt;
 pub mod stats;
+pub mod text;
 pub mod writers;
 
 pub use config::{BotEntry, Tournament, TournamentConfig};
-pub use record::{GameRecord, GameTiming};
+pub use record::{GameRecord, GameTiming, RowError};
 pub use report::Summary;
 pub use runner::{run, Progress, RunOptions, RunOutcome};

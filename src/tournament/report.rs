@@ -5,8 +5,8 @@
 
 use super::config::Tournament;
 use super::record::{GameRecord, BOT_ERROR, ENGINE_ERROR, MOVE_LIMIT};
-use super::runner::SprtStatus;
 use super::schedule::Schedule;
+use super::sprt::SprtStatus;
 use super::stats::{
     bradley_terry, BtOptions, EloEstimate, EndKind, Outcome, Penta, RuleSetMeasures, RuleSetTally,
     SprtDecision, Wdl,

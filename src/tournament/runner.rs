@@ -9,9 +9,11 @@
 //! it or on the order games finished in: the final files are written sorted by game id.
 
 use super::config::{seats_of, BotEntry, SprtConfig, Tournament};
+pub use super::progress::Progress;
 use super::progress::ProgressView;
 use super::record::{GameRecord, GameTiming, BOT_ERROR, ENGINE_ERROR, MOVE_LIMIT};
 use super::schedule::{Pairing, Schedule};
+pub use super::sprt::SprtStatus;
 use super::stats::{sprt_bounds, Outcome, Penta, SprtDecision};
 use super::writers::{self, RunFiles};
 use super::{report, Summary};
@@ -43,17 +45,6 @@ pub const FIXED_BUDGET_SAFETY_LIMIT: Duration = Duration::from_secs(600);
 /// How often a game's watcher looks at what the game is doing.
 const WATCH_INTERVAL: Duration = Duration::from_millis(50);
 
-/// How progress is shown on standard error.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Progress {
-    /// A bar with games done, rate and ETA (for a terminal).
-    Bar,
-    /// A plain line now and then (for a log file).
-    Lines,
-    /// Nothing.
-    None,
-}
-
 /// How to run (none of it changes the results).
 #[derive(Clone, Debug)]
 pub struct RunOptions {
@@ -64,21 +55,6 @@ pub struct RunOptions {
     pub progress: Progress,
     /// Go on with the games a stopped run in `out` had not finished.
     pub resume: bool,
-}
-
-/// The state of a sequential test.
-#[derive(Clone, Debug, PartialEq)]
-pub struct SprtStatus {
-    pub config: SprtConfig,
-    pub lower: f64,
-    pub upper: f64,
-    /// Complete pairs counted, in pair order.
-    pub pairs: u64,
-    pub penta: Penta,
-    pub llr: f64,
-    pub decision: SprtDecision,
-    /// The last pair counted when the test decided; later games are not part of the run.
-    pub stop_pair: Option<u64>,
 }
 
 /// What a run produced.
