@@ -27,11 +27,12 @@ fn read(p: &Path) -> String {
 }
 
 /// The outputs that must not depend on the clock, the thread count or an interruption.
-const DETERMINISTIC: [&str; 5] = [
+const DETERMINISTIC: [&str; 6] = [
     "games.csv",
     "standings.csv",
     "end_conditions.csv",
     "report.md",
+    "report.html",
     "config.toml",
 ];
 
@@ -1541,3 +1542,453 @@ for coarse in sgf_grammar.parse_sgf_collection(data):
         assert_eq!(f[1], want, "winner of game {}", row[0]);
     }
 }
+
+/// The part of an HTML page inside the element with id `id` (up to the element's closing tag, `tag`).
+fn element<'a>(page: &'a str, tag: &str, id: &str) -> &'a str {
+    let start = page
+        .find(&format!(" id=\"{id}\""))
+        .filter(|&i| {
+            page[..i]
+                .rfind('<')
+                .is_some_and(|t| page[t + 1..].starts_with(tag))
+        })
+        .unwrap_or_else(|| panic!("no <{tag} id=\"{id}\"> in the page"));
+    let end = page[start..]
+        .find(&format!("</{tag}>"))
+        .map_or(page.len(), |e| start + e);
+    &page[start..end]
+}
+
+/// The texts of an SVG, in document order.
+fn svg_texts(svg: &str) -> Vec<String> {
+    svg.split("<text")
+        .skip(1)
+        .filter_map(|t| {
+            let body = &t[t.find('>')? + 1..];
+            Some(body[..body.find("</text>")?].trim().replace("&amp;", "&"))
+        })
+        .collect()
+}
+
+/// The values of attribute `name` in the elements `<tag ...>` of a text, in order.
+fn attributes(text: &str, tag: &str, name: &str) -> Vec<f64> {
+    text.split(&format!("<{tag} "))
+        .skip(1)
+        .filter_map(|t| {
+            let t = &t[..t.find('>')?];
+            let v = &t[t.find(&format!("{name}=\""))? + name.len() + 2..];
+            v[..v.find('"')?].parse().ok()
+        })
+        .collect()
+}
+
+/// `report.html` of a small run: every chart under its id, the standings chart carrying standings.csv's Elo
+/// and interval for each bot in rank order with the points placed by them, the heat map pairwise.csv's
+/// scores, the LLR chart of the SPRT, and the first game replayed on the board as games.csv records it. A
+/// game whose board has no coordinates says so instead of drawing one.
+#[test]
+fn report_html_has_every_chart_with_the_numbers_of_the_csv_files() {
+    let d = scratch("html");
+    let out = d.join("run");
+    dagaz(&[
+        "tournament",
+        "--bots",
+        "alphabeta:depth=1,name=ab1",
+        "mcts:iterations=30,playout_plies=30,name=m30",
+        "random",
+        "--games",
+        "8",
+        "--seed",
+        "4",
+        "--quiet",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let page = read(&out.join("report.html"));
+    assert!(page.starts_with("<!DOCTYPE html>"), "{}", &page[..100]);
+    assert!(
+        !page.contains("llr-over-games"),
+        "an LLR chart without an SPRT"
+    );
+    for id in [
+        "standings-chart",
+        "pairwise-heatmap",
+        "elo-over-games",
+        "first-player-advantage",
+        "game-length-1",
+        "end-conditions-1",
+    ] {
+        assert!(
+            element(&page, "figure", id).contains("<svg"),
+            "{id} has no chart"
+        );
+    }
+    // Self-contained: nothing is fetched.
+    for remote in ["http://", "https://", "src=", "@import", "url("] {
+        let outside_svg_ns = page.replace("http://www.w3.org/2000/svg", "");
+        assert!(
+            !outside_svg_ns.contains(remote),
+            "the page refers to {remote}"
+        );
+    }
+
+    let standings = csv_rows(&out.join("standings.csv"));
+    let col = |name: &str| standings[0].iter().position(|c| c == name).unwrap();
+    let chart = element(&page, "figure", "standings-chart");
+    let texts = svg_texts(chart);
+    let mut at = vec![];
+    for row in &standings[1..] {
+        let label = format!("{} ± {}", row[col("elo")], row[col("elo_error95")]);
+        let name = texts.iter().position(|t| *t == row[col("bot")]);
+        let number = texts.iter().position(|t| *t == label);
+        assert!(
+            name.is_some() && number.is_some(),
+            "{} ({label}) not in the chart: {texts:?}",
+            row[col("bot")]
+        );
+        at.push(name.unwrap());
+    }
+    assert!(
+        at.windows(2).all(|w| w[0] < w[1]),
+        "not in rank order: {texts:?}"
+    );
+    // The points stand where the numbers say: the higher Elo further right (an infinite Elo is an arrow).
+    let xs = attributes(chart, "circle", "cx");
+    let elos: Vec<f64> = standings[1..]
+        .iter()
+        .filter_map(|r| r[col("elo")].parse::<f64>().ok().filter(|e| e.is_finite()))
+        .collect();
+    assert!(elos.len() >= 2, "{elos:?}");
+    assert_eq!(xs.len(), elos.len(), "{chart}");
+    for i in 1..xs.len() {
+        assert_eq!(
+            xs[i - 1].total_cmp(&xs[i]),
+            elos[i - 1].total_cmp(&elos[i]),
+            "{xs:?} against {elos:?}"
+        );
+    }
+
+    let pairwise = csv_rows(&out.join("pairwise.csv"));
+    let heat = svg_texts(element(&page, "figure", "pairwise-heatmap"));
+    for row in &pairwise[1..] {
+        assert!(heat.contains(&row[6]), "score {} not in {heat:?}", row[6]);
+        assert!(
+            heat.contains(&format!("{}-{}-{}", row[3], row[4], row[5])),
+            "{heat:?}"
+        );
+    }
+
+    // The first game, stepped through: a frame per ply, 32 pieces at the start, its moves as recorded.
+    let games = csv_rows(&out.join("games.csv"));
+    let moves: Vec<&str> = games[1].last().unwrap().split(';').collect();
+    // From the sample's start to the end of the page (its divs nest).
+    let sample = &page[page.find("id=\"sample-1\"").expect("sample-1")..];
+    assert!(
+        sample.contains(&format!("data-frames=\"{}\"", moves.len() + 1)),
+        "{}",
+        &sample[..200]
+    );
+    let json = &sample[sample.find("application/json\">").unwrap() + 18..];
+    let frames: serde_json::Value =
+        serde_json::from_str(&json[..json.find("</script>").unwrap()]).unwrap();
+    assert_eq!(frames["frames"][0].as_array().unwrap().len(), 32);
+    assert_eq!(frames["cells"].as_array().unwrap().len(), 64);
+    let replayed: Vec<&str> = frames["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap())
+        .collect();
+    assert_eq!(replayed, moves);
+    assert!(frames["frames"][moves.len()] != frames["frames"][0]);
+
+    // With an SPRT, its LLR over games, ending at report.md's LLR, between the bounds.
+    let sprt = d.join("sprt");
+    dagaz(&[
+        "tournament",
+        "--bots",
+        "alphabeta:depth=1,name=ab1",
+        "random",
+        "--games",
+        "40",
+        "--sprt",
+        "0,300,0.05,0.05",
+        "--quiet",
+        "--out",
+        sprt.to_str().unwrap(),
+    ]);
+    let page = read(&sprt.join("report.html"));
+    let llr = svg_texts(element(&page, "figure", "llr-over-games"));
+    assert!(llr.contains(&"H1 accepted (2.944)".to_string()), "{llr:?}");
+    assert!(llr.contains(&"H0 accepted (-2.944)".to_string()), "{llr:?}");
+    let md = read(&sprt.join("report.md"));
+    let at = md.find(": LLR ").expect("the SPRT in report.md") + 2;
+    let words = &md[at..at + 30];
+    assert!(
+        page.contains(words.split(" pairs").next().unwrap()),
+        "{words}"
+    );
+
+    // Kalah's pits have no coordinates in its file.
+    let kalah = d.join("kalah");
+    dagaz(&[
+        "tournament",
+        "games/kalah.zrf",
+        "--bots",
+        "random",
+        "random:name=r2",
+        "--games",
+        "2",
+        "--quiet",
+        "--out",
+        kalah.to_str().unwrap(),
+    ]);
+    let page = read(&kalah.join("report.html"));
+    let sample = &page[page.find("id=\"sample-1\"").expect("sample-1")..];
+    assert!(
+        sample.contains(
+            "No board is drawn for this game: its file gives its positions no coordinates"
+        ),
+        "{sample}"
+    );
+    assert!(!sample.contains("<svg"), "{sample}");
+}
+
+/// Runs headless Chromium on `url` with a fresh profile: the DOM after the page's scripts ran, and the
+/// console's messages (errors and logs).
+fn chromium(profile: &Path, url: &str, extra: &[&str]) -> (String, Vec<String>) {
+    let _ = std::fs::remove_dir_all(profile);
+    let out = Command::new("chromium")
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-background-networking",
+            "--no-first-run",
+            "--disable-component-update",
+            "--disable-sync",
+            "--enable-logging=stderr",
+            "--v=0",
+        ])
+        .arg(format!("--user-data-dir={}", profile.display()))
+        .args(extra)
+        .arg(url)
+        .stdin(Stdio::null())
+        .output()
+        .expect("chromium (apt-get install -y chromium)");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let console = String::from_utf8_lossy(&out.stderr)
+        .lines()
+        .filter(|l| l.contains(":CONSOLE"))
+        .map(String::from)
+        .collect();
+    (String::from_utf8_lossy(&out.stdout).into_owned(), console)
+}
+
+/// The pieces of sample 1 as the browser shows them: (position, title) of each, from the DOM.
+fn shown_pieces(dom: &str) -> (String, Vec<String>) {
+    let start = dom.find("id=\"sample-1\"").expect("sample-1 in the DOM");
+    let tag = &dom[start..start + dom[start..].find('>').unwrap()];
+    let ply = tag
+        .split("data-ply=\"")
+        .nth(1)
+        .map_or(String::new(), |p| p[..p.find('"').unwrap()].to_string());
+    let end = dom[start..]
+        .find("id=\"sample-2\"")
+        .map_or(dom.len(), |e| start + e);
+    let pieces = dom[start..end]
+        .split("<g class=\"piece\"")
+        .skip(1)
+        .map(|p| p[..p.find("</g>").unwrap_or(p.len())].to_string())
+        .collect();
+    (ply, pieces)
+}
+
+/// report.html in a real browser (headless Chromium): no console message, the script ran, every chart is an
+/// SVG carrying standings.csv's numbers, the first sample game shows its 32 pieces, and stepping to another
+/// ply (`#sample-1-ply-K`, the step the buttons take) shows another position; a screenshot is not blank.
+/// Needs Chromium (`apt-get update && apt-get install -y chromium`); run with
+/// `cargo test --release --test tournament -- --ignored report_html_renders`.
+#[test]
+#[ignore]
+fn report_html_renders_in_chromium() {
+    let d = scratch("chromium");
+    let out = d.join("run");
+    dagaz(&[
+        "tournament",
+        "--bots",
+        "alphabeta:depth=1,name=ab1",
+        "mcts:iterations=30,playout_plies=30,name=m30",
+        "--games",
+        "20",
+        "--seed",
+        "2",
+        "--sprt",
+        "0,300,0.05,0.05",
+        "--quiet",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let url = format!("file://{}", out.join("report.html").display());
+    let (dom, console) = chromium(&d.join("profile"), &url, &["--dump-dom"]);
+    assert!(console.is_empty(), "console messages: {console:#?}");
+    assert!(
+        dom.contains("data-ready=\"yes\""),
+        "the page's script did not finish"
+    );
+    for id in [
+        "standings-chart",
+        "pairwise-heatmap",
+        "elo-over-games",
+        "llr-over-games",
+        "first-player-advantage",
+        "game-length-1",
+        "end-conditions-1",
+    ] {
+        let f = element(&dom, "figure", id);
+        assert!(
+            f.contains("<svg") && f.contains("<text"),
+            "{id} is not drawn"
+        );
+    }
+    let standings = csv_rows(&out.join("standings.csv"));
+    let texts = svg_texts(element(&dom, "figure", "standings-chart"));
+    for row in &standings[1..] {
+        assert!(texts.contains(&row[1]), "{} not in {texts:?}", row[1]);
+        assert!(
+            texts.contains(&format!("{} ± {}", row[7], row[8])),
+            "{} ± {} not in {texts:?}",
+            row[7],
+            row[8]
+        );
+    }
+
+    let (ply, start) = shown_pieces(&dom);
+    assert_eq!(ply, "0");
+    assert_eq!(start.len(), 32, "{start:?}");
+    let games = csv_rows(&out.join("games.csv"));
+    let plies = games[1].last().unwrap().split(';').count();
+    for k in [5, plies] {
+        let (dom, console) = chromium(
+            &d.join("profile"),
+            &format!("{url}#sample-1-ply-{k}"),
+            &["--dump-dom"],
+        );
+        assert!(console.is_empty(), "console messages: {console:#?}");
+        let (ply, shown) = shown_pieces(&dom);
+        assert_eq!(ply, k.to_string());
+        assert!(
+            !shown.is_empty() && shown != start,
+            "ply {k} shows the start"
+        );
+    }
+
+    // The controls themselves, clicked in the page: a probe page beside it loads it in a frame (file pages
+    // may read each other with --allow-file-access-from-files), measures the drawn charts, clicks the step
+    // buttons and a move of the list, and writes what it saw into its own DOM.
+    std::fs::write(out.join("probe.html"), PROBE).unwrap();
+    let (dom, console) = chromium(
+        &d.join("profile"),
+        &format!("file://{}", out.join("probe.html").display()),
+        &["--allow-file-access-from-files", "--dump-dom"],
+    );
+    assert!(console.is_empty(), "console messages: {console:#?}");
+    let json = &dom[dom.find("<pre id=\"result\">").expect("the probe's result") + 17..];
+    let seen: serde_json::Value =
+        serde_json::from_str(&json[..json.find("</pre>").unwrap()].replace("&quot;", "\""))
+            .unwrap();
+    assert!(seen["error"].is_null(), "{seen}");
+    for chart in seen["charts"].as_array().unwrap() {
+        assert!(
+            chart["width"].as_f64().unwrap() > 150.0 && chart["height"].as_f64().unwrap() > 60.0,
+            "not drawn: {chart}"
+        );
+        assert!(
+            chart["texts"].as_u64().unwrap() > 0,
+            "no text laid out: {chart}"
+        );
+    }
+    assert_eq!(seen["charts"].as_array().unwrap().len(), 7, "{seen}");
+    let steps = &seen["steps"];
+    assert_eq!(steps["after_three_forward"]["ply"], "3", "{seen}");
+    assert_ne!(
+        steps["after_three_forward"]["pieces"], steps["start"]["pieces"],
+        "{seen}"
+    );
+    assert_eq!(steps["after_one_back"]["ply"], "2", "{seen}");
+    assert_eq!(steps["at_the_end"]["ply"], plies.to_string(), "{seen}");
+    assert!(steps["at_the_end"]["now"]
+        .as_str()
+        .unwrap()
+        .contains(&format!("Ply {plies} of {plies}")));
+    assert_eq!(steps["move_7_clicked"]["ply"], "7", "{seen}");
+    assert_eq!(steps["slider_at_4"]["ply"], "4", "{seen}");
+
+    let png = d.join("report.png");
+    chromium(
+        &d.join("profile"),
+        &url,
+        &[
+            &format!("--screenshot={}", png.display()),
+            "--window-size=1200,3000",
+            "--hide-scrollbars",
+        ],
+    );
+    let size = std::fs::metadata(&png).map_or(0, |m| m.len());
+    assert!(
+        size > 60_000,
+        "the screenshot is {size} bytes: a blank page?"
+    );
+}
+
+/// The probe page of `report_html_renders_in_chromium`: loads `report.html` in a frame and reports, as JSON in
+/// `<pre id="result">`, each chart's drawn size and laid-out texts, and sample 1 after clicks on its controls.
+const PROBE: &str = r#"<!DOCTYPE html><html><body><pre id="result"></pre>
+<iframe id="f" src="report.html" style="width:1200px;height:800px"></iframe>
+<script>
+document.getElementById("f").addEventListener("load", function () {
+  var out = {};
+  try {
+    var doc = this.contentDocument;
+    out.charts = Array.prototype.map.call(doc.querySelectorAll("figure[id] > svg"), function (svg) {
+      var r = svg.getBoundingClientRect();
+      var texts = Array.prototype.filter.call(svg.querySelectorAll("text"), function (t) {
+        return t.textContent.trim() !== "" && t.getBBox().width > 0;
+      });
+      return { id: svg.parentNode.id, width: r.width, height: r.height, texts: texts.length };
+    });
+    var s = doc.getElementById("sample-1");
+    var state = function () {
+      return {
+        ply: s.getAttribute("data-ply"),
+        now: s.querySelector(".now").textContent,
+        pieces: Array.prototype.map.call(s.querySelectorAll("g.piece"), function (p) {
+          return p.getAttribute("data-cell") + " " + p.textContent;
+        }).join(",")
+      };
+    };
+    var click = function (step) { s.querySelector('button[data-step="' + step + '"]').click(); };
+    out.steps = { start: state() };
+    click("1"); click("1"); click("1");
+    out.steps.after_three_forward = state();
+    click("-1");
+    out.steps.after_one_back = state();
+    click("end");
+    out.steps.at_the_end = state();
+    s.querySelectorAll("ol.moves li")[6].click();
+    out.steps.move_7_clicked = state();
+    var range = s.querySelector("input[type=range]");
+    range.value = 4;
+    range.dispatchEvent(new Event("input"));
+    out.steps.slider_at_4 = state();
+  } catch (e) {
+    out.error = String(e);
+  }
+  document.getElementById("result").textContent = JSON.stringify(out);
+});
+</script></body></html>
+"#;

@@ -237,6 +237,7 @@ impl<'d> Builder<'d> {
             name: name.to_string(),
             dummy: false,
             rect,
+            layout: None,
         });
         self.killed.push(false);
         self.pos_names.insert(name, id);
@@ -479,6 +480,12 @@ impl<'d> Builder<'d> {
         // order for the usual files-then-ranks grids, and the order Zillions numbers them).
         let sizes: Vec<usize> = dims.iter().map(|(l, _)| l.len()).collect();
         let total = total.unwrap_or(0);
+        // Without a start rectangle, a drawing still places the cells by the offsets.
+        let step = |axis: usize| dims.iter().map(|(_, o)| o[axis].saturating_abs()).max();
+        let layout_start = match (start, step(0), step(1)) {
+            (None, Some(w), Some(h)) if w > 0 && h > 0 => Some([0, 0, w, h]),
+            _ => None,
+        };
         let first_new = self.positions.len();
         let mut cells = Vec::with_capacity(total);
         let mut idx = vec![0usize; dims.len()];
@@ -503,6 +510,15 @@ impl<'d> Builder<'d> {
             let Some(p) = self.define_position(&name, rect, false, block.span) else {
                 return;
             };
+            if let Some([x1, y1, x2, y2]) = layout_start {
+                let at = |v: i64, d: i64| clamp_i32(v.saturating_add(d));
+                self.positions[p as usize].layout = Some([
+                    at(x1, shift[0]),
+                    at(y1, shift[1]),
+                    at(x2, shift[0]),
+                    at(y2, shift[1]),
+                ]);
+            }
             if (p as usize) >= first_new && (p as usize) < first_new + cells.len() {
                 self.diags.push(
                     Diagnostic::warning(
@@ -1124,6 +1140,23 @@ mod tests {
 
     fn names(b: &Board) -> Vec<&str> {
         b.positions.iter().map(|p| p.name.as_str()).collect()
+    }
+
+    /// A grid without `start-rectangle` has no screen rectangles, but a drawing still places its cells by
+    /// the offsets: b1 one step right of a1 and one row below a2.
+    #[test]
+    fn a_grid_without_start_rectangle_is_laid_out_by_its_offsets() {
+        let b = build_ok(
+            r#"(board (grid (dimensions ("a/b" (40 0)) ("2/1" (0 40))) (directions (e 1 0))))"#,
+            &["P"],
+        );
+        let at = |n: &str| &b.positions[b.position(n).unwrap().idx()];
+        assert_eq!(at("a2").rect, None);
+        assert_eq!(at("a2").layout, Some([0, 0, 40, 40]));
+        assert_eq!(at("b1").layout, Some([40, 40, 80, 80]));
+        // A grid with a start rectangle keeps its rectangles and gets no layout.
+        let b = build_ok(CHESS, &["White", "Black"]);
+        assert_eq!(b.positions[0].layout, None);
     }
 
     #[test]

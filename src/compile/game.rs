@@ -93,6 +93,9 @@ pub struct PositionInfo {
     pub dummy: bool,
     /// Screen rectangle (x1, y1, x2, y2) where the file gives one.
     pub rect: Option<[i32; 4]>,
+    /// Where a drawing of the board puts a grid cell whose grid has no `start-rectangle`: the grid's
+    /// offsets from a cell at the origin as large as its largest steps (`None` for other positions).
+    pub layout: Option<[i32; 4]>,
 }
 
 /// A named set of positions, which may differ per player.

@@ -1,6 +1,6 @@
 //! `dagaz merge OUT DIR...`: the shards of a run (`--shard K/N`, each played anywhere) put together into the
 //! run one machine would have played: the same `games.csv`, `standings.csv`, `end_conditions.csv`,
-//! `pairwise.csv` and `report.md`, byte for byte, with the SPRT decided on the merged pairs.
+//! `pairwise.csv`, `report.md` and `report.html`, byte for byte, with the SPRT decided on the merged pairs.
 //!
 //! The shards must be the same run (their fingerprints equal but for the shard and where the game file was
 //! read from: its hash must match), each shard 1..N exactly once, and each finished. Rows are copied as they

@@ -16,11 +16,12 @@
 //! * [`report`]: every statistic of a run counted from its records one at a time ([`Summary`]), and
 //!   `report.md`;
 //! * [`writers`]: the run's files in `results/<run>/` ([`records_out`]: the per-game ones; [`text`]: the CSV
-//!   line and the calendar date they share).
+//!   line and the calendar date they share);
+//! * [`html`]: `report.html`, the run's charts and a few sample games stepped through on the game's board.
 //!
 //! Each module imports only modules above it in this order: `stats`, `text`; `config`; `schedule`, `record`,
-//! `sprt`; `report`; `records_out`; `writers`; `progress`; `runner`; `merge`. So records feed statistics,
-//! and statistics feed writers, never the other way.
+//! `sprt`; `report`; `records_out`; `writers`; `html`; `progress`; `runner`; `merge`. So records feed
+//! statistics, and statistics feed writers, never the other way.
 //!
 //! ```no_run
 //! use dagaz::tournament::{config::TournamentConfig, runner::{run, Progress, RunOptions}};
@@ -31,6 +32,7 @@
 //! ```
 
 pub mod config;
+pub mod html;
 pub mod merge;
 mod progress;
 pub mod record;

@@ -135,7 +135,7 @@ struct PairGame {
 }
 
 impl PairGame {
-    /// The game's outcome for bot `x` (a loss if it did not play), as [`super::runner::outcome_of`] gives it.
+    /// The game's outcome for bot `x` (a loss if it did not play), as [`super::sprt::outcome_of`] gives it.
     fn outcome(&self, x: usize) -> Outcome {
         match self
             .bots

@@ -8,13 +8,13 @@
 //! result of every game depends only on the seed, its game id and its pair id, never on the thread that played
 //! it or on the order games finished in: the final files are written sorted by game id.
 
-use super::config::{seats_of, BotEntry, SprtConfig, Tournament};
+use super::config::{seats_of, BotEntry, Tournament};
 pub use super::progress::Progress;
 use super::progress::ProgressView;
 use super::record::{GameRecord, GameTiming, BOT_ERROR, ENGINE_ERROR, MOVE_LIMIT};
 use super::schedule::{Pairing, Schedule};
-pub use super::sprt::SprtStatus;
-use super::stats::{sprt_bounds, Outcome, Penta, SprtDecision};
+pub(crate) use super::sprt::SprtTracker;
+pub use super::sprt::{outcome_of, SprtStatus};
 use super::writers::{self, RunFiles};
 use super::{report, Summary};
 use crate::bot::{Bot, BotError};
@@ -23,7 +23,6 @@ use crate::engine::playout::{below, game_rng};
 use crate::engine::{Engine, EngineError, State};
 use rand_chacha::ChaCha8Rng;
 use rand_core::{RngCore, SeedableRng};
-use std::collections::BTreeMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -80,86 +79,6 @@ impl RunOutcome {
     /// The timings of the run's games, in game-id order, read back from `timings.csv`.
     pub fn timings(&self) -> Result<Vec<GameTiming>, String> {
         RunFiles::new(&self.out, self.seats).read_timings()
-    }
-}
-
-/// Counts complete pairs in pair order and decides once the LLR leaves the bounds. Deterministic: it depends
-/// on which games are done, never on the order they finished in. It keeps only the games of pairs not yet
-/// counted.
-struct SprtTracker {
-    status: SprtStatus,
-    /// Pairs in the schedule.
-    total_pairs: u64,
-    /// Games per pair.
-    group: usize,
-    /// Games of pairs not counted yet: pair id → (game id, outcome for the first bot if rated).
-    waiting: BTreeMap<u64, Vec<(u64, Option<Outcome>)>>,
-}
-
-impl SprtTracker {
-    fn new(config: SprtConfig, schedule: &Schedule) -> SprtTracker {
-        let b = sprt_bounds(config.alpha, config.beta).expect("validated");
-        SprtTracker {
-            status: SprtStatus {
-                config,
-                lower: b.lower,
-                upper: b.upper,
-                pairs: 0,
-                penta: Penta::default(),
-                llr: 0.0,
-                decision: SprtDecision::Continue,
-                stop_pair: None,
-            },
-            total_pairs: schedule.pairs(),
-            group: schedule.group_size(0) as usize,
-            waiting: BTreeMap::new(),
-        }
-    }
-
-    /// Counts a finished game and the pairs that are now complete; returns the stop pair once decided.
-    fn add(&mut self, g: &GameRecord, first_bot: &str) -> Option<u64> {
-        let s = &mut self.status;
-        if s.stop_pair.is_some() || g.pair_id < s.pairs {
-            return s.stop_pair;
-        }
-        let o = g.is_rated().then(|| outcome_of(g, first_bot));
-        self.waiting
-            .entry(g.pair_id)
-            .or_default()
-            .push((g.game_id, o));
-        while s.stop_pair.is_none() && s.pairs < self.total_pairs {
-            match self.waiting.get(&s.pairs) {
-                Some(games) if games.len() >= self.group => {}
-                _ => break,
-            }
-            let mut games = self.waiting.remove(&s.pairs).unwrap_or_default();
-            games.sort_by_key(|&(id, _)| id);
-            if let [(_, Some(a)), (_, Some(b))] = games[..] {
-                s.penta.add_pair(a, b);
-                s.llr = s
-                    .penta
-                    .llr(s.config.elo0, s.config.elo1)
-                    .unwrap_or(f64::NAN);
-                s.decision = sprt_bounds(s.config.alpha, s.config.beta)
-                    .expect("validated")
-                    .decide(s.llr);
-            }
-            if s.decision != SprtDecision::Continue {
-                s.stop_pair = Some(s.pairs);
-                self.waiting.clear();
-            }
-            s.pairs += 1;
-        }
-        s.stop_pair
-    }
-}
-
-/// A rated game's outcome for the bot named `bot` (a loss if it did not play).
-pub fn outcome_of(g: &GameRecord, bot: &str) -> Outcome {
-    match g.bots.iter().position(|b| b == bot).map(|i| g.results[i]) {
-        Some(r) if r > 0 => Outcome::Win,
-        Some(0) => Outcome::Draw,
-        _ => Outcome::Loss,
     }
 }
 
@@ -360,8 +279,8 @@ pub fn run(t: &Tournament, opts: &RunOptions) -> Result<RunOutcome, String> {
 }
 
 /// Every statistic and output of a run whose `games.csv` is in its final form, counted from it one game at a
-/// time: the summary, `standings.csv`, `end_conditions.csv`, `pairwise.csv`, `report.md`, `results_long.csv`
-/// and `games.pgn`. Shared by a run and by `dagaz merge`.
+/// time: the summary, `standings.csv`, `end_conditions.csv`, `pairwise.csv`, `report.md`, `results_long.csv`,
+/// `games.pgn` and `report.html`. Shared by a run and by `dagaz merge`.
 pub(crate) fn conclude(
     t: &Tournament,
     files: &RunFiles,
@@ -377,6 +296,7 @@ pub(crate) fn conclude(
     records.finish(&files.dir)?;
     let summary = tally.summary(t, sprt, complete);
     writers::write_outputs(files, t, &summary)?;
+    super::html::write_report(files, t, &summary)?;
     Ok(summary)
 }
 
