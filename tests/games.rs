@@ -253,3 +253,33 @@ fn amazons_move_then_shoot() {
     let ms = engine.legal_moves(&after).unwrap();
     assert!(!ms.is_empty());
 }
+
+/// The games written for this project play every rule they state: no variant of a `games/` file has a rule
+/// the engine would ignore (`dagaz playout` and tournaments would refuse it without `--allow-missing-rules`).
+#[test]
+fn every_games_file_plays_all_its_rules() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("games");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "zrf"))
+        .collect();
+    files.sort();
+    assert!(files.len() >= 20, "{files:?}");
+    let mut problems = vec![];
+    for f in &files {
+        let text = std::fs::read_to_string(f).unwrap();
+        let read = dagaz::lang::read_str(&f.display().to_string(), &text, f.parent().unwrap());
+        for k in 1..=read.games.len().max(1) {
+            let game = load_game(f, &VariantSel::Number(k)).unwrap();
+            if !game.missing_rules.is_empty() {
+                problems.push(format!(
+                    "{} variant {k}: {:?}",
+                    f.display(),
+                    game.missing_rules
+                ));
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}

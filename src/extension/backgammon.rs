@@ -490,7 +490,8 @@ impl Extension for Backgammon {
     }
 
     fn covers(&self) -> &[&str] {
-        &["no-end-condition"]
+        // `setup` reads a point listed n times in the board setup as n checkers (the `count` attribute).
+        &["no-end-condition", "stacked-setup"]
     }
 
     fn evaluate(&self, game: &Game, state: &State, player: Player) -> Option<f64> {

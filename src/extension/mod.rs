@@ -94,7 +94,8 @@ pub trait Extension: Send + Sync {
 
     /// The missing rules this module supplies, so that `Game::missing_rules` no longer lists them: an option
     /// or section name as the file writes it (`"ko"`, `"go-captures"`; matched regardless of case, dashes and
-    /// underscores as spaces), or `"no-end-condition"` when the module decides the end of the game.
+    /// underscores as spaces), or `"no-end-condition"` when the module decides the end of the game, `"stacked-setup"` when it reads a
+    /// position the setup lists several times (backgammon's checker counts).
     fn covers(&self) -> &[&str] {
         &[]
     }
@@ -180,8 +181,14 @@ pub fn is_covered(game: &Game, rule: &crate::compile::MissingRule) -> bool {
     game.extensions.iter().any(|m| {
         m.covers().iter().any(|c| {
             let c = key(c);
+            // A kind of rule that names no option (a game without an end condition, a setup of several
+            // pieces on one position) is covered by the kind's name.
             (!name.is_empty() && c == name)
-                || (rule.kind == crate::compile::MissingKind::NoEndCondition && c == kind)
+                || (matches!(
+                    rule.kind,
+                    crate::compile::MissingKind::NoEndCondition
+                        | crate::compile::MissingKind::StackedSetup
+                ) && c == kind)
         })
     })
 }
