@@ -17,10 +17,10 @@ pub mod numbers;
 #[path = "sow.rs"]
 pub mod sow;
 
-/// A part emitted by a program, with what continues it.
-#[derive(Clone, Debug)]
+/// A part emitted by a program, with what continues it. Its actions are `Emissions::actions[start..end]`.
+#[derive(Clone, Copy, Debug)]
 pub struct Emitted {
-    pub part: Part,
+    pub head: PartHead,
     /// `Some(t)` for `add-partial`: the same piece continues with moves of type `t` (any type for `None`).
     pub cont: Option<Option<MoveType>>,
     /// `add-partial-required`: without a continuation this part is no move at all.
@@ -28,6 +28,82 @@ pub struct Emitted {
     /// The continuation may be made by any of the mover's pieces, not only the one that moved (a sowing
     /// whose last seed earns another: `(sow ... (again COND))`).
     pub anywhere: bool,
+}
+
+/// The parts program runs emitted, flat: the actions of all in one vector, each part a Copy header with its
+/// range. Reused across runs and plies (cleared, never shrunk), so that emitting a part allocates nothing once
+/// the buffer is warm. Runs append; a caller that needs a stack (the continuations of composite moves,
+/// `super::compose`) notes the length before and truncates back to it.
+#[derive(Clone, Debug, Default)]
+pub struct Emissions {
+    pub actions: Vec<Action>,
+    pub parts: Vec<Emitted>,
+}
+
+impl Emissions {
+    pub fn len(&self) -> usize {
+        self.parts.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.parts.is_empty()
+    }
+
+    pub fn clear(&mut self) {
+        self.actions.clear();
+        self.parts.clear();
+    }
+
+    /// Drops the parts from `n` on, with their actions.
+    pub fn truncate(&mut self, n: usize) {
+        if let Some(p) = self.parts.get(n) {
+            self.actions.truncate(p.head.start as usize);
+            self.parts.truncate(n);
+        }
+    }
+
+    pub fn actions(&self, i: usize) -> &[Action] {
+        let h = &self.parts[i].head;
+        &self.actions[h.start as usize..h.end as usize]
+    }
+
+    pub fn view(&self, i: usize) -> super::apply::PartView<'_> {
+        let h = &self.parts[i].head;
+        super::apply::PartView {
+            actions: self.actions(i),
+            from: h.from,
+            to: h.to,
+        }
+    }
+
+    /// The part `i` as an owned [`Part`].
+    pub fn part(&self, i: usize) -> Part {
+        self.parts[i].head.to_part(&self.actions)
+    }
+}
+
+/// A part without its actions: their range in a flat buffer, where its piece started and ended, its type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PartHead {
+    pub start: u32,
+    pub end: u32,
+    pub from: Option<Pos>,
+    pub to: Option<Pos>,
+    pub piece: PieceType,
+    pub move_type: Option<MoveType>,
+}
+
+impl PartHead {
+    /// The owned part, its actions read from the buffer the range refers to.
+    pub fn to_part(&self, actions: &[Action]) -> Part {
+        Part {
+            actions: actions[self.start as usize..self.end as usize].to_vec(),
+            from: self.from,
+            to: self.to,
+            piece: self.piece,
+            move_type: self.move_type,
+        }
+    }
 }
 
 /// Whether `pos` could be captured by a player other than `player` (or, with `defended`, by `player` itself),
@@ -60,7 +136,7 @@ pub fn attacked_by(
         );
         return attacked_by(game, &with_phantom, pos, player, defended, move_type);
     }
-    let mut scratch = vec![];
+    let mut scratch = Emissions::default();
     let mut run = Run::new(game, state, player, Mode::Attack(pos), &mut scratch);
     for (i, c) in state.cells.iter().enumerate() {
         let Some(x) = c else { continue };
@@ -122,7 +198,7 @@ pub fn parts(
     owner: Player,
     types: TypeFilter<'_>,
     only: Option<Pos>,
-    out: &mut Vec<Emitted>,
+    out: &mut Emissions,
 ) -> Result<(), EngineError> {
     let wanted = |p: &MoveProgram| types.wants(p);
     let (first, last) = match only {
@@ -380,7 +456,7 @@ impl LegalityCache {
         };
         let royal = Pos(k as u16);
         let mut runs = vec![];
-        let mut scratch = vec![];
+        let mut scratch = Emissions::default();
         let mut run = Run::new(game, state, player, Mode::Attack(royal), &mut scratch);
         run.track = true;
         for (i, c) in state.cells.iter().enumerate() {
@@ -437,7 +513,7 @@ impl LegalityCache {
                 }
             }
         }
-        let mut scratch = vec![];
+        let mut scratch = Emissions::default();
         let mut run = Run::new(game, after, player, Mode::Attack(self.royal), &mut scratch);
         for (start, piece, j, hit, reads) in &self.runs {
             let touched = reads.last || (0..4).any(|w| reads.squares[w] & changed[w] != 0);

@@ -39,6 +39,9 @@ pub fn random_game(
     rng: &mut impl RngCore,
     max_plies: u32,
 ) -> Result<PlayoutResult, EngineError> {
+    if engine.flat() {
+        return random_game_listed(engine, rng, max_plies);
+    }
     let mut s = engine.initial();
     let mut history = Vec::with_capacity(max_plies as usize + 1);
     let mut moves_seen = 0;
@@ -61,6 +64,43 @@ pub fn random_game(
         moves_seen += moves.len() as u64;
         history.push(s.key());
         let m = &moves[below(rng, moves.len())];
-        s = engine.apply(&s, m);
+        engine.play(&mut s, m);
+    }
+}
+
+/// [`random_game`] on a move buffer reused from ply to ply (games where `Engine::flat` holds): the same moves
+/// in the same order, so the same games, with nothing allocated per ply.
+fn random_game_listed(
+    engine: &Engine,
+    rng: &mut impl RngCore,
+    max_plies: u32,
+) -> Result<PlayoutResult, EngineError> {
+    let mut s = engine.initial();
+    let mut history = Vec::with_capacity(max_plies as usize + 1);
+    let mut moves_seen = 0;
+    let mut moves = super::MoveList::new();
+    // Composite moves stay handles until one is chosen.
+    moves.lazy = true;
+    loop {
+        engine.legal_into(&s, &mut moves)?;
+        if let Some(o) = engine.outcome_of_list(&s, &moves, &history)? {
+            return Ok(PlayoutResult {
+                plies: s.ply,
+                outcome: Some(o),
+                moves_seen,
+            });
+        }
+        if s.ply >= max_plies {
+            return Ok(PlayoutResult {
+                plies: s.ply,
+                outcome: None,
+                moves_seen,
+            });
+        }
+        moves_seen += moves.len() as u64;
+        history.push(s.key());
+        let i = below(rng, moves.len());
+        let i = engine.resolve(&s, &mut moves, i)?;
+        engine.play_listed(&mut s, &moves, i);
     }
 }

@@ -13,7 +13,7 @@ mod emit;
 mod groups;
 mod instr;
 
-use super::gen::{attacked_by, Emitted};
+use super::gen::{attacked_by, Emissions, Emitted};
 use super::moves::Action;
 use super::state::{Piece, State};
 use super::EngineError;
@@ -90,7 +90,7 @@ pub(in crate::engine) struct Run<'a> {
     /// A `sow` earned another sowing: the next emission is continued by any of the mover's piles.
     pub(in crate::engine) again: bool,
     pub(in crate::engine) steps: u32,
-    pub(in crate::engine) out: &'a mut Vec<Emitted>,
+    pub(in crate::engine) out: &'a mut Emissions,
     /// Actions in the parts this run emitted (see [`MAX_EMITTED_ACTIONS`]).
     pub(in crate::engine) emitted_actions: usize,
     /// When set, every square whose contents the program reads is recorded in `reads`, and any read of the
@@ -159,7 +159,7 @@ impl<'a> Run<'a> {
         state: &'a State,
         player: Player,
         mode: Mode,
-        out: &'a mut Vec<Emitted>,
+        out: &'a mut Emissions,
     ) -> Run<'a> {
         Run {
             game,
