@@ -13,6 +13,7 @@ pub mod invariant;
 pub mod missing;
 pub mod numbers;
 pub mod ordering;
+mod pieces;
 pub mod program;
 pub mod sow;
 pub mod stacks;
@@ -26,6 +27,7 @@ pub use ordering::{Criterion, Measure};
 
 use crate::lang::diag::suggest;
 use crate::lang::{Diagnostic, GameSource, Node, NodeKind};
+use pieces::Declared;
 use program::{Names, ProgramCompiler};
 use rustc_hash::FxHashMap as HashMap;
 
@@ -121,6 +123,119 @@ struct Compiler<'d> {
 impl Compiler<'_> {
     fn err(&mut self, span: crate::lang::Span, msg: impl Into<String>) {
         self.diags.push(Diagnostic::error(span, msg));
+    }
+
+    /// `move-priorities`: the move types in order; the last section wins. A type no piece uses is declared
+    /// with a warning.
+    fn move_priorities(
+        &mut self,
+        sections: &[&Node],
+        move_types: &mut Vec<String>,
+    ) -> Vec<MoveType> {
+        let mut move_priorities = vec![];
+        for s in sections {
+            move_priorities.clear();
+            for a in s.args() {
+                match a.atom() {
+                    Some(n) => {
+                        let l = n.to_ascii_lowercase();
+                        let id = match move_types.iter().position(|m| *m == l) {
+                            Some(i) => i,
+                            None => {
+                                self.diags.push(Diagnostic::warning(
+                                    a.span,
+                                    format!(
+                                        "move type `{n}` in move-priorities is used by no piece"
+                                    ),
+                                ));
+                                move_types.push(l);
+                                move_types.len() - 1
+                            }
+                        };
+                        move_priorities.push(MoveType(id as u16));
+                    }
+                    None => self.err(a.span, "a move priority is a move type name"),
+                }
+            }
+        }
+        move_priorities
+    }
+
+    /// A `win-condition`, `loss-condition`, `draw-condition` or `count-condition` section (`head`), the
+    /// `index`-th end condition of the game: its players, name, priority and condition.
+    fn end_section(
+        &mut self,
+        s: &Node,
+        head: &str,
+        players: &[PlayerInfo],
+        piece_index: &HashMap<String, PieceType>,
+        board: &Board,
+        index: usize,
+    ) -> Option<EndCondition> {
+        let kind = match head {
+            "win-condition" => EndKind::Win,
+            "loss-condition" => EndKind::Loss,
+            "draw-condition" => EndKind::Draw,
+            _ => EndKind::Count,
+        };
+        let args = s.args();
+        let Some(first) = args.first() else {
+            self.err(s.span, format!("`{head}` needs players and a condition"));
+            return None;
+        };
+        let ps: Vec<Player> = match first.list() {
+            Some(l) => l.iter().filter_map(|p| self.player(p, players)).collect(),
+            None => {
+                self.err(
+                    first.span,
+                    "expected the list of players, as in `(White Black)`",
+                );
+                return None;
+            }
+        };
+        let mut name = None;
+        let mut priority = None;
+        let mut conds = vec![];
+        for a in &args[1..] {
+            match a.head().map(|h| h.to_ascii_lowercase()).as_deref() {
+                Some("name") => name = a.args().first().and_then(|n| n.text()).map(str::to_string),
+                Some("priority") => {
+                    match a
+                        .args()
+                        .first()
+                        .and_then(|n| n.atom())
+                        .and_then(|t| t.parse::<i32>().ok())
+                    {
+                        Some(p) => priority = Some(p),
+                        None => self.err(a.span, "`priority` needs a whole number"),
+                    }
+                }
+                _ => conds.push(a),
+            }
+        }
+        let cond = match conds.as_slice() {
+            [one] => self.end_cond(one, piece_index, board),
+            [] => {
+                self.err(s.span, format!("`{head}` needs a condition"));
+                None
+            }
+            many => {
+                let subs: Vec<_> = many
+                    .iter()
+                    .filter_map(|n| self.end_cond(n, piece_index, board))
+                    .collect();
+                Some(EndCond::And(subs))
+            }
+        };
+        let cond = cond?;
+        Some(EndCondition {
+            kind,
+            players: ps,
+            name: name.unwrap_or_else(|| cond.kind().to_string()),
+            cond,
+            priority: priority.unwrap_or(-(index as i32)),
+            span: s.span,
+        })
     }
 
     fn players(&mut self, sections: &[&Node]) -> Vec<PlayerInfo> {
@@ -741,108 +856,12 @@ pub fn compile_with(
 
     // Piece names and attributes first: programs may name any piece.
     let piece_nodes = by_head("piece");
-    let mut piece_index = HashMap::default();
-    let mut attributes: Vec<String> = vec![];
-    let mut attr_index: HashMap<String, AttrId> = HashMap::default();
-    let mut pieces: Vec<PieceInfo> = vec![];
-    for p in &piece_nodes {
-        let name = p
-            .args()
-            .iter()
-            .find(|a| a.head().is_some_and(|h| h.eq_ignore_ascii_case("name")))
-            .and_then(|a| a.args().first())
-            .and_then(|n| n.text());
-        let Some(name) = name else {
-            c.err(p.span, "a piece needs `(name N)`");
-            continue;
-        };
-        if piece_index.contains_key(&name.to_ascii_lowercase()) {
-            c.diags.push(
-                Diagnostic::warning(
-                    p.span,
-                    format!("piece `{name}` is declared again; the first declaration is used"),
-                )
-                .with_hint("Dagaz files sometimes declare a piece once per player, for its images"),
-            );
-            continue;
-        }
-        piece_index.insert(name.to_ascii_lowercase(), PieceType(pieces.len() as u16));
-        let mut info = PieceInfo {
-            name: name.to_string(),
-            notation: None,
-            attributes: vec![],
-            constants: vec![],
-            moves: vec![],
-            drops: vec![],
-            value: None,
-        };
-        for a in p.args() {
-            match a.head().map(|h| h.to_ascii_lowercase()).as_deref() {
-                Some("attribute") => {
-                    let (Some(an), v) = (a.args().first().and_then(|n| n.atom()), a.args().get(1))
-                    else {
-                        c.err(a.span, "`attribute` needs a name and a value");
-                        continue;
-                    };
-                    let l = an.to_ascii_lowercase();
-                    let max = MAX_ATTRIBUTES;
-                    if !attr_index.contains_key(&l) && attributes.len() >= max {
-                        c.diags.push(
-                            Diagnostic::error(
-                                a.span,
-                                format!("attribute `{an}` is one too many: a game may declare at most {max} attributes"),
-                            )
-                            .with_hint("pieces may share attribute names; an attribute is one bit of each piece"),
-                        );
-                        continue;
-                    }
-                    let id = *attr_index.entry(l.clone()).or_insert_with(|| {
-                        attributes.push(l);
-                        AttrId(attributes.len() as u16 - 1)
-                    });
-                    let text = v.and_then(|n| n.text());
-                    let value = match text.and_then(bool_value) {
-                        Some(b) => b,
-                        // A number or a word (Dagaz files use them) is kept as the piece's constant; as a
-                        // predicate it is true.
-                        None if text.is_some() => {
-                            info.constants
-                                .push((id, text.unwrap_or_default().to_string()));
-                            true
-                        }
-                        _ => {
-                            c.err(
-                                v.map_or(a.span, |n| n.span),
-                                "an attribute needs a value: true, false or a number",
-                            );
-                            false
-                        }
-                    };
-                    info.attributes.push((id, value));
-                }
-                Some("notation") => {
-                    info.notation = a.args().first().and_then(|n| n.text()).map(str::to_string)
-                }
-                Some("value") => match a
-                    .args()
-                    .first()
-                    .and_then(|n| n.text())
-                    .and_then(|t| t.parse::<f64>().ok())
-                {
-                    Some(v) => info.value = Some(v),
-                    None => c.err(a.span, "`value` needs a number"),
-                },
-                Some("name" | "moves" | "drops") => {}
-                Some(h) if missing::UI_PIECE_FORMS.contains(&h) => {}
-                Some(h) => c.missing_rule(MissingKind::PieceForm, h, "", a.span),
-                None => {
-                    let what = a.text().unwrap_or("(list)");
-                    c.missing_rule(MissingKind::PieceForm, what, "", a.span)
-                }
-            }
-        }
-        pieces.push(info);
-    }
+    let Declared {
+        index: piece_index,
+        attributes,
+        attr_index,
+        mut pieces,
+    } = c.piece_declarations(&piece_nodes);
     if pieces.is_empty() {
         c.err(src.span, "the game declares no pieces");
     }
@@ -913,30 +932,7 @@ pub fn compile_with(
         program::drop_repeated_programs(&mut info.drops);
     }
 
-    let mut move_priorities = vec![];
-    for s in by_head("move-priorities") {
-        move_priorities.clear();
-        for a in s.args() {
-            match a.atom() {
-                Some(n) => {
-                    let l = n.to_ascii_lowercase();
-                    let id = match move_types.iter().position(|m| *m == l) {
-                        Some(i) => i,
-                        None => {
-                            c.diags.push(Diagnostic::warning(
-                                a.span,
-                                format!("move type `{n}` in move-priorities is used by no piece"),
-                            ));
-                            move_types.push(l);
-                            move_types.len() - 1
-                        }
-                    };
-                    move_priorities.push(MoveType(id as u16));
-                }
-                None => c.err(a.span, "a move priority is a move type name"),
-            }
-        }
-    }
+    let move_priorities = c.move_priorities(&by_head("move-priorities"), &mut move_types);
 
     let setup = c.setup(&by_head("board-setup"), &players, &piece_index, &board);
     let stacks = c.stacks(src);
@@ -1011,73 +1007,9 @@ pub fn compile_with(
                 None => c.err(s.span, format!("`{head}` needs a value")),
             },
             "win-condition" | "loss-condition" | "draw-condition" | "count-condition" => {
-                let kind = match head.as_str() {
-                    "win-condition" => EndKind::Win,
-                    "loss-condition" => EndKind::Loss,
-                    "draw-condition" => EndKind::Draw,
-                    _ => EndKind::Count,
-                };
-                let args = s.args();
-                let Some(first) = args.first() else {
-                    c.err(s.span, format!("`{head}` needs players and a condition"));
-                    continue;
-                };
-                let ps: Vec<Player> = match first.list() {
-                    Some(l) => l.iter().filter_map(|p| c.player(p, &players)).collect(),
-                    None => {
-                        c.err(
-                            first.span,
-                            "expected the list of players, as in `(White Black)`",
-                        );
-                        continue;
-                    }
-                };
-                let mut name = None;
-                let mut priority = None;
-                let mut conds = vec![];
-                for a in &args[1..] {
-                    match a.head().map(|h| h.to_ascii_lowercase()).as_deref() {
-                        Some("name") => {
-                            name = a.args().first().and_then(|n| n.text()).map(str::to_string)
-                        }
-                        Some("priority") => {
-                            match a
-                                .args()
-                                .first()
-                                .and_then(|n| n.atom())
-                                .and_then(|t| t.parse::<i32>().ok())
-                            {
-                                Some(p) => priority = Some(p),
-                                None => c.err(a.span, "`priority` needs a whole number"),
-                            }
-                        }
-                        _ => conds.push(a),
-                    }
-                }
-                let cond = match conds.as_slice() {
-                    [one] => c.end_cond(one, &piece_index, &board),
-                    [] => {
-                        c.err(s.span, format!("`{head}` needs a condition"));
-                        None
-                    }
-                    many => {
-                        let subs: Vec<_> = many
-                            .iter()
-                            .filter_map(|n| c.end_cond(n, &piece_index, &board))
-                            .collect();
-                        Some(EndCond::And(subs))
-                    }
-                };
-                if let Some(cond) = cond {
-                    let index = end_conditions.len() as i32;
-                    end_conditions.push(EndCondition {
-                        kind,
-                        players: ps,
-                        name: name.unwrap_or_else(|| cond.kind().to_string()),
-                        cond,
-                        priority: priority.unwrap_or(-index),
-                        span: s.span,
-                    });
+                let index = end_conditions.len();
+                if let Some(e) = c.end_section(s, &head, &players, &piece_index, &board, index) {
+                    end_conditions.push(e);
                 }
             }
             h if METADATA_SECTIONS.contains(&h)
