@@ -2,6 +2,7 @@
 //! [`Engine`] is the one interface bots, the tournament and `dagaz session` use.
 
 pub mod apply;
+pub mod attack;
 pub mod compose;
 pub mod end;
 pub mod gen;
@@ -190,6 +191,44 @@ impl<'g> Engine<'g> {
     /// Plays move `i` of a move buffer on the state in place (no undo).
     pub fn play_listed(&self, s: &mut State, moves: &MoveList, i: usize) {
         apply::play_parts(self.game, s, moves.heads(i).len(), |j| moves.view(i, j))
+    }
+
+    /// Whether a random playout may draw among the candidate moves and test only the drawn move's legality
+    /// ([`Engine::candidates`], [`Engine::candidate_legal`]), with the same legal moves as [`Engine::legal_moves`]:
+    /// not when extension modules rewrite the list or read it to end the game, when a repetition rule filters
+    /// it, or when the pass is always a move (`blocked` would need the whole list).
+    pub fn lazy_legality(&self) -> bool {
+        self.game.extensions.is_empty()
+            && self.game.forbid_repetition.is_none()
+            && self.game.options.pass_turn != PassTurn::Yes
+    }
+
+    /// Whether some candidate moves may be illegal: a player has `checkmated` pieces, or the game invariants.
+    pub fn tests_moves(&self) -> bool {
+        !self.game.invariants.is_empty() || self.royal.iter().any(|r| !r.is_empty())
+    }
+
+    /// The player to move and the candidate moves (see [`gen::candidates`]): the legal moves are those of them
+    /// that [`Engine::candidate_legal`] accepts, or, when none is, [`Engine::no_candidate`].
+    pub fn candidates(&self, s: &State) -> Result<(Player, Vec<Move>), EngineError> {
+        gen::candidates(self.game, s, &self.kings)
+    }
+
+    /// Whether a candidate move of `player` is legal.
+    pub fn candidate_legal(
+        &self,
+        s: &State,
+        player: Player,
+        m: &Move,
+    ) -> Result<bool, EngineError> {
+        gen::candidate_legal(self.game, s, &self.royal, &self.kings, player, m)
+    }
+
+    /// The legal moves when no candidate is legal: the forced pass, or none.
+    pub fn no_candidate(&self, s: &State) -> Vec<Move> {
+        let mut v = vec![];
+        gen::add_pass(self.game, s, &mut v);
+        v
     }
 
     pub fn apply(&self, s: &State, m: &Move) -> State {
