@@ -12,6 +12,7 @@
 
 pub mod bot;
 pub mod check;
+pub mod cli;
 pub mod compile;
 pub mod engine;
 pub mod extension;

@@ -31,15 +31,29 @@ pub enum Format {
     Gauntlet,
 }
 
+/// A `--format` (or `format =`) that names no format: the name given.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FormatError(pub String);
+
+impl std::fmt::Display for FormatError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "unknown format `{}`; formats are round-robin, gauntlet",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for FormatError {}
+
 impl std::str::FromStr for Format {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
+    type Err = FormatError;
+    fn from_str(s: &str) -> Result<Self, FormatError> {
         match s {
             "round-robin" | "roundrobin" | "rr" => Ok(Format::RoundRobin),
             "gauntlet" => Ok(Format::Gauntlet),
-            _ => Err(format!(
-                "unknown format `{s}`; formats are round-robin, gauntlet"
-            )),
+            _ => Err(FormatError(s.to_string())),
         }
     }
 }
@@ -64,19 +78,53 @@ pub struct SprtConfig {
     pub beta: f64,
 }
 
+/// An SPRT that cannot be run: `--sprt` text that is not four numbers, or bounds out of range.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SprtError {
+    /// The `--sprt` text given.
+    NotFourNumbers(String),
+    /// elo0 is not below elo1 (or either is not finite).
+    EloOrder,
+    /// alpha or beta out of (0, 1), or their sum not below 1.
+    ErrorRates,
+}
+
+impl std::fmt::Display for SprtError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SprtError::NotFourNumbers(s) => {
+                write!(
+                    f,
+                    "--sprt `{s}`: expected four numbers elo0,elo1,alpha,beta"
+                )
+            }
+            SprtError::EloOrder => f.write_str("sprt: elo0 must be below elo1"),
+            SprtError::ErrorRates => {
+                f.write_str("sprt: alpha and beta must be above 0 with alpha + beta below 1")
+            }
+        }
+    }
+}
+
+impl std::error::Error for SprtError {}
+
+impl From<SprtError> for String {
+    fn from(e: SprtError) -> String {
+        e.to_string()
+    }
+}
+
 impl std::str::FromStr for SprtConfig {
-    type Err = String;
+    type Err = SprtError;
     /// `elo0,elo1,alpha,beta`, e.g. `0,10,0.05,0.05`.
-    fn from_str(s: &str) -> Result<Self, String> {
+    fn from_str(s: &str) -> Result<Self, SprtError> {
         let v: Vec<f64> = s
             .split(',')
             .map(|x| x.trim().parse::<f64>())
             .collect::<Result<_, _>>()
-            .map_err(|_| format!("--sprt `{s}`: expected four numbers elo0,elo1,alpha,beta"))?;
+            .map_err(|_| SprtError::NotFourNumbers(s.to_string()))?;
         let [elo0, elo1, alpha, beta] = v[..] else {
-            return Err(format!(
-                "--sprt `{s}`: expected four numbers elo0,elo1,alpha,beta"
-            ));
+            return Err(SprtError::NotFourNumbers(s.to_string()));
         };
         let c = SprtConfig {
             elo0,
@@ -90,12 +138,12 @@ impl std::str::FromStr for SprtConfig {
 }
 
 impl SprtConfig {
-    pub fn validate(&self) -> Result<(), String> {
+    pub fn validate(&self) -> Result<(), SprtError> {
         if !(self.elo0.is_finite() && self.elo1.is_finite() && self.elo0 < self.elo1) {
-            return Err("sprt: elo0 must be below elo1".into());
+            return Err(SprtError::EloOrder);
         }
         if crate::tournament::stats::sprt_bounds(self.alpha, self.beta).is_none() {
-            return Err("sprt: alpha and beta must be above 0 with alpha + beta below 1".into());
+            return Err(SprtError::ErrorRates);
         }
         Ok(())
     }
@@ -138,11 +186,27 @@ impl std::fmt::Display for Shard {
     }
 }
 
+/// A `--shard` (or `shard =`) that is not `K/N` with 1 <= K <= N: the text given.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ShardError(pub String);
+
+impl std::fmt::Display for ShardError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "--shard `{}`: expected K/N with 1 <= K <= N, e.g. 2/4",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for ShardError {}
+
 impl std::str::FromStr for Shard {
-    type Err = String;
+    type Err = ShardError;
     /// `K/N` with 1 <= K <= N.
-    fn from_str(s: &str) -> Result<Shard, String> {
-        let bad = || format!("--shard `{s}`: expected K/N with 1 <= K <= N, e.g. 2/4");
+    fn from_str(s: &str) -> Result<Shard, ShardError> {
+        let bad = || ShardError(s.to_string());
         let (k, n) = s.split_once('/').ok_or_else(bad)?;
         let (k, n) = (
             k.trim().parse::<u64>().map_err(|_| bad())?,
@@ -156,8 +220,8 @@ impl std::str::FromStr for Shard {
 }
 
 impl TryFrom<String> for Shard {
-    type Error = String;
-    fn try_from(s: String) -> Result<Shard, String> {
+    type Error = ShardError;
+    fn try_from(s: String) -> Result<Shard, ShardError> {
         s.parse()
     }
 }
@@ -859,6 +923,9 @@ mod tests {
         assert!("0,10,0.05".parse::<SprtConfig>().is_err());
         assert!("10,0,0.05,0.05".parse::<SprtConfig>().is_err());
         assert!("0,10,0.05,0.05".parse::<SprtConfig>().is_ok());
-        assert!("swiss".parse::<Format>().unwrap_err().contains("gauntlet"));
+        assert_eq!(
+            "swiss".parse::<Format>().unwrap_err().to_string(),
+            "unknown format `swiss`; formats are round-robin, gauntlet"
+        );
     }
 }

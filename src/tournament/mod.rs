@@ -12,10 +12,16 @@
 //! * [`record`]: [`GameRecord`] and [`GameTiming`] and their CSV rows;
 //! * [`stats`]: the numbers (Elo, pentanomial, GSPRT, Bradley-Terry, the measures of a rule set), pure
 //!   functions of counts;
+//! * [`sprt`]: the state of a match's SPRT and its tracker, which the runner keeps and the reports read;
 //! * [`report`]: every statistic of a run counted from its records one at a time ([`Summary`]), and
 //!   `report.md`;
-//! * [`writers`]: the run's files in `results/<run>/`;
+//! * [`writers`]: the run's files in `results/<run>/` ([`records_out`]: the per-game ones; [`text`]: the CSV
+//!   line and the calendar date they share);
 //! * [`html`]: `report.html`, the run's charts and a few sample games stepped through on the game's board.
+//!
+//! Each module imports only modules above it in this order: `stats`, `text`; `config`; `schedule`, `record`;
+//! `sprt`; `report`; `records_out`; `writers`; `html`; `progress`; `runner`; `merge`. So records feed
+//! statistics, and statistics feed writers, never the other way.
 //!
 //! ```no_run
 //! use dagaz::tournament::{config::TournamentConfig, runner::{run, Progress, RunOptions}};
@@ -34,10 +40,12 @@ pub mod records_out;
 pub mod report;
 pub mod runner;
 pub mod schedule;
+pub mod sprt;
 pub mod stats;
+pub mod text;
 pub mod writers;
 
 pub use config::{BotEntry, Tournament, TournamentConfig};
-pub use record::{GameRecord, GameTiming};
+pub use record::{GameRecord, GameTiming, RowError};
 pub use report::Summary;
 pub use runner::{run, Progress, RunOptions, RunOutcome};

@@ -6,8 +6,18 @@
 //! of the games filed so far: nothing is kept per game.
 
 use super::record::GameRecord;
-use super::runner::Progress;
 use std::time::{Duration, Instant};
+
+/// How progress is shown on standard error.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Progress {
+    /// A bar with games done, rate and ETA (for a terminal).
+    Bar,
+    /// A plain line now and then (for a log file).
+    Lines,
+    /// Nothing.
+    None,
+}
 
 /// How often a terminal's bar is redrawn.
 const BAR_EVERY: Duration = Duration::from_secs(1);

@@ -163,7 +163,7 @@ impl GameRecord {
     }
 
     /// Reads a row back (the inverse of [`GameRecord::row`]).
-    pub fn from_row(header: &[String], row: &[String]) -> Result<GameRecord, String> {
+    pub fn from_row(header: &[String], row: &[String]) -> Result<GameRecord, RowError> {
         let get = Fields::new(header, row)?;
         let mut bots = vec![];
         let mut results = vec![];
@@ -177,7 +177,7 @@ impl GameRecord {
             bots.push(b.to_string());
             let r = get.str(&format!("result_{i}"))?;
             if !r.is_empty() {
-                results.push(r.parse().map_err(|_| format!("bad result `{r}`"))?);
+                results.push(r.parse().map_err(|_| RowError::BadResult(r.to_string()))?);
             }
         }
         let moves = get.str("moves")?;
@@ -237,14 +237,18 @@ impl GameTiming {
         r
     }
 
-    pub fn from_row(header: &[String], row: &[String]) -> Result<GameTiming, String> {
+    pub fn from_row(header: &[String], row: &[String]) -> Result<GameTiming, RowError> {
         let get = Fields::new(header, row)?;
         let mut time = vec![];
         let mut nodes = vec![];
         for i in 1.. {
             match get.opt(&format!("time_ms_{i}")) {
                 Some(t) if !t.is_empty() => {
-                    time.push(t.parse::<f64>().map_err(|_| format!("bad time `{t}`"))? / 1e3);
+                    time.push(
+                        t.parse::<f64>()
+                            .map_err(|_| RowError::BadTime(t.to_string()))?
+                            / 1e3,
+                    );
                     nodes.push(get.num(&format!("nodes_{i}"))?);
                 }
                 _ => break,
@@ -259,19 +263,58 @@ impl GameTiming {
     }
 }
 
+/// Why a row of `games.csv` or `timings.csv` cannot be read back. The reader of the file adds its path and
+/// line; the message is the same as when these errors were strings.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RowError {
+    /// The row has `fields` fields where the header has `header`.
+    Width { fields: usize, header: usize },
+    /// The header has no column of this name.
+    NoColumn(String),
+    /// The column holds something that is not a number.
+    NotANumber { column: String, value: String },
+    /// A `result_N` that is not a number.
+    BadResult(String),
+    /// A `time_ms_N` that is not a number.
+    BadTime(String),
+}
+
+impl std::fmt::Display for RowError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RowError::Width { fields, header } => {
+                write!(f, "{fields} fields where the header has {header}")
+            }
+            RowError::NoColumn(name) => write!(f, "no column `{name}`"),
+            RowError::NotANumber { column, value } => {
+                write!(f, "column `{column}`: `{value}` is not a number")
+            }
+            RowError::BadResult(r) => write!(f, "bad result `{r}`"),
+            RowError::BadTime(t) => write!(f, "bad time `{t}`"),
+        }
+    }
+}
+
+impl std::error::Error for RowError {}
+
+impl From<RowError> for String {
+    fn from(e: RowError) -> String {
+        e.to_string()
+    }
+}
+
 /// A CSV row's fields by column name.
 struct Fields<'a> {
     by_name: HashMap<&'a str, &'a str>,
 }
 
 impl<'a> Fields<'a> {
-    fn new(header: &'a [String], row: &'a [String]) -> Result<Self, String> {
+    fn new(header: &'a [String], row: &'a [String]) -> Result<Self, RowError> {
         if header.len() != row.len() {
-            return Err(format!(
-                "{} fields where the header has {}",
-                row.len(),
-                header.len()
-            ));
+            return Err(RowError::Width {
+                fields: row.len(),
+                header: header.len(),
+            });
         }
         Ok(Fields {
             by_name: header
@@ -286,14 +329,17 @@ impl<'a> Fields<'a> {
         self.by_name.get(name).copied()
     }
 
-    fn str(&self, name: &str) -> Result<&'a str, String> {
-        self.opt(name).ok_or_else(|| format!("no column `{name}`"))
+    fn str(&self, name: &str) -> Result<&'a str, RowError> {
+        self.opt(name)
+            .ok_or_else(|| RowError::NoColumn(name.to_string()))
     }
 
-    fn num<T: std::str::FromStr>(&self, name: &str) -> Result<T, String> {
+    fn num<T: std::str::FromStr>(&self, name: &str) -> Result<T, RowError> {
         let s = self.str(name)?;
-        s.parse()
-            .map_err(|_| format!("column `{name}`: `{s}` is not a number"))
+        s.parse().map_err(|_| RowError::NotANumber {
+            column: name.to_string(),
+            value: s.to_string(),
+        })
     }
 }
 
@@ -350,9 +396,13 @@ mod tests {
         let h = GameRecord::header(2);
         let mut row = sample().row(2);
         row[0] = "x".into();
-        assert!(GameRecord::from_row(&h, &row)
-            .unwrap_err()
-            .contains("game_id"));
-        assert!(GameRecord::from_row(&h, &row[1..]).is_err());
+        assert_eq!(
+            GameRecord::from_row(&h, &row).unwrap_err().to_string(),
+            "column `game_id`: `x` is not a number"
+        );
+        assert_eq!(
+            GameRecord::from_row(&h, &row[1..]).unwrap_err().to_string(),
+            format!("{} fields where the header has {}", h.len() - 1, h.len())
+        );
     }
 }

@@ -7,7 +7,7 @@
 use super::config::Tournament;
 use super::record::GameRecord;
 use super::report::{fmt, Summary};
-use super::writers::csv_line;
+use super::text::csv_line;
 use crate::compile::{Game, Player, Pos};
 use crate::engine::{Action, Engine, Move, State};
 use std::collections::HashMap;
@@ -67,7 +67,7 @@ impl GameFiles {
         let secs = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_secs() as i64);
-        let (y, m, d, ..) = super::writers::utc_fields(secs);
+        let (y, m, d, ..) = super::text::utc_fields(secs);
         let variants = t
             .variants
             .iter()

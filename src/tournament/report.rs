@@ -5,8 +5,8 @@
 
 use super::config::Tournament;
 use super::record::{GameRecord, BOT_ERROR, ENGINE_ERROR, MOVE_LIMIT};
-use super::runner::SprtStatus;
 use super::schedule::Schedule;
+use super::sprt::SprtStatus;
 use super::stats::{
     bradley_terry, BtOptions, EloEstimate, EndKind, Outcome, Penta, RuleSetMeasures, RuleSetTally,
     SprtDecision, Wdl,
@@ -135,7 +135,7 @@ struct PairGame {
 }
 
 impl PairGame {
-    /// The game's outcome for bot `x` (a loss if it did not play), as [`super::runner::outcome_of`] gives it.
+    /// The game's outcome for bot `x` (a loss if it did not play), as [`super::sprt::outcome_of`] gives it.
     fn outcome(&self, x: usize) -> Outcome {
         match self
             .bots

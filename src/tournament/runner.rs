@@ -8,11 +8,13 @@
 //! result of every game depends only on the seed, its game id and its pair id, never on the thread that played
 //! it or on the order games finished in: the final files are written sorted by game id.
 
-use super::config::{seats_of, BotEntry, SprtConfig, Tournament};
+use super::config::{seats_of, BotEntry, Tournament};
+pub use super::progress::Progress;
 use super::progress::ProgressView;
 use super::record::{GameRecord, GameTiming, BOT_ERROR, ENGINE_ERROR, MOVE_LIMIT};
 use super::schedule::{Pairing, Schedule};
-use super::stats::{sprt_bounds, Outcome, Penta, SprtDecision};
+use super::sprt::SprtTracker;
+pub use super::sprt::{outcome_of, SprtStatus};
 use super::writers::{self, RunFiles};
 use super::{report, Summary};
 use crate::bot::{Bot, BotError};
@@ -21,7 +23,6 @@ use crate::engine::playout::{below, game_rng};
 use crate::engine::{Engine, EngineError, State};
 use rand_chacha::ChaCha8Rng;
 use rand_core::{RngCore, SeedableRng};
-use std::collections::BTreeMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -43,17 +44,6 @@ pub const FIXED_BUDGET_SAFETY_LIMIT: Duration = Duration::from_secs(600);
 /// How often a game's watcher looks at what the game is doing.
 const WATCH_INTERVAL: Duration = Duration::from_millis(50);
 
-/// How progress is shown on standard error.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Progress {
-    /// A bar with games done, rate and ETA (for a terminal).
-    Bar,
-    /// A plain line now and then (for a log file).
-    Lines,
-    /// Nothing.
-    None,
-}
-
 /// How to run (none of it changes the results).
 #[derive(Clone, Debug)]
 pub struct RunOptions {
@@ -64,21 +54,6 @@ pub struct RunOptions {
     pub progress: Progress,
     /// Go on with the games a stopped run in `out` had not finished.
     pub resume: bool,
-}
-
-/// The state of a sequential test.
-#[derive(Clone, Debug, PartialEq)]
-pub struct SprtStatus {
-    pub config: SprtConfig,
-    pub lower: f64,
-    pub upper: f64,
-    /// Complete pairs counted, in pair order.
-    pub pairs: u64,
-    pub penta: Penta,
-    pub llr: f64,
-    pub decision: SprtDecision,
-    /// The last pair counted when the test decided; later games are not part of the run.
-    pub stop_pair: Option<u64>,
 }
 
 /// What a run produced.
@@ -104,86 +79,6 @@ impl RunOutcome {
     /// The timings of the run's games, in game-id order, read back from `timings.csv`.
     pub fn timings(&self) -> Result<Vec<GameTiming>, String> {
         RunFiles::new(&self.out, self.seats).read_timings()
-    }
-}
-
-/// Counts complete pairs in pair order and decides once the LLR leaves the bounds. Deterministic: it depends
-/// on which games are done, never on the order they finished in. It keeps only the games of pairs not yet
-/// counted.
-pub(crate) struct SprtTracker {
-    pub(crate) status: SprtStatus,
-    /// Pairs in the schedule.
-    total_pairs: u64,
-    /// Games per pair.
-    group: usize,
-    /// Games of pairs not counted yet: pair id → (game id, outcome for the first bot if rated).
-    waiting: BTreeMap<u64, Vec<(u64, Option<Outcome>)>>,
-}
-
-impl SprtTracker {
-    pub(crate) fn new(config: SprtConfig, schedule: &Schedule) -> SprtTracker {
-        let b = sprt_bounds(config.alpha, config.beta).expect("validated");
-        SprtTracker {
-            status: SprtStatus {
-                config,
-                lower: b.lower,
-                upper: b.upper,
-                pairs: 0,
-                penta: Penta::default(),
-                llr: 0.0,
-                decision: SprtDecision::Continue,
-                stop_pair: None,
-            },
-            total_pairs: schedule.pairs(),
-            group: schedule.group_size(0) as usize,
-            waiting: BTreeMap::new(),
-        }
-    }
-
-    /// Counts a finished game and the pairs that are now complete; returns the stop pair once decided.
-    pub(crate) fn add(&mut self, g: &GameRecord, first_bot: &str) -> Option<u64> {
-        let s = &mut self.status;
-        if s.stop_pair.is_some() || g.pair_id < s.pairs {
-            return s.stop_pair;
-        }
-        let o = g.is_rated().then(|| outcome_of(g, first_bot));
-        self.waiting
-            .entry(g.pair_id)
-            .or_default()
-            .push((g.game_id, o));
-        while s.stop_pair.is_none() && s.pairs < self.total_pairs {
-            match self.waiting.get(&s.pairs) {
-                Some(games) if games.len() >= self.group => {}
-                _ => break,
-            }
-            let mut games = self.waiting.remove(&s.pairs).unwrap_or_default();
-            games.sort_by_key(|&(id, _)| id);
-            if let [(_, Some(a)), (_, Some(b))] = games[..] {
-                s.penta.add_pair(a, b);
-                s.llr = s
-                    .penta
-                    .llr(s.config.elo0, s.config.elo1)
-                    .unwrap_or(f64::NAN);
-                s.decision = sprt_bounds(s.config.alpha, s.config.beta)
-                    .expect("validated")
-                    .decide(s.llr);
-            }
-            if s.decision != SprtDecision::Continue {
-                s.stop_pair = Some(s.pairs);
-                self.waiting.clear();
-            }
-            s.pairs += 1;
-        }
-        s.stop_pair
-    }
-}
-
-/// A rated game's outcome for the bot named `bot` (a loss if it did not play).
-pub fn outcome_of(g: &GameRecord, bot: &str) -> Outcome {
-    match g.bots.iter().position(|b| b == bot).map(|i| g.results[i]) {
-        Some(r) if r > 0 => Outcome::Win,
-        Some(0) => Outcome::Draw,
-        _ => Outcome::Loss,
     }
 }
 

@@ -14,6 +14,7 @@
 use super::config::{Tournament, TournamentConfig};
 use super::record::{GameRecord, GameTiming};
 use super::report::{fmt, render_markdown, Summary};
+pub use super::text::{csv_line, utc_fields};
 use std::fs::{File, OpenOptions};
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
@@ -33,16 +34,6 @@ pub struct RunFiles {
     pub lock: PathBuf,
     /// Width of the per-seat columns.
     pub seats: usize,
-}
-
-/// One CSV line (quoted as needed, ending in a newline).
-pub fn csv_line<S: AsRef<[u8]>>(fields: &[S]) -> Vec<u8> {
-    let mut w = csv::WriterBuilder::new()
-        .terminator(csv::Terminator::Any(b'\n'))
-        .from_writer(vec![]);
-    // Writing to memory cannot fail.
-    let _ = w.write_record(fields);
-    w.into_inner().unwrap_or_default()
 }
 
 fn io_err(path: &Path, e: std::io::Error) -> String {
@@ -750,23 +741,6 @@ impl RunLock {
 fn utc_text(secs: u64) -> String {
     let (year, month, day, h, m, s) = utc_fields(secs as i64);
     format!("{year:04}-{month:02}-{day:02} {h:02}:{m:02}:{s:02} UTC")
-}
-
-/// Year, month, day, hour, minute and second (UTC) of `secs` seconds since 1970: the one calendar conversion
-/// the run files and the default run names share.
-pub fn utc_fields(secs: i64) -> (i64, i64, i64, i64, i64, i64) {
-    let (days, rem) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
-    // Days since 1970-01-01 to a civil date, counting in 400-year eras from 0000-03-01.
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    (year, month, day, rem / 3600, rem / 60 % 60, rem % 60)
 }
 
 /// Takes an exclusive flock without waiting: `Ok(false)` if another open file holds it.

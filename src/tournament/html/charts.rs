@@ -4,7 +4,7 @@
 
 use super::{bot_colour, pm, PALETTE};
 use crate::tournament::report::{fmt, Summary};
-use crate::tournament::runner::SprtStatus;
+use crate::tournament::sprt::SprtStatus;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
