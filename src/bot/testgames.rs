@@ -316,6 +316,7 @@ pub fn bare_game() -> Game {
         missing_rules: vec![],
         stacks: false,
         extensions: vec![],
+        attack: Default::default(),
     }
 }
 

@@ -328,7 +328,7 @@ pub fn merge(out: &std::path::Path, dirs: &[PathBuf]) -> ExitCode {
             ExitCode::SUCCESS
         }
         Err(e) => {
-            print_error(&e);
+            print_error(&e.to_string());
             ExitCode::FAILURE
         }
     }

@@ -381,6 +381,8 @@ pub enum Instr {
 pub struct MoveProgram {
     pub move_type: Option<MoveType>,
     pub body: Vec<Instr>,
+    /// The body as flat bytecode, which the engine runs (`compile/code.rs`).
+    pub code: super::code::Code,
     /// Where the program was written (after macro expansion: the call site).
     pub span: Span,
     /// The program as ZRF text after expansion, for `dagaz check`.
@@ -632,9 +634,18 @@ pub struct Game {
     /// Rust extension modules (`(extension NAME)` in the file, `--extension NAME` on the command line), in
     /// the order they were named; see `crate::extension`. Empty for almost every game.
     pub extensions: Vec<&'static dyn crate::extension::Extension>,
+    /// Which move programs `attacked?` checks backwards (`compile/attack.rs`), classified on first use, so that
+    /// modules attached after compiling are seen.
+    pub attack: std::sync::OnceLock<super::attack::AttackTable>,
 }
 
 impl Game {
+    /// The attack classification of the move programs (see [`super::attack`]).
+    #[inline]
+    pub fn attack_table(&self) -> &super::attack::AttackTable {
+        self.attack.get_or_init(|| super::attack::classify(self))
+    }
+
     /// Whether states of this game keep columns.
     #[inline]
     pub fn has_stacks(&self) -> bool {

@@ -2,7 +2,9 @@
 //! in dependency order (players, board, piece names, programs, setup, end conditions), so that every name is
 //! resolved against what the file declared.
 
+pub mod attack;
 pub mod board;
+pub mod code;
 mod extension;
 pub mod game;
 pub mod groups;
@@ -1148,8 +1150,15 @@ pub fn compile_with(
         missing_rules: std::mem::take(&mut c.missing),
         extensions: vec![],
         stacks,
+        attack: Default::default(),
     };
     sow::check_capacity(&game, c.diags);
+    // Cheap checks before attack searches (`compile/attack.rs`): the same moves, less work.
+    for piece in &mut game.pieces {
+        for prog in piece.moves.iter_mut().chain(piece.drops.iter_mut()) {
+            attack::cheap_checks_first_on(&game.board, &mut prog.body);
+        }
+    }
     if c.diags.iter().filter(|d| d.is_error()).count() > errors_before {
         return None;
     }

@@ -244,8 +244,10 @@ impl ProgramCompiler<'_, '_> {
             };
             // A `choose` runs the rest of the program once per choice: move that tail into it.
             let body = super::turns::sink_choices(body).unwrap_or_default();
+            let code = super::code::Code::lower(&body, &self.names.board.opposite);
             out.push(MoveProgram {
                 move_type,
+                code,
                 body,
                 span: item.span,
                 source: item.to_source_limited(600),

@@ -1,16 +1,40 @@
 //! Applying moves to a state: one part at a time, or a complete move with the turn passed.
 
-use super::moves::Action;
-use super::moves::{Move, Part};
+use super::moves::{Action, Move, Part};
 use super::state::State;
 use crate::compile::*;
 
+/// A part as the apply functions read it: its actions, where its piece started and where it ended. Borrowed
+/// from an owned [`Part`] or from a move buffer (`super::buffer`).
+#[derive(Clone, Copy, Debug)]
+pub struct PartView<'a> {
+    pub actions: &'a [Action],
+    pub from: Option<Pos>,
+    pub to: Option<Pos>,
+}
+
+impl<'a> From<&'a Part> for PartView<'a> {
+    fn from(p: &'a Part) -> PartView<'a> {
+        PartView {
+            actions: &p.actions,
+            from: p.from,
+            to: p.to,
+        }
+    }
+}
+
 /// Applies one part to a state (not advancing the turn).
 pub fn apply_part(game: &Game, state: &mut State, part: &Part, deferred: bool) {
+    apply_actions(game, state, part.into(), deferred)
+}
+
+/// Applies one part, given as a view, to a state (not advancing the turn).
+pub fn apply_actions(game: &Game, state: &mut State, part: PartView<'_>, deferred: bool) {
+    let PartView { actions, from, to } = part;
     let np = game.pieces.len();
     // Captures first (they take what stood there when the part began), then every movement at once (a cascade
     // may move a piece onto the square another leaves), then placements and changes in order.
-    for a in &part.actions {
+    for a in actions {
         if let Action::Capture { at } = *a {
             let Some(mut x) = state.get(at) else { continue };
             if deferred {
@@ -35,16 +59,15 @@ pub fn apply_part(game: &Game, state: &mut State, part: &Part, deferred: bool) {
             }
         }
     }
-    let movements = part
-        .actions
+    let movements = actions
         .iter()
         .filter(|a| matches!(a, Action::Move { .. }))
         .count();
     if state.has_columns() {
         // A movement carries the whole column (see `super::stack`).
-        super::stack::apply_movements(state, part);
+        super::stack::apply_movements(state, actions);
     } else if movements == 1 {
-        for a in &part.actions {
+        for a in actions {
             if let Action::Move { from, to } = *a {
                 let p = state.get(from);
                 state.set(from, None);
@@ -52,18 +75,39 @@ pub fn apply_part(game: &Game, state: &mut State, part: &Part, deferred: bool) {
             }
         }
     } else if movements > 1 {
-        let mut lifted = Vec::with_capacity(movements);
-        for a in &part.actions {
-            if let Action::Move { from, to } = *a {
-                lifted.push((to, state.get(from)));
-                state.set(from, None);
+        // Lift every moving piece, then put them down (castling: two movements). Lifted pieces are read back
+        // from the actions, so nothing is allocated.
+        let mut lifted = [None; 8];
+        if movements > lifted.len() {
+            let mut many = Vec::with_capacity(movements);
+            for a in actions {
+                if let Action::Move { from, to } = *a {
+                    many.push((to, state.get(from)));
+                    state.set(from, None);
+                }
+            }
+            for (to, p) in many {
+                state.set(to, p);
+            }
+        } else {
+            let mut k = 0;
+            for a in actions {
+                if let Action::Move { from, .. } = *a {
+                    lifted[k] = state.get(from);
+                    state.set(from, None);
+                    k += 1;
+                }
+            }
+            k = 0;
+            for a in actions {
+                if let Action::Move { to, .. } = *a {
+                    state.set(to, lifted[k]);
+                    k += 1;
+                }
             }
         }
-        for (to, p) in lifted {
-            state.set(to, p);
-        }
     }
-    for a in &part.actions {
+    for a in actions {
         match *a {
             Action::Move { .. }
             | Action::Capture { .. }
@@ -108,9 +152,9 @@ pub fn apply_part(game: &Game, state: &mut State, part: &Part, deferred: bool) {
             }
         }
     }
-    if part.from.is_some() || part.to.is_some() {
-        state.last_from = part.from.or(part.to);
-        state.last_to = part.to;
+    if from.is_some() || to.is_some() {
+        state.last_from = from.or(to);
+        state.last_to = to;
     }
 }
 
@@ -142,29 +186,241 @@ fn remove_dead(game: &Game, state: &mut State) {
 /// Applies a complete move and passes the turn.
 pub fn apply_move(game: &Game, state: &State, m: &Move) -> State {
     let mut s = state.clone();
-    let deferred = game.options.deferred_captures && m.parts.len() > 1;
-    for p in &m.parts {
-        apply_part(game, &mut s, p, deferred);
+    play(game, &mut s, m);
+    s
+}
+
+/// Applies a complete move to the state in place and passes the turn (copy-free; see [`make`] to undo it).
+pub fn play(game: &Game, state: &mut State, m: &Move) {
+    play_parts(game, state, m.parts.len(), |i| (&m.parts[i]).into())
+}
+
+/// Applies a complete move of `n` parts, the part `i` given by `part(i)`, and passes the turn.
+pub fn play_parts<'a>(game: &Game, s: &mut State, n: usize, part: impl Fn(usize) -> PartView<'a>) {
+    let past = game
+        .forbid_repetition
+        .map(|rule| super::groups::record(rule, s));
+    let deferred = game.options.deferred_captures && n > 1;
+    let mut extra = false;
+    let mut goto = None;
+    for i in 0..n {
+        let p = part(i);
+        apply_actions(game, s, p, deferred);
+        for a in p.actions {
+            match *a {
+                Action::ExtraTurn => extra = true,
+                Action::GotoTurn { entry } => goto = Some(entry as usize),
+                _ => {}
+            }
+        }
     }
     if deferred {
         if s.has_columns() {
-            super::stack::release_prisoners(&mut s, m);
+            if let Some(end) = part(n - 1).to {
+                let prisoners =
+                    (0..n)
+                        .flat_map(|i| part(i).actions.iter())
+                        .filter_map(|a| match a {
+                            Action::TakePrisoner { at, .. } => Some(*at),
+                            _ => None,
+                        });
+                super::stack::release_prisoners(s, end, prisoners);
+            }
         }
-        remove_dead(game, &mut s);
+        remove_dead(game, s);
     }
     // `(extra-turn)`: the same entry of the turn order moves again; `(goto-turn L)`: the label's entry.
-    if !m.extra_turn() {
+    if !extra {
         s.turn = game.turn_order.next(s.turn);
     }
     if !game.turn_order.labels.is_empty() {
-        if let Some(e) = m.goto_turn() {
+        if let Some(e) = goto {
             s.turn = e;
         }
     }
     s.ply += 1;
-    s.passes = if m.is_pass() { s.passes + 1 } else { 0 };
-    if let Some(rule) = game.forbid_repetition {
-        s.past = super::groups::record(rule, state);
+    s.passes = if n == 0 { s.passes + 1 } else { 0 };
+    if let Some(p) = past {
+        s.past = p;
     }
-    s
+}
+
+/// What [`make`] changed, so that [`unmake`] restores the state exactly (cells, columns, hash, reserves,
+/// variables, last move, turn, ply, passes, history). One log serves a whole search: makes nest, each
+/// [`unmake`] undoes the latest, and the buffers keep their capacity, so a make costs no allocation once
+/// warm (games with stacks excepted: a column is saved as a copy).
+///
+/// How: before a move or part is applied, the log saves the contents of every square its actions (and its
+/// `from` and `to`) name, and the reserves or variables when an action may change them. Every write of the
+/// apply functions is to such a square (captured pieces, movements, placements, changes, prisoners; the
+/// pieces `remove_dead` takes were captured by the same move), which the round-trip test
+/// (`tests/make_undo.rs`) checks on random games of every file of `games/`.
+#[derive(Debug, Default)]
+pub struct Undo {
+    frames: Vec<Frame>,
+    cells: Vec<(Pos, Option<super::Piece>)>,
+    columns: Vec<(Pos, Vec<super::Piece>)>,
+    reserves: Vec<u32>,
+    vars: Vec<i32>,
+}
+
+#[derive(Debug)]
+struct Frame {
+    cells: usize,
+    columns: usize,
+    /// Where this frame's copy of the reserves starts in `Undo::reserves`, if it saved them.
+    reserves: Option<usize>,
+    vars: Option<usize>,
+    hash: u64,
+    turn: usize,
+    ply: u32,
+    passes: u32,
+    last_from: Option<Pos>,
+    last_to: Option<Pos>,
+    past: Option<super::groups::Past>,
+}
+
+impl Undo {
+    pub fn new() -> Undo {
+        Undo::default()
+    }
+
+    /// Moves made and not yet undone.
+    pub fn depth(&self) -> usize {
+        self.frames.len()
+    }
+
+    /// Saves what the parts may change; `whole` for a complete move (the history changes too).
+    fn save<'a>(
+        &mut self,
+        game: &Game,
+        s: &State,
+        parts: impl Iterator<Item = PartView<'a>>,
+        whole: bool,
+    ) {
+        let mut frame = Frame {
+            cells: self.cells.len(),
+            columns: self.columns.len(),
+            reserves: None,
+            vars: None,
+            hash: s.hash,
+            turn: s.turn,
+            ply: s.ply,
+            passes: s.passes,
+            last_from: s.last_from,
+            last_to: s.last_to,
+            past: (whole && game.forbid_repetition.is_some()).then(|| s.past.clone()),
+        };
+        let columns = s.has_columns();
+        let mut reserves = false;
+        let mut vars = false;
+        for p in parts {
+            for pos in p.from.into_iter().chain(p.to) {
+                self.cell(s, pos, columns);
+            }
+            for a in p.actions {
+                match *a {
+                    Action::Move { from, to }
+                    | Action::MoveTop { from, to, .. }
+                    | Action::TakePrisoner { at: from, to } => {
+                        self.cell(s, from, columns);
+                        self.cell(s, to, columns);
+                    }
+                    Action::Capture { at } => {
+                        reserves = true;
+                        self.cell(s, at, columns);
+                    }
+                    Action::Place { at, reserve, .. } => {
+                        reserves |= reserve;
+                        self.cell(s, at, columns);
+                    }
+                    Action::ChangeType { at, .. }
+                    | Action::ChangeOwner { at, .. }
+                    | Action::SetAttribute { at, .. }
+                    | Action::SetIntAttribute { at, .. } => self.cell(s, at, columns),
+                    Action::SetVar { .. } => vars = true,
+                    Action::ExtraTurn | Action::GotoTurn { .. } => {}
+                }
+            }
+        }
+        if reserves && !s.reserves.is_empty() {
+            frame.reserves = Some(self.reserves.len());
+            self.reserves.extend_from_slice(&s.reserves);
+        }
+        if vars && !s.vars.is_empty() {
+            frame.vars = Some(self.vars.len());
+            self.vars.extend_from_slice(&s.vars);
+        }
+        self.frames.push(frame);
+    }
+
+    #[inline]
+    fn cell(&mut self, s: &State, pos: Pos, columns: bool) {
+        self.cells.push((pos, s.cells[pos.idx()]));
+        if columns {
+            self.columns.push((pos, s.under(pos).to_vec()));
+        }
+    }
+}
+
+/// Applies a complete move in place and passes the turn, saving in `undo` what [`unmake`] needs.
+pub fn make(game: &Game, state: &mut State, m: &Move, undo: &mut Undo) {
+    make_parts(game, state, m.parts.len(), |i| (&m.parts[i]).into(), undo)
+}
+
+/// [`make`] for a move of `n` parts given by views.
+pub fn make_parts<'a>(
+    game: &Game,
+    state: &mut State,
+    n: usize,
+    part: impl Fn(usize) -> PartView<'a> + Copy,
+    undo: &mut Undo,
+) {
+    undo.save(game, state, (0..n).map(part), true);
+    play_parts(game, state, n, part);
+}
+
+/// Applies one part in place (not passing the turn), saving in `undo` what [`unmake`] needs: the step of a
+/// composite move.
+pub fn make_part(
+    game: &Game,
+    state: &mut State,
+    part: PartView<'_>,
+    deferred: bool,
+    undo: &mut Undo,
+) {
+    undo.save(game, state, std::iter::once(part), false);
+    apply_actions(game, state, part, deferred);
+}
+
+/// Undoes the latest [`make`] or [`make_part`] still made.
+pub fn unmake(state: &mut State, undo: &mut Undo) {
+    let Some(f) = undo.frames.pop() else { return };
+    for (pos, c) in undo.cells.drain(f.cells..).rev() {
+        state.cells[pos.idx()] = c;
+    }
+    if let Some(cols) = &mut state.columns {
+        for (pos, c) in undo.columns.drain(f.columns..).rev() {
+            cols[pos.idx()] = c;
+        }
+    }
+    if let Some(r) = f.reserves {
+        let n = state.reserves.len();
+        state.reserves.copy_from_slice(&undo.reserves[r..r + n]);
+        undo.reserves.truncate(r);
+    }
+    if let Some(v) = f.vars {
+        let n = state.vars.len();
+        state.vars.copy_from_slice(&undo.vars[v..v + n]);
+        undo.vars.truncate(v);
+    }
+    state.hash = f.hash;
+    state.turn = f.turn;
+    state.ply = f.ply;
+    state.passes = f.passes;
+    state.last_from = f.last_from;
+    state.last_to = f.last_to;
+    if let Some(p) = f.past {
+        state.past = p;
+    }
 }

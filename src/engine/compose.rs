@@ -1,8 +1,9 @@
 //! Complete moves: composite moves enumerated whole from their parts, and moves of the same net effect merged.
 
-use super::apply::{apply_move, apply_part};
-use super::gen::{parts, TypeFilter};
-use super::moves::{Action, Move, Part};
+use super::apply::{make_part, make_parts, unmake, Undo};
+use super::gen::{parts, Emissions, TypeFilter};
+use super::movelist::MoveList;
+use super::moves::{Action, Move};
 use super::state::State;
 use super::EngineError;
 use crate::compile::*;
@@ -37,35 +38,88 @@ const MAX_MOVES: usize = 200_000;
 /// would otherwise reach gigabytes before either limit above (a fuzzed file: 2.9 GB).
 const MAX_TOTAL_PARTS: usize = 2_000_000;
 
+/// What listing moves reuses from ply to ply, per thread: the emitted parts (a stack: each level of a
+/// composite move appends its continuations and truncates back), the working state and its undo log, the
+/// key tables (cleared, never shrunk).
+#[derive(Default)]
+pub struct Scratch {
+    em: Emissions,
+    work: Option<State>,
+    undo: Undo,
+    seen: KeySet,
+    expanded: KeySet,
+    prefix: Vec<usize>,
+    chain: Vec<u64>,
+    keys: Vec<u32>,
+    shared: Vec<u32>,
+}
+
+thread_local! {
+    static SCRATCH: std::cell::RefCell<Scratch> = std::cell::RefCell::new(Scratch::default());
+}
+
+/// Runs `f` with this thread's scratch; a nested call (an extension or invariant that lists moves while moves
+/// are listed) gets a fresh one.
+pub fn with_scratch<R>(f: impl FnOnce(&mut Scratch) -> R) -> R {
+    SCRATCH.with(|s| match s.try_borrow_mut() {
+        Ok(mut s) => f(&mut s),
+        Err(_) => f(&mut Scratch::default()),
+    })
+}
+
+/// The working state, a copy of `state` made once per call (its buffers reused).
+fn work_copy<'s>(work: &'s mut Option<State>, state: &State) -> &'s mut State {
+    match work {
+        Some(w) => {
+            w.clone_from(state);
+            w
+        }
+        None => work.insert(state.clone()),
+    }
+}
+
 struct Composer<'a> {
     game: &'a Game,
     player: Player,
     owner: Player,
-    out: Vec<Move>,
-    /// Per move of `out`: the hash of the board it leaves, where the enumeration already computed it (a
-    /// composite move without deferred captures); `None`, or past the end, where the merge must apply it.
-    after: Vec<Option<u64>>,
-    seen: KeySet,
+    out: &'a mut MoveList,
+    /// Emitted parts: the first parts, then the continuations of the levels being expanded.
+    em: &'a mut Emissions,
+    /// The state after the prefix, made and unmade part by part.
+    work: &'a mut State,
+    undo: &'a mut Undo,
+    /// The parts of the move being built (indices into `em`).
+    prefix: &'a mut Vec<usize>,
+    /// The hashes of the states along the prefix (a continuation back to one of them would loop).
+    chain: &'a mut Vec<u64>,
     /// Continuation states already expanded in this position (see `extend`).
-    expanded: KeySet,
-    /// Parts of the moves in `out`, together.
+    expanded: &'a mut KeySet,
+    /// Parts of the moves finished, together (merged ones included, as before merging moved here).
     total_parts: usize,
+    /// Moves finished, merged ones included.
+    finished: usize,
+    /// Merge as moves finish (every game but those with deferred captures, whose moves must be made whole
+    /// to know their net effect): the keys of the moves kept.
+    online: bool,
+    seen: &'a mut KeySet,
+    /// Keep composite moves as handles (`MoveList::lazy`): per level past the first, the index of the part
+    /// among its level's emissions; and where the first part being extended was copied into `out`.
+    lazy: bool,
+    rel: Vec<u32>,
+    root: Option<u32>,
 }
 
 impl Composer<'_> {
-    /// Extends a composite move whose last part left `state`, continuing the piece on `at`.
+    /// Extends the composite move in `prefix`, whose last part left `work`, continuing the piece on `at`.
     fn extend(
         &mut self,
-        prefix: &mut Vec<Part>,
-        state: &State,
         at: Pos,
         types: Option<MoveType>,
-        chain: &mut Vec<u64>,
         required: bool,
         anywhere: bool,
     ) -> Result<(), EngineError> {
-        if prefix.len() >= MAX_PARTS
-            || self.out.len() >= MAX_MOVES
+        if self.prefix.len() >= MAX_PARTS
+            || self.finished >= MAX_MOVES
             || self.total_parts >= MAX_TOTAL_PARTS
         {
             return Err(EngineError(format!(
@@ -74,32 +128,51 @@ impl Composer<'_> {
                 self.game.title
             )));
         }
-        let mut conts = vec![];
         let filter = match types {
             Some(t) => TypeFilter::Only(Some(t)),
             None => TypeFilter::Any,
         };
+        let base = self.em.len();
         parts(
             self.game,
-            state,
+            self.work,
             self.player,
             self.owner,
             filter,
             (!anywhere).then_some(at),
-            &mut conts,
+            self.em,
         )?;
+        let top = self.em.len();
         // A continuation that comes back to a state already seen in this chain would loop.
         let deferred = self.game.options.deferred_captures;
         let mut any = false;
-        for e in conts {
-            let mut next = state.clone();
-            apply_part(self.game, &mut next, &e.part, deferred);
-            if chain.contains(&next.hash) {
+        for i in base..top {
+            let e = self.em.parts[i];
+            let leaf = !matches!((e.cont, e.head.to), (Some(_), Some(_)));
+            if leaf {
+                // A last part that only creates pieces (an Amazons arrow): the hash after it, without making it.
+                if let Some(hash) = placed_hash(self.work, self.em.actions(i)) {
+                    if !self.chain.contains(&hash) {
+                        any = true;
+                        self.prefix.push(i);
+                        self.rel.push((i - base) as u32);
+                        self.finish(hash);
+                        self.rel.pop();
+                        self.prefix.pop();
+                    }
+                    continue;
+                }
+            }
+            make_part(self.game, self.work, self.em.view(i), deferred, self.undo);
+            let hash = self.work.hash;
+            if self.chain.contains(&hash) {
+                unmake(self.work, self.undo);
                 continue;
             }
             any = true;
-            prefix.push(e.part.clone());
-            match (e.cont, e.part.to) {
+            self.prefix.push(i);
+            self.rel.push((i - base) as u32);
+            match (e.cont, e.head.to) {
                 (Some(t), Some(to)) => {
                     // Two routes of one piece to the same state (same board, same last move, same continuation)
                     // have the same completions, so the second adds only moves with an already-seen net effect,
@@ -110,51 +183,104 @@ impl Composer<'_> {
                     // A prisoner taken counts as a capture here: every state of a route then has fewer
                     // prisoners under the moving column (or fewer live tops) than the states after it.
                     let captured =
-                        e.part.actions.iter().any(|a| {
+                        self.em.actions(i).iter().any(|a| {
                             matches!(a, Action::Capture { .. } | Action::TakePrisoner { .. })
                         });
-                    let created = prefix
-                        .iter()
-                        .flat_map(|p| &p.actions)
-                        .any(|a| matches!(a, Action::Place { .. }));
-                    let key = next.hash
-                        ^ super::state::mix(
-                            (next.last_from.map_or(0xFFFF, |p| p.0) as u64) << 32
-                                | (next.last_to.map_or(0xFFFF, |p| p.0) as u64) << 16
+                    let created = self.prefix.iter().any(|&j| {
+                        self.em
+                            .actions(j)
+                            .iter()
+                            .any(|a| matches!(a, Action::Place { .. }))
+                    });
+                    let first_from = self.em.parts[self.prefix[0]].head.from;
+                    let key =
+                        hash ^ super::state::mix(
+                            (self.work.last_from.map_or(0xFFFF, |p| p.0) as u64) << 32
+                                | (self.work.last_to.map_or(0xFFFF, |p| p.0) as u64) << 16
                                 | t.map_or(0xFFFF, |m| m.0) as u64,
-                        )
-                        ^ super::state::mix(prefix[0].from.map_or(0, |f| f.0 as u64 + 1) << 40);
+                        ) ^ super::state::mix(first_from.map_or(0, |f| f.0 as u64 + 1) << 40);
                     if !(captured && !created) || self.expanded.insert(key) {
-                        chain.push(next.hash);
-                        self.extend(prefix, &next, to, t, chain, e.required, e.anywhere)?;
-                        chain.pop();
+                        self.chain.push(hash);
+                        let r = self.extend(to, t, e.required, e.anywhere);
+                        self.chain.pop();
+                        r?;
                     }
                 }
-                _ => self.finish(prefix, next.hash),
+                _ => self.finish(hash),
             }
-            prefix.pop();
+            self.rel.pop();
+            self.prefix.pop();
+            unmake(self.work, self.undo);
         }
+        self.em.truncate(base);
         // A part made by `add-partial-required` is no move without its continuation.
-        if (!any || self.game.options.pass_partial) && !required {
-            if prefix.len() > 0 {
-                self.finish(prefix, state.hash);
-            }
+        if (!any || self.game.options.pass_partial) && !required && !self.prefix.is_empty() {
+            self.finish(self.work.hash);
         }
         Ok(())
     }
 
-    /// A complete move, with the hash of the board it leaves (`state.hash` after its last part).
-    fn finish(&mut self, parts: &[Part], after: u64) {
-        self.total_parts += parts.len();
-        self.out.push(Move {
-            parts: parts.to_vec(),
-        });
-        // Deferred captures are removed only when the move ends: let the merge apply such a move whole.
-        if !self.game.options.deferred_captures {
-            self.after.resize(self.out.len() - 1, None);
-            self.after.push(Some(after));
+    /// A complete move (the parts of `prefix`), with the hash of the board it leaves.
+    fn finish(&mut self, after: u64) {
+        self.total_parts += self.prefix.len();
+        self.finished += 1;
+        if self.online {
+            // Moves with the same net effect are one move: the first one listed stays.
+            let from = self.em.parts[self.prefix[0]].head.from;
+            let actions = self.prefix.iter().flat_map(|&j| self.em.actions(j));
+            if !self
+                .seen
+                .insert(after ^ from_key(from) ^ extra_key(actions))
+            {
+                return;
+            }
+        }
+        if self.lazy {
+            // A handle: the first part (copied once for all its moves) and the path to the rest.
+            let e = self.em.parts[self.prefix[0]];
+            let root = match self.root {
+                Some(r) => r,
+                None => {
+                    let r = self.out.push_part(self.em, self.prefix[0]);
+                    self.root = Some(r);
+                    r
+                }
+            };
+            self.out
+                .push_handle(root, e.cont.flatten(), e.anywhere, &self.rel);
+            return;
+        }
+        self.out.push_emitted(self.em, self.prefix);
+    }
+}
+
+/// The hash of the state after a part that only puts pieces down (not from a reserve, each on its own square,
+/// besides turn actions), as [`make_part`] would leave it; `None` for any other part, or in a game with stacks.
+fn placed_hash(state: &State, actions: &[Action]) -> Option<u64> {
+    if state.has_columns() || actions.len() > 4 {
+        return None;
+    }
+    let mut h = state.hash;
+    for (k, a) in actions.iter().enumerate() {
+        match *a {
+            Action::Place {
+                at,
+                piece,
+                reserve: false,
+            } => {
+                let again = actions[..k]
+                    .iter()
+                    .any(|b| matches!(*b, Action::Place { at: q, .. } if q == at));
+                if again {
+                    return None;
+                }
+                h ^= state.set_delta(at, Some(piece));
+            }
+            Action::ExtraTurn | Action::GotoTurn { .. } => {}
+            _ => return None,
         }
     }
+    Some(h)
 }
 
 /// The complete moves whose first part comes from programs the filter selects, with moves of the same net
@@ -166,75 +292,133 @@ pub(super) fn complete_moves(
     owner: Player,
     filter: TypeFilter<'_>,
 ) -> Result<Vec<Move>, EngineError> {
-    let mut firsts = vec![];
-    parts(game, state, player, owner, filter, None, &mut firsts)?;
+    let mut out = MoveList::new();
+    with_scratch(|s| complete_moves_into(game, state, player, owner, filter, &mut out, s))?;
+    Ok(out.to_moves())
+}
+
+/// [`complete_moves`] appended to a move buffer, with the scratch buffers given.
+pub fn complete_moves_into(
+    game: &Game,
+    state: &State,
+    player: Player,
+    owner: Player,
+    filter: TypeFilter<'_>,
+    out: &mut MoveList,
+    scratch: &mut Scratch,
+) -> Result<(), EngineError> {
+    let Scratch {
+        em,
+        work,
+        undo,
+        seen,
+        expanded,
+        prefix,
+        chain,
+        keys,
+        shared,
+    } = scratch;
+    em.clear();
+    expanded.clear();
+    prefix.clear();
+    chain.clear();
+    let first_move = out.len();
+    parts(game, state, player, owner, filter, None, em)?;
+    let firsts = em.len();
+    let composite = em
+        .parts
+        .iter()
+        .any(|e| e.cont.is_some() && e.head.to.is_some());
+    if !composite {
+        out.push_singles(em);
+        return merge_equal_singles(game, state, out, first_move, work, undo, keys, shared, seen);
+    }
+    let work = work_copy(work, state);
+    let deferred = game.options.deferred_captures;
+    let out_lazy = out.lazy;
     let mut c = Composer {
         game,
         player,
         owner,
-        out: Vec::with_capacity(firsts.len()),
-        after: vec![],
-        seen: KeySet::default(),
-        expanded: KeySet::default(),
+        out,
+        em,
+        work,
+        undo,
+        prefix,
+        chain,
+        expanded,
         total_parts: 0,
+        finished: 0,
+        online: !deferred,
+        seen,
+        lazy: out_lazy && !deferred,
+        rel: vec![],
+        root: None,
     };
-    let deferred = game.options.deferred_captures;
-    let mut composite = false;
-    for e in firsts {
-        match (e.cont, e.part.to) {
+    c.seen.clear();
+    for i in 0..firsts {
+        let e = c.em.parts[i];
+        c.prefix.clear();
+        c.prefix.push(i);
+        c.rel.clear();
+        c.root = None;
+        match (e.cont, e.head.to) {
             (Some(t), Some(to)) => {
-                composite = true;
-                let mut next = state.clone();
-                apply_part(game, &mut next, &e.part, deferred);
-                let mut prefix = vec![e.part];
-                let mut chain = vec![state.hash, next.hash];
-                c.extend(
-                    &mut prefix,
-                    &next,
-                    to,
-                    t,
-                    &mut chain,
-                    e.required,
-                    e.anywhere,
-                )?;
+                c.chain.clear();
+                c.chain.push(state.hash);
+                make_part(game, c.work, c.em.view(i), deferred, c.undo);
+                c.chain.push(c.work.hash);
+                let r = c.extend(to, t, e.required, e.anywhere);
+                unmake(c.work, c.undo);
+                r?;
             }
-            _ => c.out.push(Move {
-                parts: vec![e.part],
-            }),
+            _ => {
+                c.out.push_emitted(c.em, c.prefix);
+                let last = c.out.len() - 1;
+                if c.online && !c.seen.insert(effect_key(game, c.work, c.out, last, c.undo)) {
+                    c.out.pop();
+                }
+            }
         }
     }
-    let mut moves = c.out;
-    if composite {
-        // Moves with the same net effect are one move.
-        let mut seen = std::mem::take(&mut c.seen);
-        let after = c.after;
-        let mut i = 0;
-        moves.retain(|m| {
-            i += 1;
-            let key = match after.get(i - 1).copied().flatten() {
-                Some(h) => h ^ from_key(m) ^ extra_key(m),
-                None => effect_key(game, state, m),
-            };
-            seen.insert(key)
-        });
-    } else {
-        merge_equal_singles(game, state, &mut moves);
+    if !deferred {
+        return Ok(());
     }
-    Ok(moves)
+    // Moves with the same net effect are one move (made whole: deferred captures go only at the end).
+    seen.clear();
+    let mut kept = first_move;
+    for i in first_move..out.len() {
+        if seen.insert(effect_key(game, work, out, i, undo)) {
+            out.moves[kept] = out.moves[i];
+            kept += 1;
+        }
+    }
+    out.moves.truncate(kept);
+    Ok(())
 }
 
-/// The net effect of a move from `state`: the board and reserves after it, and the square its piece started
-/// from. Equal keys are one move.
-fn effect_key(game: &Game, state: &State, m: &Move) -> u64 {
-    apply_move(game, state, m).hash ^ from_key(m) ^ extra_key(m)
+/// The net effect of move `i` from `state` (made and unmade): the board and reserves after it, and the square
+/// its piece started from. Equal keys are one move.
+fn effect_key(game: &Game, state: &mut State, list: &MoveList, i: usize, undo: &mut Undo) -> u64 {
+    make_parts(game, state, list.heads(i).len(), |j| list.view(i, j), undo);
+    let h = state.hash;
+    unmake(state, undo);
+    h ^ from_key(list.from(i)) ^ extra_key(list.actions_of(i))
 }
 
 /// A move that earns another turn (or sends the turn order elsewhere) differs from the same move without it.
-fn extra_key(m: &Move) -> u64 {
-    let jump = m
-        .goto_turn()
-        .map_or(0, |e| super::state::mix(0x7E57 ^ e as u64));
-    if m.extra_turn() {
+fn extra_key<'a>(actions: impl Iterator<Item = &'a Action>) -> u64 {
+    let mut extra = false;
+    let mut goto = None;
+    for a in actions {
+        match *a {
+            Action::ExtraTurn => extra = true,
+            Action::GotoTurn { entry } => goto = Some(entry),
+            _ => {}
+        }
+    }
+    let jump = goto.map_or(0, |e| super::state::mix(0x7E57 ^ e as u64));
+    if extra {
         0x6A09_E667_F3BC_C908 ^ jump
     } else {
         jump
@@ -242,17 +426,14 @@ fn extra_key(m: &Move) -> u64 {
 }
 
 /// The square the move's piece started from, as a key to mix with the board it leaves.
-fn from_key(m: &Move) -> u64 {
-    m.parts
-        .first()
-        .and_then(|p| p.from)
-        .map_or(0, |f| super::state::mix(f.0 as u64 + 1))
+fn from_key(from: Option<Pos>) -> u64 {
+    from.map_or(0, |f| super::state::mix(f.0 as u64 + 1))
 }
 
 /// Whether two moves may share their (from, to) key, decided without allocating: moves come grouped by the
 /// square they start from, so within each group a bitmap of destinations finds a repeat; a start square seen
 /// again in a later group, or a board past 256 positions, answers "maybe" and the caller sorts.
-fn may_share_ends(moves: &[Move], ends: impl Fn(&Move) -> u32) -> bool {
+fn may_share_ends(ends: impl Iterator<Item = u32>) -> bool {
     let mut froms = [0u64; 5];
     let mut tos = [0u64; 5];
     let mut current = u32::MAX;
@@ -261,8 +442,7 @@ fn may_share_ends(moves: &[Move], ends: impl Fn(&Move) -> u32) -> bool {
         let i = if x == 0xFFFF { 256 } else { x as usize };
         (i <= 256).then(|| (i >> 6, 1u64 << (i & 63)))
     };
-    for m in moves {
-        let k = ends(m);
+    for k in ends {
         let (from, to) = (k >> 16, k & 0xFFFF);
         if from != current {
             let Some((w, b)) = bit(from) else { return true };
@@ -287,36 +467,135 @@ fn may_share_ends(moves: &[Move], ends: impl Fn(&Move) -> u32) -> bool {
 /// share their (from, to), and only moves that share it with another are applied and compared; in chess that
 /// is promotions alone. (Two parts that move no piece and end their cursors on different squares are compared
 /// by that square too, so such a pair with one effect stays two moves.)
-fn merge_equal_singles(game: &Game, state: &State, moves: &mut Vec<Move>) {
-    if moves.len() < 2 {
-        return;
+#[allow(clippy::too_many_arguments)]
+fn merge_equal_singles(
+    game: &Game,
+    state: &State,
+    out: &mut MoveList,
+    first: usize,
+    work: &mut Option<State>,
+    undo: &mut Undo,
+    keys: &mut Vec<u32>,
+    shared: &mut Vec<u32>,
+    seen: &mut KeySet,
+) -> Result<(), EngineError> {
+    if out.len() < first + 2 || !may_share_ends((first..out.len()).map(|i| out.ends(i))) {
+        return Ok(());
     }
-    let ends = |m: &Move| -> u32 {
-        let p = m.parts.first();
-        let from = p.and_then(|p| p.from).map_or(0xFFFF, |x| x.0 as u32);
-        let to = m
-            .parts
-            .last()
-            .and_then(|p| p.to)
-            .map_or(0xFFFF, |x| x.0 as u32);
-        from << 16 | to
-    };
-    if !may_share_ends(moves, ends) {
-        return;
-    }
-    let mut keys: Vec<u32> = moves.iter().map(ends).collect();
+    keys.clear();
+    keys.extend((first..out.len()).map(|i| out.ends(i)));
     keys.sort_unstable();
-    let shared: Vec<u32> = keys
-        .windows(2)
-        .filter(|w| w[0] == w[1])
-        .map(|w| w[0])
-        .collect();
-    let mut seen = KeySet::default();
-    moves.retain(|m| {
-        let e = ends(m);
+    shared.clear();
+    shared.extend(keys.windows(2).filter(|w| w[0] == w[1]).map(|w| w[0]));
+    seen.clear();
+    let work = work_copy(work, state);
+    let mut kept = first;
+    for i in first..out.len() {
+        let e = out.ends(i);
         // `shared` is sorted: a linear scan per move was quadratic in a file that repeats one program
         // thousands of times (a fuzzed Thud).
-        shared.binary_search(&e).is_err()
-            || seen.insert(effect_key(game, state, m) ^ (e as u64) << 20)
-    });
+        if shared.binary_search(&e).is_err()
+            || seen.insert(effect_key(game, work, out, i, undo) ^ (e as u64) << 20)
+        {
+            out.moves[kept] = out.moves[i];
+            kept += 1;
+        }
+    }
+    out.moves.truncate(kept);
+    Ok(())
+}
+
+/// The legal moves of the player to move, into a move buffer (cleared first): the generation of
+/// `gen::legal_moves`, move priorities and passing included, for games where no rule judges the moves once
+/// generated (see `Engine::flat`): no phases, maximal captures, `capture-order`, royal pieces, invariants,
+/// repetition rule or extension module.
+pub fn generate_into(
+    game: &Game,
+    state: &State,
+    out: &mut MoveList,
+    scratch: &mut Scratch,
+) -> Result<(), EngineError> {
+    out.clear();
+    let entry = &game.turn_order.entries[state.turn];
+    let (player, owner) = (entry.player, entry.moves_as);
+    let mut gen = |f: TypeFilter<'_>, out: &mut MoveList| {
+        complete_moves_into(game, state, player, owner, f, out, scratch)
+    };
+    // Under `move-priorities`, only the first type with a move counts (as in `gen::legal_moves`).
+    match entry.move_type {
+        Some(t) => gen(TypeFilter::Only(Some(t)), out)?,
+        None if game.move_priorities.is_empty() => gen(TypeFilter::Any, out)?,
+        None => {
+            for &t in &game.move_priorities {
+                gen(TypeFilter::Only(Some(t)), out)?;
+                if !out.is_empty() {
+                    break;
+                }
+            }
+            if out.is_empty() {
+                gen(TypeFilter::Unlisted(&game.move_priorities), out)?;
+            }
+        }
+    }
+    match game.options.pass_turn {
+        PassTurn::Yes => out.push_pass(),
+        PassTurn::Forced if out.is_empty() && (state.passes as usize) < game.players.len() => {
+            out.push_pass()
+        }
+        _ => {}
+    }
+    Ok(())
+}
+
+/// Builds the move a handle of `list` stands for (see `MoveList::lazy`) and appends it to the list as a whole
+/// move; returns its index. The handle's path is replayed: from the state after its first part, each level's
+/// continuations are generated again, as the composer generated them, and the part at the recorded index made.
+pub fn resolve(
+    game: &Game,
+    state: &State,
+    list: &mut MoveList,
+    i: usize,
+    scratch: &mut Scratch,
+) -> Result<usize, EngineError> {
+    let Some(h) = list.handle(i) else {
+        return Ok(i);
+    };
+    let entry = &game.turn_order.entries[state.turn];
+    let (player, owner) = (entry.player, entry.moves_as);
+    let work = work_copy(&mut scratch.work, state);
+    let em = &mut scratch.em;
+    em.clear();
+    let root = list.parts[h.root as usize];
+    apply_part_view(game, work, list.part_view(h.root as usize));
+    let (mut cont, mut anywhere, mut at) = (h.cont, h.anywhere, root.to);
+    let mut chosen = std::mem::take(&mut scratch.prefix);
+    chosen.clear();
+    for k in 0..h.len as usize {
+        let filter = match cont {
+            Some(t) => TypeFilter::Only(Some(t)),
+            None => TypeFilter::Any,
+        };
+        let base = em.len();
+        let only = (!anywhere).then_some(at.unwrap_or(Pos(0)));
+        parts(game, work, player, owner, filter, only, em)?;
+        let idx = base + list.paths[h.path as usize + k] as usize;
+        let Some(e) = em.parts.get(idx).copied() else {
+            return Err(EngineError(format!(
+                "{}: a listed move could not be rebuilt",
+                game.title
+            )));
+        };
+        apply_part_view(game, work, em.view(idx));
+        chosen.push(idx);
+        cont = e.cont.flatten();
+        anywhere = e.anywhere;
+        at = e.head.to;
+    }
+    let n = list.push_resolved(h.root as usize, em, &chosen);
+    scratch.prefix = chosen;
+    Ok(n)
+}
+
+fn apply_part_view(game: &Game, state: &mut State, part: super::apply::PartView<'_>) {
+    super::apply::apply_actions(game, state, part, false)
 }

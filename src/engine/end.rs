@@ -27,8 +27,8 @@ pub struct Outcome {
 struct Ctx<'a> {
     game: &'a Game,
     state: &'a State,
-    /// Legal moves of the player to move.
-    moves: &'a [Move],
+    /// How many legal moves the player to move has, and whether all of them are passes.
+    moves: MoveCount,
     history: &'a [u64],
     royal: &'a [Vec<PieceType>],
 }
@@ -85,13 +85,13 @@ impl Ctx<'_> {
                     gen::numbers::connected(g, self.state, p, types)
                 }
             }
-            EndCond::Stalemated => self.to_move() == p && self.moves.is_empty(),
-            EndCond::Blocked => self.to_move() == p && self.moves.iter().all(Move::is_pass),
+            EndCond::Stalemated => self.to_move() == p && self.moves.count == 0,
+            EndCond::Blocked => self.to_move() == p && self.moves.all_pass,
             EndCond::PiecesRemaining { n, types } => self.count(Some(p), types) == *n,
             EndCond::TotalPieceCount { n, types } => self.count(None, types) == *n,
             EndCond::Checkmated(types) => {
                 self.to_move() == p
-                    && self.moves.is_empty()
+                    && self.moves.count == 0
                     && gen::royal_attacked(g, self.state, p, types)?
             }
             EndCond::Captured(types) => {
@@ -216,7 +216,10 @@ pub fn phase_holds(
     let ctx = Ctx {
         game,
         state,
-        moves: &[],
+        moves: MoveCount {
+            count: 0,
+            all_pass: true,
+        },
         history: &[],
         royal: &[],
     };
@@ -229,6 +232,28 @@ pub fn outcome(
     game: &Game,
     state: &State,
     moves: &[Move],
+    history: &[u64],
+    royal: &[Vec<PieceType>],
+) -> Result<Option<Outcome>, EngineError> {
+    let moves = MoveCount {
+        count: moves.len(),
+        all_pass: moves.iter().all(Move::is_pass),
+    };
+    outcome_of(game, state, moves, history, royal)
+}
+
+/// What the end conditions need to know of the legal moves: how many, and whether all are passes.
+#[derive(Clone, Copy, Debug)]
+pub struct MoveCount {
+    pub count: usize,
+    pub all_pass: bool,
+}
+
+/// [`outcome`] from the count of the legal moves alone (a move buffer's).
+pub fn outcome_of(
+    game: &Game,
+    state: &State,
+    moves: MoveCount,
     history: &[u64],
     royal: &[Vec<PieceType>],
 ) -> Result<Option<Outcome>, EngineError> {
@@ -309,7 +334,7 @@ pub fn outcome(
         return Ok(Some(o));
     }
     let _ = ctx.royal;
-    if moves.is_empty() {
+    if moves.count == 0 {
         return Ok(Some(Outcome {
             results: vec![0; n],
             end_type: "stalemated".into(),

@@ -17,10 +17,10 @@ pub mod numbers;
 #[path = "sow.rs"]
 pub mod sow;
 
-/// A part emitted by a program, with what continues it.
-#[derive(Clone, Debug)]
+/// A part emitted by a program, with what continues it. Its actions are `Emissions::actions[start..end]`.
+#[derive(Clone, Copy, Debug)]
 pub struct Emitted {
-    pub part: Part,
+    pub head: PartHead,
     /// `Some(t)` for `add-partial`: the same piece continues with moves of type `t` (any type for `None`).
     pub cont: Option<Option<MoveType>>,
     /// `add-partial-required`: without a continuation this part is no move at all.
@@ -30,8 +30,86 @@ pub struct Emitted {
     pub anywhere: bool,
 }
 
+/// The parts program runs emitted, flat: the actions of all in one vector, each part a Copy header with its
+/// range. Reused across runs and plies (cleared, never shrunk), so that emitting a part allocates nothing once
+/// the buffer is warm. Runs append; a caller that needs a stack (the continuations of composite moves,
+/// `super::compose`) notes the length before and truncates back to it.
+#[derive(Clone, Debug, Default)]
+pub struct Emissions {
+    pub actions: Vec<Action>,
+    pub parts: Vec<Emitted>,
+}
+
+impl Emissions {
+    pub fn len(&self) -> usize {
+        self.parts.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.parts.is_empty()
+    }
+
+    pub fn clear(&mut self) {
+        self.actions.clear();
+        self.parts.clear();
+    }
+
+    /// Drops the parts from `n` on, with their actions.
+    pub fn truncate(&mut self, n: usize) {
+        if let Some(p) = self.parts.get(n) {
+            self.actions.truncate(p.head.start as usize);
+            self.parts.truncate(n);
+        }
+    }
+
+    pub fn actions(&self, i: usize) -> &[Action] {
+        let h = &self.parts[i].head;
+        &self.actions[h.start as usize..h.end as usize]
+    }
+
+    pub fn view(&self, i: usize) -> super::apply::PartView<'_> {
+        let h = &self.parts[i].head;
+        super::apply::PartView {
+            actions: self.actions(i),
+            from: h.from,
+            to: h.to,
+        }
+    }
+
+    /// The part `i` as an owned [`Part`].
+    pub fn part(&self, i: usize) -> Part {
+        self.parts[i].head.to_part(&self.actions)
+    }
+}
+
+/// A part without its actions: their range in a flat buffer, where its piece started and ended, its type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PartHead {
+    pub start: u32,
+    pub end: u32,
+    pub from: Option<Pos>,
+    pub to: Option<Pos>,
+    pub piece: PieceType,
+    pub move_type: Option<MoveType>,
+}
+
+impl PartHead {
+    /// The owned part, its actions read from the buffer the range refers to.
+    pub fn to_part(&self, actions: &[Action]) -> Part {
+        Part {
+            actions: actions[self.start as usize..self.end as usize].to_vec(),
+            from: self.from,
+            to: self.to,
+            piece: self.piece,
+            move_type: self.move_type,
+        }
+    }
+}
+
 /// Whether `pos` could be captured by a player other than `player` (or, with `defended`, by `player` itself),
-/// on the given board, by a single part of any of their moves.
+/// on the given board, by a single part of any of their moves: plain programs by a backward walk from the
+/// square, the others forwards (`super::attack`).
+#[inline]
 pub fn attacked_by(
     game: &Game,
     state: &State,
@@ -40,41 +118,75 @@ pub fn attacked_by(
     defended: bool,
     move_type: Option<MoveType>,
 ) -> Result<bool, EngineError> {
+    super::attack::attacked_by(game, state, pos, player, defended, move_type)
+}
+
+/// [`attacked_by`] by running programs forwards against the square: every program of every attacking piece, or
+/// with `only`, the programs that table says are not plain (its shapes cover the others).
+pub fn attacked_by_forward(
+    game: &Game,
+    state: &State,
+    pos: Pos,
+    player: Player,
+    defended: bool,
+    move_type: Option<MoveType>,
+    only: Option<&crate::compile::attack::AttackTable>,
+) -> Result<bool, EngineError> {
+    let attacks = |x: &Piece| {
+        !(x.dead
+            || game.same_team(x.owner, player) != defended
+            || game.players[x.owner.idx()].random)
+    };
+    let wanted = |p: &MoveProgram| move_type.is_none() || p.move_type == move_type;
+    let pieces = &game.pieces;
+    if let Some(t) = only {
+        // Nothing to run forwards: no state copy, no interpreter.
+        let any = state.cells.iter().flatten().any(|x| {
+            attacks(x)
+                && t.forward[x.kind.idx()].iter().any(|&j| {
+                    pieces[x.kind.idx()]
+                        .moves
+                        .get(j as usize)
+                        .is_some_and(wanted)
+                })
+        });
+        if !any {
+            return Ok(false);
+        }
+    }
     // An empty square is attacked when a piece standing there could be captured: put a phantom piece of the
     // defending side there, so that moves which need a victim (`enemy?`) see one and quiet moves do not count.
     if state.get(pos).is_none() {
-        let defender = if defended {
-            Player(((player.0 as usize + 1) % game.players.len().max(1)) as u8)
-        } else {
-            player
-        };
         let mut with_phantom = state.clone();
-        with_phantom.set(
-            pos,
-            Some(Piece {
-                kind: PieceType(0),
-                owner: defender,
-                attrs: AttrBits::default(),
-                dead: false,
-            }),
-        );
-        return attacked_by(game, &with_phantom, pos, player, defended, move_type);
+        with_phantom.set(pos, Some(super::attack::phantom(game, player, defended)));
+        return attacked_by_forward(game, &with_phantom, pos, player, defended, move_type, only);
     }
-    let mut scratch = vec![];
+    let mut scratch = Emissions::default();
     let mut run = Run::new(game, state, player, Mode::Attack(pos), &mut scratch);
     for (i, c) in state.cells.iter().enumerate() {
         let Some(x) = c else { continue };
-        if x.dead
-            || game.same_team(x.owner, player) != defended
-            || game.players[x.owner.idx()].random
-        {
+        if !attacks(x) {
             continue;
         }
         run.player = x.owner;
-        let progs = game.pieces[x.kind.idx()].moves.iter();
-        for prog in progs.filter(|p| move_type.is_none() || p.move_type == move_type) {
-            if run.exec(prog, Pos(i as u16), Some(*x), None)? {
-                return Ok(true);
+        let progs = &pieces[x.kind.idx()].moves;
+        match only {
+            None => {
+                for prog in progs.iter().filter(|p| wanted(p)) {
+                    if run.exec(prog, Pos(i as u16), Some(*x), None)? {
+                        return Ok(true);
+                    }
+                }
+            }
+            Some(t) => {
+                for &j in &t.forward[x.kind.idx()] {
+                    let Some(prog) = progs.get(j as usize).filter(|p| wanted(p)) else {
+                        continue;
+                    };
+                    if run.exec(prog, Pos(i as u16), Some(*x), None)? {
+                        return Ok(true);
+                    }
+                }
             }
         }
     }
@@ -122,7 +234,7 @@ pub fn parts(
     owner: Player,
     types: TypeFilter<'_>,
     only: Option<Pos>,
-    out: &mut Vec<Emitted>,
+    out: &mut Emissions,
 ) -> Result<(), EngineError> {
     let wanted = |p: &MoveProgram| types.wants(p);
     let (first, last) = match only {
@@ -182,11 +294,30 @@ pub fn legal_moves(
     royal: &[Vec<PieceType>],
     kings: &[PieceType],
 ) -> Result<Vec<Move>, EngineError> {
+    let (player, moves) = candidates(game, state, kings)?;
+    finish_legal(game, state, royal, kings, player, moves)
+}
+
+/// The player to move and its candidate moves: every complete move after move priorities, maximal captures
+/// and `capture-order`, before the tests made move by move (the `checkmated` rule, invariants) and passing.
+/// [`legal_moves`] is these, filtered by [`candidate_legal`], with the pass added as [`finish_legal`] says.
+pub fn candidates(
+    game: &Game,
+    state: &State,
+    kings: &[PieceType],
+) -> Result<(Player, Vec<Move>), EngineError> {
     let entry = turn_of(game, state);
+    let player = entry.player;
+    let mut moves = generated(game, state, entry)?;
+    order_filters(game, state, kings, &mut moves);
+    Ok((player, moves))
+}
+
+/// The complete moves of the turn, under phases and move priorities.
+fn generated(game: &Game, state: &State, entry: &TurnEntry) -> Result<Vec<Move>, EngineError> {
     let (player, owner) = (entry.player, entry.moves_as);
     if !game.phases.is_empty() {
-        let moves = phase_moves(game, state, entry)?;
-        return finish_legal(game, state, royal, kings, player, moves);
+        return phase_moves(game, state, entry);
     }
     // Under `move-priorities`, only the first type with a move counts: generate the types in that order and
     // stop at the first that has one. Types not listed rank below all listed ones (README: decisions).
@@ -215,7 +346,7 @@ pub fn legal_moves(
             found
         }
     };
-    finish_legal(game, state, royal, kings, player, moves)
+    Ok(moves)
 }
 
 /// The moves of the phase the player to move is in (see [`Phase`]): the first phase whose condition holds
@@ -259,16 +390,9 @@ fn phase_moves(game: &Game, state: &State, entry: &TurnEntry) -> Result<Vec<Move
     )
 }
 
-/// What every list of legal moves goes through after generation: maximal captures, the `checkmated`
-/// legality rule, passing.
-fn finish_legal(
-    game: &Game,
-    state: &State,
-    royal: &[Vec<PieceType>],
-    kings: &[PieceType],
-    player: Player,
-    mut moves: Vec<Move>,
-) -> Result<Vec<Move>, EngineError> {
+/// The filters that compare moves with each other, applied to the whole list before any move-by-move test:
+/// maximal captures and `capture-order`.
+fn order_filters(game: &Game, state: &State, kings: &[PieceType], moves: &mut Vec<Move>) {
     match game.options.maximal_captures {
         MaximalCaptures::No => {}
         MaximalCaptures::Pieces => {
@@ -300,8 +424,20 @@ fn finish_legal(
         }
     }
     if !game.capture_order.is_empty() {
-        super::ordering::keep_best(game, state, kings, &mut moves);
+        super::ordering::keep_best(game, state, kings, moves);
     }
+}
+
+/// What every list of candidates goes through to be the legal moves: the `checkmated` legality rule and the
+/// invariants, move by move, then passing.
+fn finish_legal(
+    game: &Game,
+    state: &State,
+    royal: &[Vec<PieceType>],
+    kings: &[PieceType],
+    player: Player,
+    mut moves: Vec<Move>,
+) -> Result<Vec<Move>, EngineError> {
     if let Some(types) = royal.get(player.idx()).filter(|t| !t.is_empty()) {
         let cache = LegalityCache::build(game, state, player, types)?;
         let mut keep = Vec::with_capacity(moves.len());
@@ -320,6 +456,13 @@ fn finish_legal(
     if !game.invariants.is_empty() {
         moves = super::invariant::filter(game, state, player, moves, royal, kings)?;
     }
+    add_pass(game, state, &mut moves);
+    Ok(moves)
+}
+
+/// `pass turn`: the pass is a move always (`true`), or when there is no other (`forced`) unless a whole round
+/// of passes has just been made.
+pub fn add_pass(game: &Game, state: &State, moves: &mut Vec<Move>) {
     match game.options.pass_turn {
         PassTurn::Yes => moves.push(Move::default()),
         PassTurn::Forced if moves.is_empty() && (state.passes as usize) < game.players.len() => {
@@ -327,7 +470,36 @@ fn finish_legal(
         }
         _ => {}
     }
-    Ok(moves)
+}
+
+/// Whether a candidate move (see [`candidates`]) is legal: the tests [`finish_legal`] makes of each move, one
+/// move alone (the `checkmated` rule, then every invariant), with the same answers.
+pub fn candidate_legal(
+    game: &Game,
+    state: &State,
+    royal: &[Vec<PieceType>],
+    kings: &[PieceType],
+    player: Player,
+    m: &Move,
+) -> Result<bool, EngineError> {
+    let types = royal.get(player.idx()).filter(|t| !t.is_empty());
+    if types.is_none() && game.invariants.is_empty() {
+        return Ok(true);
+    }
+    let after = apply_move(game, state, m);
+    if let Some(types) = types {
+        if royal_attacked(game, &after, player, types)? {
+            return Ok(false);
+        }
+    }
+    if !m.is_pass() {
+        for inv in &game.invariants {
+            if !super::invariant::holds(game, &inv.cond, m, &after, player, royal, kings)? {
+                return Ok(false);
+            }
+        }
+    }
+    Ok(true)
 }
 
 /// Whether any of `player`'s pieces of the given types is attacked.
@@ -360,6 +532,9 @@ pub(super) struct LegalityCache {
     royal: Pos,
     /// Per opponent program run: the attacker's square, the piece there, the program, its answer, its reads.
     runs: Vec<(Pos, Piece, usize, bool, Reads)>,
+    /// Per backward walk of an attack shape (`super::attack`): the shape, the attacking player, its answer,
+    /// its reads. Empty when the game's programs are all run forwards.
+    walks: Vec<(u16, Player, bool, Reads)>,
 }
 
 impl LegalityCache {
@@ -379,8 +554,9 @@ impl LegalityCache {
             return Ok(None);
         };
         let royal = Pos(k as u16);
+        let table = game.attack_table();
         let mut runs = vec![];
-        let mut scratch = vec![];
+        let mut scratch = Emissions::default();
         let mut run = Run::new(game, state, player, Mode::Attack(royal), &mut scratch);
         run.track = true;
         for (i, c) in state.cells.iter().enumerate() {
@@ -391,6 +567,10 @@ impl LegalityCache {
             let start = Pos(i as u16);
             run.player = x.owner;
             for (j, prog) in game.pieces[x.kind.idx()].moves.iter().enumerate() {
+                // Plain programs are answered by the backward walk in `attacked_after`.
+                if table.usable && !table.forward[x.kind.idx()].contains(&(j as u16)) {
+                    continue;
+                }
                 let hit = run.exec(prog, start, Some(*x), None)?;
                 let mut reads = Reads {
                     squares: run.reads.get(),
@@ -400,7 +580,30 @@ impl LegalityCache {
                 runs.push((start, *x, j, hit, reads));
             }
         }
-        Ok(Some(LegalityCache { royal, runs }))
+        let mut walks = vec![];
+        if table.usable {
+            let target = state.get(royal).filter(|x| !x.dead);
+            for (i, info) in game.players.iter().enumerate() {
+                let attacker = Player(i as u8);
+                let Some(target) = target else { break };
+                if info.random || game.same_team(attacker, player) {
+                    continue;
+                }
+                for (k, shape) in table.shapes.iter().enumerate() {
+                    let mut w = super::attack::Walk::new(
+                        game, table, state, royal, target, attacker, player,
+                    );
+                    w.track = true;
+                    let hit = w.hits(k, shape);
+                    let reads = Reads {
+                        squares: w.reads.get(),
+                        last: w.reads_last.get(),
+                    };
+                    walks.push((k as u16, attacker, hit, reads));
+                }
+            }
+        }
+        Ok(Some(LegalityCache { royal, runs, walks }))
     }
 
     pub(super) fn attacked_after(
@@ -437,7 +640,27 @@ impl LegalityCache {
                 }
             }
         }
-        let mut scratch = vec![];
+        let table = game.attack_table();
+        if !self.walks.is_empty() {
+            let Some(target) = after.get(self.royal).filter(|x| !x.dead) else {
+                return royal_attacked(game, after, player, types);
+            };
+            for &(k, attacker, hit, reads) in &self.walks {
+                let touched = reads.last || (0..4).any(|w| reads.squares[w] & changed[w] != 0);
+                let hit = if touched {
+                    let w = super::attack::Walk::new(
+                        game, table, after, self.royal, target, attacker, player,
+                    );
+                    w.hits(k as usize, &table.shapes[k as usize])
+                } else {
+                    hit
+                };
+                if hit {
+                    return Ok(true);
+                }
+            }
+        }
+        let mut scratch = Emissions::default();
         let mut run = Run::new(game, after, player, Mode::Attack(self.royal), &mut scratch);
         for (start, piece, j, hit, reads) in &self.runs {
             let touched = reads.last || (0..4).any(|w| reads.squares[w] & changed[w] != 0);
@@ -466,10 +689,14 @@ impl LegalityCache {
                         return Ok(true);
                     }
                 }
-                // A piece of another type stands there now: test all of its programs.
+                // A piece of another type stands there now: test all of its programs (those the backward
+                // walk does not cover).
                 None => {
                     run.player = now.owner;
-                    for prog in &game.pieces[now.kind.idx()].moves {
+                    for (j, prog) in game.pieces[now.kind.idx()].moves.iter().enumerate() {
+                        if table.usable && !table.forward[now.kind.idx()].contains(&(j as u16)) {
+                            continue;
+                        }
                         if run.exec(prog, *start, Some(now), None)? {
                             return Ok(true);
                         }

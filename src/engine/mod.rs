@@ -2,11 +2,13 @@
 //! [`Engine`] is the one interface bots, the tournament and `dagaz session` use.
 
 pub mod apply;
+pub mod attack;
 pub mod compose;
 pub mod end;
 pub mod gen;
 pub mod groups;
 pub mod invariant;
+pub mod movelist;
 pub mod moves;
 pub mod ordering;
 pub mod playout;
@@ -16,6 +18,7 @@ pub mod stack;
 pub mod state;
 
 pub use end::Outcome;
+pub use movelist::MoveList;
 pub use moves::{Action, Move, Part};
 pub use state::{Piece, State};
 
@@ -40,6 +43,10 @@ pub struct Engine<'g> {
     royal: Vec<Vec<PieceType>>,
     /// The piece types a promotion produces (`(add T)`, `change-type T`): the "kings" of `maximal captures 2`.
     kings: Vec<PieceType>,
+    /// No rule judges a move once generated (no phases, maximal captures, `capture-order`, royal pieces,
+    /// invariants, repetition rule or extension module): the legal moves can be listed into a move buffer
+    /// ([`Engine::legal_into`]) with nothing owned built.
+    flat: bool,
 }
 
 impl<'g> Engine<'g> {
@@ -84,7 +91,19 @@ impl<'g> Engine<'g> {
         }
         kings.sort();
         kings.dedup();
-        Engine { game, royal, kings }
+        let flat = game.phases.is_empty()
+            && matches!(game.options.maximal_captures, MaximalCaptures::No)
+            && game.capture_order.is_empty()
+            && royal.iter().all(|r| r.is_empty())
+            && game.invariants.is_empty()
+            && game.forbid_repetition.is_none()
+            && game.extensions.is_empty();
+        Engine {
+            game,
+            royal,
+            kings,
+            flat,
+        }
     }
 
     pub fn initial(&self) -> State {
@@ -121,8 +140,114 @@ impl<'g> Engine<'g> {
         Ok(moves)
     }
 
+    /// Whether [`Engine::legal_into`] serves this game (see the field).
+    pub fn flat(&self) -> bool {
+        self.flat
+    }
+
+    /// The legal moves into a reusable move buffer, the same moves in the same order as
+    /// [`Engine::legal_moves`]; only for games where [`Engine::flat`] holds (otherwise an error).
+    pub fn legal_into(&self, s: &State, out: &mut MoveList) -> Result<(), EngineError> {
+        if !self.flat {
+            return Err(EngineError(format!(
+                "{}: the move buffer does not apply this game's rules on complete moves",
+                self.game.title
+            )));
+        }
+        compose::with_scratch(|scratch| compose::generate_into(self.game, s, out, scratch))
+    }
+
+    /// The index of move `i` of a move buffer in handle mode ([`MoveList::lazy`]) as a whole move: built and
+    /// appended if it is a handle, else `i` itself.
+    pub fn resolve(&self, s: &State, moves: &mut MoveList, i: usize) -> Result<usize, EngineError> {
+        compose::with_scratch(|scratch| compose::resolve(self.game, s, moves, i, scratch))
+    }
+
+    /// [`Engine::outcome`] given the legal moves in a move buffer (games where [`Engine::flat`] holds).
+    pub fn outcome_of_list(
+        &self,
+        s: &State,
+        moves: &MoveList,
+        history: &[u64],
+    ) -> Result<Option<Outcome>, EngineError> {
+        let count = end::MoveCount {
+            count: moves.len(),
+            all_pass: (0..moves.len()).all(|i| moves.is_pass(i)),
+        };
+        end::outcome_of(self.game, s, count, history, &self.royal)
+    }
+
+    /// Plays move `i` of a move buffer on the state in place, saving in `undo` what [`Engine::unmake`] needs.
+    pub fn make_listed(&self, s: &mut State, moves: &MoveList, i: usize, undo: &mut apply::Undo) {
+        apply::make_parts(
+            self.game,
+            s,
+            moves.heads(i).len(),
+            |j| moves.view(i, j),
+            undo,
+        )
+    }
+
+    /// Plays move `i` of a move buffer on the state in place (no undo).
+    pub fn play_listed(&self, s: &mut State, moves: &MoveList, i: usize) {
+        apply::play_parts(self.game, s, moves.heads(i).len(), |j| moves.view(i, j))
+    }
+
+    /// Whether a random playout may draw among the candidate moves and test only the drawn move's legality
+    /// ([`Engine::candidates`], [`Engine::candidate_legal`]), with the same legal moves as [`Engine::legal_moves`]:
+    /// not when extension modules rewrite the list or read it to end the game, when a repetition rule filters
+    /// it, or when the pass is always a move (`blocked` would need the whole list).
+    pub fn lazy_legality(&self) -> bool {
+        self.game.extensions.is_empty()
+            && self.game.forbid_repetition.is_none()
+            && self.game.options.pass_turn != PassTurn::Yes
+    }
+
+    /// Whether some candidate moves may be illegal: a player has `checkmated` pieces, or the game invariants.
+    pub fn tests_moves(&self) -> bool {
+        !self.game.invariants.is_empty() || self.royal.iter().any(|r| !r.is_empty())
+    }
+
+    /// The player to move and the candidate moves (see [`gen::candidates`]): the legal moves are those of them
+    /// that [`Engine::candidate_legal`] accepts, or, when none is, [`Engine::no_candidate`].
+    pub fn candidates(&self, s: &State) -> Result<(Player, Vec<Move>), EngineError> {
+        gen::candidates(self.game, s, &self.kings)
+    }
+
+    /// Whether a candidate move of `player` is legal.
+    pub fn candidate_legal(
+        &self,
+        s: &State,
+        player: Player,
+        m: &Move,
+    ) -> Result<bool, EngineError> {
+        gen::candidate_legal(self.game, s, &self.royal, &self.kings, player, m)
+    }
+
+    /// The legal moves when no candidate is legal: the forced pass, or none.
+    pub fn no_candidate(&self, s: &State) -> Vec<Move> {
+        let mut v = vec![];
+        gen::add_pass(self.game, s, &mut v);
+        v
+    }
+
     pub fn apply(&self, s: &State, m: &Move) -> State {
         gen::apply_move(self.game, s, m)
+    }
+
+    /// Plays a move on the state in place (no copy): what a game that never goes back needs.
+    pub fn play(&self, s: &mut State, m: &Move) {
+        apply::play(self.game, s, m)
+    }
+
+    /// Plays a move on the state in place, saving in `undo` what [`Engine::unmake`] needs to take it back.
+    pub fn make(&self, s: &mut State, m: &Move, undo: &mut apply::Undo) {
+        apply::make(self.game, s, m, undo)
+    }
+
+    /// Takes back the latest move made with [`Engine::make`].
+    pub fn unmake(&self, s: &mut State, undo: &mut apply::Undo) {
+        apply::unmake(s, undo)
     }
 
     /// The outcome, if the game is over in `s` (`moves` are its legal moves; `history` earlier position keys).
@@ -143,6 +268,51 @@ impl<'g> Engine<'g> {
 
     /// Leaf count at `depth`; positions where the game is over are not expanded.
     pub fn perft(&self, s: &State, depth: u32) -> Result<u64, EngineError> {
+        let mut work = s.clone();
+        let mut undo = apply::Undo::new();
+        if self.flat {
+            let mut lists = vec![MoveList::new(); depth as usize];
+            return self.perft_flat(&mut work, depth, &mut undo, &mut lists);
+        }
+        self.perft_in(&mut work, depth, &mut undo)
+    }
+
+    /// Perft with a move buffer per depth, reused across the whole count (games where `flat` holds).
+    fn perft_flat(
+        &self,
+        s: &mut State,
+        depth: u32,
+        undo: &mut apply::Undo,
+        lists: &mut [MoveList],
+    ) -> Result<u64, EngineError> {
+        if depth == 0 {
+            return Ok(1);
+        }
+        let (list, deeper) = lists.split_first_mut().expect("a buffer per depth");
+        self.legal_into(s, list)?;
+        if self.outcome_of_list(s, list, &[])?.is_some() {
+            return Ok(0);
+        }
+        if depth == 1 {
+            return Ok(list.len() as u64);
+        }
+        let mut n = 0;
+        for i in 0..list.len() {
+            self.make_listed(s, list, i, undo);
+            let r = self.perft_flat(s, depth - 1, undo, deeper);
+            self.unmake(s, undo);
+            n += r?;
+        }
+        Ok(n)
+    }
+
+    /// Perft on one working state, each move made and unmade.
+    fn perft_in(
+        &self,
+        s: &mut State,
+        depth: u32,
+        undo: &mut apply::Undo,
+    ) -> Result<u64, EngineError> {
         if depth == 0 {
             return Ok(1);
         }
@@ -155,7 +325,10 @@ impl<'g> Engine<'g> {
         }
         let mut n = 0;
         for m in &moves {
-            n += self.perft(&self.apply(s, m), depth - 1)?;
+            self.make(s, m, undo);
+            let r = self.perft_in(s, depth - 1, undo);
+            self.unmake(s, undo);
+            n += r?;
         }
         Ok(n)
     }

@@ -1,6 +1,6 @@
 //! Uniform random playouts: the building block of the `playout` command, MCTS and throughput benchmarks.
 
-use super::{Engine, EngineError, Outcome};
+use super::{Engine, EngineError, Move, Outcome};
 use rand_chacha::ChaCha8Rng;
 use rand_core::{RngCore, SeedableRng};
 
@@ -29,22 +29,45 @@ pub struct PlayoutResult {
     pub plies: u32,
     /// `None` when the ply cap was reached (a draw of type `move-limit`).
     pub outcome: Option<Outcome>,
-    /// Legal moves summed over the positions where a move was chosen (for the branching factor).
-    pub moves_seen: u64,
+    /// Legal moves summed over the positions where a move was chosen (for the branching factor). `None` where
+    /// [`random_game`] tested only the drawn moves' legality, so never counted the legal moves (games with
+    /// `checkmated` or invariants); [`random_game_counting`] always counts them.
+    pub moves_seen: Option<u64>,
 }
 
 /// Plays uniformly random moves from the start until the game ends or `max_plies` are played.
+///
+/// Where the engine allows it ([`Engine::lazy_legality`]), each ply draws among the candidate moves and tests
+/// only the drawn one: an illegal move is removed and another drawn from the rest, so the move played is
+/// uniform over the legal moves, and the position is over for want of a move only when every candidate was
+/// rejected. The end conditions then see the one legal move found (or the forced pass, or nothing), which is
+/// all they read of the list (whether it is empty, whether it holds only passes). Games whose every candidate
+/// is legal draw exactly as [`random_game_counting`] does.
 pub fn random_game(
     engine: &Engine,
     rng: &mut impl RngCore,
     max_plies: u32,
 ) -> Result<PlayoutResult, EngineError> {
+    if engine.flat() {
+        return random_game_listed(engine, rng, max_plies);
+    }
+    if !engine.lazy_legality() {
+        return random_game_counting(engine, rng, max_plies);
+    }
     let mut s = engine.initial();
     let mut history = Vec::with_capacity(max_plies as usize + 1);
-    let mut moves_seen = 0;
+    let mut moves_seen = (!engine.tests_moves()).then_some(0);
     loop {
-        let moves = engine.legal_moves(&s)?;
-        if let Some(o) = engine.outcome(&s, &moves, &history)? {
+        let (chosen, n, all_legal) = draw_legal(engine, &s, rng)?;
+        let fallback;
+        let moves: &[Move] = match &chosen {
+            Some(m) => std::slice::from_ref(m),
+            None => {
+                fallback = engine.no_candidate(&s);
+                &fallback
+            }
+        };
+        if let Some(o) = engine.outcome(&s, moves, &history)? {
             return Ok(PlayoutResult {
                 plies: s.ply,
                 outcome: Some(o),
@@ -58,9 +81,111 @@ pub fn random_game(
                 moves_seen,
             });
         }
+        // Every candidate is legal where no move is tested: then they are the legal moves.
+        debug_assert!(all_legal || engine.tests_moves());
+        if let Some(k) = &mut moves_seen {
+            *k += if chosen.is_some() {
+                n
+            } else {
+                moves.len() as u64
+            };
+        }
+        history.push(s.key());
+        let m = match &chosen {
+            Some(m) => m,
+            // The forced pass, drawn as the only move of its list.
+            None => &moves[below(rng, moves.len())],
+        };
+        s = engine.apply(&s, m);
+    }
+}
+
+/// A legal move drawn uniformly (`None`: no candidate is legal), by drawing among the candidate moves and
+/// testing only the drawn one, removed and drawn again when illegal; with the number of candidates and whether
+/// all those tested were legal.
+pub fn draw_legal(
+    engine: &Engine,
+    s: &super::State,
+    rng: &mut impl RngCore,
+) -> Result<(Option<Move>, u64, bool), EngineError> {
+    let (player, mut cands) = engine.candidates(s)?;
+    let n = cands.len() as u64;
+    let mut all_legal = true;
+    while !cands.is_empty() {
+        let m = cands.swap_remove(below(rng, cands.len()));
+        if engine.candidate_legal(s, player, &m)? {
+            return Ok((Some(m), n, all_legal));
+        }
+        all_legal = false;
+    }
+    Ok((None, n, all_legal))
+}
+
+/// [`random_game`] listing every legal move at every ply: the branching factor is exact.
+pub fn random_game_counting(
+    engine: &Engine,
+    rng: &mut impl RngCore,
+    max_plies: u32,
+) -> Result<PlayoutResult, EngineError> {
+    let mut s = engine.initial();
+    let mut history = Vec::with_capacity(max_plies as usize + 1);
+    let mut moves_seen = 0;
+    loop {
+        let moves = engine.legal_moves(&s)?;
+        if let Some(o) = engine.outcome(&s, &moves, &history)? {
+            return Ok(PlayoutResult {
+                plies: s.ply,
+                outcome: Some(o),
+                moves_seen: Some(moves_seen),
+            });
+        }
+        if s.ply >= max_plies {
+            return Ok(PlayoutResult {
+                plies: s.ply,
+                outcome: None,
+                moves_seen: Some(moves_seen),
+            });
+        }
         moves_seen += moves.len() as u64;
         history.push(s.key());
         let m = &moves[below(rng, moves.len())];
-        s = engine.apply(&s, m);
+        engine.play(&mut s, m);
+    }
+}
+
+/// [`random_game`] on a move buffer reused from ply to ply (games where `Engine::flat` holds): the same moves
+/// in the same order, so the same games, with nothing allocated per ply.
+fn random_game_listed(
+    engine: &Engine,
+    rng: &mut impl RngCore,
+    max_plies: u32,
+) -> Result<PlayoutResult, EngineError> {
+    let mut s = engine.initial();
+    let mut history = Vec::with_capacity(max_plies as usize + 1);
+    let mut moves_seen = 0;
+    let mut moves = super::MoveList::new();
+    // Composite moves stay handles until one is chosen.
+    moves.lazy = true;
+    loop {
+        engine.legal_into(&s, &mut moves)?;
+        if let Some(o) = engine.outcome_of_list(&s, &moves, &history)? {
+            return Ok(PlayoutResult {
+                plies: s.ply,
+                outcome: Some(o),
+                moves_seen: Some(moves_seen),
+            });
+        }
+        if s.ply >= max_plies {
+            return Ok(PlayoutResult {
+                plies: s.ply,
+                outcome: None,
+                moves_seen: Some(moves_seen),
+            });
+        }
+        moves_seen += moves.len() as u64;
+        history.push(s.key());
+        let i = below(rng, moves.len());
+        let i = engine.resolve(&s, &mut moves, i)?;
+        engine.play_listed(&mut s, &moves, i);
     }
 }

@@ -132,23 +132,12 @@ impl State {
     }
 }
 
-/// The prisoners a move takes, in order (`Action::TakePrisoner`), for the end of a move with deferred captures.
-pub(super) fn prisoners(m: &super::Move) -> impl Iterator<Item = Pos> + '_ {
-    m.parts
-        .iter()
-        .flat_map(|p| &p.actions)
-        .filter_map(|a| match a {
-            super::Action::TakePrisoner { at, .. } => Some(*at),
-            _ => None,
-        })
-}
-
 /// Applies the movements of a part in a game with columns: each carries its column (or, `MoveTop`, the top
 /// `count` pieces of it), all lifted first and then put down, as cascades need.
-pub(super) fn apply_movements(state: &mut State, part: &super::Part) {
+pub(super) fn apply_movements(state: &mut State, actions: &[super::Action]) {
     use super::Action;
     let mut lifted: Vec<(Pos, Vec<Piece>)> = vec![];
-    for a in &part.actions {
+    for a in actions {
         let (from, to, count) = match *a {
             Action::Move { from, to } => (from, to, usize::MAX),
             Action::MoveTop { from, to, count } => (from, to, count as usize),
@@ -191,11 +180,8 @@ pub(super) fn take_prisoner(state: &mut State, at: Pos, to: Pos, deferred: bool)
 
 /// At the end of a composite move with deferred captures: every prisoner it marked goes, in the order taken,
 /// to the bottom of the column where the move ends (each one under the one taken before it).
-pub(super) fn release_prisoners(state: &mut State, m: &super::Move) {
-    let Some(end) = m.parts.last().and_then(|p| p.to) else {
-        return;
-    };
-    for at in prisoners(m) {
+pub(super) fn release_prisoners(state: &mut State, end: Pos, prisoners: impl Iterator<Item = Pos>) {
+    for at in prisoners {
         if state.get(at).is_some_and(|x| x.dead) {
             if let Some(mut p) = state.pop_top(at) {
                 p.dead = false;

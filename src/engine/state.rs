@@ -162,6 +162,19 @@ impl State {
         self.cells[pos.idx()] = p;
     }
 
+    /// What writing `p` on `pos` would XOR into the hash ([`State::set`] without the write).
+    #[inline]
+    pub fn set_delta(&self, pos: Pos, p: Option<Piece>) -> u64 {
+        let mut d = 0;
+        if let Some(old) = &self.cells[pos.idx()] {
+            d ^= cell_key(pos, old);
+        }
+        if let Some(new) = &p {
+            d ^= cell_key(pos, new);
+        }
+        d
+    }
+
     pub fn set_reserve(&mut self, slot: usize, count: u32) {
         self.hash ^= reserve_key(slot, self.reserves[slot]) ^ reserve_key(slot, count);
         self.reserves[slot] = count;

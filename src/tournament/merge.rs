@@ -23,19 +23,148 @@ struct ShardDir {
     fingerprint: Vec<(String, String)>,
 }
 
-fn read_shard(dir: &Path) -> Result<ShardDir, String> {
-    let config = TournamentConfig::read_file(&dir.join("config.toml"))
-        .map_err(|e| format!("{} is not a run folder: {e}", dir.display()))?;
-    let shard = config.shard.ok_or_else(|| {
-        format!(
-            "{} is not a shard: its config.toml has no `shard` (a run played with --shard K/N)",
-            dir.display()
-        )
+/// Why shard folders cannot be merged; each names the folder or file at fault. Displayed as the messages
+/// were when they were strings.
+#[derive(Debug)]
+pub enum MergeError {
+    /// No folder given.
+    NoShards,
+    /// The folder's `config.toml` cannot be read as a run's.
+    NotARunFolder { dir: PathBuf, error: String },
+    /// The run was not played with `--shard`.
+    NotAShard { dir: PathBuf },
+    /// A file of a shard or of the merged run cannot be read or written.
+    Io {
+        path: PathBuf,
+        error: std::io::Error,
+    },
+    /// `fingerprint.json` is not a fingerprint.
+    NotAFingerprint {
+        path: PathBuf,
+        error: serde_json::Error,
+    },
+    /// Two shards of different N.
+    DifferentN {
+        dir: PathBuf,
+        shard: Shard,
+        first_dir: PathBuf,
+        first: Shard,
+    },
+    /// Shard k of n is not among the folders.
+    Missing { k: u64, n: u64 },
+    /// Shard k of n is given by two folders.
+    Twice {
+        k: u64,
+        n: u64,
+        a: PathBuf,
+        b: PathBuf,
+    },
+    /// Two shards whose fingerprints differ (beyond the shard and the game's path): the first field.
+    NotSameRun {
+        a: PathBuf,
+        b: PathBuf,
+        field: String,
+    },
+    /// A shard that has not played all its games.
+    Unfinished {
+        shard: Shard,
+        dir: PathBuf,
+        have: u64,
+        want: u64,
+    },
+    /// Loading the merged run's settings, or writing its files.
+    Run(String),
+}
+
+impl std::fmt::Display for MergeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            MergeError::NoShards => f.write_str("merge: give the shard folders to merge"),
+            MergeError::NotARunFolder { dir, error } => {
+                write!(f, "{} is not a run folder: {error}", dir.display())
+            }
+            MergeError::NotAShard { dir } => write!(
+                f,
+                "{} is not a shard: its config.toml has no `shard` (a run played with --shard K/N)",
+                dir.display()
+            ),
+            MergeError::Io { path, error } => write!(f, "{}: {error}", path.display()),
+            MergeError::NotAFingerprint { path, error } => {
+                write!(f, "{}: not a fingerprint ({error})", path.display())
+            }
+            MergeError::DifferentN {
+                dir,
+                shard,
+                first_dir,
+                first,
+            } => write!(
+                f,
+                "{} is shard {shard} but {} is shard {first}: shards of one run share N",
+                dir.display(),
+                first_dir.display()
+            ),
+            MergeError::Missing { k, n } => write!(f, "shard {k}/{n} is missing"),
+            MergeError::Twice { k, n, a, b } => write!(
+                f,
+                "shard {k}/{n} is given twice: {} and {}",
+                a.display(),
+                b.display()
+            ),
+            MergeError::NotSameRun { a, b, field } => write!(
+                f,
+                "{} and {} are not shards of the same run ({field})",
+                a.display(),
+                b.display()
+            ),
+            MergeError::Unfinished {
+                shard,
+                dir,
+                have,
+                want,
+            } => write!(
+                f,
+                "shard {shard} in {} has {have} of its {want} games: finish it first (`dagaz tournament --resume \
+                 --out {}`)",
+                dir.display(),
+                dir.display()
+            ),
+            MergeError::Run(e) => f.write_str(e),
+        }
+    }
+}
+
+impl std::error::Error for MergeError {}
+
+impl From<String> for MergeError {
+    fn from(e: String) -> MergeError {
+        MergeError::Run(e)
+    }
+}
+
+fn io(path: &Path) -> impl FnOnce(std::io::Error) -> MergeError + '_ {
+    move |error| MergeError::Io {
+        path: path.to_path_buf(),
+        error,
+    }
+}
+
+fn read_shard(dir: &Path) -> Result<ShardDir, MergeError> {
+    let config = TournamentConfig::read_file(&dir.join("config.toml")).map_err(|error| {
+        MergeError::NotARunFolder {
+            dir: dir.to_path_buf(),
+            error,
+        }
+    })?;
+    let shard = config.shard.ok_or_else(|| MergeError::NotAShard {
+        dir: dir.to_path_buf(),
     })?;
     let path = dir.join("fingerprint.json");
-    let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let fingerprint: Vec<(String, String)> = serde_json::from_str(&text)
-        .map_err(|e| format!("{}: not a fingerprint ({e})", path.display()))?;
+    let text = std::fs::read_to_string(&path).map_err(io(&path))?;
+    let fingerprint: Vec<(String, String)> =
+        serde_json::from_str(&text).map_err(|error| MergeError::NotAFingerprint {
+            path: path.clone(),
+            error,
+        })?;
     Ok(ShardDir {
         dir: dir.to_path_buf(),
         shard,
@@ -45,30 +174,30 @@ fn read_shard(dir: &Path) -> Result<ShardDir, String> {
 }
 
 /// Appends the rows of `from` (after its header) to `to`.
-fn append_rows(from: &Path, to: &Path) -> Result<(), String> {
-    let f = std::fs::File::open(from).map_err(|e| format!("{}: {e}", from.display()))?;
+fn append_rows(from: &Path, to: &Path) -> Result<(), MergeError> {
+    let f = std::fs::File::open(from).map_err(io(from))?;
     let mut w = std::io::BufWriter::new(
         std::fs::OpenOptions::new()
             .append(true)
             .open(to)
-            .map_err(|e| format!("{}: {e}", to.display()))?,
+            .map_err(io(to))?,
     );
     for (i, line) in BufReader::new(f).lines().enumerate() {
-        let line = line.map_err(|e| format!("{}: {e}", from.display()))?;
+        let line = line.map_err(io(from))?;
         if i > 0 && !line.is_empty() {
             w.write_all(line.as_bytes())
                 .and_then(|_| w.write_all(b"\n"))
-                .map_err(|e| format!("{}: {e}", to.display()))?;
+                .map_err(io(to))?;
         }
     }
-    w.flush().map_err(|e| format!("{}: {e}", to.display()))
+    w.flush().map_err(io(to))
 }
 
 /// Merges the shard folders `dirs` into a new run folder `out`.
-pub fn merge(out: &Path, dirs: &[PathBuf]) -> Result<RunOutcome, String> {
+pub fn merge(out: &Path, dirs: &[PathBuf]) -> Result<RunOutcome, MergeError> {
     let start = std::time::Instant::now();
     if dirs.is_empty() {
-        return Err("merge: give the shard folders to merge".into());
+        return Err(MergeError::NoShards);
     }
     let shards = dirs
         .iter()
@@ -77,26 +206,26 @@ pub fn merge(out: &Path, dirs: &[PathBuf]) -> Result<RunOutcome, String> {
     let n = shards[0].shard.n;
     for s in &shards {
         if s.shard.n != n {
-            return Err(format!(
-                "{} is shard {} but {} is shard {}: shards of one run share N",
-                s.dir.display(),
-                s.shard,
-                shards[0].dir.display(),
-                shards[0].shard
-            ));
+            return Err(MergeError::DifferentN {
+                dir: s.dir.clone(),
+                shard: s.shard,
+                first_dir: shards[0].dir.clone(),
+                first: shards[0].shard,
+            });
         }
     }
     for k in 1..=n {
         let have: Vec<&ShardDir> = shards.iter().filter(|s| s.shard.k == k).collect();
         match have.len() {
-            0 => return Err(format!("shard {k}/{n} is missing")),
+            0 => return Err(MergeError::Missing { k, n }),
             1 => {}
             _ => {
-                return Err(format!(
-                    "shard {k}/{n} is given twice: {} and {}",
-                    have[0].dir.display(),
-                    have[1].dir.display()
-                ))
+                return Err(MergeError::Twice {
+                    k,
+                    n,
+                    a: have[0].dir.clone(),
+                    b: have[1].dir.clone(),
+                })
             }
         }
     }
@@ -118,11 +247,11 @@ pub fn merge(out: &Path, dirs: &[PathBuf]) -> Result<RunOutcome, String> {
                 .map_or("the field list".to_string(), |(x, y)| {
                     format!("`{}`: `{}` against `{}`", x.0, x.1, y.1)
                 });
-            return Err(format!(
-                "{} and {} are not shards of the same run ({field})",
-                first.dir.display(),
-                s.dir.display()
-            ));
+            return Err(MergeError::NotSameRun {
+                a: first.dir.clone(),
+                b: s.dir.clone(),
+                field,
+            });
         }
     }
     let mut config = first.config.clone();
@@ -143,13 +272,12 @@ pub fn merge(out: &Path, dirs: &[PathBuf]) -> Result<RunOutcome, String> {
         let have = files.for_each_game(|_| Ok(()))?;
         let want = s.shard.count(sched.len());
         if have != want {
-            return Err(format!(
-                "shard {} in {} has {have} of its {want} games: finish it first (`dagaz tournament --resume \
-                 --out {}`)",
-                s.shard,
-                s.dir.display(),
-                s.dir.display()
-            ));
+            return Err(MergeError::Unfinished {
+                shard: s.shard,
+                dir: s.dir.clone(),
+                have,
+                want,
+            });
         }
     }
     let files = RunFiles::new(out, seats);

@@ -19,7 +19,7 @@
 //!   line and the calendar date they share);
 //! * [`html`]: `report.html`, the run's charts and a few sample games stepped through on the game's board.
 //!
-//! Each module imports only modules above it in this order: `stats`, `text`; `config`; `schedule`, `record`;
+//! Each module imports only modules above it in this order: `stats`, `text`; `config`; `schedule`, `record`,
 //! `sprt`; `report`; `records_out`; `writers`; `html`; `progress`; `runner`; `merge`. So records feed
 //! statistics, and statistics feed writers, never the other way.
 //!

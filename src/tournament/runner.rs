@@ -13,7 +13,7 @@ pub use super::progress::Progress;
 use super::progress::ProgressView;
 use super::record::{GameRecord, GameTiming, BOT_ERROR, ENGINE_ERROR, MOVE_LIMIT};
 use super::schedule::{Pairing, Schedule};
-use super::sprt::SprtTracker;
+pub(crate) use super::sprt::SprtTracker;
 pub use super::sprt::{outcome_of, SprtStatus};
 use super::writers::{self, RunFiles};
 use super::{report, Summary};

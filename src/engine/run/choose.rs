@@ -1,48 +1,66 @@
 //! `choose`: one path per chosen position, each from the program's state before the choice.
 
 use super::{Run, Stop};
+use crate::compile::code::{ChooseOp, Code};
 use crate::compile::*;
 use crate::engine::moves::Action;
 use crate::engine::state::Piece;
 
 impl Run<'_> {
     /// `choose`: one path per chosen position (see [`Instr::Choose`]). Each path starts from the program's
-    /// state before the choice, so that nothing one choice records leaks into another. Kept out of `instr`,
-    /// the interpreter's hot loop, whose frame it would otherwise enlarge.
+    /// state before the choice, so that nothing one choice records leaks into another, and runs the choice's
+    /// body (from `body`, the op after the choice) and the rest of the program. Kept out of the interpreter's
+    /// loop, whose frame it would otherwise enlarge.
     #[inline(never)]
     #[cold]
     pub(in crate::engine) fn choose(
         &mut self,
-        set: &Cond,
-        otherwise: Option<&Cond>,
-        body: &[Instr],
-        rest: &[Instr],
+        code: &Code,
+        op: &ChooseOp,
+        body: usize,
+    ) -> Result<(), Stop> {
+        // The positions of this choice go at the end of `chosen`, above those of the choices it is inside.
+        let first = self.chosen.len();
+        let r = self.choose_from(code, op, body, first);
+        self.chosen.truncate(first);
+        r
+    }
+
+    fn choose_from(
+        &mut self,
+        code: &Code,
+        op: &ChooseOp,
+        body: usize,
+        first: usize,
     ) -> Result<(), Stop> {
         let here = self.cursor;
-        let mut chosen = vec![];
-        for c in std::iter::once(set).chain(otherwise) {
+        for c in std::iter::once(&op.set).chain(op.otherwise.as_ref()) {
             for (i, info) in self.game.board.positions.iter().enumerate() {
                 if info.dummy {
                     continue;
                 }
                 self.cursor = Pos(i as u16);
                 if self.cond(c)? {
-                    chosen.push(self.cursor);
+                    self.chosen.push(self.cursor);
                 }
             }
-            if !chosen.is_empty() {
+            if self.chosen.len() > first {
                 break;
             }
         }
         self.cursor = here;
-        if chosen.is_empty() {
-            return self.block(rest);
+        let last = self.chosen.len();
+        if last == first {
+            return self.run_code(code, op.rest as usize);
         }
-        for p in chosen {
-            let saved = self.save();
-            self.cursor = p;
-            let r = self.block(body).and_then(|()| self.block(rest));
-            self.restore(saved);
+        for k in first..last {
+            self.charge(0)?;
+            let mut saved = self.saved.pop().unwrap_or_default();
+            self.save(&mut saved);
+            self.cursor = self.chosen[k];
+            let r = self.run_code(code, body);
+            self.restore(&saved);
+            self.saved.push(saved);
             match r {
                 Ok(()) | Err(Stop::Path) => {}
                 Err(e) => return Err(e),
@@ -52,39 +70,38 @@ impl Run<'_> {
         Err(Stop::Path)
     }
 
-    fn save(&self) -> Saved {
-        Saved {
-            cursor: self.cursor,
-            mark: self.mark,
-            from: self.from,
-            held: self.held,
-            to: self.to,
-            drop: self.drop,
-            captures: self.captures.clone(),
-            placed: self.placed.clone(),
-            cascades: self.cascades.clone(),
-            changes: self.changes.clone(),
-            flags: self.flags.clone(),
-            position_flags: self.position_flags.clone(),
-            extra: self.extra,
-            required: self.required,
-            again: self.again,
-        }
+    /// Copies the run's state into `s`, reusing its vectors.
+    fn save(&self, s: &mut Saved) {
+        s.cursor = self.cursor;
+        s.mark = self.mark;
+        s.from = self.from;
+        s.held = self.held;
+        s.to = self.to;
+        s.drop = self.drop;
+        s.captures.clone_from(&self.captures);
+        s.placed.clone_from(&self.placed);
+        s.cascades.clone_from(&self.cascades);
+        s.changes.clone_from(&self.changes);
+        s.flags.clone_from(&self.flags);
+        s.position_flags.clone_from(&self.position_flags);
+        s.extra = self.extra;
+        s.required = self.required;
+        s.again = self.again;
     }
 
-    fn restore(&mut self, s: Saved) {
+    fn restore(&mut self, s: &Saved) {
         self.cursor = s.cursor;
         self.mark = s.mark;
         self.from = s.from;
         self.held = s.held;
         self.to = s.to;
         self.drop = s.drop;
-        self.captures = s.captures;
-        self.placed = s.placed;
-        self.cascades = s.cascades;
-        self.changes = s.changes;
-        self.flags = s.flags;
-        self.position_flags = s.position_flags;
+        self.captures.clone_from(&s.captures);
+        self.placed.clone_from(&s.placed);
+        self.cascades.clone_from(&s.cascades);
+        self.changes.clone_from(&s.changes);
+        self.flags.clone_from(&s.flags);
+        self.position_flags.clone_from(&s.position_flags);
         self.extra = s.extra;
         self.required = s.required;
         self.again = s.again;
@@ -92,7 +109,8 @@ impl Run<'_> {
 }
 
 /// A program run's state before a `choose`, restored after each choice.
-struct Saved {
+#[derive(Default)]
+pub(in crate::engine) struct Saved {
     cursor: Pos,
     mark: Option<Pos>,
     from: Option<Pos>,

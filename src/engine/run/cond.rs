@@ -1,9 +1,49 @@
-//! Predicates: `verify`, `if` and `while` conditions.
+//! Predicates: the tests of the bytecode's jumps, and conditions evaluated whole (`Run::cond`).
 
 use super::{attacked_by, Mode, Run, Stop};
+use crate::compile::code::{Code, Test};
 use crate::compile::*;
 
 impl Run<'_> {
+    /// A jump's test: the common predicates inline, the others through [`Run::cond`].
+    #[inline(always)]
+    pub(in crate::engine) fn test(&mut self, code: &Code, t: Test) -> Result<bool, Stop> {
+        Ok(match t {
+            Test::Empty(l) => self.empty(l),
+            Test::Friend(l) => self.friend(l),
+            Test::Enemy(l) => self.enemy(l),
+            Test::Mine(l) => self.mine(l),
+            Test::OnBoard(l) => self.loc(l).is_some(),
+            Test::Cond(i) => self.cond(&code.conds[i as usize])?,
+        })
+    }
+
+    #[inline(always)]
+    fn empty(&self, l: Loc) -> bool {
+        self.loc(l).is_some_and(|p| self.live(p).is_none())
+    }
+
+    #[inline(always)]
+    fn friend(&self, l: Loc) -> bool {
+        self.loc(l)
+            .and_then(|p| self.live(p))
+            .is_some_and(|x| !x.dead && self.game.same_team(x.owner, self.player))
+    }
+
+    #[inline(always)]
+    fn enemy(&self, l: Loc) -> bool {
+        self.loc(l)
+            .and_then(|p| self.live(p))
+            .is_some_and(|x| !x.dead && !self.game.same_team(x.owner, self.player))
+    }
+
+    #[inline(always)]
+    fn mine(&self, l: Loc) -> bool {
+        self.loc(l)
+            .and_then(|p| self.live(p))
+            .is_some_and(|x| !x.dead && x.owner == self.player)
+    }
+
     pub(in crate::engine) fn cond(&mut self, c: &Cond) -> Result<bool, Stop> {
         Ok(match c {
             Cond::True => true,
@@ -25,19 +65,10 @@ impl Run<'_> {
                 }
                 false
             }
-            Cond::Empty(l) => self.loc(*l).is_some_and(|p| self.live(p).is_none()),
-            Cond::Friend(l) => self
-                .loc(*l)
-                .and_then(|p| self.live(p))
-                .is_some_and(|x| !x.dead && self.game.same_team(x.owner, self.player)),
-            Cond::Enemy(l) => self
-                .loc(*l)
-                .and_then(|p| self.live(p))
-                .is_some_and(|x| !x.dead && !self.game.same_team(x.owner, self.player)),
-            Cond::Mine(l) => self
-                .loc(*l)
-                .and_then(|p| self.live(p))
-                .is_some_and(|x| !x.dead && x.owner == self.player),
+            Cond::Empty(l) => self.empty(*l),
+            Cond::Friend(l) => self.friend(*l),
+            Cond::Enemy(l) => self.enemy(*l),
+            Cond::Mine(l) => self.mine(*l),
             Cond::Neutral(l) => {
                 let turn_players = &self.game.turn_order.entries;
                 self.loc(*l)

@@ -2,7 +2,8 @@
 
 use super::{Emitted, Mode, Run, Stop, MAX_EMITTED_ACTIONS};
 use crate::compile::*;
-use crate::engine::moves::{Action, Part};
+use crate::engine::gen::PartHead;
+use crate::engine::moves::Action;
 use crate::engine::state::{initial_attrs, Piece};
 
 impl Run<'_> {
@@ -56,27 +57,28 @@ impl Run<'_> {
             return Ok(());
         }
         let dest = self.to.unwrap_or(self.cursor);
-        let mut actions = Vec::with_capacity(4 + self.captures.len() + self.changes.len());
+        // The actions go straight into the shared buffer (no vector per part).
+        let start = self.out.actions.len();
         for &c in &self.captures {
-            actions.push(Action::Capture { at: c });
+            self.out.actions.push(Action::Capture { at: c });
         }
         for &(f, t) in &self.cascades {
             if self.cascade_captures(t, dest) {
-                actions.push(Action::Capture { at: t });
+                self.out.actions.push(Action::Capture { at: t });
             }
-            actions.push(Action::Move { from: f, to: t });
+            self.out.actions.push(Action::Move { from: f, to: t });
         }
         let piece_kind;
         let mut from = None;
         match (self.drop, self.from, self.held) {
             (Some((kind, reserve)), _, _) => {
                 if self.occupied_on_arrival(dest) {
-                    actions.push(Action::Capture { at: dest });
+                    self.out.actions.push(Action::Capture { at: dest });
                 }
                 let attrs = initial_attrs(self.game, kind);
                 // A drop comes from the reserve of the player whose pieces this turn moves, and stays its piece
                 // (a random `?D` throwing Black's dice puts down Black's dice).
-                actions.push(Action::Place {
+                self.out.actions.push(Action::Place {
                     at: dest,
                     piece: Piece {
                         kind,
@@ -91,7 +93,7 @@ impl Run<'_> {
             (None, Some(f), Some(h)) => {
                 if f != dest {
                     if self.occupied_on_arrival(dest) {
-                        actions.push(Action::Capture { at: dest });
+                        self.out.actions.push(Action::Capture { at: dest });
                     }
                     let carry = match self.game.stacks {
                         true => self.changes.iter().find_map(|a| match a {
@@ -102,16 +104,16 @@ impl Run<'_> {
                     };
                     if let Some(count) = carry.filter(|&c| self.state.under(f).len() >= c as usize)
                     {
-                        actions.push(Action::MoveTop {
+                        self.out.actions.push(Action::MoveTop {
                             from: f,
                             to: dest,
                             count,
                         });
                     } else {
-                        actions.push(Action::Move { from: f, to: dest });
+                        self.out.actions.push(Action::Move { from: f, to: dest });
                     }
                     if copy {
-                        actions.push(Action::Place {
+                        self.out.actions.push(Action::Place {
                             at: f,
                             piece: h,
                             reserve: false,
@@ -125,9 +127,9 @@ impl Run<'_> {
         }
         for &(p, piece) in &self.placed {
             if self.live(p).is_some() && !self.captures.contains(&p) {
-                actions.push(Action::Capture { at: p });
+                self.out.actions.push(Action::Capture { at: p });
             }
-            actions.push(Action::Place {
+            self.out.actions.push(Action::Place {
                 at: p,
                 piece,
                 reserve: false,
@@ -156,10 +158,10 @@ impl Run<'_> {
             if matches!(ch, Action::MoveTop { .. }) {
                 continue; // `carry`'s marker: the movement above says it
             }
-            actions.push(ch);
+            self.out.actions.push(ch);
         }
         if self.extra {
-            actions.push(Action::ExtraTurn);
+            self.out.actions.push(Action::ExtraTurn);
         }
         let required = std::mem::take(&mut self.required);
         let (cont, anywhere) = if self.again {
@@ -167,46 +169,49 @@ impl Run<'_> {
         } else {
             (cont, false)
         };
-        let part = Part {
-            actions,
+        let end = self.out.actions.len();
+        let head = PartHead {
+            start: start as u32,
+            end: end as u32,
             from,
             to: Some(dest),
             piece: piece_kind,
             move_type: self.move_type,
         };
-        if let Mode::Attack(target) = self.mode {
-            if part
-                .actions
-                .iter()
-                .any(|a| matches!(a, Action::Capture { at } if *at == target))
-            {
-                return Err(Stop::Found);
-            }
-        } else {
-            self.emitted_actions += (part.actions.len() + 1) * promote.len().max(1);
-            if self.emitted_actions > MAX_EMITTED_ACTIONS {
-                return Err(Stop::TooMany);
-            }
+        self.emitted_actions += (end - start + 1) * promote.len().max(1);
+        if self.emitted_actions > MAX_EMITTED_ACTIONS {
+            self.out.actions.truncate(start);
+            return Err(Stop::TooMany);
         }
-        if matches!(self.mode, Mode::Attack(_)) {
-            // Only a capture of the target mattered (above).
-        } else if promote.is_empty() {
-            self.out.push(Emitted {
-                part,
-                cont,
-                required,
-                anywhere,
-            });
-        } else {
-            for &t in promote {
-                let mut p = part.clone();
-                p.actions.push(Action::ChangeType { at: dest, kind: t });
-                self.out.push(Emitted {
-                    part: p,
-                    cont,
-                    required,
-                    anywhere,
+        let emitted = |head| Emitted {
+            head,
+            cont,
+            required,
+            anywhere,
+        };
+        match promote {
+            [] => self.out.parts.push(emitted(head)),
+            [first, rest @ ..] => {
+                // One part per promotion: the first ends with its change of type where it stands, each other
+                // one is a copy of the actions before it with its own.
+                self.out.actions.push(Action::ChangeType {
+                    at: dest,
+                    kind: *first,
                 });
+                let mut h = head;
+                h.end += 1;
+                self.out.parts.push(emitted(h));
+                for &t in rest {
+                    let s = self.out.actions.len();
+                    self.out.actions.extend_from_within(start..end);
+                    self.out
+                        .actions
+                        .push(Action::ChangeType { at: dest, kind: t });
+                    let mut h = head;
+                    h.start = s as u32;
+                    h.end = self.out.actions.len() as u32;
+                    self.out.parts.push(emitted(h));
+                }
             }
         }
         // Captures and drops before an `add` are not carried into later emissions; nor are cascades, under

@@ -1,108 +1,164 @@
-//! Instructions: the interpreter's dispatch over [`Instr`].
+//! Instructions: the interpreter's loop over the ops of a program's bytecode ([`Op`], `compile/code.rs`), and
+//! the instructions the bytecode keeps whole.
 
-use super::{Run, Stop, STEP_BUDGET};
+use super::{Mode, Run, Stop, STEP_BUDGET};
+use crate::compile::code::{Code, Op, Test};
 use crate::compile::*;
 use crate::engine::moves::Action;
 use crate::engine::state::{initial_attrs, Piece};
 
 impl Run<'_> {
-    pub(in crate::engine) fn block(&mut self, body: &[Instr]) -> Result<(), Stop> {
-        for i in body {
-            self.steps += 1;
-            if self.steps > STEP_BUDGET {
-                return Err(Stop::Budget);
+    /// Runs the program's ops from `pc` until it ends (`Ok`) or its path does (`Err(Stop::Path)`). The
+    /// instructions the bytecode keeps whole go through [`Run::instr`].
+    #[inline(always)]
+    pub(in crate::engine) fn run_code(&mut self, code: &Code, pc: usize) -> Result<(), Stop> {
+        self.run_ops(code, pc)
+    }
+
+    /// The loop of [`Run::run_code`]. Each op adds the steps it stands for
+    /// ([`Code::weights`]); the budget is checked on back-edges, between `choose` paths and when the run
+    /// ends (`Run::exec`).
+    #[inline(always)]
+    fn run_ops(&mut self, code: &Code, mut pc: usize) -> Result<(), Stop> {
+        let ops = &code.ops[..];
+        let weights = &code.weights[..];
+        loop {
+            let Some(&op) = ops.get(pc) else {
+                return Ok(());
+            };
+            if let Some(&w) = weights.get(pc) {
+                // No overflow: the budget is checked long before (each op stands for a few steps).
+                self.steps = self.steps.wrapping_add(w);
             }
-            self.instr(i)?;
+            pc += 1;
+            match op {
+                Op::Fail => return Err(Stop::Path),
+                Op::End => return Ok(()),
+                Op::Jump(t) => {
+                    pc = t as usize;
+                }
+                Op::Loop(to) => {
+                    self.charge(0)?;
+                    pc = to as usize;
+                }
+                Op::Nop => {}
+                Op::Branch { test, when, to } => {
+                    if self.test(code, test)? == when {
+                        pc = to as usize;
+                    }
+                }
+                Op::Step(d) => self.cursor = self.step(self.cursor, d).ok_or(Stop::Path)?,
+                Op::StepVerify(d, test) => {
+                    self.cursor = self.step(self.cursor, d).ok_or(Stop::Path)?;
+                    self.steps = self.steps.saturating_add(1);
+                    if !self.test(code, test)? {
+                        return Err(Stop::Path);
+                    }
+                }
+                Op::Slide(d, add) => loop {
+                    if !self.test(code, Test::Empty(Loc::Cursor))? {
+                        break;
+                    }
+                    match add {
+                        None => self.emit(&[], false, None)?,
+                        Some(i) => {
+                            let a = &code.adds[i as usize];
+                            self.emit(&a.promote, a.copy, a.partial)?
+                        }
+                    }
+                    self.cursor = self.step(self.cursor, d).ok_or(Stop::Path)?;
+                    // The round, the add and the step.
+                    self.charge(3)?;
+                },
+                Op::StepWhile(d, test) => {
+                    while self.test(code, test)? {
+                        self.cursor = self.step(self.cursor, d).ok_or(Stop::Path)?;
+                        // The round and the step.
+                        self.charge(2)?;
+                    }
+                }
+                Op::SetAttribute(attr, value, l) => {
+                    let at = self.loc(l).ok_or(Stop::Path)?;
+                    self.set_attribute(at, attr, value);
+                }
+                Op::JumpTo(p) => self.cursor = p,
+                Op::Mark => self.mark = Some(self.cursor),
+                Op::Back => self.cursor = self.mark.unwrap_or(self.start),
+                Op::Go(t) => {
+                    self.cursor = match t {
+                        GoTarget::From => self.from.unwrap_or(self.start),
+                        GoTarget::To => self.to.unwrap_or(self.cursor),
+                        GoTarget::Mark => self.mark.unwrap_or(self.start),
+                        GoTarget::LastFrom => {
+                            self.read_last();
+                            self.state.last_from.ok_or(Stop::Path)?
+                        }
+                        GoTarget::LastTo => {
+                            self.read_last();
+                            self.state.last_to.ok_or(Stop::Path)?
+                        }
+                    }
+                }
+                Op::From => {
+                    self.from = Some(self.cursor);
+                    self.held = self.live(self.cursor);
+                    self.drop = None;
+                }
+                Op::To => self.to = Some(self.cursor),
+                Op::Cascade => {
+                    // The held piece's movement ends here; the piece that stood here at the start moves on.
+                    if let Some(f) = self.from {
+                        if f != self.cursor {
+                            self.cascades.push((f, self.cursor));
+                        }
+                    }
+                    self.from = Some(self.cursor);
+                    self.held = self.live(self.cursor);
+                    self.to = None;
+                    self.drop = None;
+                }
+                Op::Capture(l) => {
+                    if let Some(p) = self.loc(l) {
+                        if self.live(p).is_some_and(|x| !x.dead) && !self.captures.contains(&p) {
+                            self.captures.push(p);
+                        }
+                    }
+                }
+                Op::AddPlain => self.emit(&[], false, None)?,
+                Op::Add(i) => {
+                    let a = &code.adds[i as usize];
+                    self.emit(&a.promote, a.copy, a.partial)?
+                }
+                Op::Choose(i) => {
+                    return self.choose(code, &code.chooses[i as usize], pc);
+                }
+                Op::Instr(i) => self.instr(&code.instrs[i as usize])?,
+            }
+        }
+    }
+
+    /// A change of a boolean attribute. An attack search (see `emit`) asks only whether a part captures, which
+    /// no such change decides, so it records none.
+    #[inline]
+    fn set_attribute(&mut self, at: Pos, attr: AttrId, value: bool) {
+        if matches!(self.mode, Mode::Generate) {
+            self.changes.push(Action::SetAttribute { at, attr, value });
+        }
+    }
+
+    /// Charges `cost` steps and checks the budget (a loop's back-edge, a round of a fused loop).
+    #[inline]
+    pub(in crate::engine) fn charge(&mut self, cost: u32) -> Result<(), Stop> {
+        self.steps = self.steps.saturating_add(cost);
+        if self.steps > STEP_BUDGET {
+            return Err(Stop::Budget);
         }
         Ok(())
     }
 
+    /// The instructions that have no op of their own (see `compile/code.rs`).
     pub(in crate::engine) fn instr(&mut self, i: &Instr) -> Result<(), Stop> {
         match i {
-            Instr::Step(d) => {
-                self.cursor = self
-                    .game
-                    .board
-                    .step(self.player, self.cursor, *d)
-                    .ok_or(Stop::Path)?
-            }
-            Instr::StepOpposite(d) => {
-                let o = self.game.board.opposite[d.idx()].ok_or(Stop::Path)?;
-                self.cursor = self
-                    .game
-                    .board
-                    .step(self.player, self.cursor, o)
-                    .ok_or(Stop::Path)?;
-            }
-            Instr::JumpTo(p) => self.cursor = *p,
-            Instr::Verify(c) => {
-                if !self.cond(c)? {
-                    return Err(Stop::Path);
-                }
-            }
-            Instr::If(c, then, els) => {
-                if self.cond(c)? {
-                    self.block(then)?
-                } else {
-                    self.block(els)?
-                }
-            }
-            Instr::While(c, body) => {
-                while self.cond(c)? {
-                    self.steps += 1;
-                    if self.steps > STEP_BUDGET {
-                        return Err(Stop::Budget);
-                    }
-                    self.block(body)?;
-                }
-            }
-            Instr::Mark => self.mark = Some(self.cursor),
-            Instr::Back => self.cursor = self.mark.unwrap_or(self.start),
-            Instr::Go(t) => {
-                self.cursor = match t {
-                    GoTarget::From => self.from.unwrap_or(self.start),
-                    GoTarget::To => self.to.unwrap_or(self.cursor),
-                    GoTarget::Mark => self.mark.unwrap_or(self.start),
-                    GoTarget::LastFrom => {
-                        self.read_last();
-                        self.state.last_from.ok_or(Stop::Path)?
-                    }
-                    GoTarget::LastTo => {
-                        self.read_last();
-                        self.state.last_to.ok_or(Stop::Path)?
-                    }
-                }
-            }
-            Instr::From => {
-                self.from = Some(self.cursor);
-                self.held = self.live(self.cursor);
-                self.drop = None;
-            }
-            Instr::To => self.to = Some(self.cursor),
-            Instr::Cascade => {
-                // The held piece's movement ends here; the piece that stood here at the start moves on.
-                if let Some(f) = self.from {
-                    if f != self.cursor {
-                        self.cascades.push((f, self.cursor));
-                    }
-                }
-                self.from = Some(self.cursor);
-                self.held = self.live(self.cursor);
-                self.to = None;
-                self.drop = None;
-            }
-            Instr::Add {
-                promote,
-                copy,
-                partial,
-            } => self.emit(promote, *copy, *partial)?,
-            Instr::Capture(l) => {
-                if let Some(p) = self.loc(*l) {
-                    if self.live(p).is_some_and(|x| !x.dead) && !self.captures.contains(&p) {
-                        self.captures.push(p);
-                    }
-                }
-            }
             Instr::Create { player, piece, at } => {
                 let Some(p) = self.loc(*at) else {
                     return Err(Stop::Path);
@@ -167,13 +223,8 @@ impl Run<'_> {
             Instr::SetAttribute(a, c, l) => {
                 let v = self.cond(c)?;
                 let at = self.loc(*l).ok_or(Stop::Path)?;
-                self.changes.push(Action::SetAttribute {
-                    at,
-                    attr: *a,
-                    value: v,
-                });
+                self.set_attribute(at, *a, v);
             }
-            Instr::Choose(c) => self.choose(&c.set, c.otherwise.as_ref(), &c.body, &c.rest)?,
             Instr::ExtraTurn => self.extra = true,
             Instr::RequireContinuation => self.required = true,
             Instr::CaptureGroups(l, suicide) => self.capture_groups(*l, *suicide)?,
@@ -202,6 +253,22 @@ impl Run<'_> {
                     count,
                 });
             }
+            // Lowered to ops of their own: never kept whole (`compile/code.rs`).
+            Instr::Step(_)
+            | Instr::StepOpposite(_)
+            | Instr::JumpTo(_)
+            | Instr::Verify(_)
+            | Instr::If(..)
+            | Instr::While(..)
+            | Instr::Mark
+            | Instr::Back
+            | Instr::Go(_)
+            | Instr::From
+            | Instr::To
+            | Instr::Cascade
+            | Instr::Add { .. }
+            | Instr::Capture(_)
+            | Instr::Choose(_) => debug_assert!(false, "{i:?} has an op of its own"),
         }
         Ok(())
     }

@@ -13,10 +13,11 @@ mod emit;
 mod groups;
 mod instr;
 
-use super::gen::{attacked_by, Emitted};
+use super::gen::{attacked_by, Emissions, Emitted};
 use super::moves::Action;
 use super::state::{Piece, State};
 use super::EngineError;
+use crate::compile::code::{Op, Test, START};
 use crate::compile::*;
 
 /// Instructions one program run may execute before it is declared runaway.
@@ -52,6 +53,10 @@ pub(in crate::engine) struct Run<'a> {
     pub(in crate::engine) state: &'a State,
     /// The player to move: symmetry, zones, `friend?` refer to it.
     pub(in crate::engine) player: Player,
+    /// The board's navigation after `player`'s symmetry (`Board::nav`), picked once per program run:
+    /// `nav[pos * nd + dir]`.
+    nav: &'a [u16],
+    nd: usize,
     /// Whose pieces it moves (`(turn-order (?Dice Black dice))`): a zone the file declares for this player and
     /// not for the mover is read for this player (Daldosa's dice zone exists for Black and White, and the
     /// random `?D` throws Black's dice).
@@ -73,6 +78,10 @@ pub(in crate::engine) struct Run<'a> {
     /// Move variables (`set-var`), 0 until set.
     pub(in crate::engine) vars: Vec<i64>,
     pub(in crate::engine) position_flags: Vec<(FlagId, Pos, bool)>,
+    /// The positions of the `choose`s under way, innermost last (see `choose.rs`).
+    pub(in crate::engine) chosen: Vec<Pos>,
+    /// Copies of the run's state before a `choose`, to reuse (see `choose.rs`).
+    pub(in crate::engine) saved: Vec<choose::Saved>,
     pub(in crate::engine) move_type: Option<MoveType>,
     /// `(extra-turn)` was executed on this path.
     pub(in crate::engine) extra: bool,
@@ -81,7 +90,7 @@ pub(in crate::engine) struct Run<'a> {
     /// A `sow` earned another sowing: the next emission is continued by any of the mover's piles.
     pub(in crate::engine) again: bool,
     pub(in crate::engine) steps: u32,
-    pub(in crate::engine) out: &'a mut Vec<Emitted>,
+    pub(in crate::engine) out: &'a mut Emissions,
     /// Actions in the parts this run emitted (see [`MAX_EMITTED_ACTIONS`]).
     pub(in crate::engine) emitted_actions: usize,
     /// When set, every square whose contents the program reads is recorded in `reads`, and any read of the
@@ -96,8 +105,17 @@ impl Run<'_> {
     pub(in crate::engine) fn loc(&self, l: Loc) -> Option<Pos> {
         match l {
             Loc::Cursor => Some(self.cursor),
-            Loc::Dir(d) => self.game.board.step(self.player, self.cursor, d),
+            Loc::Dir(d) => self.step(self.cursor, d),
             Loc::Pos(p) => Some(p),
+        }
+    }
+
+    /// The neighbour of `pos` in direction `d` after the mover's symmetry.
+    #[inline]
+    pub(in crate::engine) fn step(&self, pos: Pos, d: Dir) -> Option<Pos> {
+        match self.nav.get(pos.idx() * self.nd + d.idx()) {
+            Some(&t) if t != NO_POS => Some(Pos(t)),
+            _ => None,
         }
     }
 
@@ -141,12 +159,14 @@ impl<'a> Run<'a> {
         state: &'a State,
         player: Player,
         mode: Mode,
-        out: &'a mut Vec<Emitted>,
+        out: &'a mut Emissions,
     ) -> Run<'a> {
         Run {
             game,
             state,
             player,
+            nav: &[],
+            nd: game.board.directions.len(),
             owner: player,
             mode,
             start: Pos(0),
@@ -163,6 +183,8 @@ impl<'a> Run<'a> {
             flags: vec![],
             vars: vec![],
             position_flags: vec![],
+            chosen: vec![],
+            saved: vec![],
             move_type: None,
             extra: false,
             required: false,
@@ -184,8 +206,46 @@ impl<'a> Run<'a> {
         held: Option<Piece>,
         drop: Option<(PieceType, bool)>,
     ) -> Result<bool, EngineError> {
-        self.start = start;
+        if self.track {
+            self.reads.set([0; 4]);
+            self.reads_last.set(false);
+        }
+        self.nav = self
+            .game
+            .board
+            .nav
+            .get(self.player.idx())
+            .map_or(&[], |v| &v[..]);
+        // Most runs end at their first op, a step off the board or a leap that fails its test: decide it before
+        // setting the run up. Those tests read the board and the cursor alone.
         self.cursor = start;
+        let (pc, steps) = match prog.code.ops.get(START) {
+            Some(&Op::Step(d)) => match self.step(start, d) {
+                Some(p) => {
+                    self.cursor = p;
+                    (
+                        START + 1,
+                        prog.code.weights.get(START).copied().unwrap_or(0),
+                    )
+                }
+                None => return Ok(false),
+            },
+            Some(&Op::StepVerify(d, t)) if !matches!(t, Test::Cond(_)) => {
+                let Some(p) = self.step(start, d) else {
+                    return Ok(false);
+                };
+                self.cursor = p;
+                if !self.test(&prog.code, t).unwrap_or(false) {
+                    return Ok(false);
+                }
+                (
+                    START + 1,
+                    prog.code.weights.get(START).copied().unwrap_or(0) + 1,
+                )
+            }
+            _ => (START, 0),
+        };
+        self.start = start;
         self.mark = None;
         self.from = if drop.is_some() { None } else { Some(start) };
         self.held = held;
@@ -202,12 +262,14 @@ impl<'a> Run<'a> {
         self.extra = false;
         self.required = false;
         self.again = false;
-        self.steps = 0;
-        if self.track {
-            self.reads.set([0; 4]);
-            self.reads_last.set(false);
+        self.steps = steps;
+        let mut r = self.run_code(&prog.code, pc);
+        // The budget is checked on back-edges; a run that passed it since ends with the error all the same,
+        // as it did when every instruction was checked.
+        if self.steps > STEP_BUDGET {
+            r = Err(Stop::Budget);
         }
-        match self.block(&prog.body) {
+        match r {
             Ok(()) | Err(Stop::Path) => Ok(false),
             Err(Stop::Found) => Ok(true),
             Err(Stop::TooMany) => Err(EngineError(format!(
