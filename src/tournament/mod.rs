@@ -12,7 +12,7 @@
 //! * [`record`]: [`GameRecord`] and [`GameTiming`] and their CSV rows;
 //! * [`stats`]: the numbers (Elo, pentanomial, GSPRT, Bradley-Terry, the measures of a rule set), pure
 //!   functions of counts;
-//! * [`sprt`]: the state of a match's SPRT, which the runner keeps and the report reads;
+//! * [`sprt`]: the state of a match's SPRT and its tracker, which the runner keeps and the reports read;
 //! * [`report`]: every statistic of a run counted from its records one at a time ([`Summary`]), and
 //!   `report.md`;
 //! * [`writers`]: the run's files in `results/<run>/` ([`records_out`]: the per-game ones; [`text`]: the CSV

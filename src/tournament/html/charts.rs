@@ -89,7 +89,9 @@ fn text_width(s: &str, size: u32) -> u32 {
 /// `elo_error95`) printed at the right of each row.
 pub fn standings(s: &Summary) -> Option<String> {
     let n = s.standings.len().max(1);
-    let rows: Vec<(String, usize, Option<f64>, Option<f64>, String)> = s
+    // Per bot in rank order: name, index, Elo, its 95% half-width, and the label.
+    type Row = (String, usize, Option<f64>, Option<f64>, String);
+    let rows: Vec<Row> = s
         .standings
         .iter()
         .map(|st| {
@@ -568,7 +570,7 @@ pub fn lengths(counts: &BTreeMap<u32, u64>) -> Option<String> {
 /// The end conditions of variant `v`: per bot (all seats together), a bar of its games split by end
 /// condition, each part dark for its wins, middle for draws, light for losses, with the count written in
 /// it where it fits; and the legend's entries (end condition and colour).
-pub fn end_conditions(s: &Summary, v: usize) -> (Option<String>, Vec<(String, (u8, u8, u8))>) {
+pub fn end_conditions(s: &Summary, v: usize) -> (Option<String>, Vec<super::LegendItem>) {
     // End conditions of the variant, each with its colour, in the order end_conditions.csv lists them.
     let mut keys: Vec<(&str, &str, i32)> = vec![];
     let mut per_bot: BTreeMap<usize, BTreeMap<usize, [u64; 3]>> = BTreeMap::new();

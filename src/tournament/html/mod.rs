@@ -109,6 +109,9 @@ fn gather(files: &RunFiles, t: &Tournament, s: &Summary) -> Result<Gathered, Str
     Ok(g)
 }
 
+/// A legend's entry: its words and its colour.
+pub(crate) type LegendItem = (String, (u8, u8, u8));
+
 /// A colour per bot (by index), the same in every chart.
 pub(crate) const PALETTE: [(u8, u8, u8); 10] = [
     (78, 121, 167),
