@@ -60,7 +60,7 @@ sacct -j "$JOB" -n -o JobID,State,ExitCode 2>/dev/null || true
 for k in 1 2 3 4; do echo "shard $k: $(($(wc -l < "$WORK/s$k/games.csv") - 1)) games"; done
 "$BIN" merge "$WORK/merged" "$WORK"/s1 "$WORK"/s2 "$WORK"/s3 "$WORK"/s4
 "$BIN" tournament "${SETTINGS[@]}" --jobs 2 --out "$WORK/single" --quiet > /dev/null
-for f in games.csv standings.csv end_conditions.csv pairwise.csv results_long.csv report.md; do
+for f in games.csv standings.csv end_conditions.csv pairwise.csv results_long.csv report.md report.html games.pgn; do
     cmp "$WORK/single/$f" "$WORK/merged/$f" && echo "$f: merged = single run"
 done
 echo "folders in $WORK"
