@@ -86,10 +86,9 @@ GAMES = [
     dict(key="connect-four", name="Connect Four", file="games/connect-four.zrf", depth=7, games=50000,
          openspiel="connect_four", os_differs="the same rules"),
     dict(key="backgammon", name="backgammon", file="games/backgammon.zrf", depth=4, games=500,
-         playout_args=["--allow-missing-rules"], openspiel="backgammon",
+         openspiel="backgammon",
          os_differs="win/loss scoring in both (no gammons, no doubling cube); OpenSpiel caps a game at 500 turns "
-                    "per player; a double is two actions there and one whole turn here. Ours is played with "
-                    "--allow-missing-rules: its setup stacks checkers on a point without `(stacks)`, a missing rule"),
+                    "per player; a double is two actions there and one whole turn here"),
     dict(key="nine-mens-morris", name="nine men's morris", file="games/nine-mens-morris.zrf", depth=5, games=1000,
          openspiel="nine_mens_morris",
          os_differs="OpenSpiel makes a mill's removal an action of its own and draws at 214 actions; here the "
