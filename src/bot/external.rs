@@ -771,8 +771,10 @@ for line in sys.stdin:
             "ext",
             ExternalConfig {
                 command: format!("sh {}", dir.join("bot.sh").display()),
+                // Time for python to start and write its pid even on a loaded machine (1 s was once too
+                // little at a load average of 11): the bot sleeps 60 s, so it times out all the same.
                 time_ms: 300,
-                startup_ms: 700,
+                startup_ms: 2700,
                 ..Default::default()
             },
         )
