@@ -5,6 +5,7 @@
 use super::{bot_colour, pm, PALETTE};
 use crate::tournament::report::{fmt, Summary};
 use crate::tournament::sprt::SprtStatus;
+use plotters::coord::types::RangedCoordf64;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
@@ -49,6 +50,30 @@ fn svg(size: (u32, u32), draw: impl FnOnce(&Area) -> Drawn) -> Option<String> {
         drawn.is_ok()
     };
     ok.then_some(buf)
+}
+
+/// A chart with one row per bot or variant, rows along y: its x axis, described by `desc` (whole-number
+/// ticks when `whole_ticks`), no y axis, a light grid, muted labels.
+fn row_axis(
+    chart: &mut ChartContext<'_, SVGBackend<'_>, Cartesian2d<RangedCoordf64, RangedCoordf64>>,
+    desc: &str,
+    whole_ticks: bool,
+) -> Drawn {
+    let mut mesh = chart.configure_mesh();
+    mesh.disable_y_mesh()
+        .disable_y_axis()
+        .y_labels(0)
+        .light_line_style(TRANSPARENT)
+        .bold_line_style(GRID)
+        .axis_style(MUTED)
+        .x_desc(desc)
+        .label_style((FONT, 16).into_font().color(&MUTED))
+        .axis_desc_style((FONT, 16).into_font().color(&MUTED));
+    if whole_ticks {
+        mesh.x_label_formatter(&whole);
+    }
+    mesh.draw()?;
+    Ok(())
 }
 
 /// A range around `values` (finite ones), widened to include `also`, padded by 8% and at least `min_span`.
@@ -127,19 +152,7 @@ pub fn standings(s: &Summary) -> Option<String> {
             .margin_right(num_w)
             .x_label_area_size(44)
             .build_cartesian_2d(lo..hi, 0.0..n as f64)?;
-        chart
-            .configure_mesh()
-            .disable_y_mesh()
-            .disable_y_axis()
-            .y_labels(0)
-            .light_line_style(TRANSPARENT)
-            .bold_line_style(GRID)
-            .axis_style(MUTED)
-            .x_desc("Elo against the field (95% interval)")
-            .x_label_formatter(&whole)
-            .label_style((FONT, 16).into_font().color(&MUTED))
-            .axis_desc_style((FONT, 16).into_font().color(&MUTED))
-            .draw()?;
+        row_axis(&mut chart, "Elo against the field (95% interval)", true)?;
         chart.draw_series(std::iter::once(PathElement::new(
             vec![(0.0, 0.0), (0.0, n as f64)],
             MUTED.stroke_width(1),
@@ -441,18 +454,7 @@ pub fn first_player(s: &Summary) -> Option<String> {
             .margin_right(150)
             .x_label_area_size(44)
             .build_cartesian_2d(0.0..1.0, 0.0..n as f64)?;
-        chart
-            .configure_mesh()
-            .disable_y_mesh()
-            .disable_y_axis()
-            .y_labels(0)
-            .light_line_style(TRANSPARENT)
-            .bold_line_style(GRID)
-            .axis_style(MUTED)
-            .x_desc("first seat's mean score (0.5 is fair)")
-            .label_style((FONT, 16).into_font().color(&MUTED))
-            .axis_desc_style((FONT, 16).into_font().color(&MUTED))
-            .draw()?;
+        row_axis(&mut chart, "first seat's mean score (0.5 is fair)", false)?;
         chart.draw_series(std::iter::once(PathElement::new(
             vec![(0.5, 0.0), (0.5, n as f64)],
             MUTED.stroke_width(1),
@@ -654,19 +656,7 @@ pub fn end_conditions(s: &Summary, v: usize) -> (Option<String>, Vec<super::Lege
             .margin_right(24)
             .x_label_area_size(44)
             .build_cartesian_2d(0.0..most, 0.0..n as f64)?;
-        chart
-            .configure_mesh()
-            .disable_y_mesh()
-            .disable_y_axis()
-            .y_labels(0)
-            .light_line_style(TRANSPARENT)
-            .bold_line_style(GRID)
-            .axis_style(MUTED)
-            .x_desc("games")
-            .x_label_formatter(&whole)
-            .label_style((FONT, 16).into_font().color(&MUTED))
-            .axis_desc_style((FONT, 16).into_font().color(&MUTED))
-            .draw()?;
+        row_axis(&mut chart, "games", true)?;
         for (row, b) in bots.iter().enumerate() {
             let y = n as f64 - row as f64 - 0.5;
             let mut x = 0.0;
