@@ -36,7 +36,20 @@ pub enum Test {
     Enemy(Loc),
     Mine(Loc),
     OnBoard(Loc),
+    /// `(flag? f)`.
+    Flag(FlagId),
     Cond(u32),
+}
+
+impl Test {
+    /// Whether the test reads only the board and the cursor (not the run's flags, marks or variables), so
+    /// that it can be decided before a run is set up (`Run::exec`).
+    pub fn board_only(self) -> bool {
+        matches!(
+            self,
+            Test::Empty(_) | Test::Friend(_) | Test::Enemy(_) | Test::Mine(_) | Test::OnBoard(_)
+        )
+    }
 }
 
 /// One instruction of the flat form. Jump targets are indices into [`Code::ops`].
@@ -69,6 +82,10 @@ pub enum Op {
     StepWhile(Dir, Test),
     /// `(set-attribute A true|false [LOC])`.
     SetAttribute(AttrId, bool, Loc),
+    /// `(set-flag f true|false)`.
+    SetFlag(FlagId, bool),
+    /// `(flip [LOC])`.
+    Flip(Loc),
     JumpTo(Pos),
     Mark,
     Back,
@@ -268,6 +285,10 @@ impl Lower<'_> {
             Instr::SetAttribute(a, c @ (Cond::True | Cond::False), l) => {
                 self.push(Op::SetAttribute(*a, *c == Cond::True, *l))
             }
+            Instr::SetFlag(f, c @ (Cond::True | Cond::False)) => {
+                self.push(Op::SetFlag(*f, *c == Cond::True))
+            }
+            Instr::Flip(l) => self.push(Op::Flip(*l)),
             Instr::Choose(c) => {
                 let k = self.code.chooses.len() as u32;
                 let rest = self.label();
@@ -337,6 +358,7 @@ impl Lower<'_> {
             Cond::Enemy(l) => Test::Enemy(*l),
             Cond::Mine(l) => Test::Mine(*l),
             Cond::OnBoard(l) => Test::OnBoard(*l),
+            Cond::Flag(f) => Test::Flag(*f),
             _ => {
                 self.code.conds.push(c.clone());
                 Test::Cond(self.code.conds.len() as u32 - 1)

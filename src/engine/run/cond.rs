@@ -14,6 +14,7 @@ impl Run<'_> {
             Test::Enemy(l) => self.enemy(l),
             Test::Mine(l) => self.mine(l),
             Test::OnBoard(l) => self.loc(l).is_some(),
+            Test::Flag(f) => self.flags.get(f),
             Test::Cond(i) => self.cond(&code.conds[i as usize])?,
         })
     }
@@ -111,7 +112,7 @@ impl Run<'_> {
                     Err(_) => return Err(Stop::Budget),
                 }
             }
-            Cond::Flag(f) => self.flags.get(f.idx()).copied().unwrap_or(false),
+            Cond::Flag(f) => self.flags.get(*f),
             Cond::PositionFlag(f, l) => match self.loc(*l) {
                 Some(p) => self
                     .position_flags

@@ -17,7 +17,7 @@ use super::gen::{attacked_by, Emissions, Emitted};
 use super::moves::Action;
 use super::state::{Piece, State};
 use super::EngineError;
-use crate::compile::code::{Op, Test, START};
+use crate::compile::code::{Op, FAIL, START};
 use crate::compile::*;
 
 /// Instructions one program run may execute before it is declared runaway.
@@ -74,7 +74,7 @@ pub(in crate::engine) struct Run<'a> {
     pub(in crate::engine) placed: Vec<(Pos, Piece)>,
     pub(in crate::engine) cascades: Vec<(Pos, Pos)>,
     pub(in crate::engine) changes: Vec<Action>,
-    pub(in crate::engine) flags: Vec<bool>,
+    pub(in crate::engine) flags: Flags,
     /// Move variables (`set-var`), 0 until set.
     pub(in crate::engine) vars: Vec<i64>,
     pub(in crate::engine) position_flags: Vec<(FlagId, Pos, bool)>,
@@ -144,6 +144,50 @@ impl Run<'_> {
     }
 }
 
+/// The flags of a program run (`set-flag`), false until set: the first 64 as bits, so that a run clears them
+/// in one store and a test reads one word.
+#[derive(Default)]
+pub(in crate::engine) struct Flags {
+    low: u64,
+    /// Flags 64 and over, by index - 64.
+    high: Vec<bool>,
+}
+
+impl Flags {
+    #[inline]
+    pub(in crate::engine) fn clear(&mut self) {
+        self.low = 0;
+        self.high.clear();
+    }
+
+    #[inline]
+    pub(in crate::engine) fn get(&self, f: FlagId) -> bool {
+        match f.idx().checked_sub(64) {
+            None => self.low >> f.idx() & 1 == 1,
+            Some(i) => self.high.get(i).copied().unwrap_or(false),
+        }
+    }
+
+    #[inline]
+    pub(in crate::engine) fn set(&mut self, f: FlagId, v: bool) {
+        match f.idx().checked_sub(64) {
+            None => self.low = self.low & !(1 << f.idx()) | (v as u64) << f.idx(),
+            Some(i) => {
+                if self.high.len() <= i {
+                    self.high.resize(i + 1, false);
+                }
+                self.high[i] = v;
+            }
+        }
+    }
+
+    /// A copy that reuses `self`'s vector.
+    pub(in crate::engine) fn clone_from(&mut self, other: &Flags) {
+        self.low = other.low;
+        self.high.clone_from(&other.high);
+    }
+}
+
 /// What a tracked run read: the squares (a bitmap) and whether it looked at the last move.
 #[derive(Clone, Copy, Default)]
 pub(in crate::engine) struct Reads {
@@ -180,7 +224,7 @@ impl<'a> Run<'a> {
             placed: vec![],
             cascades: vec![],
             changes: vec![],
-            flags: vec![],
+            flags: Flags::default(),
             vars: vec![],
             position_flags: vec![],
             chosen: vec![],
@@ -230,7 +274,7 @@ impl<'a> Run<'a> {
                 }
                 None => return Ok(false),
             },
-            Some(&Op::StepVerify(d, t)) if !matches!(t, Test::Cond(_)) => {
+            Some(&Op::StepVerify(d, t)) if t.board_only() => {
                 let Some(p) = self.step(start, d) else {
                     return Ok(false);
                 };
@@ -241,6 +285,16 @@ impl<'a> Run<'a> {
                 (
                     START + 1,
                     prog.code.weights.get(START).copied().unwrap_or(0) + 1,
+                )
+            }
+            // A first `verify` of the square (`(verify empty?)` of a drop).
+            Some(&Op::Branch { test, when, to }) if to == FAIL && test.board_only() => {
+                if self.test(&prog.code, test).unwrap_or(when) == when {
+                    return Ok(false);
+                }
+                (
+                    START + 1,
+                    prog.code.weights.get(START).copied().unwrap_or(0),
                 )
             }
             _ => (START, 0),
