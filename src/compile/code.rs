@@ -132,6 +132,9 @@ pub struct Code {
     pub adds: Vec<AddOp>,
     pub chooses: Vec<ChooseOp>,
     pub instrs: Vec<Instr>,
+    /// The program is its first op and a plain `add`: `[Fail, first, AddPlain, End]`, so that a run whose
+    /// first op passed only emits (`Run::exec`).
+    pub adds_after_entry: bool,
 }
 
 /// Where execution starts: after [`FAIL`].
@@ -152,7 +155,9 @@ impl Code {
         l.block(body);
         l.push(Op::End);
         l.resolve();
-        l.code
+        let mut code = l.code;
+        code.adds_after_entry = matches!(code.ops[..], [Op::Fail, _, Op::AddPlain, Op::End]);
+        code
     }
 }
 
@@ -473,6 +478,51 @@ mod tests {
                 bits >> p.0 & 1 == 1
             }
             _ => unreachable!(),
+        }
+    }
+
+    /// Only a first op followed by a plain `add` and the end is run as an emission alone.
+    #[test]
+    fn adds_after_entry_only_for_a_first_op_and_a_plain_add() {
+        let n = Dir(0);
+        let add = || Instr::Add {
+            promote: vec![],
+            copy: false,
+            partial: None,
+        };
+        let empty = Cond::Empty(Loc::Cursor);
+        let yes = [
+            vec![Instr::Step(n), add()],
+            vec![Instr::Step(n), Instr::Verify(empty.clone()), add()],
+            vec![Instr::Verify(empty.clone()), add()],
+        ];
+        for body in &yes {
+            assert!(Code::lower(body, &[]).adds_after_entry, "{body:?}");
+        }
+        let no = [
+            vec![add()],
+            vec![Instr::Step(n), Instr::Capture(Loc::Cursor), add()],
+            vec![Instr::Step(n), add(), Instr::Step(n), add()],
+            vec![
+                Instr::Step(n),
+                Instr::Add {
+                    promote: vec![PieceType(1)],
+                    copy: false,
+                    partial: None,
+                },
+            ],
+            vec![
+                Instr::Step(n),
+                Instr::Add {
+                    promote: vec![],
+                    copy: false,
+                    partial: Some(None),
+                },
+            ],
+            vec![Instr::Verify(empty.clone()), Instr::Verify(empty), add()],
+        ];
+        for body in &no {
+            assert!(!Code::lower(body, &[]).adds_after_entry, "{body:?}");
         }
     }
 

@@ -28,14 +28,20 @@ impl Run<'_> {
     fn friend(&self, l: Loc) -> bool {
         self.loc(l)
             .and_then(|p| self.live(p))
-            .is_some_and(|x| !x.dead && self.game.same_team(x.owner, self.player))
+            .is_some_and(|x| !x.dead && self.allied(x.owner))
     }
 
     #[inline(always)]
     fn enemy(&self, l: Loc) -> bool {
         self.loc(l)
             .and_then(|p| self.live(p))
-            .is_some_and(|x| !x.dead && !self.game.same_team(x.owner, self.player))
+            .is_some_and(|x| !x.dead && !self.allied(x.owner))
+    }
+
+    /// Whether `owner` is the mover or on its team: the team table is read only when the game has teams.
+    #[inline(always)]
+    fn allied(&self, owner: Player) -> bool {
+        owner == self.player || (self.teams && self.game.same_team(owner, self.player))
     }
 
     #[inline(always)]

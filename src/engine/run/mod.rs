@@ -56,7 +56,11 @@ pub(in crate::engine) struct Run<'a> {
     /// The board's navigation after `player`'s symmetry (`Board::nav`), picked once per program run:
     /// `nav[pos * nd + dir]`.
     nav: &'a [u16],
+    /// Whose table `nav` is.
+    nav_for: Option<Player>,
     nd: usize,
+    /// The game has teams (`friend?` and `enemy?` read them).
+    teams: bool,
     /// Whose pieces it moves (`(turn-order (?Dice Black dice))`): a zone the file declares for this player and
     /// not for the mover is read for this player (Daldosa's dice zone exists for Black and White, and the
     /// random `?D` throws Black's dice).
@@ -119,7 +123,7 @@ impl Run<'_> {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     pub(in crate::engine) fn live(&self, pos: Pos) -> Option<Piece> {
         if self.track {
             let i = pos.idx();
@@ -210,6 +214,8 @@ impl<'a> Run<'a> {
             state,
             player,
             nav: &[],
+            nav_for: None,
+            teams: !game.teams.is_empty(),
             nd: game.board.directions.len(),
             owner: player,
             mode,
@@ -243,6 +249,10 @@ impl<'a> Run<'a> {
     }
 
     /// Runs one program from `start`; returns whether an attack target was found. A runaway program is an error.
+    ///
+    /// Inlined into its callers: most runs end at their first op, decided here; the rest of the run is
+    /// [`Run::exec_from`].
+    #[inline(always)]
     pub(in crate::engine) fn exec(
         &mut self,
         prog: &MoveProgram,
@@ -254,12 +264,9 @@ impl<'a> Run<'a> {
             self.reads.set([0; 4]);
             self.reads_last.set(false);
         }
-        self.nav = self
-            .game
-            .board
-            .nav
-            .get(self.player.idx())
-            .map_or(&[], |v| &v[..]);
+        if self.nav_for != Some(self.player) {
+            self.pick_nav();
+        }
         // Most runs end at their first op, a step off the board or a leap that fails its test: decide it before
         // setting the run up. Those tests read the board and the cursor alone.
         self.cursor = start;
@@ -299,6 +306,32 @@ impl<'a> Run<'a> {
             }
             _ => (START, 0),
         };
+        self.exec_from(prog, start, held, drop, pc, steps)
+    }
+
+    /// The mover's navigation table (the caller may change `player` between runs).
+    #[inline(never)]
+    fn pick_nav(&mut self) {
+        self.nav = self
+            .game
+            .board
+            .nav
+            .get(self.player.idx())
+            .map_or(&[], |v| &v[..]);
+        self.nav_for = Some(self.player);
+    }
+
+    /// The run past its first op: set up, then the ops from `pc`, `steps` already charged.
+    #[inline(never)]
+    fn exec_from(
+        &mut self,
+        prog: &MoveProgram,
+        start: Pos,
+        held: Option<Piece>,
+        drop: Option<(PieceType, bool)>,
+        pc: usize,
+        steps: u32,
+    ) -> Result<bool, EngineError> {
         self.start = start;
         self.mark = None;
         self.from = if drop.is_some() { None } else { Some(start) };
@@ -317,6 +350,15 @@ impl<'a> Run<'a> {
         self.required = false;
         self.again = false;
         self.steps = steps;
+        // A leap or a drop that adds once its first op passed (`Code::adds_after_entry`): the emission alone,
+        // without the interpreter's loop. Its steps are a handful, far from the budget.
+        if pc == START + 1 && prog.code.adds_after_entry {
+            return match self.emit(&[], false, None) {
+                Ok(()) | Err(Stop::Path) => Ok(false),
+                Err(Stop::Found) => Ok(true),
+                Err(e) => Err(self.stopped(e, prog, start)),
+            };
+        }
         let mut r = self.run_code(&prog.code, pc);
         // The budget is checked on back-edges; a run that passed it since ends with the error all the same,
         // as it did when every instruction was checked.
@@ -326,16 +368,26 @@ impl<'a> Run<'a> {
         match r {
             Ok(()) | Err(Stop::Path) => Ok(false),
             Err(Stop::Found) => Ok(true),
-            Err(Stop::TooMany) => Err(EngineError(format!(
+            Err(e) => Err(self.stopped(e, prog, start)),
+        }
+    }
+
+    /// The error of a run stopped by the budget or the size of its emissions.
+    #[cold]
+    #[inline(never)]
+    fn stopped(&self, e: Stop, prog: &MoveProgram, start: Pos) -> EngineError {
+        match e {
+            Stop::Path | Stop::Found => EngineError(String::new()),
+            Stop::TooMany => EngineError(format!(
                 "{}: the move programs of one position emitted more than {MAX_EMITTED_ACTIONS} actions",
                 self.game.title
-            ))),
-            Err(Stop::Budget) => Err(EngineError(format!(
+            )),
+            Stop::Budget => EngineError(format!(
                 "{}: a move program ran more than {STEP_BUDGET} steps from {} (an endless `while`?): {}",
                 self.game.title,
                 self.game.board.pos_name(start),
                 prog.source
-            ))),
+            )),
         }
     }
 }
