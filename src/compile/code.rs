@@ -29,7 +29,9 @@ use super::game::*;
 pub const FAIL: u32 = 0;
 
 /// A predicate tested by a jump: the common ones inline, any other by its index in [`Code::conds`].
+/// (`repr(u8)`: a plain tag byte, which the interpreter's `match` reads in one load.)
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
 pub enum Test {
     Empty(Loc),
     Friend(Loc),
@@ -53,7 +55,9 @@ impl Test {
 }
 
 /// One instruction of the flat form. Jump targets are indices into [`Code::ops`].
+/// (`repr(u8)`: a plain tag byte, which the interpreter's dispatch reads in one load.)
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
 pub enum Op {
     /// The path ends (a failed `verify`, a step off the board): op 0 of every program.
     Fail,
@@ -121,10 +125,19 @@ pub struct ChooseOp {
     pub rest: u32,
 }
 
+/// An op with the steps it stands for, side by side: what the interpreter's loop reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Slot {
+    pub op: Op,
+    pub weight: u32,
+}
+
 /// A move program as flat bytecode (see the module's paragraph).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Code {
     pub ops: Vec<Op>,
+    /// `ops` and `weights` zipped.
+    pub slots: Vec<Slot>,
     /// Per op, the steps of the step budget it stands for: the tree instructions it starts (one each) and
     /// the rounds of a `while` whose body it starts.
     pub weights: Vec<u32>,
@@ -156,6 +169,12 @@ impl Code {
         l.push(Op::End);
         l.resolve();
         let mut code = l.code;
+        code.slots = code
+            .ops
+            .iter()
+            .zip(&code.weights)
+            .map(|(&op, &weight)| Slot { op, weight })
+            .collect();
         code.adds_after_entry = matches!(code.ops[..], [Op::Fail, _, Op::AddPlain, Op::End]);
         code
     }

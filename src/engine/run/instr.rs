@@ -20,18 +20,15 @@ impl Run<'_> {
     /// ends (`Run::exec`).
     #[inline(always)]
     fn run_ops(&mut self, code: &Code, mut pc: usize) -> Result<(), Stop> {
-        let ops = &code.ops[..];
-        let weights = &code.weights[..];
+        let slots = &code.slots[..];
         loop {
-            let Some(&op) = ops.get(pc) else {
+            let Some(slot) = slots.get(pc) else {
                 return Ok(());
             };
-            if let Some(&w) = weights.get(pc) {
-                // No overflow: the budget is checked long before (each op stands for a few steps).
-                self.steps = self.steps.wrapping_add(w);
-            }
+            // No overflow: the budget is checked long before (each op stands for a few steps).
+            self.steps = self.steps.wrapping_add(slot.weight);
             pc += 1;
-            match op {
+            match slot.op {
                 Op::Fail => return Err(Stop::Path),
                 Op::End => return Ok(()),
                 Op::Jump(t) => {
