@@ -4,6 +4,7 @@
 pub mod apply;
 pub mod attack;
 pub mod compose;
+pub mod count;
 pub mod end;
 pub mod gen;
 pub mod groups;
@@ -47,6 +48,9 @@ pub struct Engine<'g> {
     /// invariants, repetition rule or extension module): the legal moves can be listed into a move buffer
     /// ([`Engine::legal_into`]) with nothing owned built.
     flat: bool,
+    /// Where the count-only analysis accepts a flat game (`count::plan`): random playouts count the moves and
+    /// build only the one they draw.
+    count: Option<count::CountPlan>,
 }
 
 impl<'g> Engine<'g> {
@@ -98,11 +102,13 @@ impl<'g> Engine<'g> {
             && game.invariants.is_empty()
             && game.forbid_repetition.is_none()
             && game.extensions.is_empty();
+        let count = if flat { count::plan(game).ok() } else { None };
         Engine {
             game,
             royal,
             kings,
             flat,
+            count,
         }
     }
 
@@ -175,6 +181,29 @@ impl<'g> Engine<'g> {
             all_pass: (0..moves.len()).all(|i| moves.is_pass(i)),
         };
         end::outcome_of(self.game, s, count, history, &self.royal)
+    }
+
+    /// The count-only plan of this game, if the analysis accepts it (see `count`).
+    pub fn count_plan(&self) -> Option<&count::CountPlan> {
+        self.count.as_ref()
+    }
+
+    /// [`Engine::outcome`] given only how many legal moves there are and whether all are passes (games where
+    /// [`Engine::flat`] holds).
+    pub fn outcome_of_count(
+        &self,
+        s: &State,
+        count: usize,
+        all_pass: bool,
+        history: &[u64],
+    ) -> Result<Option<Outcome>, EngineError> {
+        end::outcome_of(
+            self.game,
+            s,
+            end::MoveCount { count, all_pass },
+            history,
+            &self.royal,
+        )
     }
 
     /// Plays move `i` of a move buffer on the state in place, saving in `undo` what [`Engine::unmake`] needs.
