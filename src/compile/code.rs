@@ -106,6 +106,44 @@ pub enum Op {
     Choose(u32),
     /// Any other instruction, run from the tree: [`Code::instrs`]`[i]`.
     Instr(u32),
+    /// A [`Op::Branch`] on `empty?`, `friend?`, `enemy?` or `flag?`, with the test in the op's own tag (one
+    /// dispatch instead of two): only in [`Code::slots`], made from the `Branch` of [`Code::ops`].
+    IfEmpty {
+        at: Loc,
+        when: bool,
+        to: u32,
+    },
+    IfFriend {
+        at: Loc,
+        when: bool,
+        to: u32,
+    },
+    IfEnemy {
+        at: Loc,
+        when: bool,
+        to: u32,
+    },
+    IfFlag {
+        flag: FlagId,
+        when: bool,
+        to: u32,
+    },
+}
+
+impl Op {
+    /// The form the interpreter runs: a branch on a common test as an op of its own.
+    fn specialized(self) -> Op {
+        match self {
+            Op::Branch { test, when, to } => match test {
+                Test::Empty(at) => Op::IfEmpty { at, when, to },
+                Test::Friend(at) => Op::IfFriend { at, when, to },
+                Test::Enemy(at) => Op::IfEnemy { at, when, to },
+                Test::Flag(flag) => Op::IfFlag { flag, when, to },
+                _ => self,
+            },
+            _ => self,
+        }
+    }
 }
 
 /// The parameters of an `add`.
@@ -173,7 +211,10 @@ impl Code {
             .ops
             .iter()
             .zip(&code.weights)
-            .map(|(&op, &weight)| Slot { op, weight })
+            .map(|(&op, &weight)| Slot {
+                op: op.specialized(),
+                weight,
+            })
             .collect();
         code.adds_after_entry = matches!(code.ops[..], [Op::Fail, _, Op::AddPlain, Op::End]);
         code

@@ -20,19 +20,19 @@ impl Run<'_> {
     }
 
     #[inline(always)]
-    fn empty(&self, l: Loc) -> bool {
+    pub(super) fn empty(&self, l: Loc) -> bool {
         self.loc(l).is_some_and(|p| self.live(p).is_none())
     }
 
     #[inline(always)]
-    fn friend(&self, l: Loc) -> bool {
+    pub(super) fn friend(&self, l: Loc) -> bool {
         self.loc(l)
             .and_then(|p| self.live(p))
             .is_some_and(|x| !x.dead && self.allied(x.owner))
     }
 
     #[inline(always)]
-    fn enemy(&self, l: Loc) -> bool {
+    pub(super) fn enemy(&self, l: Loc) -> bool {
         self.loc(l)
             .and_then(|p| self.live(p))
             .is_some_and(|x| !x.dead && !self.allied(x.owner))

@@ -44,6 +44,26 @@ impl Run<'_> {
                         pc = to as usize;
                     }
                 }
+                Op::IfEmpty { at, when, to } => {
+                    if self.empty(at) == when {
+                        pc = to as usize;
+                    }
+                }
+                Op::IfFriend { at, when, to } => {
+                    if self.friend(at) == when {
+                        pc = to as usize;
+                    }
+                }
+                Op::IfEnemy { at, when, to } => {
+                    if self.enemy(at) == when {
+                        pc = to as usize;
+                    }
+                }
+                Op::IfFlag { flag, when, to } => {
+                    if self.flags.get(flag) == when {
+                        pc = to as usize;
+                    }
+                }
                 Op::Step(d) => self.cursor = self.step(self.cursor, d).ok_or(Stop::Path)?,
                 Op::StepVerify(d, test) => {
                     self.cursor = self.step(self.cursor, d).ok_or(Stop::Path)?;
