@@ -51,6 +51,8 @@ pub(in crate::engine) enum Mode {
 pub(in crate::engine) struct Run<'a> {
     pub(in crate::engine) game: &'a Game,
     pub(in crate::engine) state: &'a State,
+    /// `state.cells`, one load nearer.
+    cells: &'a [Option<Piece>],
     /// The player to move: symmetry, zones, `friend?` refer to it.
     pub(in crate::engine) player: Player,
     /// The board's navigation after `player`'s symmetry (`Board::nav`), picked once per program run:
@@ -131,7 +133,7 @@ impl Run<'_> {
             r[(i >> 6) & 3] |= 1 << (i & 63);
             self.reads.set(r);
         }
-        self.state.get(pos)
+        self.cells[pos.idx()]
     }
 
     /// The location, noting that the last move is read.
@@ -212,6 +214,7 @@ impl<'a> Run<'a> {
         Run {
             game,
             state,
+            cells: &state.cells,
             player,
             nav: &[],
             nav_for: None,
