@@ -4,9 +4,12 @@
 //! where some candidates are illegal; and a position with no legal move is found so by the draw.
 
 use dagaz::compile::Game;
-use dagaz::engine::playout::{below, draw_legal, game_rng, random_game, random_game_counting};
+use dagaz::engine::playout::{
+    below, draw_legal, game_rng, random_game, random_game_counting, random_game_drawn,
+};
 use dagaz::engine::{position, Engine, Move, State};
 use dagaz::load::{load_game, VariantSel};
+use rand_core::RngCore;
 use std::path::Path;
 
 fn load(file: &str) -> Game {
@@ -155,5 +158,49 @@ fn lazy_playouts_agree_with_counting_playouts() {
         let a = random_game(&engine, &mut game_rng(3, g), 1000).unwrap();
         assert!(a.moves_seen.is_none());
         assert!(a.plies > 0);
+    }
+}
+
+/// Chess's playouts list the candidates into a move buffer and test the drawn move by make and unmake
+/// (`Engine::royal_listed`): the same games as drawing among owned moves, ply for ply, with the random stream
+/// used the same way. Games with invariants or a pass are left to the owned path.
+#[test]
+fn listed_royal_playouts_play_the_games_of_owned_draws() {
+    for (file, listed) in [
+        ("games/chess.zrf", true),
+        ("games/shogi.zrf", false),
+        ("games/xiangqi.zrf", false),
+        ("games/breakthrough.zrf", false),
+    ] {
+        let game = load(file);
+        let engine = Engine::new(&game);
+        assert_eq!(engine.royal_listed(), listed, "{file}");
+    }
+    // A forced pass is a legal move only when no candidate is: the buffer's path does not list it.
+    let text =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("games/chess.zrf"))
+            .unwrap()
+            .replace(
+                "(title \"Chess\")",
+                "(title \"Chess\") (option \"pass turn\" forced)",
+            );
+    let path = std::env::temp_dir().join(format!("dagaz-pass-chess-{}.zrf", std::process::id()));
+    std::fs::write(&path, text).unwrap();
+    let passing = load_game(&path, &VariantSel::First).unwrap();
+    let _ = std::fs::remove_file(&path);
+    assert!(!Engine::new(&passing).royal_listed());
+    let game = load("games/chess.zrf");
+    let engine = Engine::new(&game);
+    for g in 0..12 {
+        let (mut ra, mut rb) = (game_rng(11, g), game_rng(11, g));
+        let a = random_game(&engine, &mut ra, 600).unwrap();
+        let b = random_game_drawn(&engine, &mut rb, 600).unwrap();
+        assert_eq!(a.plies, b.plies, "game {g}");
+        assert_eq!(
+            a.outcome.map(|o| (o.name, o.results)),
+            b.outcome.map(|o| (o.name, o.results)),
+            "game {g}"
+        );
+        assert_eq!(ra.next_u64(), rb.next_u64(), "game {g}: the random stream");
     }
 }
