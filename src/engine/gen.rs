@@ -139,16 +139,21 @@ pub fn attacked_by_forward(
     };
     let wanted = |p: &MoveProgram| move_type.is_none() || p.move_type == move_type;
     let pieces = &game.pieces;
-    if let Some(t) = only {
+    let filter =
+        only.map(|t| super::attack::ForwardFilter::new(game, t, state, pos, player, defended));
+    if let (Some(t), Some(filter)) = (only, &filter) {
         // Nothing to run forwards: no state copy, no interpreter.
-        let any = state.cells.iter().flatten().any(|x| {
-            attacks(x)
-                && t.forward[x.kind.idx()].iter().any(|&j| {
-                    pieces[x.kind.idx()]
-                        .moves
-                        .get(j as usize)
-                        .is_some_and(wanted)
-                })
+        let any = state.cells.iter().enumerate().any(|(i, c)| {
+            c.as_ref().is_some_and(|x| {
+                attacks(x)
+                    && t.forward[x.kind.idx()].iter().enumerate().any(|(k, &j)| {
+                        pieces[x.kind.idx()]
+                            .moves
+                            .get(j as usize)
+                            .is_some_and(wanted)
+                            && filter.may_pass(Pos(i as u16), x, k)
+                    })
+            })
         });
         if !any {
             return Ok(false);
@@ -179,10 +184,16 @@ pub fn attacked_by_forward(
                 }
             }
             Some(t) => {
-                for &j in &t.forward[x.kind.idx()] {
+                for (k, &j) in t.forward[x.kind.idx()].iter().enumerate() {
                     let Some(prog) = progs.get(j as usize).filter(|p| wanted(p)) else {
                         continue;
                     };
+                    if filter
+                        .as_ref()
+                        .is_some_and(|f| !f.may_pass(Pos(i as u16), x, k))
+                    {
+                        continue;
+                    }
                     if run.exec(prog, Pos(i as u16), Some(*x), None)? {
                         return Ok(true);
                     }
