@@ -204,3 +204,29 @@ fn listed_royal_playouts_play_the_games_of_owned_draws() {
         assert_eq!(ra.next_u64(), rb.next_u64(), "game {g}: the random stream");
     }
 }
+
+/// The repetition window reads the history since the number of pieces on the board last fell, and the whole
+/// history again for good once that number has grown.
+#[test]
+fn the_repetition_window_follows_the_piece_count() {
+    use dagaz::engine::end::RepetitionWindow;
+    let game = load("games/chess.zrf");
+    let kings = "turn White\npiece White King e1\npiece Black King e8\n";
+    let with = |extra: &str| position::parse(&game, &format!("{kings}{extra}")).unwrap();
+    let history: Vec<u64> = (0..12).collect();
+    let mut w = RepetitionWindow::default();
+    w.update(&with("piece White Rook a1\npiece Black Rook a8\n"), 3);
+    assert_eq!(w.of(&history[..3]).len(), 3);
+    w.update(&with("piece White Rook a1\npiece Black Rook a8\n"), 4);
+    assert_eq!(w.of(&history[..4]).len(), 4);
+    // A capture: the positions before it had more pieces.
+    w.update(&with("piece White Rook a1\n"), 5);
+    assert_eq!(w.of(&history[..5]), &[] as &[u64]);
+    w.update(&with("piece White Rook a2\n"), 6);
+    assert_eq!(w.of(&history[..6]), &[5]);
+    // A piece created: earlier positions may recur from now on, even after later captures.
+    w.update(&with("piece White Rook a2\npiece Black Knight b8\n"), 7);
+    assert_eq!(w.of(&history[..7]).len(), 7);
+    w.update(&with(""), 9);
+    assert_eq!(w.of(&history[..9]).len(), 9);
+}

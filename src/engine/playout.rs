@@ -217,6 +217,7 @@ fn random_game_royal(
     let mut list = super::MoveList::new();
     let mut order: Vec<u32> = vec![];
     let mut undo = super::apply::Undo::new();
+    let mut window = super::end::RepetitionWindow::default();
     loop {
         engine.candidates_into(&s, &mut list)?;
         let player = engine.to_move(&s);
@@ -235,7 +236,8 @@ fn random_game_royal(
             count: chosen.is_some() as usize,
             all_pass: chosen.is_none_or(|i| list.is_pass(i)),
         };
-        if let Some(o) = engine.outcome_counted(&s, count, &history)? {
+        window.update(&s, history.len());
+        if let Some(o) = engine.outcome_counted(&s, count, window.of(&history))? {
             return Ok(PlayoutResult {
                 plies: s.ply,
                 outcome: Some(o),
