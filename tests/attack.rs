@@ -37,6 +37,23 @@ fn compare(game: &Game, s: &State, what: &str) -> usize {
                         dagaz::engine::position::format(game, s)
                     );
                     n += 1;
+                    if !defended && mt.is_none() && game.players.len() <= 8 {
+                        // The test the `checkmated` rule makes, with the types each side has on the board.
+                        let mut present = vec![0u64; game.players.len()];
+                        for x in s.cells.iter().flatten().filter(|x| !x.dead) {
+                            present[x.owner.idx()] |= attack::type_bit(x.kind);
+                        }
+                        let masked = attack::attacked_by_present(game, s, pos, player, &present)
+                            .expect("the forward run succeeded");
+                        assert_eq!(
+                            masked,
+                            forward,
+                            "{what}: {} attacked for {} (types on the board), position:\n{}",
+                            game.board.pos_name(pos),
+                            info.name,
+                            dagaz::engine::position::format(game, s)
+                        );
+                    }
                 }
             }
         }

@@ -43,6 +43,9 @@ pub struct Shape {
     /// `ops` without those final checks.
     pub path: Vec<Op>,
     pub form: Form,
+    /// `types` as a bitmap (bit t: type t; every bit when a type is past 63), to skip a shape none of whose
+    /// types the attacker has on the board.
+    pub mask: u64,
 }
 
 /// How a shape's start square is found from the target.
@@ -297,6 +300,16 @@ fn inverses(board: &Board) -> (Vec<Vec<u16>>, Vec<bool>) {
     (pred, ok)
 }
 
+/// Piece types as a bitmap (bit t: type t), every bit when a type is past 63.
+pub fn type_mask(types: &[PieceType]) -> u64 {
+    types
+        .iter()
+        .fold(0, |m, t| match 1u64.checked_shl(t.0 as u32) {
+            Some(b) if t.0 < 64 => m | b,
+            _ => u64::MAX,
+        })
+}
+
 /// Boards up to this many positions: a slide is then far below the interpreter's step budget, so a forward run
 /// of a plain program can never fail where the backward walk answers.
 const MAX_POSITIONS: usize = 60_000;
@@ -362,6 +375,7 @@ pub fn classify(game: &Game) -> AttackTable {
                         finals: vec![],
                         path: vec![],
                         form: Form::General,
+                        mask: 0,
                     }),
                 }
             }
@@ -371,6 +385,7 @@ pub fn classify(game: &Game) -> AttackTable {
     let mut conds: Vec<Cond> = vec![];
     for s in &mut table.shapes {
         s.types.sort();
+        s.mask = type_mask(&s.types);
         let cut = s
             .ops
             .iter()

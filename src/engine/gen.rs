@@ -520,6 +520,53 @@ pub fn royal_attacked(
     player: Player,
     types: &[PieceType],
 ) -> Result<bool, EngineError> {
+    // One pass finds the royal pieces and the types each player has on the board (the shapes of types an
+    // attacker lacks are not walked); with one royal piece, as in chess, no second pass.
+    let n = game.players.len();
+    if n <= 8 {
+        let mut present = [0u64; 8];
+        let (mut first, mut several) = (None, false);
+        for (i, c) in state.cells.iter().enumerate() {
+            let Some(x) = c else { continue };
+            if !x.dead {
+                present[x.owner.idx() & 7] |= super::attack::type_bit(x.kind);
+            }
+            if x.owner == player && types.contains(&x.kind) {
+                several |= first.is_some();
+                first.get_or_insert(i);
+            }
+        }
+        let Some(first) = first else {
+            return Ok(false);
+        };
+        let present = &present[..n];
+        if !several {
+            return super::attack::attacked_by_present(
+                game,
+                state,
+                Pos(first as u16),
+                player,
+                present,
+            );
+        }
+        for (i, c) in state.cells.iter().enumerate().skip(first) {
+            if let Some(x) = c {
+                if x.owner == player
+                    && types.contains(&x.kind)
+                    && super::attack::attacked_by_present(
+                        game,
+                        state,
+                        Pos(i as u16),
+                        player,
+                        present,
+                    )?
+                {
+                    return Ok(true);
+                }
+            }
+        }
+        return Ok(false);
+    }
     for (i, c) in state.cells.iter().enumerate() {
         if let Some(x) = c {
             if x.owner == player
