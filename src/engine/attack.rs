@@ -46,6 +46,19 @@ pub fn attacked_by_present(
     player: Player,
     present: &[u64],
 ) -> Result<bool, EngineError> {
+    attacked_by_known(game, state, pos, player, present, None)
+}
+
+/// [`attacked_by_present`] on an occupied square, given also (`forward`) every square, in board order, of a
+/// live enemy piece that has programs run forwards (`AttackTable::forward`): only those are looked at for them.
+pub(super) fn attacked_by_known(
+    game: &Game,
+    state: &State,
+    pos: Pos,
+    player: Player,
+    present: &[u64],
+    forward: Option<&[u16]>,
+) -> Result<bool, EngineError> {
     let table = game.attack_table();
     if !table.usable {
         return gen::attacked_by_forward(game, state, pos, player, false, None, None);
@@ -53,7 +66,12 @@ pub fn attacked_by_present(
     if attacked_plain(game, table, state, pos, player, false, None, Some(present)) {
         return Ok(true);
     }
-    gen::attacked_by_forward(game, state, pos, player, false, None, Some(table))
+    match forward {
+        Some(starts) if state.get(pos).is_some() => {
+            gen::attacked_by_forward_from(game, table, state, pos, player, starts)
+        }
+        _ => gen::attacked_by_forward(game, state, pos, player, false, None, Some(table)),
+    }
 }
 
 /// The bit of a piece type in the bitmaps of [`attacked_by_present`].
