@@ -4,6 +4,7 @@
 pub mod apply;
 pub mod attack;
 pub mod compose;
+pub mod count;
 pub mod end;
 pub mod gen;
 pub mod groups;
@@ -47,6 +48,9 @@ pub struct Engine<'g> {
     /// invariants, repetition rule or extension module): the legal moves can be listed into a move buffer
     /// ([`Engine::legal_into`]) with nothing owned built.
     flat: bool,
+    /// Where the count-only analysis accepts a flat game (`count::plan`): random playouts count the moves and
+    /// build only the one they draw.
+    count: Option<count::CountPlan>,
     /// The one rule that judges a generated move is `checkmated` (royal pieces), and there is no pass: the
     /// candidates can be listed into a move buffer and each tested by make and unmake on one working state
     /// ([`Engine::candidates_into`], [`Engine::listed_legal`]), with the same moves in the same order as
@@ -104,11 +108,13 @@ impl<'g> Engine<'g> {
             && game.extensions.is_empty();
         let flat = judged_whole && royal.iter().all(|r| r.is_empty());
         let royal_listed = judged_whole && !flat && game.options.pass_turn == PassTurn::No;
+        let count = if flat { count::plan(game).ok() } else { None };
         Engine {
             game,
             royal,
             kings,
             flat,
+            count,
             royal_listed,
         }
     }
@@ -182,6 +188,29 @@ impl<'g> Engine<'g> {
             all_pass: (0..moves.len()).all(|i| moves.is_pass(i)),
         };
         end::outcome_of(self.game, s, count, history, &self.royal)
+    }
+
+    /// The count-only plan of this game, if the analysis accepts it (see `count`).
+    pub fn count_plan(&self) -> Option<&count::CountPlan> {
+        self.count.as_ref()
+    }
+
+    /// [`Engine::outcome`] given only how many legal moves there are and whether all are passes (games where
+    /// [`Engine::flat`] holds).
+    pub fn outcome_of_count(
+        &self,
+        s: &State,
+        count: usize,
+        all_pass: bool,
+        history: &[u64],
+    ) -> Result<Option<Outcome>, EngineError> {
+        end::outcome_of(
+            self.game,
+            s,
+            end::MoveCount { count, all_pass },
+            history,
+            &self.royal,
+        )
     }
 
     /// Plays move `i` of a move buffer on the state in place, saving in `undo` what [`Engine::unmake`] needs.

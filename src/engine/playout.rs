@@ -49,7 +49,7 @@ pub fn random_game(
     max_plies: u32,
 ) -> Result<PlayoutResult, EngineError> {
     if engine.flat() {
-        return random_game_listed(engine, rng, max_plies);
+        return random_game_listed(engine, rng, max_plies, true);
     }
     if engine.royal_listed() {
         return random_game_royal(engine, rng, max_plies);
@@ -166,12 +166,26 @@ pub fn random_game_counting(
     }
 }
 
+/// [`random_game`] listing every legal move at every ply, on a move buffer (games where `Engine::flat` holds;
+/// an error otherwise): never the count-only mode. The same games as [`random_game`]; for tests and
+/// measurements of that mode.
+pub fn random_game_listing(
+    engine: &Engine,
+    rng: &mut impl RngCore,
+    max_plies: u32,
+) -> Result<PlayoutResult, EngineError> {
+    random_game_listed(engine, rng, max_plies, false)
+}
+
 /// [`random_game`] on a move buffer reused from ply to ply (games where `Engine::flat` holds): the same moves
-/// in the same order, so the same games, with nothing allocated per ply.
+/// in the same order, so the same games, with nothing allocated per ply. With `counted`, where the engine has
+/// a count-only plan (`super::count`), a ply counts the moves, draws an index into the list it would have
+/// built, and builds only that move: the same random draws, the same move.
 fn random_game_listed(
     engine: &Engine,
     rng: &mut impl RngCore,
     max_plies: u32,
+    counted: bool,
 ) -> Result<PlayoutResult, EngineError> {
     let mut s = engine.initial();
     let mut history = Vec::with_capacity(max_plies as usize + 1);
@@ -179,7 +193,44 @@ fn random_game_listed(
     let mut moves = super::MoveList::new();
     // Composite moves stay handles until one is chosen.
     moves.lazy = true;
+    let plan = engine.count_plan().filter(|_| counted);
+    let mut prefixes = vec![];
+    let mut em = super::gen::Emissions::default();
+    let mut undo = super::apply::Undo::new();
     loop {
+        if let Some(c) = plan.and_then(|p| p.count(engine.game, &s, &mut prefixes)) {
+            let n = c.total();
+            if let Some(o) = engine.outcome_of_count(&s, n, c.moves == 0, &history)? {
+                return Ok(PlayoutResult {
+                    plies: s.ply,
+                    outcome: Some(o),
+                    moves_seen: Some(moves_seen),
+                });
+            }
+            if s.ply >= max_plies {
+                return Ok(PlayoutResult {
+                    plies: s.ply,
+                    outcome: None,
+                    moves_seen: Some(moves_seen),
+                });
+            }
+            moves_seen += n as u64;
+            history.push(s.key());
+            let i = below(rng, n);
+            let p = plan.expect("counted with a plan");
+            p.build(
+                engine.game,
+                &mut s,
+                &prefixes,
+                c,
+                i,
+                &mut em,
+                &mut undo,
+                &mut moves,
+            )?;
+            engine.play_listed(&mut s, &moves, 0);
+            continue;
+        }
         engine.legal_into(&s, &mut moves)?;
         if let Some(o) = engine.outcome_of_list(&s, &moves, &history)? {
             return Ok(PlayoutResult {
