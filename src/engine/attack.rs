@@ -211,9 +211,11 @@ impl<'a> ForwardFilter<'a> {
                 return false;
             }
         }
-        if f.at_start.is_empty() {
+        if f.opening.is_empty() {
             return true;
         }
+        // The opening run as the interpreter runs it in attack mode: steps after the attacker's symmetry,
+        // checks on the board with the target's piece (or phantom), no side effects.
         let w = Walk::new(
             self.game,
             self.table,
@@ -223,7 +225,22 @@ impl<'a> ForwardFilter<'a> {
             x.owner,
             self.defender,
         );
-        f.at_start.iter().all(|c| w.cond(c, start))
+        let mut at = start;
+        for o in &f.opening {
+            match o {
+                Op::Step(d) => match self.game.board.step(x.owner, at, *d) {
+                    Some(p) => at = p,
+                    None => return false,
+                },
+                Op::Check(c) => {
+                    if !w.cond(c, at) {
+                        return false;
+                    }
+                }
+                Op::Slide(_) => return true,
+            }
+        }
+        true
     }
 }
 
