@@ -5,10 +5,9 @@
 
 mod common;
 
-use dagaz::engine::count::Counted;
-use dagaz::engine::gen::Emissions;
+use dagaz::engine::count::{Counted, Counter};
 use dagaz::engine::playout::{below, game_rng, random_game, random_game_listing};
-use dagaz::engine::{apply::Undo, Engine, MoveList};
+use dagaz::engine::{Engine, MoveList};
 use dagaz::load::{compile_selected, VariantSel};
 use std::path::{Path, PathBuf};
 
@@ -48,8 +47,9 @@ fn games_dir() -> Vec<PathBuf> {
 fn check_counts(name: &str, game: &dagaz::Game, games: u64) -> usize {
     let engine = Engine::new(game);
     let plan = engine.count_plan().expect("accepted");
+    let walking = plan.without_bitboards();
     let (mut list, mut built) = (MoveList::new(), MoveList::new());
-    let (mut prefixes, mut em, mut undo) = (vec![], Emissions::default(), Undo::new());
+    let mut counter = Counter::default();
     let mut positions = 0;
     for g in 0..games {
         let mut rng = game_rng(11, g);
@@ -59,8 +59,19 @@ fn check_counts(name: &str, game: &dagaz::Game, games: u64) -> usize {
             engine.legal_into(&s, &mut list).unwrap();
             let listed = list.to_moves();
             let c: Counted = plan
-                .count(game, &s, &mut prefixes)
+                .count(game, &s, &mut counter)
                 .expect("a small position");
+            // Walking the rays square by square (boards without bitboards) counts alike.
+            let prefixes = counter.prefixes.clone();
+            let walked = walking
+                .count(game, &s, &mut counter)
+                .expect("a small position");
+            assert_eq!(walked, c, "{name} game {g} ply {}: walked", s.ply);
+            assert_eq!(
+                counter.prefixes, prefixes,
+                "{name} game {g} ply {}: walked",
+                s.ply
+            );
             assert_eq!(c.total(), listed.len(), "{name} game {g} ply {}", s.ply);
             assert_eq!(
                 c.moves == 0,
@@ -76,10 +87,8 @@ fn check_counts(name: &str, game: &dagaz::Game, games: u64) -> usize {
             picks.push(listed.len() - 1);
             let before = s.clone();
             for i in picks {
-                plan.build(
-                    game, &mut s, &prefixes, c, i, &mut em, &mut undo, &mut built,
-                )
-                .unwrap();
+                plan.build(game, &mut s, c, i, &mut counter, &mut built)
+                    .unwrap();
                 assert_eq!(
                     s, before,
                     "{name} game {g} ply {}: build changed the state",
