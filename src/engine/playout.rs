@@ -51,9 +51,22 @@ pub fn random_game(
     if engine.flat() {
         return random_game_listed(engine, rng, max_plies, true);
     }
+    if engine.royal_listed() {
+        return random_game_royal(engine, rng, max_plies);
+    }
     if !engine.lazy_legality() {
         return random_game_counting(engine, rng, max_plies);
     }
+    random_game_drawn(engine, rng, max_plies)
+}
+
+/// [`random_game`] by [`draw_legal`] on owned moves, a state copied per ply: what games with `checkmated` or
+/// invariants play where no move buffer serves them, and the reference the buffer's path is held to.
+pub fn random_game_drawn(
+    engine: &Engine,
+    rng: &mut impl RngCore,
+    max_plies: u32,
+) -> Result<PlayoutResult, EngineError> {
     let mut s = engine.initial();
     let mut history = Vec::with_capacity(max_plies as usize + 1);
     let mut moves_seen = (!engine.tests_moves()).then_some(0);
@@ -227,5 +240,65 @@ fn random_game_listed(
         let i = below(rng, moves.len());
         let i = engine.resolve(&s, &mut moves, i)?;
         engine.play_listed(&mut s, &moves, i);
+    }
+}
+
+/// [`random_game`] for games where [`Engine::royal_listed`] holds (chess): the candidates listed into a move
+/// buffer reused from ply to ply, the drawn move tested by make and unmake on the game's one state. The same
+/// candidates in the same order, drawn with the same calls as [`draw_legal`] (an index removed by
+/// `swap_remove` as the move was), so the same games, with no state copied and nothing allocated per ply.
+fn random_game_royal(
+    engine: &Engine,
+    rng: &mut impl RngCore,
+    max_plies: u32,
+) -> Result<PlayoutResult, EngineError> {
+    let mut s = engine.initial();
+    let mut history = Vec::with_capacity(max_plies as usize + 1);
+    let mut list = super::MoveList::new();
+    let mut order: Vec<u32> = vec![];
+    let mut undo = super::apply::Undo::new();
+    let mut window = super::end::RepetitionWindow::default();
+    loop {
+        engine.candidates_into(&s, &mut list)?;
+        let player = engine.to_move(&s);
+        order.clear();
+        order.extend(0..list.len() as u32);
+        let mut chosen = None;
+        while !order.is_empty() {
+            let i = order.swap_remove(below(rng, order.len())) as usize;
+            if engine.listed_legal(&mut s, &list, i, player, &mut undo)? {
+                chosen = Some(i);
+                break;
+            }
+        }
+        // The end conditions see the one legal move found, or none (as in `random_game`).
+        let count = super::end::MoveCount {
+            count: chosen.is_some() as usize,
+            all_pass: chosen.is_none_or(|i| list.is_pass(i)),
+        };
+        window.update(&s, history.len());
+        if let Some(o) = engine.outcome_counted(&s, count, window.of(&history))? {
+            return Ok(PlayoutResult {
+                plies: s.ply,
+                outcome: Some(o),
+                moves_seen: None,
+            });
+        }
+        if s.ply >= max_plies {
+            return Ok(PlayoutResult {
+                plies: s.ply,
+                outcome: None,
+                moves_seen: None,
+            });
+        }
+        // A position without a legal move is over (stalemated at least), so a move was found.
+        let Some(i) = chosen else {
+            return Err(EngineError(format!(
+                "{}: no legal move and the game not over",
+                engine.game.title
+            )));
+        };
+        history.push(s.key());
+        engine.play_listed(&mut s, &list, i);
     }
 }
