@@ -619,6 +619,44 @@ impl CountPlan {
     }
 }
 
+/// Perft as `Engine::perft_flat` counts it (the same lists, the same end of the game), with the positions of
+/// the last level counted by the plan instead of listed.
+pub(super) fn perft(
+    engine: &super::Engine,
+    plan: &CountPlan,
+    s: &mut State,
+    depth: u32,
+    undo: &mut Undo,
+    lists: &mut [MoveList],
+    c: &mut Counter,
+) -> Result<u64, EngineError> {
+    if depth == 0 {
+        return Ok(1);
+    }
+    if depth == 1 {
+        if let Some(n) = plan.count(engine.game, s, c) {
+            let over = engine.outcome_of_count(s, n.total(), n.moves == 0, &[])?;
+            return Ok(if over.is_some() { 0 } else { n.total() as u64 });
+        }
+    }
+    let (list, deeper) = lists.split_first_mut().expect("a buffer per depth");
+    engine.legal_into(s, list)?;
+    if engine.outcome_of_list(s, list, &[])?.is_some() {
+        return Ok(0);
+    }
+    if depth == 1 {
+        return Ok(list.len() as u64);
+    }
+    let mut n = 0;
+    for i in 0..list.len() {
+        engine.make_listed(s, list, i, undo);
+        let r = perft(engine, plan, s, depth - 1, undo, deeper, c);
+        engine.unmake(s, undo);
+        n += r?;
+    }
+    Ok(n)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
