@@ -209,3 +209,90 @@ fn perft_counts_the_last_level_alike() {
         }
     }
 }
+
+/// A small Amazons written inline (with rooks that slide without a continuation), with `extra` forms in the
+/// game.
+fn variant(board: &str, arrow: &str, extra: &str) -> dagaz::Game {
+    let src = format!(
+        "(define q ($1 (while empty? (add-partial shoot) $1)))
+         (define a ($1 (while empty? mark (create {arrow}) (go from) to add back $1)))
+         (define r ($1 (while empty? add $1)))
+         (game (title \"variant\") (players White Black) (turn-order (White queenmove) (Black queenmove))
+           {board}
+           (piece (name Amazon) (moves (move-type queenmove) (q n) (q ne) (q e) (q se) (q s) (q sw) (q w) (q nw)
+             (move-type shoot) (a n) (a ne) (a e) (a se) (a s) (a sw) (a w) (a nw)))
+           (piece (name Rook) (moves (move-type queenmove) (r n) (r e) (r s) (r w)))
+           (piece (name Arrow))
+           (board-setup (White (Amazon a1 c2) (Rook e1)) (Black (Amazon e5 b4) (Rook a5)))
+           {extra}
+           (loss-condition (White Black) stalemated))"
+    );
+    let read = dagaz::lang::read_str("variant.zrf", &src, Path::new("."));
+    assert!(!read.has_errors(), "{:?}", read.diagnostics);
+    let mut diags = vec![];
+    let g = dagaz::compile::compile(&read.games[0], &mut diags);
+    assert!(diags.iter().all(|d| !d.is_error()), "{diags:?}");
+    g.unwrap()
+}
+
+/// The analysis' cases one by one, each against the list: a board with a hole, another player's symmetry,
+/// the pass as a move (always, or when forced), arrows given to a named player, pieces that slide without a
+/// continuation beside composite moves, shared pieces, and a board past 128 positions (no bitboards).
+#[test]
+fn counts_equal_the_list_on_variants() {
+    let grid = |cols: &str, rows: &str, kill: &str, after: &str| {
+        format!(
+            "(board (grid (dimensions (\"{cols}\" (50 0)) (\"{rows}\" (0 50)))
+               (directions (n 0 -1) (ne 1 -1) (e 1 0) (se 1 1) (s 0 1) (sw -1 1) (w -1 0) (nw -1 -1)) {kill})
+               {after})"
+        )
+    };
+    let (cols, rows) = ("a/b/c/d/e", "5/4/3/2/1");
+    let five = grid(cols, rows, "", "");
+    let holed = grid(cols, rows, "(kill-positions c3 d4)", "");
+    let sym = grid(
+        cols,
+        rows,
+        "",
+        "(symmetry Black (n s) (s n) (ne se) (se ne) (nw sw) (sw nw))",
+    );
+    let big = grid(
+        "a/b/c/d/e/f/g/h/i/j/k/l/m/n/o/p",
+        "12/11/10/9/8/7/6/5/4/3/2/1",
+        "",
+        "",
+    );
+    let cases = [
+        ("plain", variant(&five, "Arrow", "")),
+        ("holed", variant(&holed, "Arrow", "")),
+        ("symmetry", variant(&sym, "Arrow", "")),
+        (
+            "pass forced",
+            variant(&five, "Arrow", "(option \"pass turn\" forced)"),
+        ),
+        (
+            "pass always",
+            variant(&five, "Arrow", "(option \"pass turn\" true)"),
+        ),
+        ("named arrows", variant(&five, "Black Arrow", "")),
+        (
+            "shared",
+            variant(&five, "Arrow", "(option \"shared pieces\" true)"),
+        ),
+        ("big", variant(&big, "Arrow", "")),
+    ];
+    for (name, game) in &cases {
+        let engine = Engine::new(game);
+        assert!(engine.count_plan().is_some(), "{name} is counted");
+        check_counts(name, game, 4);
+        for g in 0..10 {
+            let a = random_game(&engine, &mut game_rng(9, g), 300).unwrap();
+            let b = random_game_listing(&engine, &mut game_rng(9, g), 300).unwrap();
+            assert_eq!(
+                (a.plies, format!("{:?}", a.outcome), a.moves_seen),
+                (b.plies, format!("{:?}", b.outcome), b.moves_seen),
+                "{name} game {g}"
+            );
+        }
+    }
+}
