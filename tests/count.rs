@@ -5,10 +5,9 @@
 
 mod common;
 
-use dagaz::engine::count::Counted;
-use dagaz::engine::gen::Emissions;
+use dagaz::engine::count::{Counted, Counter};
 use dagaz::engine::playout::{below, game_rng, random_game, random_game_listing};
-use dagaz::engine::{apply::Undo, Engine, MoveList};
+use dagaz::engine::{Engine, MoveList};
 use dagaz::load::{compile_selected, VariantSel};
 use std::path::{Path, PathBuf};
 
@@ -48,8 +47,9 @@ fn games_dir() -> Vec<PathBuf> {
 fn check_counts(name: &str, game: &dagaz::Game, games: u64) -> usize {
     let engine = Engine::new(game);
     let plan = engine.count_plan().expect("accepted");
+    let walking = plan.without_bitboards();
     let (mut list, mut built) = (MoveList::new(), MoveList::new());
-    let (mut prefixes, mut em, mut undo) = (vec![], Emissions::default(), Undo::new());
+    let mut counter = Counter::default();
     let mut positions = 0;
     for g in 0..games {
         let mut rng = game_rng(11, g);
@@ -59,8 +59,19 @@ fn check_counts(name: &str, game: &dagaz::Game, games: u64) -> usize {
             engine.legal_into(&s, &mut list).unwrap();
             let listed = list.to_moves();
             let c: Counted = plan
-                .count(game, &s, &mut prefixes)
+                .count(game, &s, &mut counter)
                 .expect("a small position");
+            // Walking the rays square by square (boards without bitboards) counts alike.
+            let prefixes = counter.prefixes.clone();
+            let walked = walking
+                .count(game, &s, &mut counter)
+                .expect("a small position");
+            assert_eq!(walked, c, "{name} game {g} ply {}: walked", s.ply);
+            assert_eq!(
+                counter.prefixes, prefixes,
+                "{name} game {g} ply {}: walked",
+                s.ply
+            );
             assert_eq!(c.total(), listed.len(), "{name} game {g} ply {}", s.ply);
             assert_eq!(
                 c.moves == 0,
@@ -76,10 +87,8 @@ fn check_counts(name: &str, game: &dagaz::Game, games: u64) -> usize {
             picks.push(listed.len() - 1);
             let before = s.clone();
             for i in picks {
-                plan.build(
-                    game, &mut s, &prefixes, c, i, &mut em, &mut undo, &mut built,
-                )
-                .unwrap();
+                plan.build(game, &mut s, c, i, &mut counter, &mut built)
+                    .unwrap();
                 assert_eq!(
                     s, before,
                     "{name} game {g} ply {}: build changed the state",
@@ -146,5 +155,144 @@ fn playouts_are_the_same_with_the_count() {
         let a = random_game(&engine, &mut game_rng(3, 0), 20).unwrap();
         let b = random_game_listing(&engine, &mut game_rng(3, 0), 20).unwrap();
         assert_eq!((a.plies, a.moves_seen), (b.plies, b.moves_seen), "{name}");
+    }
+}
+
+/// Perft by listing every level, as `Engine::perft` counts without the count-only mode.
+fn perft_listed(engine: &Engine, s: &mut dagaz::engine::State, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let mut list = MoveList::new();
+    engine.legal_into(s, &mut list).unwrap();
+    if engine.outcome_of_list(s, &list, &[]).unwrap().is_some() {
+        return 0;
+    }
+    let mut undo = dagaz::engine::apply::Undo::new();
+    let mut n = 0;
+    for i in 0..list.len() {
+        engine.make_listed(s, &list, i, &mut undo);
+        n += perft_listed(engine, s, depth - 1);
+        engine.unmake(s, &mut undo);
+    }
+    n
+}
+
+/// Perft, whose last level the count-only mode counts, equals perft listed level by level: from the start
+/// (the published 2,176 and 4,307,152) and from positions along random games.
+#[test]
+fn perft_counts_the_last_level_alike() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("games/amazons.zrf");
+    let game = dagaz::load::load_game(&path, &VariantSel::First).unwrap();
+    let engine = Engine::new(&game);
+    assert!(engine.count_plan().is_some());
+    let start = engine.initial();
+    assert_eq!(engine.perft(&start, 1).unwrap(), 2_176);
+    assert_eq!(engine.perft(&start, 2).unwrap(), 4_307_152);
+    for g in 0..3 {
+        let mut rng = game_rng(5, g);
+        let mut s = engine.initial();
+        for ply in 0.. {
+            if ply % 10 == 5 {
+                let mut work = s.clone();
+                assert_eq!(
+                    engine.perft(&s, 2).unwrap(),
+                    perft_listed(&engine, &mut work, 2),
+                    "game {g} ply {ply}"
+                );
+            }
+            let moves = engine.legal_moves(&s).unwrap();
+            if moves.is_empty() {
+                break;
+            }
+            engine.play(&mut s, &moves[below(&mut rng, moves.len())]);
+        }
+    }
+}
+
+/// A small Amazons written inline (with rooks that slide without a continuation), with `extra` forms in the
+/// game.
+fn variant(board: &str, arrow: &str, extra: &str) -> dagaz::Game {
+    let src = format!(
+        "(define q ($1 (while empty? (add-partial shoot) $1)))
+         (define a ($1 (while empty? mark (create {arrow}) (go from) to add back $1)))
+         (define r ($1 (while empty? add $1)))
+         (game (title \"variant\") (players White Black) (turn-order (White queenmove) (Black queenmove))
+           {board}
+           (piece (name Amazon) (moves (move-type queenmove) (q n) (q ne) (q e) (q se) (q s) (q sw) (q w) (q nw)
+             (move-type shoot) (a n) (a ne) (a e) (a se) (a s) (a sw) (a w) (a nw)))
+           (piece (name Rook) (moves (move-type queenmove) (r n) (r e) (r s) (r w)))
+           (piece (name Arrow))
+           (board-setup (White (Amazon a1 c2) (Rook e1)) (Black (Amazon e5 b4) (Rook a5)))
+           {extra}
+           (loss-condition (White Black) stalemated))"
+    );
+    let read = dagaz::lang::read_str("variant.zrf", &src, Path::new("."));
+    assert!(!read.has_errors(), "{:?}", read.diagnostics);
+    let mut diags = vec![];
+    let g = dagaz::compile::compile(&read.games[0], &mut diags);
+    assert!(diags.iter().all(|d| !d.is_error()), "{diags:?}");
+    g.unwrap()
+}
+
+/// The analysis' cases one by one, each against the list: a board with a hole, another player's symmetry,
+/// the pass as a move (always, or when forced), arrows given to a named player, pieces that slide without a
+/// continuation beside composite moves, shared pieces, and a board past 128 positions (no bitboards).
+#[test]
+fn counts_equal_the_list_on_variants() {
+    let grid = |cols: &str, rows: &str, kill: &str, after: &str| {
+        format!(
+            "(board (grid (dimensions (\"{cols}\" (50 0)) (\"{rows}\" (0 50)))
+               (directions (n 0 -1) (ne 1 -1) (e 1 0) (se 1 1) (s 0 1) (sw -1 1) (w -1 0) (nw -1 -1)) {kill})
+               {after})"
+        )
+    };
+    let (cols, rows) = ("a/b/c/d/e", "5/4/3/2/1");
+    let five = grid(cols, rows, "", "");
+    let holed = grid(cols, rows, "(kill-positions c3 d4)", "");
+    let sym = grid(
+        cols,
+        rows,
+        "",
+        "(symmetry Black (n s) (s n) (ne se) (se ne) (nw sw) (sw nw))",
+    );
+    let big = grid(
+        "a/b/c/d/e/f/g/h/i/j/k/l/m/n/o/p",
+        "12/11/10/9/8/7/6/5/4/3/2/1",
+        "",
+        "",
+    );
+    let cases = [
+        ("plain", variant(&five, "Arrow", "")),
+        ("holed", variant(&holed, "Arrow", "")),
+        ("symmetry", variant(&sym, "Arrow", "")),
+        (
+            "pass forced",
+            variant(&five, "Arrow", "(option \"pass turn\" forced)"),
+        ),
+        (
+            "pass always",
+            variant(&five, "Arrow", "(option \"pass turn\" true)"),
+        ),
+        ("named arrows", variant(&five, "Black Arrow", "")),
+        (
+            "shared",
+            variant(&five, "Arrow", "(option \"shared pieces\" true)"),
+        ),
+        ("big", variant(&big, "Arrow", "")),
+    ];
+    for (name, game) in &cases {
+        let engine = Engine::new(game);
+        assert!(engine.count_plan().is_some(), "{name} is counted");
+        check_counts(name, game, 4);
+        for g in 0..10 {
+            let a = random_game(&engine, &mut game_rng(9, g), 300).unwrap();
+            let b = random_game_listing(&engine, &mut game_rng(9, g), 300).unwrap();
+            assert_eq!(
+                (a.plies, format!("{:?}", a.outcome), a.moves_seen),
+                (b.plies, format!("{:?}", b.outcome), b.moves_seen),
+                "{name} game {g}"
+            );
+        }
     }
 }

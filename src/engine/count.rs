@@ -27,8 +27,9 @@
 //! before, or where it is `A` (`B` is never on a ray from `B`: rays do not come back).
 
 use super::apply::{make_part, unmake, Undo};
-use super::gen::{parts, Emissions, TypeFilter};
+use super::gen::Emissions;
 use super::movelist::MoveList;
+use super::run::{Mode, Run};
 use super::state::State;
 use super::EngineError;
 use crate::compile::*;
@@ -46,33 +47,126 @@ const MAX_MOVES: usize = 100_000;
 #[derive(Clone, Debug)]
 pub struct CountPlan {
     turns: Vec<TurnPlan>,
+    /// Per player (its navigation), where the board allows: the rays as bitboards (see [`Rays`]).
+    rays: Option<Vec<Rays>>,
+}
+
+/// The rays of a board of at most 128 positions whose every ray in one direction runs through increasing
+/// position indices, or every one through decreasing ones (a grid numbered row by row): the length of the
+/// empty run from a square is then read from a bitboard of the occupied squares without a branch, the first
+/// piece on the ray being its lowest bit (bits reversed for decreasing directions).
+#[derive(Clone, Debug)]
+struct Rays {
+    np: usize,
+    /// `rays[dir * np + pos]`: the squares of the ray, to the edge of the board (reversed: bit 127 - q), and
+    /// how many they are.
+    rays: Vec<(u128, i32)>,
+    /// Per direction: whether its rays run through decreasing indices.
+    reversed: Vec<bool>,
+    /// `edge_at[dir][bit]`: how many squares the ray from the square at that bit of the direction's masks has;
+    /// -1 at bit 128 (no piece on the ray).
+    edge_at: Vec<[i32; 129]>,
+}
+
+impl Rays {
+    /// The rays of one player's navigation, if the board has the shape [`Rays`] needs.
+    fn of(nav: &[u16], np: usize, nd: usize) -> Option<Rays> {
+        if np > 128 {
+            return None;
+        }
+        let mut r = Rays {
+            np,
+            rays: vec![(0, 0); nd * np],
+            reversed: vec![false; nd],
+            edge_at: vec![[-1; 129]; nd],
+        };
+        for d in 0..nd {
+            let (mut up, mut down) = (false, false);
+            for a in 0..np {
+                let t = nav[a * nd + d];
+                if t != NO_POS {
+                    up |= (t as usize) > a;
+                    down |= (t as usize) < a;
+                }
+            }
+            if up && down {
+                return None;
+            }
+            r.reversed[d] = down;
+            let bit = |q: usize| if down { 127 - q } else { q };
+            for a in 0..np {
+                let (mut q, mut n, mut mask) = (a, 0, 0u128);
+                // Rays were checked not to come back: each ends within `np` steps.
+                loop {
+                    let t = nav[q * nd + d];
+                    if t == NO_POS || n > np {
+                        break;
+                    }
+                    q = t as usize;
+                    mask |= 1u128 << bit(q);
+                    n += 1;
+                }
+                r.rays[d * np + a] = (mask, n as i32);
+                r.edge_at[d][bit(a)] = n as i32;
+            }
+        }
+        Some(r)
+    }
+
+    /// The occupied squares as direction `d`'s masks see them, from the bitboard and its reverse.
+    #[inline(always)]
+    fn occupied(&self, d: usize, occ: u128, rev: u128) -> u128 {
+        if self.reversed[d] {
+            rev
+        } else {
+            occ
+        }
+    }
+
+    /// The empty squares from `pos` in direction `d` before the first piece, given the occupied squares as
+    /// [`Rays::occupied`] gives them for `d`.
+    #[inline(always)]
+    fn run(&self, pos: usize, d: usize, occ: u128) -> u32 {
+        let (mask, edge) = self.rays[d * self.np + pos];
+        let first = (mask & occ).trailing_zeros() as usize;
+        (edge - self.edge_at[d][first.min(128)] - 1) as u32
+    }
 }
 
 #[derive(Clone, Debug)]
 struct TurnPlan {
-    /// The programs of the turn: the entry's move type (`None`: every program, no move priorities).
-    types: Option<MoveType>,
     /// Per piece type.
     pieces: Vec<PiecePlan>,
 }
 
 #[derive(Clone, Debug, Default)]
 struct PiecePlan {
-    /// The first parts, one program each, in program order: the direction of the slide and what continues it
-    /// (an index into `shoots`; `None`: the part is a move of its own).
-    slides: Vec<(Dir, Option<usize>)>,
-    /// Per continuation type: the directions of its shots, in program order.
-    shoots: Vec<(MoveType, Vec<Dir>)>,
+    /// The first parts, one program each, in program order: the direction of the slide, what continues it
+    /// (an index into `shoots`; `None`: the part is a move of its own), the program (in the piece's moves).
+    slides: Vec<(Dir, Option<usize>, usize)>,
+    /// Per continuation type: the directions of its shots and their programs, in program order.
+    shoots: Vec<(MoveType, Vec<(Dir, usize)>)>,
 }
 
-/// One first part of the position counted: the piece's square, the square it slides to, the part's index among
-/// the parts of that piece's programs (as `gen::parts` emits them), and the moves that start with it.
-#[derive(Clone, Copy, Debug)]
+/// One first part of the position counted: the piece's square, the square it slides to, its slide (an index
+/// into the piece's plan), the part's index among that slide's parts, and the moves that start with it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Prefix {
     pub from: Pos,
     pub to: Pos,
-    pub index: u32,
+    pub slide: u16,
+    pub along: u16,
     pub moves: u32,
+}
+
+/// What counting and building reuse from ply to ply: the first parts of the position counted, which squares
+/// are empty, the interpreter's output and an undo log.
+#[derive(Default)]
+pub struct Counter {
+    pub prefixes: Vec<Prefix>,
+    empty: Vec<bool>,
+    em: Emissions,
+    undo: Undo,
 }
 
 /// The legal moves of a position, counted: moves other than the pass, and whether the pass is a move too (it
@@ -114,6 +208,17 @@ pub fn plan(game: &Game) -> Result<CountPlan, &'static str> {
         }
     }
     let mut turns = vec![];
+    // Direction sets already checked (sorted), with the verdict: the turns of a game share them.
+    let mut checked: Vec<(Vec<Dir>, bool)> = vec![];
+    let apart = |checked: &mut Vec<(Vec<Dir>, bool)>, mut dirs: Vec<Dir>| {
+        dirs.sort();
+        if let Some(c) = checked.iter().find(|c| c.0 == dirs) {
+            return c.1;
+        }
+        let ok = rays_apart(game, &dirs);
+        checked.push((dirs, ok));
+        ok
+    };
     for entry in &game.turn_order.entries {
         let types = match entry.move_type {
             Some(t) => Some(t),
@@ -127,7 +232,7 @@ pub fn plan(game: &Game) -> Result<CountPlan, &'static str> {
                 return Err("drops");
             }
             let mut pp = PiecePlan::default();
-            for prog in piece.moves.iter().filter(|p| wanted(p)) {
+            for (pi, prog) in piece.moves.iter().enumerate().filter(|p| wanted(p.1)) {
                 let Some((d, cont)) = slide(&prog.body) else {
                     return Err("a first part that is not a slide adding on empty squares");
                 };
@@ -138,9 +243,10 @@ pub fn plan(game: &Game) -> Result<CountPlan, &'static str> {
                         Some(i) => i,
                         None => {
                             let mut dirs = vec![];
-                            for q in piece.moves.iter().filter(|q| q.move_type == Some(t)) {
+                            let of_t = piece.moves.iter().enumerate();
+                            for (qi, q) in of_t.filter(|q| q.1.move_type == Some(t)) {
                                 match shot(&q.body) {
-                                    Some((d, x)) if x.idx() != k => dirs.push(d),
+                                    Some((d, x)) if x.idx() != k => dirs.push((d, qi)),
                                     Some(_) => {
                                         return Err(
                                             "a shot that creates a piece of the moving type",
@@ -157,23 +263,28 @@ pub fn plan(game: &Game) -> Result<CountPlan, &'static str> {
                         }
                     }),
                 };
-                pp.slides.push((d, cont));
+                pp.slides.push((d, cont, pi));
             }
-            let mut dirs: Vec<Dir> = pp.slides.iter().map(|s| s.0).collect();
-            if !rays_apart(game, &dirs) {
+            let dirs: Vec<Dir> = pp.slides.iter().map(|s| s.0).collect();
+            if !apart(&mut checked, dirs) {
                 return Err("rays of the first parts that meet or come back");
             }
             for (_, shots) in &pp.shoots {
-                dirs.clone_from(shots);
-                if !rays_apart(game, &dirs) {
+                if !apart(&mut checked, shots.iter().map(|s| s.0).collect()) {
                     return Err("rays of the shots that meet or come back");
                 }
             }
             pieces.push(pp);
         }
-        turns.push(TurnPlan { types, pieces });
+        turns.push(TurnPlan { pieces });
     }
-    Ok(CountPlan { turns })
+    let rays = game
+        .board
+        .nav
+        .iter()
+        .map(|nav| Rays::of(nav, np, nd))
+        .collect::<Option<Vec<_>>>();
+    Ok(CountPlan { turns, rays })
 }
 
 /// `(d (while empty? (add...) d))` with a plain `add` or `add-partial`: the direction and the `partial`.
@@ -249,92 +360,164 @@ fn rays_apart(game: &Game, dirs: &[Dir]) -> bool {
 }
 
 impl CountPlan {
-    /// Counts the legal moves of `s`, noting every first part in `prefixes` (cleared first); `None` when the
-    /// position is too big to count (then list it). The same count as `compose::generate_into`'s list.
-    pub fn count(&self, game: &Game, s: &State, prefixes: &mut Vec<Prefix>) -> Option<Counted> {
-        prefixes.clear();
+    /// The same plan counting by walking the rays square by square, as on boards that have no bitboards (for
+    /// tests: both ways must count alike).
+    pub fn without_bitboards(&self) -> CountPlan {
+        CountPlan {
+            turns: self.turns.clone(),
+            rays: None,
+        }
+    }
+
+    /// Counts the legal moves of `s`, noting every first part in `c.prefixes`; `None` when the position is
+    /// too big to count (then list it). The same count as `compose::generate_into`'s list.
+    pub fn count(&self, game: &Game, s: &State, c: &mut Counter) -> Option<Counted> {
+        c.prefixes.clear();
         let entry = &game.turn_order.entries[s.turn];
         let turn = &self.turns[s.turn];
         let nd = game.board.directions.len();
-        let nav: &[u16] = game.board.nav.get(entry.player.idx()).map_or(&[], |v| v);
-        let step = |p: usize, d: Dir| -> Option<usize> {
-            match nav.get(p * nd + d.idx()) {
-                Some(&t) if t != NO_POS => Some(t as usize),
-                _ => None,
-            }
-        };
-        let cells = &s.cells;
+        let np = s.cells.len();
+        let nav: &[u16] = game.board.nav.get(entry.player.idx())?;
+        if nav.len() != np * nd {
+            return None;
+        }
         let shared = game.options.shared_pieces;
         let mut total = 0usize;
-        for (a, c) in cells.iter().enumerate() {
-            let Some(x) = c else { continue };
+        let rays = self.rays.as_ref().and_then(|r| r.get(entry.player.idx()));
+        if let Some(rays) = rays.filter(|r| r.np == np) {
+            let mut occ = 0u128;
+            for (q, x) in s.cells.iter().enumerate() {
+                occ |= (x.is_some() as u128) << q;
+            }
+            let rev = occ.reverse_bits();
+            for a in 0..np {
+                let Some(x) = s.cells[a] else { continue };
+                if x.dead || (x.owner != entry.moves_as && !shared) {
+                    continue;
+                }
+                let Some(pp) = turn.pieces.get(x.kind.idx()) else {
+                    continue;
+                };
+                // After the slide, the start is empty; the square slid to is on none of its own rays.
+                let (occ_a, rev_a) = (occ & !(1u128 << a), rev & !(1u128 << (127 - a)));
+                for (si, &(d, cont, _)) in pp.slides.iter().enumerate() {
+                    let d = d.idx();
+                    let mut b = a;
+                    for along in 0..rays.run(a, d, rays.occupied(d, occ, rev)) as u16 {
+                        b = nav[b * nd + d] as usize;
+                        let moves = match cont {
+                            None => 1,
+                            Some(k) => {
+                                let mut n = 0;
+                                for &(e, _) in &pp.shoots[k].1 {
+                                    let e = e.idx();
+                                    n += rays.run(b, e, rays.occupied(e, occ_a, rev_a));
+                                }
+                                // Without a shot the slide is a move of its own.
+                                n.max(1)
+                            }
+                        };
+                        total += moves as usize;
+                        c.prefixes.push(Prefix {
+                            from: Pos(a as u16),
+                            to: Pos(b as u16),
+                            slide: si as u16,
+                            along,
+                            moves,
+                        });
+                    }
+                }
+                if c.prefixes.len() > MAX_PREFIXES || total > MAX_MOVES {
+                    return None;
+                }
+            }
+            return Some(self.with_pass(game, s, total));
+        }
+        let empty = &mut c.empty;
+        empty.clear();
+        empty.extend(s.cells.iter().map(|x| x.is_none()));
+        // The squares a ray from `p` in `d` crosses while they are empty (NO_POS stops it: not a square).
+        let run = |empty: &[bool], p: usize, d: Dir| -> u32 {
+            let mut n = 0;
+            let mut q = p;
+            loop {
+                let t = nav[q * nd + d.idx()];
+                if !empty.get(t as usize).copied().unwrap_or(false) {
+                    return n;
+                }
+                n += 1;
+                q = t as usize;
+            }
+        };
+        for a in 0..np {
+            let Some(x) = s.cells[a] else { continue };
             if x.dead || (x.owner != entry.moves_as && !shared) {
                 continue;
             }
             let Some(pp) = turn.pieces.get(x.kind.idx()) else {
                 continue;
             };
-            let mut index = 0u32;
-            for &(d, cont) in &pp.slides {
-                let mut b = step(a, d);
-                while let Some(bb) = b {
-                    if cells[bb].is_some() {
+            // After the slide, the start is empty; the square slid to is on none of its own rays.
+            empty[a] = true;
+            for (si, &(d, cont, _)) in pp.slides.iter().enumerate() {
+                let mut b = a;
+                let mut along = 0u16;
+                loop {
+                    let t = nav[b * nd + d.idx()] as usize;
+                    // The start is empty for the shots only: a slide never comes back to it.
+                    if t == a || !empty.get(t).copied().unwrap_or(false) {
                         break;
                     }
+                    b = t;
                     let moves = match cont {
                         None => 1,
                         Some(k) => {
-                            let mut n = 0u32;
-                            for &e in &pp.shoots[k].1 {
-                                let mut q = step(bb, e);
-                                while let Some(qq) = q {
-                                    if qq != a && cells[qq].is_some() {
-                                        break;
-                                    }
-                                    n += 1;
-                                    q = step(qq, e);
-                                }
-                            }
+                            let n: u32 =
+                                pp.shoots[k].1.iter().map(|&(e, _)| run(empty, b, e)).sum();
                             // Without a shot the slide is a move of its own (it is no `add-partial-required`).
                             n.max(1)
                         }
                     };
                     total += moves as usize;
-                    prefixes.push(Prefix {
+                    c.prefixes.push(Prefix {
                         from: Pos(a as u16),
-                        to: Pos(bb as u16),
-                        index,
+                        to: Pos(b as u16),
+                        slide: si as u16,
+                        along,
                         moves,
                     });
-                    index += 1;
-                    b = step(bb, d);
+                    along += 1;
                 }
             }
-            if prefixes.len() > MAX_PREFIXES || total > MAX_MOVES {
+            empty[a] = false;
+            if c.prefixes.len() > MAX_PREFIXES || total > MAX_MOVES {
                 return None;
             }
         }
+        Some(self.with_pass(game, s, total))
+    }
+
+    /// The count of `total` moves and the pass, where it is one (as `compose::generate_into` adds it).
+    fn with_pass(&self, game: &Game, s: &State, total: usize) -> Counted {
         let pass = match game.options.pass_turn {
             PassTurn::Yes => true,
             PassTurn::Forced => total == 0 && (s.passes as usize) < game.players.len(),
             _ => false,
         };
-        Some(Counted { moves: total, pass })
+        Counted { moves: total, pass }
     }
 
-    /// Puts move `i` of the list of `s` into `out` (cleared first) as its only move, given the prefixes
-    /// [`CountPlan::count`] noted for `s` and its count: the first part and the continuation at their indices,
-    /// generated by the interpreter as the composer generates them. `s` is left as it was.
-    #[allow(clippy::too_many_arguments)]
+    /// Puts move `i` of the list of `s` into `out` (cleared first) as its only move, given the count and what
+    /// [`CountPlan::count`] left in `c` for this same `s` (its prefixes, its empty squares): the first part and the continuation at their
+    /// indices, each emitted by the interpreter running its one program, as the composer would. `s` is left as
+    /// it was.
     pub fn build(
         &self,
         game: &Game,
         s: &mut State,
-        prefixes: &[Prefix],
         counted: Counted,
         i: usize,
-        em: &mut Emissions,
-        undo: &mut Undo,
+        c: &mut Counter,
         out: &mut MoveList,
     ) -> Result<(), EngineError> {
         out.clear();
@@ -344,7 +527,8 @@ impl CountPlan {
         }
         let lost = || EngineError(format!("{}: a counted move could not be built", game.title));
         let mut k = i;
-        let p = prefixes
+        let p = *c
+            .prefixes
             .iter()
             .find(|p| {
                 let here = k < p.moves as usize;
@@ -356,45 +540,121 @@ impl CountPlan {
             .ok_or_else(lost)?;
         let entry = &game.turn_order.entries[s.turn];
         let (player, owner) = (entry.player, entry.moves_as);
-        let types = match self.turns[s.turn].types {
-            Some(t) => TypeFilter::Only(Some(t)),
-            None => TypeFilter::Any,
-        };
+        let x = s.get(p.from).ok_or_else(lost)?;
+        let pp = self.turns[s.turn]
+            .pieces
+            .get(x.kind.idx())
+            .ok_or_else(lost)?;
+        let (_, cont, prog) = *pp.slides.get(p.slide as usize).ok_or_else(lost)?;
+        let programs = &game.pieces[x.kind.idx()].moves;
+        let em = &mut c.em;
         em.clear();
-        parts(game, s, player, owner, types, Some(p.from), em)?;
-        let j = p.index as usize;
+        {
+            let mut run = Run::new(game, s, player, Mode::Generate, em);
+            run.owner = owner;
+            run.exec(&programs[prog], p.from, Some(x), None)?;
+        }
+        let j = p.along as usize;
         let e = *em.parts.get(j).ok_or_else(lost)?;
         if e.head.to != Some(p.to) {
             return Err(lost());
         }
-        match e.cont {
-            Some(Some(t)) => {
-                make_part(game, s, em.view(j), false, undo);
-                let base = em.len();
-                let r = parts(
-                    game,
-                    s,
-                    player,
-                    owner,
-                    TypeFilter::Only(Some(t)),
-                    Some(p.to),
-                    em,
-                );
-                unmake(s, undo);
-                r?;
-                if base + k < em.len() {
-                    out.push_emitted(em, &[j, base + k]);
-                } else if k == 0 && em.len() == base {
-                    out.push_emitted(em, &[j]);
-                } else {
-                    return Err(lost());
-                }
+        let Some(cont) = cont else {
+            if k != 0 {
+                return Err(lost());
             }
-            None if k == 0 => out.push_emitted(em, &[j]),
-            _ => return Err(lost()),
+            out.push_emitted(em, &[j]);
+            return Ok(());
+        };
+        // The shot `k`: its program and its index among that program's parts, from the rays' lengths.
+        let nd = game.board.directions.len();
+        let nav = game.board.nav.get(player.idx()).ok_or_else(lost)?;
+        // After the slide, the start is empty and the square slid to is on none of its own rays.
+        let empty = |t: usize| t == p.from.idx() || s.cells.get(t).is_some_and(|x| x.is_none());
+        let mut shot = None;
+        for &(d, q) in &pp.shoots[cont].1 {
+            let mut n = 0;
+            let mut at = p.to.idx();
+            loop {
+                let Some(&t) = nav.get(at * nd + d.idx()) else {
+                    break;
+                };
+                if !empty(t as usize) {
+                    break;
+                }
+                n += 1;
+                at = t as usize;
+            }
+            if k < n {
+                shot = Some(q);
+                break;
+            }
+            k -= n;
         }
+        let Some(q) = shot else {
+            // No shot at all: the slide alone.
+            if k != 0 {
+                return Err(lost());
+            }
+            out.push_emitted(em, &[j]);
+            return Ok(());
+        };
+        make_part(game, s, em.view(j), false, &mut c.undo);
+        let base = em.len();
+        let r = match s.get(p.to) {
+            Some(y) => {
+                let mut run = Run::new(game, s, player, Mode::Generate, em);
+                run.owner = owner;
+                run.exec(&programs[q], p.to, Some(y), None)
+            }
+            None => Ok(false),
+        };
+        unmake(s, &mut c.undo);
+        r?;
+        if base + k >= em.len() {
+            return Err(lost());
+        }
+        out.push_emitted(em, &[j, base + k]);
         Ok(())
     }
+}
+
+/// Perft as `Engine::perft_flat` counts it (the same lists, the same end of the game), with the positions of
+/// the last level counted by the plan instead of listed.
+pub(super) fn perft(
+    engine: &super::Engine,
+    plan: &CountPlan,
+    s: &mut State,
+    depth: u32,
+    undo: &mut Undo,
+    lists: &mut [MoveList],
+    c: &mut Counter,
+) -> Result<u64, EngineError> {
+    if depth == 0 {
+        return Ok(1);
+    }
+    if depth == 1 {
+        if let Some(n) = plan.count(engine.game, s, c) {
+            let over = engine.outcome_of_count(s, n.total(), n.moves == 0, &[])?;
+            return Ok(if over.is_some() { 0 } else { n.total() as u64 });
+        }
+    }
+    let (list, deeper) = lists.split_first_mut().expect("a buffer per depth");
+    engine.legal_into(s, list)?;
+    if engine.outcome_of_list(s, list, &[])?.is_some() {
+        return Ok(0);
+    }
+    if depth == 1 {
+        return Ok(list.len() as u64);
+    }
+    let mut n = 0;
+    for i in 0..list.len() {
+        engine.make_listed(s, list, i, undo);
+        let r = perft(engine, plan, s, depth - 1, undo, deeper, c);
+        engine.unmake(s, undo);
+        n += r?;
+    }
+    Ok(n)
 }
 
 #[cfg(test)]
@@ -452,7 +712,10 @@ mod tests {
         assert_eq!(verdict(&amazons(ALL, ALL, "Arrow", "", GRID)), Ok(()));
         let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("games/amazons.zrf");
         let g = crate::load::load_game(&path, &crate::load::VariantSel::First).unwrap();
-        assert!(plan(&g).is_ok());
+        assert!(
+            plan(&g).unwrap().rays.is_some(),
+            "a 10x10 grid counts on bitboards"
+        );
         assert!(crate::engine::Engine::new(&g).count_plan().is_some());
     }
 

@@ -359,6 +359,11 @@ impl<'g> Engine<'g> {
         let mut undo = apply::Undo::new();
         if self.flat {
             let mut lists = vec![MoveList::new(); depth as usize];
+            // The last level counted, not listed, where the count-only analysis accepts the game.
+            if let Some(plan) = &self.count {
+                let mut c = count::Counter::default();
+                return count::perft(self, plan, &mut work, depth, &mut undo, &mut lists, &mut c);
+            }
             return self.perft_flat(&mut work, depth, &mut undo, &mut lists);
         }
         if self.royal_listed {

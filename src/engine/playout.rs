@@ -194,11 +194,9 @@ fn random_game_listed(
     // Composite moves stay handles until one is chosen.
     moves.lazy = true;
     let plan = engine.count_plan().filter(|_| counted);
-    let mut prefixes = vec![];
-    let mut em = super::gen::Emissions::default();
-    let mut undo = super::apply::Undo::new();
+    let mut counter = super::count::Counter::default();
     loop {
-        if let Some(c) = plan.and_then(|p| p.count(engine.game, &s, &mut prefixes)) {
+        if let Some(c) = plan.and_then(|p| p.count(engine.game, &s, &mut counter)) {
             let n = c.total();
             if let Some(o) = engine.outcome_of_count(&s, n, c.moves == 0, &history)? {
                 return Ok(PlayoutResult {
@@ -218,16 +216,7 @@ fn random_game_listed(
             history.push(s.key());
             let i = below(rng, n);
             let p = plan.expect("counted with a plan");
-            p.build(
-                engine.game,
-                &mut s,
-                &prefixes,
-                c,
-                i,
-                &mut em,
-                &mut undo,
-                &mut moves,
-            )?;
+            p.build(engine.game, &mut s, c, i, &mut counter, &mut moves)?;
             engine.play_listed(&mut s, &moves, 0);
             continue;
         }
