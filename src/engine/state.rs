@@ -67,7 +67,7 @@ fn var_key(slot: usize, value: i32) -> u64 {
 }
 
 /// Everything that changes during a game.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Debug, PartialEq, Eq)]
 pub struct State {
     pub cells: Vec<Option<Piece>>,
     /// `reserves[player * pieces + type]`.
@@ -91,6 +91,54 @@ pub struct State {
     pub hash: u64,
     /// Earlier positions, for `forbid-repetition` (ko, superko; `engine/groups.rs`); empty in other games.
     pub past: super::groups::Past,
+}
+
+impl Clone for State {
+    fn clone(&self) -> State {
+        State {
+            cells: self.cells.clone(),
+            reserves: self.reserves.clone(),
+            turn: self.turn,
+            ply: self.ply,
+            passes: self.passes,
+            last_from: self.last_from,
+            last_to: self.last_to,
+            vars: self.vars.clone(),
+            columns: self.columns.clone(),
+            hash: self.hash,
+            past: self.past.clone(),
+        }
+    }
+
+    /// Copies into the buffers already there: the working state of move listing is copied once a position
+    /// (`compose::work_copy`), and the derived `clone_from` allocated its vectors anew each time.
+    fn clone_from(&mut self, source: &State) {
+        // Destructured, so that a field added to the state cannot be forgotten here.
+        let State {
+            cells,
+            reserves,
+            turn,
+            ply,
+            passes,
+            last_from,
+            last_to,
+            vars,
+            columns,
+            hash,
+            past,
+        } = source;
+        self.cells.clone_from(cells);
+        self.reserves.clone_from(reserves);
+        self.turn = *turn;
+        self.ply = *ply;
+        self.passes = *passes;
+        self.last_from = *last_from;
+        self.last_to = *last_to;
+        self.vars.clone_from(vars);
+        self.columns.clone_from(columns);
+        self.hash = *hash;
+        self.past.clone_from(past);
+    }
 }
 
 impl State {
