@@ -224,6 +224,63 @@ impl TypeFilter<'_> {
     }
 }
 
+/// Each piece type's move programs by move type, so that a generation pass for one type (`move-priorities`,
+/// the continuation of a composite move) runs the programs of that type without testing the others.
+#[derive(Clone, Debug, Default)]
+pub struct ProgramIndex {
+    /// Move types plus one: slot 0 holds the programs declared before any `move-type`, slot `t + 1` those of
+    /// type `t`.
+    slots: usize,
+    /// Per piece type and slot (`kind * slots + slot`): its programs' indices are `list[range.0..range.1]`.
+    ranges: Vec<(u32, u32)>,
+    list: Vec<u16>,
+}
+
+impl ProgramIndex {
+    pub fn new(game: &Game) -> ProgramIndex {
+        let slot = |t: Option<MoveType>| t.map_or(0, |t| t.idx() + 1);
+        let slots = game
+            .pieces
+            .iter()
+            .flat_map(|p| &p.moves)
+            .map(|p| slot(p.move_type) + 1)
+            .max()
+            .unwrap_or(1)
+            .max(game.move_types.len() + 1);
+        let mut ranges = Vec::with_capacity(game.pieces.len() * slots);
+        let mut list = vec![];
+        for piece in &game.pieces {
+            for k in 0..slots {
+                let start = list.len() as u32;
+                for (j, p) in piece.moves.iter().enumerate() {
+                    if slot(p.move_type) == k {
+                        list.push(j as u16);
+                    }
+                }
+                ranges.push((start, list.len() as u32));
+            }
+        }
+        ProgramIndex {
+            slots,
+            ranges,
+            list,
+        }
+    }
+
+    /// The indices of the move programs of piece type `kind` with move type `t`, in declaration order.
+    #[inline]
+    pub fn of_type(&self, kind: PieceType, t: Option<MoveType>) -> &[u16] {
+        let slot = t.map_or(0, |t| t.idx() + 1);
+        if slot >= self.slots {
+            return &[];
+        }
+        match self.ranges.get(kind.idx() * self.slots + slot) {
+            Some(&(a, b)) => &self.list[a as usize..b as usize],
+            None => &[],
+        }
+    }
+}
+
 /// Every single part available to `player` in `state`: moves of its pieces and drops from its reserve.
 /// `only` restricts generation to the piece on one square (the continuation of a composite move), `types`
 /// to moves of one type.
@@ -244,7 +301,12 @@ pub fn parts(
     let mut run = Run::new(game, state, player, Mode::Generate, out);
     run.owner = owner;
     let shared = game.options.shared_pieces;
-    for (i, c) in state.cells[first..last].iter().enumerate() {
+    let index = match types {
+        TypeFilter::Only(_) => Some(game.program_index()),
+        _ => None,
+    };
+    let cells = state.cells.get(first..last).unwrap_or(&[]);
+    for (i, c) in cells.iter().enumerate() {
         // Look at the owner before copying the piece: most squares hold none of the mover's.
         let Some(x) = c else { continue };
         if x.dead || (x.owner != owner && !shared) {
@@ -252,8 +314,23 @@ pub fn parts(
         }
         let x = *x;
         let at = Pos((first + i) as u16);
-        for prog in game.pieces[x.kind.idx()].moves.iter().filter(|p| wanted(p)) {
-            run.exec(prog, at, Some(x), None)?;
+        let progs = &game.pieces[x.kind.idx()].moves;
+        match (types, index) {
+            (TypeFilter::Any, _) => {
+                for prog in progs {
+                    run.exec(prog, at, Some(x), None)?;
+                }
+            }
+            (TypeFilter::Only(t), Some(index)) => {
+                for &j in index.of_type(x.kind, t) {
+                    run.exec(&progs[j as usize], at, Some(x), None)?;
+                }
+            }
+            _ => {
+                for prog in progs.iter().filter(|p| wanted(p)) {
+                    run.exec(prog, at, Some(x), None)?;
+                }
+            }
         }
     }
     if only.is_some() {
@@ -705,5 +782,48 @@ impl LegalityCache {
             }
         }
         Ok(false)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::load::{load_game, VariantSel};
+
+    /// The program index lists, for every piece type and move type, exactly the programs the type filter
+    /// selects, in declaration order, on every file of `games/` (and a type no program has lists none).
+    #[test]
+    fn program_index_selects_what_the_filter_selects() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("games");
+        let mut checked = 0;
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.extension().is_none_or(|e| e != "zrf") {
+                continue;
+            }
+            let Ok(game) = load_game(&path, &VariantSel::First) else {
+                continue;
+            };
+            let index = game.program_index();
+            let types = (0..game.move_types.len() + 2).map(|t| match t {
+                0 => None,
+                t => Some(MoveType((t - 1) as u16)),
+            });
+            for t in types {
+                for (k, piece) in game.pieces.iter().enumerate() {
+                    let want: Vec<u16> = piece
+                        .moves
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, p)| TypeFilter::Only(t).wants(p))
+                        .map(|(j, _)| j as u16)
+                        .collect();
+                    let got = index.of_type(PieceType(k as u16), t);
+                    assert_eq!(got, &want[..], "{} piece {} type {t:?}", path.display(), piece.name);
+                    checked += got.len();
+                }
+            }
+        }
+        assert!(checked > 100, "only {checked} programs indexed");
     }
 }
