@@ -397,7 +397,7 @@ pub fn make_part(
 pub fn unmake(state: &mut State, undo: &mut Undo) {
     let Some(f) = undo.frames.pop() else { return };
     for (pos, c) in undo.cells.drain(f.cells..).rev() {
-        state.cells[pos.idx()] = c;
+        state.put(pos, c);
     }
     if let Some(cols) = &mut state.columns {
         for (pos, c) in undo.columns.drain(f.columns..).rev() {

@@ -403,8 +403,7 @@ pub fn complete_moves_into(
     let mut kept = first_move;
     for i in first_move..out.len() {
         let from = out.from(i).map_or(u32::MAX, |p| p.0 as u32);
-        if shared.binary_search(&from).is_err()
-            || seen.insert(effect_key(game, work, out, i, undo))
+        if shared.binary_search(&from).is_err() || seen.insert(effect_key(game, work, out, i, undo))
         {
             out.moves[kept] = out.moves[i];
             kept += 1;

@@ -305,32 +305,55 @@ pub fn parts(
         TypeFilter::Only(_) => Some(game.program_index()),
         _ => None,
     };
-    let cells = state.cells.get(first..last).unwrap_or(&[]);
-    for (i, c) in cells.iter().enumerate() {
-        // Look at the owner before copying the piece: most squares hold none of the mover's.
-        let Some(x) = c else { continue };
-        if x.dead || (x.owner != owner && !shared) {
-            continue;
+    // The programs of one piece (a macro, not a closure: inlined at both loops below).
+    macro_rules! visit {
+        ($at:expr, $x:expr) => {{
+            let (at, x): (Pos, Piece) = ($at, $x);
+            let progs = &game.pieces[x.kind.idx()].moves;
+            match (types, index) {
+                (TypeFilter::Any, _) => {
+                    for prog in progs {
+                        run.exec(prog, at, Some(x), None)?;
+                    }
+                }
+                (TypeFilter::Only(t), Some(index)) => {
+                    for &j in index.of_type(x.kind, t) {
+                        run.exec(&progs[j as usize], at, Some(x), None)?;
+                    }
+                }
+                _ => {
+                    for prog in progs.iter().filter(|p| wanted(p)) {
+                        run.exec(prog, at, Some(x), None)?;
+                    }
+                }
+            }
+        }};
+    }
+    if only.is_none() && !shared {
+        // The mover's pieces from its occupancy bitset, in the order of a scan of the board.
+        for (w, &bits) in state.occupancy(owner).iter().enumerate() {
+            let mut bits = bits;
+            while bits != 0 {
+                let i = w * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                let Some(x) = state.cells.get(i).copied().flatten() else {
+                    continue;
+                };
+                if x.dead || x.owner != owner {
+                    continue;
+                }
+                visit!(Pos(i as u16), x);
+            }
         }
-        let x = *x;
-        let at = Pos((first + i) as u16);
-        let progs = &game.pieces[x.kind.idx()].moves;
-        match (types, index) {
-            (TypeFilter::Any, _) => {
-                for prog in progs {
-                    run.exec(prog, at, Some(x), None)?;
-                }
+    } else {
+        let cells = state.cells.get(first..last).unwrap_or(&[]);
+        for (i, c) in cells.iter().enumerate() {
+            // Look at the owner before copying the piece: most squares hold none of the mover's.
+            let Some(x) = c else { continue };
+            if x.dead || (x.owner != owner && !shared) {
+                continue;
             }
-            (TypeFilter::Only(t), Some(index)) => {
-                for &j in index.of_type(x.kind, t) {
-                    run.exec(&progs[j as usize], at, Some(x), None)?;
-                }
-            }
-            _ => {
-                for prog in progs.iter().filter(|p| wanted(p)) {
-                    run.exec(prog, at, Some(x), None)?;
-                }
-            }
+            visit!(Pos((first + i) as u16), *x);
         }
     }
     if only.is_some() {
@@ -819,7 +842,13 @@ mod tests {
                         .map(|(j, _)| j as u16)
                         .collect();
                     let got = index.of_type(PieceType(k as u16), t);
-                    assert_eq!(got, &want[..], "{} piece {} type {t:?}", path.display(), piece.name);
+                    assert_eq!(
+                        got,
+                        &want[..],
+                        "{} piece {} type {t:?}",
+                        path.display(),
+                        piece.name
+                    );
                     checked += got.len();
                 }
             }
