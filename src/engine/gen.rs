@@ -7,6 +7,7 @@ use super::moves::{Action, Move, Part};
 use super::run::{Mode, Reads, Run};
 use super::state::{Piece, State};
 use super::EngineError;
+use crate::compile::code::{Op, Test, START};
 use crate::compile::*;
 
 pub use super::apply::{apply_move, apply_part};
@@ -281,6 +282,18 @@ impl ProgramIndex {
     }
 }
 
+/// Whether a test reads only the cursor's square (or a fixed one): what the first-op check of `parts` may
+/// decide before a run is set up (a test of a neighbour would need the run's navigation).
+#[inline]
+fn at_cursor(t: Test) -> bool {
+    match t {
+        Test::Empty(l) | Test::Friend(l) | Test::Enemy(l) | Test::Mine(l) | Test::OnBoard(l) => {
+            !matches!(l, Loc::Dir(_))
+        }
+        Test::Cond(_) => false,
+    }
+}
+
 /// Every single part available to `player` in `state`: moves of its pieces and drops from its reserve.
 /// `only` restricts generation to the piece on one square (the continuation of a composite move), `types`
 /// to moves of one type.
@@ -305,6 +318,35 @@ pub fn parts(
         TypeFilter::Only(_) => Some(game.program_index()),
         _ => None,
     };
+    // The mover's navigation, as `Run::exec` picks it.
+    let nav = game.board.nav.get(player.idx()).map_or(&[][..], |v| &v[..]);
+    let nd = game.board.directions.len();
+    // One program from one piece. Most runs end at their first op, a step off the board or a leap onto a
+    // square that fails its test: decided here as `Run::exec` decides it on entry (the same step, the same
+    // test, which read only the board and the cursor), so such a run costs no call.
+    macro_rules! run_program {
+        ($prog:expr, $at:expr, $x:expr) => {{
+            let (prog, at): (&MoveProgram, Pos) = ($prog, $at);
+            let pass = match prog.code.ops.get(START) {
+                Some(&Op::Step(d)) => nav
+                    .get(at.idx() * nd + d.idx())
+                    .is_some_and(|&t| t != NO_POS),
+                Some(&Op::StepVerify(d, t)) if at_cursor(t) => {
+                    match nav.get(at.idx() * nd + d.idx()) {
+                        Some(&to) if to != NO_POS => {
+                            run.cursor = Pos(to);
+                            run.test(&prog.code, t).unwrap_or(false)
+                        }
+                        _ => false,
+                    }
+                }
+                _ => true,
+            };
+            if pass {
+                run.exec(prog, at, Some($x), None)?;
+            }
+        }};
+    }
     // The programs of one piece (a macro, not a closure: inlined at both loops below).
     macro_rules! visit {
         ($at:expr, $x:expr) => {{
@@ -313,17 +355,17 @@ pub fn parts(
             match (types, index) {
                 (TypeFilter::Any, _) => {
                     for prog in progs {
-                        run.exec(prog, at, Some(x), None)?;
+                        run_program!(prog, at, x);
                     }
                 }
                 (TypeFilter::Only(t), Some(index)) => {
                     for &j in index.of_type(x.kind, t) {
-                        run.exec(&progs[j as usize], at, Some(x), None)?;
+                        run_program!(&progs[j as usize], at, x);
                     }
                 }
                 _ => {
                     for prog in progs.iter().filter(|p| wanted(p)) {
-                        run.exec(prog, at, Some(x), None)?;
+                        run_program!(prog, at, x);
                     }
                 }
             }
@@ -854,5 +896,52 @@ mod tests {
             }
         }
         assert!(checked > 100, "only {checked} programs indexed");
+    }
+
+    /// A program whose first op is a leap with a test of the cursor's neighbour (`(n (verify (empty? e)) add)`)
+    /// is not decided by the first-op check of `parts` (it would need the run's navigation): b1 takes on b2,
+    /// whose east neighbour is empty; a1 cannot go to a2, whose east neighbour b2 is occupied.
+    #[test]
+    fn a_first_test_of_a_neighbour_is_left_to_the_run() {
+        let src = r#"
+(game
+  (title "Neighbour test")
+  (players White Black)
+  (turn-order White Black)
+  (board
+    (grid
+      (dimensions ("a/b/c" (50 0)) ("3/2/1" (0 50)))
+      (directions (n 0 -1) (e 1 0))))
+  (piece
+    (name Pawn)
+    (moves (n (verify (empty? e)) add)))
+  (board-setup
+    (White (Pawn a1 b1))
+    (Black (Pawn b2)))
+  (draw-condition (White Black) stalemated))
+"#;
+        let path = std::env::temp_dir().join(format!("dagaz-neighbour-{}.zrf", std::process::id()));
+        std::fs::write(&path, src).unwrap();
+        let game = load_game(&path, &VariantSel::First);
+        let _ = std::fs::remove_file(&path);
+        let game = game.unwrap();
+        let engine = crate::engine::Engine::new(&game);
+        let s = engine.initial();
+        let moves = engine.legal_moves(&s).unwrap();
+        let names: Vec<String> = moves
+            .iter()
+            .map(|m| {
+                let p = &m.parts[0];
+                format!(
+                    "{}-{}",
+                    game.board.pos_name(p.from.unwrap()),
+                    game.board.pos_name(p.to.unwrap())
+                )
+            })
+            .collect();
+        assert_eq!(names, ["b1-b2"]);
+        let mut list = crate::engine::MoveList::new();
+        engine.legal_into(&s, &mut list).unwrap();
+        assert_eq!(list.len(), 1);
     }
 }
