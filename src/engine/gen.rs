@@ -226,15 +226,64 @@ impl TypeFilter<'_> {
 }
 
 /// Each piece type's move programs by move type, so that a generation pass for one type (`move-priorities`,
-/// the continuation of a composite move) runs the programs of that type without testing the others.
+/// the continuation of a composite move) runs the programs of that type without testing the others; with
+/// each program's first op where it is a step or a leap with a test of the square it lands on, which
+/// `parts` decides before calling the run (see [`First`]).
 #[derive(Clone, Debug, Default)]
 pub struct ProgramIndex {
     /// Move types plus one: slot 0 holds the programs declared before any `move-type`, slot `t + 1` those of
-    /// type `t`.
+    /// type `t`; slot `slots` holds every program.
     slots: usize,
-    /// Per piece type and slot (`kind * slots + slot`): its programs' indices are `list[range.0..range.1]`.
+    /// Per piece type and slot (`kind * (slots + 1) + slot`): its programs are `entries[range.0..range.1]`.
     ranges: Vec<(u32, u32)>,
-    list: Vec<u16>,
+    entries: Vec<Entry>,
+}
+
+/// A program of a piece type, with its first op when [`parts`] may decide it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Entry {
+    /// Its index among the piece's move programs.
+    pub prog: u16,
+    pub dir: Dir,
+    pub first: First,
+}
+
+/// What a program's first op is, as far as deciding it before the run goes: `Run::exec` ends a run at once
+/// when its first op is a step off the board, or a leap (`StepVerify`) whose test of the square it lands on
+/// fails; those are the only ops taken here, each test read exactly as `Run::test` reads it with the cursor
+/// on that square.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum First {
+    /// Anything else: the run decides.
+    Run,
+    /// `Step(dir)`.
+    Step,
+    /// `StepVerify(dir, t)` with `t` one of these tests of the cursor's square.
+    Empty,
+    Friend,
+    Enemy,
+    Mine,
+    OnBoard,
+}
+
+impl First {
+    fn of(prog: &MoveProgram) -> (First, Dir) {
+        match prog.code.ops.get(START) {
+            Some(&Op::Step(d)) => (First::Step, d),
+            Some(&Op::StepVerify(d, t)) => {
+                let first = match t {
+                    Test::Empty(Loc::Cursor) => First::Empty,
+                    Test::Friend(Loc::Cursor) => First::Friend,
+                    Test::Enemy(Loc::Cursor) => First::Enemy,
+                    Test::Mine(Loc::Cursor) => First::Mine,
+                    Test::OnBoard(Loc::Cursor) => First::OnBoard,
+                    _ => First::Run,
+                };
+                (first, d)
+            }
+            _ => (First::Run, Dir(0)),
+        }
+    }
 }
 
 impl ProgramIndex {
@@ -248,49 +297,53 @@ impl ProgramIndex {
             .max()
             .unwrap_or(1)
             .max(game.move_types.len() + 1);
-        let mut ranges = Vec::with_capacity(game.pieces.len() * slots);
-        let mut list = vec![];
+        let mut ranges = Vec::with_capacity(game.pieces.len() * (slots + 1));
+        let mut entries = vec![];
         for piece in &game.pieces {
-            for k in 0..slots {
-                let start = list.len() as u32;
+            for k in 0..=slots {
+                let start = entries.len() as u32;
                 for (j, p) in piece.moves.iter().enumerate() {
-                    if slot(p.move_type) == k {
-                        list.push(j as u16);
+                    if k == slots || slot(p.move_type) == k {
+                        let (first, dir) = First::of(p);
+                        entries.push(Entry {
+                            prog: j as u16,
+                            dir,
+                            first,
+                        });
                     }
                 }
-                ranges.push((start, list.len() as u32));
+                ranges.push((start, entries.len() as u32));
             }
         }
         ProgramIndex {
             slots,
             ranges,
-            list,
+            entries,
         }
     }
 
-    /// The indices of the move programs of piece type `kind` with move type `t`, in declaration order.
+    /// The move programs of piece type `kind` with move type `t`, in declaration order.
     #[inline]
-    pub fn of_type(&self, kind: PieceType, t: Option<MoveType>) -> &[u16] {
+    pub fn of_type(&self, kind: PieceType, t: Option<MoveType>) -> &[Entry] {
         let slot = t.map_or(0, |t| t.idx() + 1);
         if slot >= self.slots {
             return &[];
         }
-        match self.ranges.get(kind.idx() * self.slots + slot) {
-            Some(&(a, b)) => &self.list[a as usize..b as usize],
+        self.slot(kind, slot)
+    }
+
+    /// Every move program of piece type `kind`, in declaration order.
+    #[inline]
+    pub fn all(&self, kind: PieceType) -> &[Entry] {
+        self.slot(kind, self.slots)
+    }
+
+    #[inline]
+    fn slot(&self, kind: PieceType, slot: usize) -> &[Entry] {
+        match self.ranges.get(kind.idx() * (self.slots + 1) + slot) {
+            Some(&(a, b)) => self.entries.get(a as usize..b as usize).unwrap_or(&[]),
             None => &[],
         }
-    }
-}
-
-/// Whether a test reads only the cursor's square (or a fixed one): what the first-op check of `parts` may
-/// decide before a run is set up (a test of a neighbour would need the run's navigation).
-#[inline]
-fn at_cursor(t: Test) -> bool {
-    match t {
-        Test::Empty(l) | Test::Friend(l) | Test::Enemy(l) | Test::Mine(l) | Test::OnBoard(l) => {
-            !matches!(l, Loc::Dir(_))
-        }
-        Test::Cond(_) => false,
     }
 }
 
@@ -314,36 +367,36 @@ pub fn parts(
     let mut run = Run::new(game, state, player, Mode::Generate, out);
     run.owner = owner;
     let shared = game.options.shared_pieces;
-    let index = match types {
-        TypeFilter::Only(_) => Some(game.program_index()),
-        _ => None,
-    };
+    let index = game.program_index();
     // The mover's navigation, as `Run::exec` picks it.
     let nav = game.board.nav.get(player.idx()).map_or(&[][..], |v| &v[..]);
     let nd = game.board.directions.len();
     // One program from one piece. Most runs end at their first op, a step off the board or a leap onto a
     // square that fails its test: decided here as `Run::exec` decides it on entry (the same step, the same
-    // test, which read only the board and the cursor), so such a run costs no call.
+    // test of the square: see `First`), so such a run costs no call.
     macro_rules! run_program {
-        ($prog:expr, $at:expr, $x:expr) => {{
-            let (prog, at): (&MoveProgram, Pos) = ($prog, $at);
-            let pass = match prog.code.ops.get(START) {
-                Some(&Op::Step(d)) => nav
-                    .get(at.idx() * nd + d.idx())
-                    .is_some_and(|&t| t != NO_POS),
-                Some(&Op::StepVerify(d, t)) if at_cursor(t) => {
-                    match nav.get(at.idx() * nd + d.idx()) {
-                        Some(&to) if to != NO_POS => {
-                            run.cursor = Pos(to);
-                            run.test(&prog.code, t).unwrap_or(false)
+        ($e:expr, $progs:expr, $at:expr, $x:expr) => {{
+            let (e, at): (&Entry, Pos) = ($e, $at);
+            let pass = e.first == First::Run
+                || match nav.get(at.idx() * nd + e.dir.idx()) {
+                    Some(&to) if to != NO_POS => {
+                        let c = state.cells.get(to as usize).copied().flatten();
+                        match e.first {
+                            First::Empty => c.is_none(),
+                            First::Friend => {
+                                c.is_some_and(|y| !y.dead && game.same_team(y.owner, player))
+                            }
+                            First::Enemy => {
+                                c.is_some_and(|y| !y.dead && !game.same_team(y.owner, player))
+                            }
+                            First::Mine => c.is_some_and(|y| !y.dead && y.owner == player),
+                            First::Run | First::Step | First::OnBoard => true,
                         }
-                        _ => false,
                     }
-                }
-                _ => true,
-            };
+                    _ => false,
+                };
             if pass {
-                run.exec(prog, at, Some($x), None)?;
+                run.exec(&$progs[e.prog as usize], at, Some($x), None)?;
             }
         }};
     }
@@ -352,20 +405,22 @@ pub fn parts(
         ($at:expr, $x:expr) => {{
             let (at, x): (Pos, Piece) = ($at, $x);
             let progs = &game.pieces[x.kind.idx()].moves;
-            match (types, index) {
-                (TypeFilter::Any, _) => {
-                    for prog in progs {
-                        run_program!(prog, at, x);
+            match types {
+                TypeFilter::Any => {
+                    for e in index.all(x.kind) {
+                        run_program!(e, progs, at, x);
                     }
                 }
-                (TypeFilter::Only(t), Some(index)) => {
-                    for &j in index.of_type(x.kind, t) {
-                        run_program!(&progs[j as usize], at, x);
+                TypeFilter::Only(t) => {
+                    for e in index.of_type(x.kind, t) {
+                        run_program!(e, progs, at, x);
                     }
                 }
                 _ => {
-                    for prog in progs.iter().filter(|p| wanted(p)) {
-                        run_program!(prog, at, x);
+                    for e in index.all(x.kind) {
+                        if wanted(&progs[e.prog as usize]) {
+                            run_program!(e, progs, at, x);
+                        }
                     }
                 }
             }
@@ -883,15 +938,30 @@ mod tests {
                         .filter(|(_, p)| TypeFilter::Only(t).wants(p))
                         .map(|(j, _)| j as u16)
                         .collect();
-                    let got = index.of_type(PieceType(k as u16), t);
+                    let got: Vec<u16> = index
+                        .of_type(PieceType(k as u16), t)
+                        .iter()
+                        .map(|e| e.prog)
+                        .collect();
                     assert_eq!(
                         got,
-                        &want[..],
+                        want,
                         "{} piece {} type {t:?}",
                         path.display(),
                         piece.name
                     );
                     checked += got.len();
+                    // Every entry's first op is the program's own.
+                    for e in index.all(PieceType(k as u16)) {
+                        let (first, dir) = First::of(&piece.moves[e.prog as usize]);
+                        assert_eq!((e.first, e.dir), (first, dir));
+                    }
+                    let all: Vec<u16> = index
+                        .all(PieceType(k as u16))
+                        .iter()
+                        .map(|e| e.prog)
+                        .collect();
+                    assert_eq!(all, (0..piece.moves.len() as u16).collect::<Vec<_>>());
                 }
             }
         }
