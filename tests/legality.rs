@@ -4,9 +4,12 @@
 //! where some candidates are illegal; and a position with no legal move is found so by the draw.
 
 use dagaz::compile::Game;
-use dagaz::engine::playout::{below, draw_legal, game_rng, random_game, random_game_counting};
+use dagaz::engine::playout::{
+    below, draw_legal, game_rng, random_game, random_game_counting, random_game_drawn,
+};
 use dagaz::engine::{position, Engine, Move, State};
 use dagaz::load::{load_game, VariantSel};
+use rand_core::RngCore;
 use std::path::Path;
 
 fn load(file: &str) -> Game {
@@ -156,4 +159,74 @@ fn lazy_playouts_agree_with_counting_playouts() {
         assert!(a.moves_seen.is_none());
         assert!(a.plies > 0);
     }
+}
+
+/// Chess's playouts list the candidates into a move buffer and test the drawn move by make and unmake
+/// (`Engine::royal_listed`): the same games as drawing among owned moves, ply for ply, with the random stream
+/// used the same way. Games with invariants or a pass are left to the owned path.
+#[test]
+fn listed_royal_playouts_play_the_games_of_owned_draws() {
+    for (file, listed) in [
+        ("games/chess.zrf", true),
+        ("games/shogi.zrf", false),
+        ("games/xiangqi.zrf", false),
+        ("games/breakthrough.zrf", false),
+    ] {
+        let game = load(file);
+        let engine = Engine::new(&game);
+        assert_eq!(engine.royal_listed(), listed, "{file}");
+    }
+    // A forced pass is a legal move only when no candidate is: the buffer's path does not list it.
+    let text =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("games/chess.zrf"))
+            .unwrap()
+            .replace(
+                "(title \"Chess\")",
+                "(title \"Chess\") (option \"pass turn\" forced)",
+            );
+    let path = std::env::temp_dir().join(format!("dagaz-pass-chess-{}.zrf", std::process::id()));
+    std::fs::write(&path, text).unwrap();
+    let passing = load_game(&path, &VariantSel::First).unwrap();
+    let _ = std::fs::remove_file(&path);
+    assert!(!Engine::new(&passing).royal_listed());
+    let game = load("games/chess.zrf");
+    let engine = Engine::new(&game);
+    for g in 0..12 {
+        let (mut ra, mut rb) = (game_rng(11, g), game_rng(11, g));
+        let a = random_game(&engine, &mut ra, 600).unwrap();
+        let b = random_game_drawn(&engine, &mut rb, 600).unwrap();
+        assert_eq!(a.plies, b.plies, "game {g}");
+        assert_eq!(
+            a.outcome.map(|o| (o.name, o.results)),
+            b.outcome.map(|o| (o.name, o.results)),
+            "game {g}"
+        );
+        assert_eq!(ra.next_u64(), rb.next_u64(), "game {g}: the random stream");
+    }
+}
+
+/// The repetition window reads the history since the number of pieces on the board last fell, and the whole
+/// history again for good once that number has grown.
+#[test]
+fn the_repetition_window_follows_the_piece_count() {
+    use dagaz::engine::end::RepetitionWindow;
+    let game = load("games/chess.zrf");
+    let kings = "turn White\npiece White King e1\npiece Black King e8\n";
+    let with = |extra: &str| position::parse(&game, &format!("{kings}{extra}")).unwrap();
+    let history: Vec<u64> = (0..12).collect();
+    let mut w = RepetitionWindow::default();
+    w.update(&with("piece White Rook a1\npiece Black Rook a8\n"), 3);
+    assert_eq!(w.of(&history[..3]).len(), 3);
+    w.update(&with("piece White Rook a1\npiece Black Rook a8\n"), 4);
+    assert_eq!(w.of(&history[..4]).len(), 4);
+    // A capture: the positions before it had more pieces.
+    w.update(&with("piece White Rook a1\n"), 5);
+    assert_eq!(w.of(&history[..5]), &[] as &[u64]);
+    w.update(&with("piece White Rook a2\n"), 6);
+    assert_eq!(w.of(&history[..6]), &[5]);
+    // A piece created: earlier positions may recur from now on, even after later captures.
+    w.update(&with("piece White Rook a2\npiece Black Knight b8\n"), 7);
+    assert_eq!(w.of(&history[..7]).len(), 7);
+    w.update(&with(""), 9);
+    assert_eq!(w.of(&history[..9]).len(), 9);
 }

@@ -75,6 +75,62 @@ pub struct AttackTable {
     pub conds: Vec<Cond>,
     /// `fixed[player][shape * positions + target]`: the start square of a [`Form::Fixed`] shape, or `NO_POS`.
     pub fixed: Vec<Vec<u16>>,
+    /// Per piece type, per entry of its `forward` list: what a forward run must get past before it can do
+    /// anything (see [`Prefilter`]).
+    pub prefilter: Vec<Vec<Prefilter>>,
+}
+
+/// The opening of a program run forwards in attack tests, read before it runs: its steps and pure checks up to
+/// the first other instruction. A run stops there with nothing emitted (and no error: these ops cannot fail)
+/// unless the opening passes, so a start square where it cannot pass needs no run (`engine::attack`).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Prefilter {
+    /// The pure checks before the first step, read on the start square.
+    pub at_start: Vec<Cond>,
+    /// `Some((steps, last_from))`: after these steps (each invertible) the opening checks `last-to?` at the
+    /// cursor (`last-from?` when `last_from`), so only the square the steps lead back to from the last move's
+    /// square can start a run that passes (en passant).
+    pub anchor: Option<(Vec<Dir>, bool)>,
+}
+
+/// Whether the condition holds only where the cursor is the last move's `to` (false) or `from` (true) square.
+fn last_anchor(c: &Cond) -> Option<bool> {
+    match c {
+        Cond::LastTo(Loc::Cursor) => Some(false),
+        Cond::LastFrom(Loc::Cursor) => Some(true),
+        Cond::And(cs) => cs.iter().find_map(last_anchor),
+        _ => None,
+    }
+}
+
+/// The [`Prefilter`] of a program: its opening of steps and pure checks, read as the interpreter runs it.
+fn prefilter(body: &[Instr], invertible: impl Fn(Dir) -> bool) -> Prefilter {
+    let mut f = Prefilter::default();
+    let mut steps = vec![];
+    let mut stepped = false;
+    let mut exact = true;
+    for i in body {
+        match i {
+            Instr::Step(d) => {
+                stepped = true;
+                exact &= invertible(*d);
+                steps.push(*d);
+            }
+            Instr::Verify(c) if pure(c) => {
+                if !stepped {
+                    f.at_start.push(c.clone());
+                }
+                if let Some(from) = last_anchor(c) {
+                    if exact {
+                        f.anchor = Some((steps, from));
+                    }
+                    break;
+                }
+            }
+            _ => break,
+        }
+    }
+    f
 }
 
 impl AttackTable {
@@ -261,6 +317,7 @@ pub fn classify(game: &Game) -> AttackTable {
         has_shape: vec![false; game.pieces.len()],
         conds: vec![],
         fixed: vec![],
+        prefilter: vec![],
     };
     let np = board.positions.len();
     if np == 0
@@ -370,6 +427,20 @@ pub fn classify(game: &Game) -> AttackTable {
             }
         }
     }
+    table.prefilter = game
+        .pieces
+        .iter()
+        .zip(&table.forward)
+        .map(|(piece, forward)| {
+            forward
+                .iter()
+                .map(|&j| match piece.moves.get(j as usize) {
+                    Some(prog) => prefilter(&prog.body, |d| dir_ok(&d)),
+                    None => Prefilter::default(),
+                })
+                .collect()
+        })
+        .collect();
     table.conds = conds;
     table.pred = pred;
     table.usable = true;
@@ -628,6 +699,51 @@ mod tests {
         assert!(t.shapes.iter().all(|s| !s.types.is_empty()));
     }
 
+    /// The openings of the programs run forwards: en passant is anchored on the last move's square one step
+    /// back; castling checks the king's attribute first. An anchor is taken only from an opening of steps and
+    /// pure checks, with every step invertible.
+    #[test]
+    fn forward_programs_have_their_openings_read() {
+        let (game, t) = table("games/chess.zrf");
+        let kind = |n: &str| game.piece_type(n).unwrap().idx();
+        let e = game.board.direction("e").unwrap();
+        let w = game.board.direction("w").unwrap();
+        let pawn = &t.prefilter[kind("Pawn")];
+        assert_eq!(pawn[0].anchor, Some((vec![e], false)));
+        assert_eq!(pawn[1].anchor, Some((vec![w], false)));
+        assert!(pawn.iter().all(|f| f.at_start.is_empty()));
+        for f in &t.prefilter[kind("King")] {
+            assert_eq!(f.anchor, None);
+            assert!(matches!(&f.at_start[..], [Cond::Attribute(..)]), "{f:?}");
+        }
+        let last = Instr::Verify(Cond::And(vec![
+            Cond::Enemy(Loc::Cursor),
+            Cond::LastTo(Loc::Cursor),
+        ]));
+        let yes = |_: Dir| true;
+        let body = vec![Instr::Step(e), last.clone()];
+        assert_eq!(prefilter(&body, yes).anchor, Some((vec![e], false)));
+        // A step that cannot be walked back, or anything but steps and pure checks before the check: no anchor.
+        assert_eq!(prefilter(&body, |d| d != e).anchor, None);
+        let after_capture = vec![Instr::Step(e), Instr::Capture(Loc::Cursor), last.clone()];
+        assert_eq!(prefilter(&after_capture, yes).anchor, None);
+        let after_loop = vec![
+            Instr::While(Cond::Empty(Loc::Cursor), vec![Instr::Step(e)]),
+            last.clone(),
+        ];
+        assert_eq!(prefilter(&after_loop, yes).anchor, None);
+        // `last-to?` under `or` or `not` does not pin the cursor.
+        let either = vec![
+            Instr::Step(e),
+            Instr::Verify(Cond::Or(vec![Cond::LastTo(Loc::Cursor), Cond::True])),
+        ];
+        assert_eq!(prefilter(&either, yes).anchor, None);
+        let not = vec![Instr::Verify(Cond::Not(Box::new(Cond::LastTo(
+            Loc::Cursor,
+        ))))];
+        assert_eq!(prefilter(&not, yes).anchor, None);
+    }
+
     /// Castling: the check of the king's square waits until the square next to it is found empty, and each
     /// square's check until the next square is; the searches keep their order.
     #[test]
@@ -643,6 +759,17 @@ mod tests {
             matches!(&body[0], Instr::Verify(Cond::Attribute(..))),
             "{body:?}"
         );
+        // The bytecode the interpreter runs is the reordered body's.
+        for piece in &game.pieces {
+            for prog in &piece.moves {
+                assert_eq!(
+                    prog.code,
+                    crate::compile::code::Code::lower(&prog.body, &game.board.opposite),
+                    "{}",
+                    prog.source
+                );
+            }
+        }
         assert_eq!(
             body[1..8],
             [

@@ -87,6 +87,87 @@ pub(super) fn attacked_plain(
     false
 }
 
+/// Which forward runs of an attack test can be skipped, read from the programs' openings
+/// ([`crate::compile::attack::Prefilter`]): a run from a square where the opening fails stops there with
+/// nothing emitted, so it cannot find the target (nor fail).
+pub(super) struct ForwardFilter<'a> {
+    game: &'a Game,
+    table: &'a AttackTable,
+    state: &'a State,
+    target: Pos,
+    target_piece: Piece,
+    defender: Player,
+}
+
+impl<'a> ForwardFilter<'a> {
+    /// For an attack test of `pos` on `state` (the phantom on an empty square, as the forward run sees it).
+    pub(super) fn new(
+        game: &'a Game,
+        table: &'a AttackTable,
+        state: &'a State,
+        pos: Pos,
+        player: Player,
+        defended: bool,
+    ) -> ForwardFilter<'a> {
+        ForwardFilter {
+            game,
+            table,
+            state,
+            target: pos,
+            target_piece: state
+                .get(pos)
+                .unwrap_or_else(|| phantom(game, player, defended)),
+            defender: player,
+        }
+    }
+
+    /// Whether the `k`-th forward program of piece `x` (`AttackTable::forward`) run from `start` may get past
+    /// its opening.
+    #[inline]
+    pub(super) fn may_pass(&self, start: Pos, x: &Piece, k: usize) -> bool {
+        let Some(f) = self
+            .table
+            .prefilter
+            .get(x.kind.idx())
+            .and_then(|v| v.get(k))
+        else {
+            return true;
+        };
+        if let Some((steps, from)) = &f.anchor {
+            let last = if *from {
+                self.state.last_from
+            } else {
+                self.state.last_to
+            };
+            let Some(mut at) = last else {
+                return false;
+            };
+            for d in steps.iter().rev() {
+                match self.table.pred(x.owner, at, *d) {
+                    Some(p) => at = p,
+                    None => return false,
+                }
+            }
+            if at != start {
+                return false;
+            }
+        }
+        if f.at_start.is_empty() {
+            return true;
+        }
+        let w = Walk::new(
+            self.game,
+            self.table,
+            self.state,
+            self.target,
+            self.target_piece,
+            x.owner,
+            self.defender,
+        );
+        f.at_start.iter().all(|c| w.cond(c, start))
+    }
+}
+
 /// One backward walk: the target, who attacks, and the board as the forward run would see it.
 pub(super) struct Walk<'a> {
     game: &'a Game,
@@ -270,7 +351,7 @@ impl<'a> Walk<'a> {
 
     /// A pure condition (`compile::attack::pure`) as the interpreter evaluates it in attack mode, for the
     /// attacker, with the cursor on `cursor`: no mark, no flag, no nested attack test.
-    fn cond(&self, c: &Cond, cursor: Pos) -> bool {
+    pub(super) fn cond(&self, c: &Cond, cursor: Pos) -> bool {
         let g = self.game;
         let p = self.attacker;
         let piece = |l: &Loc| self.loc(*l, cursor).and_then(|q| self.get(q));

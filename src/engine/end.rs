@@ -31,9 +31,23 @@ struct Ctx<'a> {
     moves: MoveCount,
     history: &'a [u64],
     royal: &'a [Vec<PieceType>],
+    /// How often the current position's key occurs in `history`, once counted (every player's repetition
+    /// condition reads the same count).
+    seen: std::cell::Cell<Option<usize>>,
 }
 
 impl Ctx<'_> {
+    /// The occurrences of the current position's key in the history.
+    fn occurrences(&self) -> usize {
+        if let Some(n) = self.seen.get() {
+            return n;
+        }
+        let k = self.state.key();
+        let n = self.history.iter().filter(|&&h| h == k).count();
+        self.seen.set(Some(n));
+        n
+    }
+
     fn to_move(&self) -> Player {
         self.game.turn_order.entries[self.state.turn].player
     }
@@ -175,15 +189,10 @@ impl Ctx<'_> {
                 super::groups::connects(g, self.state, p, zones, types)
             }
             EndCond::CausedRepetition(n) => {
-                super::groups::last_mover(g, self.state) == Some(p) && {
-                    let k = self.state.key();
-                    self.history.iter().filter(|&&h| h == k).count() + 1 >= *n as usize
-                }
+                super::groups::last_mover(g, self.state) == Some(p)
+                    && self.occurrences() + 1 >= *n as usize
             }
-            EndCond::Repetition => {
-                let k = self.state.key();
-                self.history.iter().filter(|&&h| h == k).count() >= 2
-            }
+            EndCond::Repetition => self.occurrences() >= 2,
             EndCond::And(cs) => {
                 for c in cs {
                     if !self.holds(c, p)? {
@@ -205,6 +214,40 @@ impl Ctx<'_> {
     }
 }
 
+/// The part of a game's history where the current position can occur again, for `repetition` and
+/// `caused-repetition` in a playout. Positions with different numbers of pieces on the board differ (and so do
+/// their keys, barring a collision of 64-bit hashes), so while that number has never grown in the game, no
+/// position before its last fall can recur: only the history since then is read. Once it has grown (a drop, a
+/// piece created), the whole history is read for the rest of the game. Decided as the game goes, for any
+/// rules.
+#[derive(Clone, Debug, Default)]
+pub struct RepetitionWindow {
+    start: usize,
+    pieces: Option<usize>,
+    grown: bool,
+}
+
+impl RepetitionWindow {
+    /// Notes the current state, whose history holds `len` keys (the positions before it).
+    pub fn update(&mut self, s: &State, len: usize) {
+        let n = s.cells.iter().filter(|c| c.is_some()).count();
+        match self.pieces {
+            Some(p) if n > p => {
+                self.grown = true;
+                self.start = 0;
+            }
+            Some(p) if n < p && !self.grown => self.start = len,
+            _ => {}
+        }
+        self.pieces = Some(n);
+    }
+
+    /// The keys of `history` the current position may equal.
+    pub fn of<'h>(&self, history: &'h [u64]) -> &'h [u64] {
+        &history[self.start.min(history.len())..]
+    }
+}
+
 /// Whether a phase's condition holds for `player` (the compiler admits only conditions that need neither the
 /// legal moves nor the history).
 pub fn phase_holds(
@@ -222,6 +265,7 @@ pub fn phase_holds(
         },
         history: &[],
         royal: &[],
+        seen: Default::default(),
     };
     ctx.holds(cond, player)
 }
@@ -263,6 +307,7 @@ pub fn outcome_of(
         moves,
         history,
         royal,
+        seen: Default::default(),
     };
     let n = game.players.len();
     let mut best: Option<(i32, usize, Outcome)> = None;

@@ -140,16 +140,21 @@ pub fn attacked_by_forward(
     };
     let wanted = |p: &MoveProgram| move_type.is_none() || p.move_type == move_type;
     let pieces = &game.pieces;
-    if let Some(t) = only {
+    let filter =
+        only.map(|t| super::attack::ForwardFilter::new(game, t, state, pos, player, defended));
+    if let (Some(t), Some(filter)) = (only, &filter) {
         // Nothing to run forwards: no state copy, no interpreter.
-        let any = state.cells.iter().flatten().any(|x| {
-            attacks(x)
-                && t.forward[x.kind.idx()].iter().any(|&j| {
-                    pieces[x.kind.idx()]
-                        .moves
-                        .get(j as usize)
-                        .is_some_and(wanted)
-                })
+        let any = state.cells.iter().enumerate().any(|(i, c)| {
+            c.as_ref().is_some_and(|x| {
+                attacks(x)
+                    && t.forward[x.kind.idx()].iter().enumerate().any(|(k, &j)| {
+                        pieces[x.kind.idx()]
+                            .moves
+                            .get(j as usize)
+                            .is_some_and(wanted)
+                            && filter.may_pass(Pos(i as u16), x, k)
+                    })
+            })
         });
         if !any {
             return Ok(false);
@@ -180,10 +185,16 @@ pub fn attacked_by_forward(
                 }
             }
             Some(t) => {
-                for &j in &t.forward[x.kind.idx()] {
+                for (k, &j) in t.forward[x.kind.idx()].iter().enumerate() {
                     let Some(prog) = progs.get(j as usize).filter(|p| wanted(p)) else {
                         continue;
                     };
+                    if filter
+                        .as_ref()
+                        .is_some_and(|f| !f.may_pass(Pos(i as u16), x, k))
+                    {
+                        continue;
+                    }
                     if run.exec(prog, Pos(i as u16), Some(*x), None)? {
                         return Ok(true);
                     }
@@ -725,13 +736,17 @@ pub fn royal_attacked(
 /// before, so only the others run again. Exact, not a heuristic: a program's result depends only on what it
 /// reads. Used when the player has one royal piece, which the move does not touch, on a board of at most 256
 /// positions, and the move creates no piece and changes no owner; otherwise the full test runs.
-pub(super) struct LegalityCache {
+pub(crate) struct LegalityCache {
     royal: Pos,
     /// Per opponent program run: the attacker's square, the piece there, the program, its answer, its reads.
     runs: Vec<(Pos, Piece, usize, bool, Reads)>,
     /// Per backward walk of an attack shape (`super::attack`): the shape, the attacking player, its answer,
     /// its reads. Empty when the game's programs are all run forwards.
     walks: Vec<(u16, Player, bool, Reads)>,
+    /// Every square some walk or run read, whether any read the last move, whether any answer was a hit.
+    union: [u64; 4],
+    union_last: bool,
+    any_hit: bool,
 }
 
 impl LegalityCache {
@@ -800,7 +815,28 @@ impl LegalityCache {
                 }
             }
         }
-        Ok(Some(LegalityCache { royal, runs, walks }))
+        let mut union = [0u64; 4];
+        let mut union_last = false;
+        let mut any_hit = false;
+        let all = runs
+            .iter()
+            .map(|r| (r.3, r.4))
+            .chain(walks.iter().map(|w| (w.2, w.3)));
+        for (hit, reads) in all {
+            for (u, r) in union.iter_mut().zip(reads.squares) {
+                *u |= r;
+            }
+            union_last |= reads.last;
+            any_hit |= hit;
+        }
+        Ok(Some(LegalityCache {
+            royal,
+            runs,
+            walks,
+            union,
+            union_last,
+            any_hit,
+        }))
     }
 
     pub(super) fn attacked_after(
@@ -811,32 +847,83 @@ impl LegalityCache {
         player: Player,
         types: &[PieceType],
     ) -> Result<bool, EngineError> {
-        let mut changed = [0u64; 4];
-        for part in &m.parts {
-            for a in &part.actions {
-                let squares: &[Pos] = match a {
-                    Action::Move { from, to }
-                    | Action::MoveTop { from, to, .. }
-                    | Action::TakePrisoner { at: from, to } => &[*from, *to],
-                    Action::Capture { at }
-                    | Action::ChangeType { at, .. }
-                    | Action::SetAttribute { at, .. }
-                    | Action::SetIntAttribute { at, .. } => &[*at],
-                    Action::ExtraTurn | Action::GotoTurn { .. } => &[],
-                    // A new piece or a new owner may add an attacker the cache never saw.
-                    // So may a variable that a program reads.
-                    Action::Place { .. } | Action::ChangeOwner { .. } | Action::SetVar { .. } => {
-                        return royal_attacked(game, after, player, types)
-                    }
-                };
-                for p in squares {
-                    if *p == self.royal {
-                        return royal_attacked(game, after, player, types);
-                    }
-                    changed[(p.idx() >> 6) & 3] |= 1 << (p.idx() & 63);
-                }
+        match self.changed(m.parts.iter().flat_map(|p| &p.actions)) {
+            Some(changed) => self.attacked_given(game, after, changed, player, types),
+            None => royal_attacked(game, after, player, types),
+        }
+    }
+
+    /// [`LegalityCache::attacked_after`] for move `i` of a move buffer, `state` being the position before it
+    /// (the one the cache was built on): the move is made (and unmade) only when some cached answer is touched
+    /// by it and must be found again.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn attacked_listed(
+        &self,
+        game: &Game,
+        state: &mut State,
+        list: &super::MoveList,
+        i: usize,
+        undo: &mut super::apply::Undo,
+        player: Player,
+        types: &[PieceType],
+    ) -> Result<bool, EngineError> {
+        let changed = self.changed(list.actions_of(i));
+        if let Some(c) = changed {
+            // Nothing any walk or run read has changed: every cached answer stands.
+            if !self.union_last && (0..4).all(|w| self.union[w] & c[w] == 0) {
+                return Ok(self.any_hit);
             }
         }
+        super::apply::make_parts(game, state, list.heads(i).len(), |j| list.view(i, j), undo);
+        let r = match changed {
+            Some(c) => self.attacked_given(game, state, c, player, types),
+            None => royal_attacked(game, state, player, types),
+        };
+        super::apply::unmake(state, undo);
+        r
+    }
+
+    /// The squares a move's actions change (a bitmap), or `None` when the cache cannot answer for it: the move
+    /// touches the royal square, creates a piece or changes an owner or a variable.
+    fn changed<'a>(&self, actions: impl Iterator<Item = &'a Action>) -> Option<[u64; 4]> {
+        let mut changed = [0u64; 4];
+        for a in actions {
+            let squares: &[Pos] = match a {
+                Action::Move { from, to }
+                | Action::MoveTop { from, to, .. }
+                | Action::TakePrisoner { at: from, to } => &[*from, *to],
+                Action::Capture { at }
+                | Action::ChangeType { at, .. }
+                | Action::SetAttribute { at, .. }
+                | Action::SetIntAttribute { at, .. } => &[*at],
+                Action::ExtraTurn | Action::GotoTurn { .. } => &[],
+                // A new piece or a new owner may add an attacker the cache never saw.
+                // So may a variable that a program reads.
+                Action::Place { .. } | Action::ChangeOwner { .. } | Action::SetVar { .. } => {
+                    return None
+                }
+            };
+            for p in squares {
+                if *p == self.royal {
+                    return None;
+                }
+                changed[(p.idx() >> 6) & 3] |= 1 << (p.idx() & 63);
+            }
+        }
+        Some(changed)
+    }
+
+    /// Whether the royal piece is attacked in `after`, the state after a move that changed the squares
+    /// `changed` (not the royal square): the cached answers that read none of them stand, the others are
+    /// found again.
+    fn attacked_given(
+        &self,
+        game: &Game,
+        after: &State,
+        changed: [u64; 4],
+        player: Player,
+        types: &[PieceType],
+    ) -> Result<bool, EngineError> {
         let table = game.attack_table();
         if !self.walks.is_empty() {
             let Some(target) = after.get(self.royal).filter(|x| !x.dead) else {

@@ -4,6 +4,7 @@
 pub mod apply;
 pub mod attack;
 pub mod compose;
+pub mod count;
 pub mod end;
 pub mod gen;
 pub mod groups;
@@ -47,6 +48,14 @@ pub struct Engine<'g> {
     /// invariants, repetition rule or extension module): the legal moves can be listed into a move buffer
     /// ([`Engine::legal_into`]) with nothing owned built.
     flat: bool,
+    /// Where the count-only analysis accepts a flat game (`count::plan`): random playouts count the moves and
+    /// build only the one they draw.
+    count: Option<count::CountPlan>,
+    /// The one rule that judges a generated move is `checkmated` (royal pieces), and there is no pass: the
+    /// candidates can be listed into a move buffer and each tested by make and unmake on one working state
+    /// ([`Engine::candidates_into`], [`Engine::listed_legal`]), with the same moves in the same order as
+    /// [`Engine::legal_moves`] (chess).
+    royal_listed: bool,
 }
 
 impl<'g> Engine<'g> {
@@ -91,18 +100,22 @@ impl<'g> Engine<'g> {
         }
         kings.sort();
         kings.dedup();
-        let flat = game.phases.is_empty()
+        let judged_whole = game.phases.is_empty()
             && matches!(game.options.maximal_captures, MaximalCaptures::No)
             && game.capture_order.is_empty()
-            && royal.iter().all(|r| r.is_empty())
             && game.invariants.is_empty()
             && game.forbid_repetition.is_none()
             && game.extensions.is_empty();
+        let flat = judged_whole && royal.iter().all(|r| r.is_empty());
+        let royal_listed = judged_whole && !flat && game.options.pass_turn == PassTurn::No;
+        let count = if flat { count::plan(game).ok() } else { None };
         Engine {
             game,
             royal,
             kings,
             flat,
+            count,
+            royal_listed,
         }
     }
 
@@ -177,6 +190,29 @@ impl<'g> Engine<'g> {
         end::outcome_of(self.game, s, count, history, &self.royal)
     }
 
+    /// The count-only plan of this game, if the analysis accepts it (see `count`).
+    pub fn count_plan(&self) -> Option<&count::CountPlan> {
+        self.count.as_ref()
+    }
+
+    /// [`Engine::outcome`] given only how many legal moves there are and whether all are passes (games where
+    /// [`Engine::flat`] holds).
+    pub fn outcome_of_count(
+        &self,
+        s: &State,
+        count: usize,
+        all_pass: bool,
+        history: &[u64],
+    ) -> Result<Option<Outcome>, EngineError> {
+        end::outcome_of(
+            self.game,
+            s,
+            end::MoveCount { count, all_pass },
+            history,
+            &self.royal,
+        )
+    }
+
     /// Plays move `i` of a move buffer on the state in place, saving in `undo` what [`Engine::unmake`] needs.
     pub fn make_listed(&self, s: &mut State, moves: &MoveList, i: usize, undo: &mut apply::Undo) {
         apply::make_parts(
@@ -191,6 +227,57 @@ impl<'g> Engine<'g> {
     /// Plays move `i` of a move buffer on the state in place (no undo).
     pub fn play_listed(&self, s: &mut State, moves: &MoveList, i: usize) {
         apply::play_parts(self.game, s, moves.heads(i).len(), |j| moves.view(i, j))
+    }
+
+    /// Whether [`Engine::candidates_into`] and [`Engine::listed_legal`] serve this game (see the field).
+    pub fn royal_listed(&self) -> bool {
+        self.royal_listed
+    }
+
+    /// The candidate moves of [`Engine::candidates`] into a move buffer (cleared first), in the same order;
+    /// only for games where [`Engine::royal_listed`] holds (otherwise an error).
+    pub fn candidates_into(&self, s: &State, out: &mut MoveList) -> Result<(), EngineError> {
+        if !self.royal_listed {
+            return Err(EngineError(format!(
+                "{}: the move buffer does not list this game's candidates",
+                self.game.title
+            )));
+        }
+        // With no pass, no phases and no rule over whole lists, the generation of the flat path lists exactly
+        // the candidates.
+        compose::with_scratch(|scratch| compose::generate_into(self.game, s, out, scratch))
+    }
+
+    /// Whether candidate `i` of a list from [`Engine::candidates_into`] is legal for `player`, the player to
+    /// move in `s`: made on `s`, tested against the `checkmated` rule, unmade (the answer of
+    /// [`Engine::candidate_legal`]).
+    pub fn listed_legal(
+        &self,
+        s: &mut State,
+        list: &MoveList,
+        i: usize,
+        player: Player,
+        undo: &mut apply::Undo,
+    ) -> Result<bool, EngineError> {
+        let Some(types) = self.royal.get(player.idx()).filter(|t| !t.is_empty()) else {
+            return Ok(true);
+        };
+        self.make_listed(s, list, i, undo);
+        let attacked = gen::royal_attacked(self.game, s, player, types);
+        self.unmake(s, undo);
+        Ok(!attacked?)
+    }
+
+    /// [`Engine::outcome`] given only how many legal moves there are and whether all are passes (games without
+    /// extension modules, whose end conditions read no more of the list).
+    pub fn outcome_counted(
+        &self,
+        s: &State,
+        count: end::MoveCount,
+        history: &[u64],
+    ) -> Result<Option<Outcome>, EngineError> {
+        debug_assert!(self.game.extensions.is_empty());
+        end::outcome_of(self.game, s, count, history, &self.royal)
     }
 
     /// Whether a random playout may draw among the candidate moves and test only the drawn move's legality
@@ -274,6 +361,10 @@ impl<'g> Engine<'g> {
             let mut lists = vec![MoveList::new(); depth as usize];
             return self.perft_flat(&mut work, depth, &mut undo, &mut lists);
         }
+        if self.royal_listed {
+            let mut lists = vec![(MoveList::new(), vec![]); depth as usize];
+            return self.perft_royal(&mut work, depth, &mut undo, &mut lists);
+        }
         self.perft_in(&mut work, depth, &mut undo)
     }
 
@@ -300,6 +391,59 @@ impl<'g> Engine<'g> {
         for i in 0..list.len() {
             self.make_listed(s, list, i, undo);
             let r = self.perft_flat(s, depth - 1, undo, deeper);
+            self.unmake(s, undo);
+            n += r?;
+        }
+        Ok(n)
+    }
+
+    /// Perft with a move buffer of candidates per depth, each tested by make and unmake (games where
+    /// `royal_listed` holds): the legal moves of [`Engine::legal_moves`], in the same order.
+    fn perft_royal(
+        &self,
+        s: &mut State,
+        depth: u32,
+        undo: &mut apply::Undo,
+        lists: &mut [(MoveList, Vec<u32>)],
+    ) -> Result<u64, EngineError> {
+        if depth == 0 {
+            return Ok(1);
+        }
+        let ((list, legal), deeper) = lists.split_first_mut().expect("a buffer per depth");
+        self.candidates_into(s, list)?;
+        let player = self.to_move(s);
+        legal.clear();
+        match self.royal.get(player.idx()).filter(|t| !t.is_empty()) {
+            None => legal.extend(0..list.len() as u32),
+            Some(types) => {
+                let cache = gen::LegalityCache::build(self.game, s, player, types)?;
+                for i in 0..list.len() {
+                    let ok = match &cache {
+                        Some(c) => {
+                            !c.attacked_listed(self.game, s, list, i, undo, player, types)?
+                        }
+                        None => self.listed_legal(s, list, i, player, undo)?,
+                    };
+                    if ok {
+                        legal.push(i as u32);
+                    }
+                }
+            }
+        }
+        let count = end::MoveCount {
+            count: legal.len(),
+            all_pass: legal.iter().all(|&i| list.is_pass(i as usize)),
+        };
+        if self.outcome_counted(s, count, &[])?.is_some() {
+            return Ok(0);
+        }
+        if depth == 1 {
+            return Ok(legal.len() as u64);
+        }
+        let mut n = 0;
+        for &i in legal.iter() {
+            self.make_listed(s, list, i as usize, undo);
+            let r = self.perft_royal(s, depth - 1, undo, deeper);
             self.unmake(s, undo);
             n += r?;
         }

@@ -49,11 +49,24 @@ pub fn random_game(
     max_plies: u32,
 ) -> Result<PlayoutResult, EngineError> {
     if engine.flat() {
-        return random_game_listed(engine, rng, max_plies);
+        return random_game_listed(engine, rng, max_plies, true);
+    }
+    if engine.royal_listed() {
+        return random_game_royal(engine, rng, max_plies);
     }
     if !engine.lazy_legality() {
         return random_game_counting(engine, rng, max_plies);
     }
+    random_game_drawn(engine, rng, max_plies)
+}
+
+/// [`random_game`] by [`draw_legal`] on owned moves, a state copied per ply: what games with `checkmated` or
+/// invariants play where no move buffer serves them, and the reference the buffer's path is held to.
+pub fn random_game_drawn(
+    engine: &Engine,
+    rng: &mut impl RngCore,
+    max_plies: u32,
+) -> Result<PlayoutResult, EngineError> {
     let mut s = engine.initial();
     let mut history = Vec::with_capacity(max_plies as usize + 1);
     let mut moves_seen = (!engine.tests_moves()).then_some(0);
@@ -153,12 +166,26 @@ pub fn random_game_counting(
     }
 }
 
+/// [`random_game`] listing every legal move at every ply, on a move buffer (games where `Engine::flat` holds;
+/// an error otherwise): never the count-only mode. The same games as [`random_game`]; for tests and
+/// measurements of that mode.
+pub fn random_game_listing(
+    engine: &Engine,
+    rng: &mut impl RngCore,
+    max_plies: u32,
+) -> Result<PlayoutResult, EngineError> {
+    random_game_listed(engine, rng, max_plies, false)
+}
+
 /// [`random_game`] on a move buffer reused from ply to ply (games where `Engine::flat` holds): the same moves
-/// in the same order, so the same games, with nothing allocated per ply.
+/// in the same order, so the same games, with nothing allocated per ply. With `counted`, where the engine has
+/// a count-only plan (`super::count`), a ply counts the moves, draws an index into the list it would have
+/// built, and builds only that move: the same random draws, the same move.
 fn random_game_listed(
     engine: &Engine,
     rng: &mut impl RngCore,
     max_plies: u32,
+    counted: bool,
 ) -> Result<PlayoutResult, EngineError> {
     let mut s = engine.initial();
     let mut history = Vec::with_capacity(max_plies as usize + 1);
@@ -166,7 +193,44 @@ fn random_game_listed(
     let mut moves = super::MoveList::new();
     // Composite moves stay handles until one is chosen.
     moves.lazy = true;
+    let plan = engine.count_plan().filter(|_| counted);
+    let mut prefixes = vec![];
+    let mut em = super::gen::Emissions::default();
+    let mut undo = super::apply::Undo::new();
     loop {
+        if let Some(c) = plan.and_then(|p| p.count(engine.game, &s, &mut prefixes)) {
+            let n = c.total();
+            if let Some(o) = engine.outcome_of_count(&s, n, c.moves == 0, &history)? {
+                return Ok(PlayoutResult {
+                    plies: s.ply,
+                    outcome: Some(o),
+                    moves_seen: Some(moves_seen),
+                });
+            }
+            if s.ply >= max_plies {
+                return Ok(PlayoutResult {
+                    plies: s.ply,
+                    outcome: None,
+                    moves_seen: Some(moves_seen),
+                });
+            }
+            moves_seen += n as u64;
+            history.push(s.key());
+            let i = below(rng, n);
+            let p = plan.expect("counted with a plan");
+            p.build(
+                engine.game,
+                &mut s,
+                &prefixes,
+                c,
+                i,
+                &mut em,
+                &mut undo,
+                &mut moves,
+            )?;
+            engine.play_listed(&mut s, &moves, 0);
+            continue;
+        }
         engine.legal_into(&s, &mut moves)?;
         if let Some(o) = engine.outcome_of_list(&s, &moves, &history)? {
             return Ok(PlayoutResult {
@@ -187,5 +251,65 @@ fn random_game_listed(
         let i = below(rng, moves.len());
         let i = engine.resolve(&s, &mut moves, i)?;
         engine.play_listed(&mut s, &moves, i);
+    }
+}
+
+/// [`random_game`] for games where [`Engine::royal_listed`] holds (chess): the candidates listed into a move
+/// buffer reused from ply to ply, the drawn move tested by make and unmake on the game's one state. The same
+/// candidates in the same order, drawn with the same calls as [`draw_legal`] (an index removed by
+/// `swap_remove` as the move was), so the same games, with no state copied and nothing allocated per ply.
+fn random_game_royal(
+    engine: &Engine,
+    rng: &mut impl RngCore,
+    max_plies: u32,
+) -> Result<PlayoutResult, EngineError> {
+    let mut s = engine.initial();
+    let mut history = Vec::with_capacity(max_plies as usize + 1);
+    let mut list = super::MoveList::new();
+    let mut order: Vec<u32> = vec![];
+    let mut undo = super::apply::Undo::new();
+    let mut window = super::end::RepetitionWindow::default();
+    loop {
+        engine.candidates_into(&s, &mut list)?;
+        let player = engine.to_move(&s);
+        order.clear();
+        order.extend(0..list.len() as u32);
+        let mut chosen = None;
+        while !order.is_empty() {
+            let i = order.swap_remove(below(rng, order.len())) as usize;
+            if engine.listed_legal(&mut s, &list, i, player, &mut undo)? {
+                chosen = Some(i);
+                break;
+            }
+        }
+        // The end conditions see the one legal move found, or none (as in `random_game`).
+        let count = super::end::MoveCount {
+            count: chosen.is_some() as usize,
+            all_pass: chosen.is_none_or(|i| list.is_pass(i)),
+        };
+        window.update(&s, history.len());
+        if let Some(o) = engine.outcome_counted(&s, count, window.of(&history))? {
+            return Ok(PlayoutResult {
+                plies: s.ply,
+                outcome: Some(o),
+                moves_seen: None,
+            });
+        }
+        if s.ply >= max_plies {
+            return Ok(PlayoutResult {
+                plies: s.ply,
+                outcome: None,
+                moves_seen: None,
+            });
+        }
+        // A position without a legal move is over (stalemated at least), so a move was found.
+        let Some(i) = chosen else {
+            return Err(EngineError(format!(
+                "{}: no legal move and the game not over",
+                engine.game.title
+            )));
+        };
+        history.push(s.key());
+        engine.play_listed(&mut s, &list, i);
     }
 }
