@@ -330,7 +330,12 @@ pub fn complete_moves_into(
         .iter()
         .any(|e| e.cont.is_some() && e.head.to.is_some());
     if !composite {
+        // Read off the emitted heads, before they move into the list (no indirection per move).
+        let may_share = may_share_ends(em.parts.iter().map(|e| e.head.ends()));
         out.push_singles(em);
+        if !may_share {
+            return Ok(());
+        }
         return merge_equal_singles(game, state, out, first_move, work, undo, keys, shared, seen);
     }
     let work = work_copy(work, state);

@@ -95,6 +95,15 @@ pub struct PartHead {
 }
 
 impl PartHead {
+    /// Where the part's piece started and where it ended (`0xFFFF` for none), in one word: a single-part
+    /// move's `MoveList::ends`.
+    #[inline]
+    pub fn ends(&self) -> u32 {
+        let from = self.from.map_or(0xFFFF, |x| x.0 as u32);
+        let to = self.to.map_or(0xFFFF, |x| x.0 as u32);
+        from << 16 | to
+    }
+
     /// The owned part, its actions read from the buffer the range refers to.
     pub fn to_part(&self, actions: &[Action]) -> Part {
         Part {
