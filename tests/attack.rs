@@ -12,6 +12,39 @@ use std::path::{Path, PathBuf};
 /// Compares the two answers on every square of `s`; returns the number of comparisons.
 fn compare(game: &Game, s: &State, what: &str) -> usize {
     let mut n = 0;
+    // The test of the `checkmated` rule (one pass over the board, then the walks and the forward runs of the
+    // enemy pieces it found) against the forward runs on every square the player's pieces of a type hold.
+    for (p, info) in game.players.iter().enumerate() {
+        let player = Player(p as u8);
+        if info.random {
+            continue;
+        }
+        for t in 0..game.pieces.len() {
+            let t = dagaz::compile::PieceType(t as u16);
+            let mut forward = Ok(false);
+            for (i, x) in s.cells.iter().enumerate() {
+                if x.is_some_and(|x| x.owner == player && x.kind == t) {
+                    let pos = Pos(i as u16);
+                    match gen::attacked_by_forward(game, s, pos, player, false, None, None) {
+                        Ok(false) => continue,
+                        r => {
+                            forward = r;
+                            break;
+                        }
+                    }
+                }
+            }
+            let Ok(forward) = forward else { continue };
+            assert_eq!(
+                gen::royal_attacked(game, s, player, &[t]).expect("the forward run succeeded"),
+                forward,
+                "{what}: a {} of {} attacked, position:\n{}",
+                game.pieces[t.idx()].name,
+                info.name,
+                dagaz::engine::position::format(game, s)
+            );
+        }
+    }
     let mut types: Vec<Option<MoveType>> = vec![None];
     types.extend((0..game.move_types.len().min(2)).map(|t| Some(MoveType(t as u16))));
     for pos in 0..s.cells.len() {
@@ -37,6 +70,23 @@ fn compare(game: &Game, s: &State, what: &str) -> usize {
                         dagaz::engine::position::format(game, s)
                     );
                     n += 1;
+                    if !defended && mt.is_none() && game.players.len() <= 8 {
+                        // The test the `checkmated` rule makes, with the types each side has on the board.
+                        let mut present = vec![0u64; game.players.len()];
+                        for x in s.cells.iter().flatten().filter(|x| !x.dead) {
+                            present[x.owner.idx()] |= attack::type_bit(x.kind);
+                        }
+                        let masked = attack::attacked_by_present(game, s, pos, player, &present)
+                            .expect("the forward run succeeded");
+                        assert_eq!(
+                            masked,
+                            forward,
+                            "{what}: {} attacked for {} (types on the board), position:\n{}",
+                            game.board.pos_name(pos),
+                            info.name,
+                            dagaz::engine::position::format(game, s)
+                        );
+                    }
                 }
             }
         }

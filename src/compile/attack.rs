@@ -43,6 +43,9 @@ pub struct Shape {
     /// `ops` without those final checks.
     pub path: Vec<Op>,
     pub form: Form,
+    /// `types` as a bitmap (bit t: type t; every bit when a type is past 63), to skip a shape none of whose
+    /// types the attacker has on the board.
+    pub mask: u64,
 }
 
 /// How a shape's start square is found from the target.
@@ -85,8 +88,8 @@ pub struct AttackTable {
 /// unless the opening passes, so a start square where it cannot pass needs no run (`engine::attack`).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Prefilter {
-    /// The pure checks before the first step, read on the start square.
-    pub at_start: Vec<Cond>,
+    /// The opening itself: steps and pure checks, in order.
+    pub opening: Vec<Op>,
     /// `Some((steps, last_from))`: after these steps (each invertible) the opening checks `last-to?` at the
     /// cursor (`last-from?` when `last_from`), so only the square the steps lead back to from the last move's
     /// square can start a run that passes (en passant).
@@ -107,24 +110,20 @@ fn last_anchor(c: &Cond) -> Option<bool> {
 fn prefilter(body: &[Instr], invertible: impl Fn(Dir) -> bool) -> Prefilter {
     let mut f = Prefilter::default();
     let mut steps = vec![];
-    let mut stepped = false;
     let mut exact = true;
     for i in body {
         match i {
             Instr::Step(d) => {
-                stepped = true;
                 exact &= invertible(*d);
                 steps.push(*d);
+                f.opening.push(Op::Step(*d));
             }
             Instr::Verify(c) if pure(c) => {
-                if !stepped {
-                    f.at_start.push(c.clone());
-                }
+                f.opening.push(Op::Check(c.clone()));
                 if let Some(from) = last_anchor(c) {
-                    if exact {
-                        f.anchor = Some((steps, from));
+                    if exact && f.anchor.is_none() {
+                        f.anchor = Some((steps.clone(), from));
                     }
-                    break;
                 }
             }
             _ => break,
@@ -297,6 +296,16 @@ fn inverses(board: &Board) -> (Vec<Vec<u16>>, Vec<bool>) {
     (pred, ok)
 }
 
+/// Piece types as a bitmap (bit t: type t), every bit when a type is past 63.
+pub fn type_mask(types: &[PieceType]) -> u64 {
+    types
+        .iter()
+        .fold(0, |m, t| match 1u64.checked_shl(t.0 as u32) {
+            Some(b) if t.0 < 64 => m | b,
+            _ => u64::MAX,
+        })
+}
+
 /// Boards up to this many positions: a slide is then far below the interpreter's step budget, so a forward run
 /// of a plain program can never fail where the backward walk answers.
 const MAX_POSITIONS: usize = 60_000;
@@ -362,6 +371,7 @@ pub fn classify(game: &Game) -> AttackTable {
                         finals: vec![],
                         path: vec![],
                         form: Form::General,
+                        mask: 0,
                     }),
                 }
             }
@@ -371,6 +381,7 @@ pub fn classify(game: &Game) -> AttackTable {
     let mut conds: Vec<Cond> = vec![];
     for s in &mut table.shapes {
         s.types.sort();
+        s.mask = type_mask(&s.types);
         let cut = s
             .ops
             .iter()
@@ -711,10 +722,21 @@ mod tests {
         let pawn = &t.prefilter[kind("Pawn")];
         assert_eq!(pawn[0].anchor, Some((vec![e], false)));
         assert_eq!(pawn[1].anchor, Some((vec![w], false)));
-        assert!(pawn.iter().all(|f| f.at_start.is_empty()));
+        assert!(pawn.iter().all(|f| matches!(
+            &f.opening[..],
+            [Op::Step(_), Op::Check(_), Op::Check(_), Op::Check(_)]
+        )));
         for f in &t.prefilter[kind("King")] {
             assert_eq!(f.anchor, None);
-            assert!(matches!(&f.at_start[..], [Cond::Attribute(..)]), "{f:?}");
+            // The attribute, then square by square up to the rook (long castling: one more empty square).
+            assert!(
+                matches!(
+                    &f.opening[..3],
+                    [Op::Check(Cond::Attribute(..)), Op::Step(_), Op::Check(_)]
+                ),
+                "{f:?}"
+            );
+            assert!(f.opening.len() >= 7, "{f:?}");
         }
         let last = Instr::Verify(Cond::And(vec![
             Cond::Enemy(Loc::Cursor),

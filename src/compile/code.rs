@@ -29,18 +29,35 @@ use super::game::*;
 pub const FAIL: u32 = 0;
 
 /// A predicate tested by a jump: the common ones inline, any other by its index in [`Code::conds`].
+/// (`repr(u8)`: a plain tag byte, which the interpreter's `match` reads in one load.)
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
 pub enum Test {
     Empty(Loc),
     Friend(Loc),
     Enemy(Loc),
     Mine(Loc),
     OnBoard(Loc),
+    /// `(flag? f)`.
+    Flag(FlagId),
     Cond(u32),
 }
 
+impl Test {
+    /// Whether the test reads only the board and the cursor (not the run's flags, marks or variables), so
+    /// that it can be decided before a run is set up (`Run::exec`).
+    pub fn board_only(self) -> bool {
+        matches!(
+            self,
+            Test::Empty(_) | Test::Friend(_) | Test::Enemy(_) | Test::Mine(_) | Test::OnBoard(_)
+        )
+    }
+}
+
 /// One instruction of the flat form. Jump targets are indices into [`Code::ops`].
+/// (`repr(u8)`: a plain tag byte, which the interpreter's dispatch reads in one load.)
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
 pub enum Op {
     /// The path ends (a failed `verify`, a step off the board): op 0 of every program.
     Fail,
@@ -69,6 +86,10 @@ pub enum Op {
     StepWhile(Dir, Test),
     /// `(set-attribute A true|false [LOC])`.
     SetAttribute(AttrId, bool, Loc),
+    /// `(set-flag f true|false)`.
+    SetFlag(FlagId, bool),
+    /// `(flip [LOC])`.
+    Flip(Loc),
     JumpTo(Pos),
     Mark,
     Back,
@@ -85,6 +106,44 @@ pub enum Op {
     Choose(u32),
     /// Any other instruction, run from the tree: [`Code::instrs`]`[i]`.
     Instr(u32),
+    /// A [`Op::Branch`] on `empty?`, `friend?`, `enemy?` or `flag?`, with the test in the op's own tag (one
+    /// dispatch instead of two): only in [`Code::slots`], made from the `Branch` of [`Code::ops`].
+    IfEmpty {
+        at: Loc,
+        when: bool,
+        to: u32,
+    },
+    IfFriend {
+        at: Loc,
+        when: bool,
+        to: u32,
+    },
+    IfEnemy {
+        at: Loc,
+        when: bool,
+        to: u32,
+    },
+    IfFlag {
+        flag: FlagId,
+        when: bool,
+        to: u32,
+    },
+}
+
+impl Op {
+    /// The form the interpreter runs: a branch on a common test as an op of its own.
+    fn specialized(self) -> Op {
+        match self {
+            Op::Branch { test, when, to } => match test {
+                Test::Empty(at) => Op::IfEmpty { at, when, to },
+                Test::Friend(at) => Op::IfFriend { at, when, to },
+                Test::Enemy(at) => Op::IfEnemy { at, when, to },
+                Test::Flag(flag) => Op::IfFlag { flag, when, to },
+                _ => self,
+            },
+            _ => self,
+        }
+    }
 }
 
 /// The parameters of an `add`.
@@ -104,10 +163,19 @@ pub struct ChooseOp {
     pub rest: u32,
 }
 
+/// An op with the steps it stands for, side by side: what the interpreter's loop reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Slot {
+    pub op: Op,
+    pub weight: u32,
+}
+
 /// A move program as flat bytecode (see the module's paragraph).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Code {
     pub ops: Vec<Op>,
+    /// `ops` and `weights` zipped.
+    pub slots: Vec<Slot>,
     /// Per op, the steps of the step budget it stands for: the tree instructions it starts (one each) and
     /// the rounds of a `while` whose body it starts.
     pub weights: Vec<u32>,
@@ -115,6 +183,9 @@ pub struct Code {
     pub adds: Vec<AddOp>,
     pub chooses: Vec<ChooseOp>,
     pub instrs: Vec<Instr>,
+    /// The program is its first op and a plain `add`: `[Fail, first, AddPlain, End]`, so that a run whose
+    /// first op passed only emits (`Run::exec`).
+    pub adds_after_entry: bool,
 }
 
 /// Where execution starts: after [`FAIL`].
@@ -135,7 +206,18 @@ impl Code {
         l.block(body);
         l.push(Op::End);
         l.resolve();
-        l.code
+        let mut code = l.code;
+        code.slots = code
+            .ops
+            .iter()
+            .zip(&code.weights)
+            .map(|(&op, &weight)| Slot {
+                op: op.specialized(),
+                weight,
+            })
+            .collect();
+        code.adds_after_entry = matches!(code.ops[..], [Op::Fail, _, Op::AddPlain, Op::End]);
+        code
     }
 }
 
@@ -268,6 +350,10 @@ impl Lower<'_> {
             Instr::SetAttribute(a, c @ (Cond::True | Cond::False), l) => {
                 self.push(Op::SetAttribute(*a, *c == Cond::True, *l))
             }
+            Instr::SetFlag(f, c @ (Cond::True | Cond::False)) => {
+                self.push(Op::SetFlag(*f, *c == Cond::True))
+            }
+            Instr::Flip(l) => self.push(Op::Flip(*l)),
             Instr::Choose(c) => {
                 let k = self.code.chooses.len() as u32;
                 let rest = self.label();
@@ -337,6 +423,7 @@ impl Lower<'_> {
             Cond::Enemy(l) => Test::Enemy(*l),
             Cond::Mine(l) => Test::Mine(*l),
             Cond::OnBoard(l) => Test::OnBoard(*l),
+            Cond::Flag(f) => Test::Flag(*f),
             _ => {
                 self.code.conds.push(c.clone());
                 Test::Cond(self.code.conds.len() as u32 - 1)
@@ -451,6 +538,51 @@ mod tests {
                 bits >> p.0 & 1 == 1
             }
             _ => unreachable!(),
+        }
+    }
+
+    /// Only a first op followed by a plain `add` and the end is run as an emission alone.
+    #[test]
+    fn adds_after_entry_only_for_a_first_op_and_a_plain_add() {
+        let n = Dir(0);
+        let add = || Instr::Add {
+            promote: vec![],
+            copy: false,
+            partial: None,
+        };
+        let empty = Cond::Empty(Loc::Cursor);
+        let yes = [
+            vec![Instr::Step(n), add()],
+            vec![Instr::Step(n), Instr::Verify(empty.clone()), add()],
+            vec![Instr::Verify(empty.clone()), add()],
+        ];
+        for body in &yes {
+            assert!(Code::lower(body, &[]).adds_after_entry, "{body:?}");
+        }
+        let no = [
+            vec![add()],
+            vec![Instr::Step(n), Instr::Capture(Loc::Cursor), add()],
+            vec![Instr::Step(n), add(), Instr::Step(n), add()],
+            vec![
+                Instr::Step(n),
+                Instr::Add {
+                    promote: vec![PieceType(1)],
+                    copy: false,
+                    partial: None,
+                },
+            ],
+            vec![
+                Instr::Step(n),
+                Instr::Add {
+                    promote: vec![],
+                    copy: false,
+                    partial: Some(None),
+                },
+            ],
+            vec![Instr::Verify(empty.clone()), Instr::Verify(empty), add()],
+        ];
+        for body in &no {
+            assert!(!Code::lower(body, &[]).adds_after_entry, "{body:?}");
         }
     }
 

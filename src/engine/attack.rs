@@ -30,10 +30,58 @@ pub fn attacked_by(
     if !table.usable {
         return gen::attacked_by_forward(game, state, pos, player, defended, move_type, None);
     }
-    if attacked_plain(game, table, state, pos, player, defended, move_type) {
+    if attacked_plain(game, table, state, pos, player, defended, move_type, None) {
         return Ok(true);
     }
     gen::attacked_by_forward(game, state, pos, player, defended, move_type, Some(table))
+}
+
+/// [`attacked_by`] (by the enemies of `player`, any move type) given the piece types each player has on the
+/// board (`present[p]`, bit t for type t, every bit for types past 63; dead pieces left out): the shapes of
+/// types the attacker does not have are not walked.
+pub fn attacked_by_present(
+    game: &Game,
+    state: &State,
+    pos: Pos,
+    player: Player,
+    present: &[u64],
+) -> Result<bool, EngineError> {
+    attacked_by_known(game, state, pos, player, present, None)
+}
+
+/// [`attacked_by_present`] on an occupied square, given also (`forward`) every square, in board order, of a
+/// live enemy piece that has programs run forwards (`AttackTable::forward`): only those are looked at for them.
+pub(super) fn attacked_by_known(
+    game: &Game,
+    state: &State,
+    pos: Pos,
+    player: Player,
+    present: &[u64],
+    forward: Option<&[u16]>,
+) -> Result<bool, EngineError> {
+    let table = game.attack_table();
+    if !table.usable {
+        return gen::attacked_by_forward(game, state, pos, player, false, None, None);
+    }
+    if attacked_plain(game, table, state, pos, player, false, None, Some(present)) {
+        return Ok(true);
+    }
+    match forward {
+        Some(starts) if state.get(pos).is_some() => {
+            gen::attacked_by_forward_from(game, table, state, pos, player, starts)
+        }
+        _ => gen::attacked_by_forward(game, state, pos, player, false, None, Some(table)),
+    }
+}
+
+/// The bit of a piece type in the bitmaps of [`attacked_by_present`].
+#[inline]
+pub fn type_bit(t: PieceType) -> u64 {
+    if t.0 < 64 {
+        1 << t.0
+    } else {
+        u64::MAX
+    }
 }
 
 /// The piece an empty target holds for the attack test: a phantom of the defending side, so that moves which
@@ -52,7 +100,10 @@ pub(super) fn phantom(game: &Game, player: Player, defended: bool) -> Piece {
     }
 }
 
-/// The plain programs' part of the answer: whether some shape reaches `pos` from a piece that has it.
+/// The plain programs' part of the answer: whether some shape reaches `pos` from a piece that has it. With
+/// `present` (see [`attacked_by_present`]), shapes whose types the attacker lacks are skipped: no piece of
+/// theirs could stand at the start of the walk.
+#[allow(clippy::too_many_arguments)]
 pub(super) fn attacked_plain(
     game: &Game,
     table: &AttackTable,
@@ -61,6 +112,7 @@ pub(super) fn attacked_plain(
     player: Player,
     defended: bool,
     move_type: Option<MoveType>,
+    present: Option<&[u64]>,
 ) -> bool {
     if table.shapes.is_empty() {
         return false;
@@ -77,9 +129,16 @@ pub(super) fn attacked_plain(
         if info.random || game.same_team(attacker, player) != defended {
             continue;
         }
+        let has = present.map_or(u64::MAX, |p| p.get(i).copied().unwrap_or(u64::MAX));
+        if has == 0 {
+            continue;
+        }
         let w = Walk::new(game, table, state, pos, target, attacker, player);
         for (k, s) in table.shapes.iter().enumerate() {
-            if (move_type.is_none() || s.move_type == move_type) && w.hits(k, s) {
+            if s.mask & has != 0
+                && (move_type.is_none() || s.move_type == move_type)
+                && w.hits(k, s)
+            {
                 return true;
             }
         }
@@ -152,9 +211,11 @@ impl<'a> ForwardFilter<'a> {
                 return false;
             }
         }
-        if f.at_start.is_empty() {
+        if f.opening.is_empty() {
             return true;
         }
+        // The opening run as the interpreter runs it in attack mode: steps after the attacker's symmetry,
+        // checks on the board with the target's piece (or phantom), no side effects.
         let w = Walk::new(
             self.game,
             self.table,
@@ -164,7 +225,22 @@ impl<'a> ForwardFilter<'a> {
             x.owner,
             self.defender,
         );
-        f.at_start.iter().all(|c| w.cond(c, start))
+        let mut at = start;
+        for o in &f.opening {
+            match o {
+                Op::Step(d) => match self.game.board.step(x.owner, at, *d) {
+                    Some(p) => at = p,
+                    None => return false,
+                },
+                Op::Check(c) => {
+                    if !w.cond(c, at) {
+                        return false;
+                    }
+                }
+                Op::Slide(_) => return true,
+            }
+        }
+        true
     }
 }
 

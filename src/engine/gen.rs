@@ -151,8 +151,10 @@ pub fn attacked_by_forward(
     let pieces = &game.pieces;
     let filter =
         only.map(|t| super::attack::ForwardFilter::new(game, t, state, pos, player, defended));
-    if let (Some(t), Some(filter)) = (only, &filter) {
-        // Nothing to run forwards: no state copy, no interpreter.
+    let empty = state.get(pos).is_none();
+    if let (Some(t), Some(filter), true) = (only, &filter, empty) {
+        // Nothing to run forwards: no state copy, no interpreter. (On an occupied square the loop below
+        // finds the same runs, with no copy to spare.)
         let any = state.cells.iter().enumerate().any(|(i, c)| {
             c.as_ref().is_some_and(|x| {
                 attacks(x)
@@ -171,7 +173,7 @@ pub fn attacked_by_forward(
     }
     // An empty square is attacked when a piece standing there could be captured: put a phantom piece of the
     // defending side there, so that moves which need a victim (`enemy?`) see one and quiet moves do not count.
-    if state.get(pos).is_none() {
+    if empty {
         let mut with_phantom = state.clone();
         with_phantom.set(pos, Some(super::attack::phantom(game, player, defended)));
         return attacked_by_forward(game, &with_phantom, pos, player, defended, move_type, only);
@@ -208,6 +210,48 @@ pub fn attacked_by_forward(
                         return Ok(true);
                     }
                 }
+            }
+        }
+    }
+    Ok(false)
+}
+
+/// [`attacked_by_forward`] (by `player`'s enemies, any move type, the table's forward programs only) of an
+/// occupied square, looking only at the pieces on `starts`: every square, in board order, of a live piece of
+/// an enemy (not a random player) with programs run forwards. The same runs in the same order; the interpreter
+/// is set up only if one is needed.
+pub fn attacked_by_forward_from(
+    game: &Game,
+    table: &crate::compile::attack::AttackTable,
+    state: &State,
+    pos: Pos,
+    player: Player,
+    starts: &[u16],
+) -> Result<bool, EngineError> {
+    let filter = super::attack::ForwardFilter::new(game, table, state, pos, player, false);
+    let passes = |i: u16| {
+        state.get(Pos(i)).is_some_and(|x| {
+            (0..table.forward[x.kind.idx()].len()).any(|k| filter.may_pass(Pos(i), &x, k))
+        })
+    };
+    let Some(first) = starts.iter().position(|&i| passes(i)) else {
+        return Ok(false);
+    };
+    let mut scratch = Emissions::default();
+    let mut run = Run::new(game, state, player, Mode::Attack(pos), &mut scratch);
+    for &i in &starts[first..] {
+        let Some(x) = state.get(Pos(i)) else { continue };
+        let progs = &game.pieces[x.kind.idx()].moves;
+        for (k, &j) in table.forward[x.kind.idx()].iter().enumerate() {
+            let Some(prog) = progs.get(j as usize) else {
+                continue;
+            };
+            if !filter.may_pass(Pos(i), &x, k) {
+                continue;
+            }
+            run.player = x.owner;
+            if run.exec(prog, Pos(i), Some(x), None)? {
+                return Ok(true);
             }
         }
     }
@@ -726,6 +770,72 @@ pub fn royal_attacked(
     player: Player,
     types: &[PieceType],
 ) -> Result<bool, EngineError> {
+    // One pass finds the royal pieces and the types each player has on the board (the shapes of types an
+    // attacker lacks are not walked); with one royal piece, as in chess, no second pass.
+    let n = game.players.len();
+    if n <= 8 {
+        let mut present = [0u64; 8];
+        let (mut first, mut several) = (None, false);
+        // The enemy pieces with programs run forwards (en passant, castling), up to a few.
+        let table = game.attack_table();
+        let mut forward = [0u16; 24];
+        let mut nf = 0;
+        for (i, c) in state.cells.iter().enumerate() {
+            let Some(x) = c else { continue };
+            if !x.dead {
+                present[x.owner.idx() & 7] |= super::attack::type_bit(x.kind);
+                if table
+                    .forward
+                    .get(x.kind.idx())
+                    .is_some_and(|f| !f.is_empty())
+                    && !game.same_team(x.owner, player)
+                    && !game.players[x.owner.idx()].random
+                {
+                    if let Some(slot) = forward.get_mut(nf) {
+                        *slot = i as u16;
+                    }
+                    nf += 1;
+                }
+            }
+            if x.owner == player && types.contains(&x.kind) {
+                several |= first.is_some();
+                first.get_or_insert(i);
+            }
+        }
+        let Some(first) = first else {
+            return Ok(false);
+        };
+        let present = &present[..n];
+        let forward = forward.get(..nf);
+        if !several {
+            return super::attack::attacked_by_known(
+                game,
+                state,
+                Pos(first as u16),
+                player,
+                present,
+                forward,
+            );
+        }
+        for (i, c) in state.cells.iter().enumerate().skip(first) {
+            if let Some(x) = c {
+                if x.owner == player
+                    && types.contains(&x.kind)
+                    && super::attack::attacked_by_known(
+                        game,
+                        state,
+                        Pos(i as u16),
+                        player,
+                        present,
+                        forward,
+                    )?
+                {
+                    return Ok(true);
+                }
+            }
+        }
+        return Ok(false);
+    }
     for (i, c) in state.cells.iter().enumerate() {
         if let Some(x) = c {
             if x.owner == player

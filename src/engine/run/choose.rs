@@ -121,7 +121,7 @@ pub(in crate::engine) struct Saved {
     placed: Vec<(Pos, Piece)>,
     cascades: Vec<(Pos, Pos)>,
     changes: Vec<Action>,
-    flags: Vec<bool>,
+    flags: super::Flags,
     position_flags: Vec<(FlagId, Pos, bool)>,
     extra: bool,
     required: bool,

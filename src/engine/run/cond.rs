@@ -14,27 +14,34 @@ impl Run<'_> {
             Test::Enemy(l) => self.enemy(l),
             Test::Mine(l) => self.mine(l),
             Test::OnBoard(l) => self.loc(l).is_some(),
+            Test::Flag(f) => self.flags.get(f),
             Test::Cond(i) => self.cond(&code.conds[i as usize])?,
         })
     }
 
     #[inline(always)]
-    fn empty(&self, l: Loc) -> bool {
+    pub(super) fn empty(&self, l: Loc) -> bool {
         self.loc(l).is_some_and(|p| self.live(p).is_none())
     }
 
     #[inline(always)]
-    fn friend(&self, l: Loc) -> bool {
+    pub(super) fn friend(&self, l: Loc) -> bool {
         self.loc(l)
             .and_then(|p| self.live(p))
-            .is_some_and(|x| !x.dead && self.game.same_team(x.owner, self.player))
+            .is_some_and(|x| !x.dead && self.allied(x.owner))
     }
 
     #[inline(always)]
-    fn enemy(&self, l: Loc) -> bool {
+    pub(super) fn enemy(&self, l: Loc) -> bool {
         self.loc(l)
             .and_then(|p| self.live(p))
-            .is_some_and(|x| !x.dead && !self.game.same_team(x.owner, self.player))
+            .is_some_and(|x| !x.dead && !self.allied(x.owner))
+    }
+
+    /// Whether `owner` is the mover or on its team: the team table is read only when the game has teams.
+    #[inline(always)]
+    fn allied(&self, owner: Player) -> bool {
+        owner == self.player || (self.teams && self.game.same_team(owner, self.player))
     }
 
     #[inline(always)]
@@ -111,7 +118,7 @@ impl Run<'_> {
                     Err(_) => return Err(Stop::Budget),
                 }
             }
-            Cond::Flag(f) => self.flags.get(f.idx()).copied().unwrap_or(false),
+            Cond::Flag(f) => self.flags.get(*f),
             Cond::PositionFlag(f, l) => match self.loc(*l) {
                 Some(p) => self
                     .position_flags

@@ -20,18 +20,15 @@ impl Run<'_> {
     /// ends (`Run::exec`).
     #[inline(always)]
     fn run_ops(&mut self, code: &Code, mut pc: usize) -> Result<(), Stop> {
-        let ops = &code.ops[..];
-        let weights = &code.weights[..];
+        let slots = &code.slots[..];
         loop {
-            let Some(&op) = ops.get(pc) else {
+            let Some(slot) = slots.get(pc) else {
                 return Ok(());
             };
-            if let Some(&w) = weights.get(pc) {
-                // No overflow: the budget is checked long before (each op stands for a few steps).
-                self.steps = self.steps.wrapping_add(w);
-            }
+            // No overflow: the budget is checked long before (each op stands for a few steps).
+            self.steps = self.steps.wrapping_add(slot.weight);
             pc += 1;
-            match op {
+            match slot.op {
                 Op::Fail => return Err(Stop::Path),
                 Op::End => return Ok(()),
                 Op::Jump(t) => {
@@ -44,6 +41,26 @@ impl Run<'_> {
                 Op::Nop => {}
                 Op::Branch { test, when, to } => {
                     if self.test(code, test)? == when {
+                        pc = to as usize;
+                    }
+                }
+                Op::IfEmpty { at, when, to } => {
+                    if self.empty(at) == when {
+                        pc = to as usize;
+                    }
+                }
+                Op::IfFriend { at, when, to } => {
+                    if self.friend(at) == when {
+                        pc = to as usize;
+                    }
+                }
+                Op::IfEnemy { at, when, to } => {
+                    if self.enemy(at) == when {
+                        pc = to as usize;
+                    }
+                }
+                Op::IfFlag { flag, when, to } => {
+                    if self.flags.get(flag) == when {
                         pc = to as usize;
                     }
                 }
@@ -81,6 +98,8 @@ impl Run<'_> {
                     let at = self.loc(l).ok_or(Stop::Path)?;
                     self.set_attribute(at, attr, value);
                 }
+                Op::SetFlag(f, v) => self.flags.set(f, v),
+                Op::Flip(l) => self.flip(l)?,
                 Op::JumpTo(p) => self.cursor = p,
                 Op::Mark => self.mark = Some(self.cursor),
                 Op::Back => self.cursor = self.mark.unwrap_or(self.start),
@@ -146,6 +165,22 @@ impl Run<'_> {
         }
     }
 
+    /// `(flip LOC)`: an enemy piece becomes the mover's, the mover's the next player's.
+    #[inline]
+    fn flip(&mut self, l: Loc) -> Result<(), Stop> {
+        let at = self.loc(l).ok_or(Stop::Path)?;
+        if let Some(x) = self.live(at) {
+            let n = self.game.players.len() as u8;
+            let owner = if x.owner != self.player {
+                self.player
+            } else {
+                Player((x.owner.0 + 1) % n.max(1))
+            };
+            self.changes.push(Action::ChangeOwner { at, owner });
+        }
+        Ok(())
+    }
+
     /// Charges `cost` steps and checks the budget (a loop's back-edge, a round of a fused loop).
     #[inline]
     pub(in crate::engine) fn charge(&mut self, cost: u32) -> Result<(), Stop> {
@@ -185,18 +220,6 @@ impl Run<'_> {
                 let at = self.loc(*l).ok_or(Stop::Path)?;
                 self.changes.push(Action::ChangeType { at, kind: *t });
             }
-            Instr::Flip(l) => {
-                let at = self.loc(*l).ok_or(Stop::Path)?;
-                if let Some(x) = self.live(at) {
-                    let n = self.game.players.len() as u8;
-                    let owner = if x.owner != self.player {
-                        self.player
-                    } else {
-                        Player((x.owner.0 + 1) % n.max(1))
-                    };
-                    self.changes.push(Action::ChangeOwner { at, owner });
-                }
-            }
             Instr::ChangeOwner(p, l) => {
                 let at = self.loc(*l).ok_or(Stop::Path)?;
                 let owner = match p {
@@ -207,10 +230,7 @@ impl Run<'_> {
             }
             Instr::SetFlag(f, c) => {
                 let v = self.cond(c)?;
-                if self.flags.len() <= f.idx() {
-                    self.flags.resize(f.idx() + 1, false);
-                }
-                self.flags[f.idx()] = v;
+                self.flags.set(*f, v);
             }
             Instr::SetPositionFlag(f, c, l) => {
                 let v = self.cond(c)?;
@@ -254,7 +274,8 @@ impl Run<'_> {
                 });
             }
             // Lowered to ops of their own: never kept whole (`compile/code.rs`).
-            Instr::Step(_)
+            Instr::Flip(_)
+            | Instr::Step(_)
             | Instr::StepOpposite(_)
             | Instr::JumpTo(_)
             | Instr::Verify(_)

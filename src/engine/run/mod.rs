@@ -17,7 +17,7 @@ use super::gen::{attacked_by, Emissions, Emitted};
 use super::moves::Action;
 use super::state::{Piece, State};
 use super::EngineError;
-use crate::compile::code::{Op, Test, START};
+use crate::compile::code::{Op, FAIL, START};
 use crate::compile::*;
 
 /// Instructions one program run may execute before it is declared runaway.
@@ -51,12 +51,18 @@ pub(in crate::engine) enum Mode {
 pub(in crate::engine) struct Run<'a> {
     pub(in crate::engine) game: &'a Game,
     pub(in crate::engine) state: &'a State,
+    /// `state.cells`, one load nearer.
+    cells: &'a [Option<Piece>],
     /// The player to move: symmetry, zones, `friend?` refer to it.
     pub(in crate::engine) player: Player,
     /// The board's navigation after `player`'s symmetry (`Board::nav`), picked once per program run:
     /// `nav[pos * nd + dir]`.
     nav: &'a [u16],
+    /// Whose table `nav` is.
+    nav_for: Option<Player>,
     nd: usize,
+    /// The game has teams (`friend?` and `enemy?` read them).
+    teams: bool,
     /// Whose pieces it moves (`(turn-order (?Dice Black dice))`): a zone the file declares for this player and
     /// not for the mover is read for this player (Daldosa's dice zone exists for Black and White, and the
     /// random `?D` throws Black's dice).
@@ -74,7 +80,7 @@ pub(in crate::engine) struct Run<'a> {
     pub(in crate::engine) placed: Vec<(Pos, Piece)>,
     pub(in crate::engine) cascades: Vec<(Pos, Pos)>,
     pub(in crate::engine) changes: Vec<Action>,
-    pub(in crate::engine) flags: Vec<bool>,
+    pub(in crate::engine) flags: Flags,
     /// Move variables (`set-var`), 0 until set.
     pub(in crate::engine) vars: Vec<i64>,
     pub(in crate::engine) position_flags: Vec<(FlagId, Pos, bool)>,
@@ -119,7 +125,7 @@ impl Run<'_> {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     pub(in crate::engine) fn live(&self, pos: Pos) -> Option<Piece> {
         if self.track {
             let i = pos.idx();
@@ -127,7 +133,7 @@ impl Run<'_> {
             r[(i >> 6) & 3] |= 1 << (i & 63);
             self.reads.set(r);
         }
-        self.state.get(pos)
+        self.cells[pos.idx()]
     }
 
     /// The location, noting that the last move is read.
@@ -141,6 +147,50 @@ impl Run<'_> {
         if self.track {
             self.reads_last.set(true);
         }
+    }
+}
+
+/// The flags of a program run (`set-flag`), false until set: the first 64 as bits, so that a run clears them
+/// in one store and a test reads one word.
+#[derive(Default)]
+pub(in crate::engine) struct Flags {
+    low: u64,
+    /// Flags 64 and over, by index - 64.
+    high: Vec<bool>,
+}
+
+impl Flags {
+    #[inline]
+    pub(in crate::engine) fn clear(&mut self) {
+        self.low = 0;
+        self.high.clear();
+    }
+
+    #[inline]
+    pub(in crate::engine) fn get(&self, f: FlagId) -> bool {
+        match f.idx().checked_sub(64) {
+            None => self.low >> f.idx() & 1 == 1,
+            Some(i) => self.high.get(i).copied().unwrap_or(false),
+        }
+    }
+
+    #[inline]
+    pub(in crate::engine) fn set(&mut self, f: FlagId, v: bool) {
+        match f.idx().checked_sub(64) {
+            None => self.low = self.low & !(1 << f.idx()) | (v as u64) << f.idx(),
+            Some(i) => {
+                if self.high.len() <= i {
+                    self.high.resize(i + 1, false);
+                }
+                self.high[i] = v;
+            }
+        }
+    }
+
+    /// A copy that reuses `self`'s vector.
+    pub(in crate::engine) fn clone_from(&mut self, other: &Flags) {
+        self.low = other.low;
+        self.high.clone_from(&other.high);
     }
 }
 
@@ -164,8 +214,11 @@ impl<'a> Run<'a> {
         Run {
             game,
             state,
+            cells: &state.cells,
             player,
             nav: &[],
+            nav_for: None,
+            teams: !game.teams.is_empty(),
             nd: game.board.directions.len(),
             owner: player,
             mode,
@@ -180,7 +233,7 @@ impl<'a> Run<'a> {
             placed: vec![],
             cascades: vec![],
             changes: vec![],
-            flags: vec![],
+            flags: Flags::default(),
             vars: vec![],
             position_flags: vec![],
             chosen: vec![],
@@ -199,6 +252,10 @@ impl<'a> Run<'a> {
     }
 
     /// Runs one program from `start`; returns whether an attack target was found. A runaway program is an error.
+    ///
+    /// Inlined into its callers: most runs end at their first op, decided here; the rest of the run is
+    /// [`Run::exec_from`].
+    #[inline(always)]
     pub(in crate::engine) fn exec(
         &mut self,
         prog: &MoveProgram,
@@ -210,12 +267,9 @@ impl<'a> Run<'a> {
             self.reads.set([0; 4]);
             self.reads_last.set(false);
         }
-        self.nav = self
-            .game
-            .board
-            .nav
-            .get(self.player.idx())
-            .map_or(&[], |v| &v[..]);
+        if self.nav_for != Some(self.player) {
+            self.pick_nav();
+        }
         // Most runs end at their first op, a step off the board or a leap that fails its test: decide it before
         // setting the run up. Those tests read the board and the cursor alone.
         self.cursor = start;
@@ -230,7 +284,7 @@ impl<'a> Run<'a> {
                 }
                 None => return Ok(false),
             },
-            Some(&Op::StepVerify(d, t)) if !matches!(t, Test::Cond(_)) => {
+            Some(&Op::StepVerify(d, t)) if t.board_only() => {
                 let Some(p) = self.step(start, d) else {
                     return Ok(false);
                 };
@@ -243,8 +297,44 @@ impl<'a> Run<'a> {
                     prog.code.weights.get(START).copied().unwrap_or(0) + 1,
                 )
             }
+            // A first `verify` of the square (`(verify empty?)` of a drop).
+            Some(&Op::Branch { test, when, to }) if to == FAIL && test.board_only() => {
+                if self.test(&prog.code, test).unwrap_or(when) == when {
+                    return Ok(false);
+                }
+                (
+                    START + 1,
+                    prog.code.weights.get(START).copied().unwrap_or(0),
+                )
+            }
             _ => (START, 0),
         };
+        self.exec_from(prog, start, held, drop, pc, steps)
+    }
+
+    /// The mover's navigation table (the caller may change `player` between runs).
+    #[inline(never)]
+    fn pick_nav(&mut self) {
+        self.nav = self
+            .game
+            .board
+            .nav
+            .get(self.player.idx())
+            .map_or(&[], |v| &v[..]);
+        self.nav_for = Some(self.player);
+    }
+
+    /// The run past its first op: set up, then the ops from `pc`, `steps` already charged.
+    #[inline(never)]
+    fn exec_from(
+        &mut self,
+        prog: &MoveProgram,
+        start: Pos,
+        held: Option<Piece>,
+        drop: Option<(PieceType, bool)>,
+        pc: usize,
+        steps: u32,
+    ) -> Result<bool, EngineError> {
         self.start = start;
         self.mark = None;
         self.from = if drop.is_some() { None } else { Some(start) };
@@ -263,6 +353,15 @@ impl<'a> Run<'a> {
         self.required = false;
         self.again = false;
         self.steps = steps;
+        // A leap or a drop that adds once its first op passed (`Code::adds_after_entry`): the emission alone,
+        // without the interpreter's loop. Its steps are a handful, far from the budget.
+        if pc == START + 1 && prog.code.adds_after_entry {
+            return match self.emit(&[], false, None) {
+                Ok(()) | Err(Stop::Path) => Ok(false),
+                Err(Stop::Found) => Ok(true),
+                Err(e) => Err(self.stopped(e, prog, start)),
+            };
+        }
         let mut r = self.run_code(&prog.code, pc);
         // The budget is checked on back-edges; a run that passed it since ends with the error all the same,
         // as it did when every instruction was checked.
@@ -272,16 +371,26 @@ impl<'a> Run<'a> {
         match r {
             Ok(()) | Err(Stop::Path) => Ok(false),
             Err(Stop::Found) => Ok(true),
-            Err(Stop::TooMany) => Err(EngineError(format!(
+            Err(e) => Err(self.stopped(e, prog, start)),
+        }
+    }
+
+    /// The error of a run stopped by the budget or the size of its emissions.
+    #[cold]
+    #[inline(never)]
+    fn stopped(&self, e: Stop, prog: &MoveProgram, start: Pos) -> EngineError {
+        match e {
+            Stop::Path | Stop::Found => EngineError(String::new()),
+            Stop::TooMany => EngineError(format!(
                 "{}: the move programs of one position emitted more than {MAX_EMITTED_ACTIONS} actions",
                 self.game.title
-            ))),
-            Err(Stop::Budget) => Err(EngineError(format!(
+            )),
+            Stop::Budget => EngineError(format!(
                 "{}: a move program ran more than {STEP_BUDGET} steps from {} (an endless `while`?): {}",
                 self.game.title,
                 self.game.board.pos_name(start),
                 prog.source
-            ))),
+            )),
         }
     }
 }
