@@ -15,7 +15,24 @@ const GAMES: u64 = 4;
 const PLIES: u32 = 80;
 const TRIED: usize = 12;
 
+/// Each player's occupancy (`State::pieces_of`) is exactly the positions a scan of the cells finds its pieces on.
+fn check_occupancy(engine: &Engine, what: &str, s: &State) {
+    for p in 0..engine.game.players.len() {
+        let player = dagaz::compile::Player(p as u8);
+        let scanned: Vec<usize> = (0..s.cells.len())
+            .filter(|&i| s.cells[i].is_some_and(|x| x.owner == player))
+            .collect();
+        let kept: Vec<usize> = s.pieces_of(player).map(|q| q.idx()).collect();
+        assert_eq!(
+            kept, scanned,
+            "{what} ply {}: occupancy of player {p}",
+            s.ply
+        );
+    }
+}
+
 fn check_round_trip(engine: &Engine, what: &str, s: &State, undo: &mut Undo) -> Option<State> {
+    check_occupancy(engine, what, s);
     let moves = engine.legal_moves(s).unwrap();
     if moves.is_empty() {
         return None;
@@ -38,6 +55,8 @@ fn check_round_trip(engine: &Engine, what: &str, s: &State, undo: &mut Undo) -> 
             "{what} ply {}: hash after make",
             s.ply
         );
+        check_occupancy(engine, what, &work);
+        check_occupancy(engine, what, &copied);
         // A second move on top, then both undone.
         if let Ok(next) = engine.legal_moves(&work) {
             if let Some(m2) = next.get(next.len() / 2) {
@@ -53,6 +72,7 @@ fn check_round_trip(engine: &Engine, what: &str, s: &State, undo: &mut Undo) -> 
             }
         }
         engine.unmake(&mut work, undo);
+        check_occupancy(engine, what, &work);
         assert_eq!(&work, s, "{what} ply {}: undo of {:?}", s.ply, m);
         assert_eq!(work.hash, s.hash, "{what} ply {}: hash after undo", s.ply);
         assert_eq!(undo.depth(), 0);

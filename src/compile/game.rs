@@ -637,6 +637,8 @@ pub struct Game {
     /// Which move programs `attacked?` checks backwards (`compile/attack.rs`), classified on first use, so that
     /// modules attached after compiling are seen.
     pub attack: std::sync::OnceLock<super::attack::AttackTable>,
+    /// Each piece type's move programs by move type (`engine::gen::ProgramIndex`), built on first use.
+    pub program_index: std::sync::OnceLock<crate::engine::gen::ProgramIndex>,
 }
 
 impl Game {
@@ -644,6 +646,13 @@ impl Game {
     #[inline]
     pub fn attack_table(&self) -> &super::attack::AttackTable {
         self.attack.get_or_init(|| super::attack::classify(self))
+    }
+
+    /// Each piece type's move programs by move type (see [`crate::engine::gen::ProgramIndex`]).
+    #[inline]
+    pub fn program_index(&self) -> &crate::engine::gen::ProgramIndex {
+        self.program_index
+            .get_or_init(|| crate::engine::gen::ProgramIndex::new(self))
     }
 
     /// Whether states of this game keep columns.

@@ -1083,6 +1083,7 @@ pub fn compile_with(
         extensions: vec![],
         stacks,
         attack: Default::default(),
+        program_index: Default::default(),
     };
     sow::check_capacity(&game, c.diags);
     // Cheap checks before attack searches (`compile/attack.rs`): the same moves, less work.

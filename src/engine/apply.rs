@@ -205,6 +205,31 @@ pub fn play_parts<'a>(game: &Game, s: &mut State, n: usize, part: impl Fn(usize)
     let mut goto = None;
     for i in 0..n {
         let p = part(i);
+        // The commonest part, a piece moving (and taking what stands where it lands), written directly:
+        // what `apply_actions` does for it where a capture goes nowhere (no hand, no recycling, no columns).
+        if let [Action::Move { from, to }]
+        | [Action::Capture { at: _ }, Action::Move { from, to }] = p.actions
+        {
+            if !s.has_columns()
+                && game.captures_to_hand.is_none()
+                && !game.options.recycle_captures
+                && !deferred
+            {
+                if let [Action::Capture { at }, _] = p.actions {
+                    if s.get(*at).is_some() {
+                        s.set(*at, None);
+                    }
+                }
+                let x = s.get(*from);
+                s.set(*from, None);
+                s.set(*to, x);
+                if p.from.is_some() || p.to.is_some() {
+                    s.last_from = p.from.or(p.to);
+                    s.last_to = p.to;
+                }
+                continue;
+            }
+        }
         apply_actions(game, s, p, deferred);
         for a in p.actions {
             match *a {
@@ -397,7 +422,7 @@ pub fn make_part(
 pub fn unmake(state: &mut State, undo: &mut Undo) {
     let Some(f) = undo.frames.pop() else { return };
     for (pos, c) in undo.cells.drain(f.cells..).rev() {
-        state.cells[pos.idx()] = c;
+        state.put(pos, c);
     }
     if let Some(cols) = &mut state.columns {
         for (pos, c) in undo.columns.drain(f.columns..).rev() {

@@ -330,7 +330,12 @@ pub fn complete_moves_into(
         .iter()
         .any(|e| e.cont.is_some() && e.head.to.is_some());
     if !composite {
+        // Read off the emitted heads, before they move into the list (no indirection per move).
+        let may_share = may_share_ends(em.parts.iter().map(|e| e.head.ends()));
         out.push_singles(em);
+        if !may_share {
+            return Ok(());
+        }
         return merge_equal_singles(game, state, out, first_move, work, undo, keys, shared, seen);
     }
     let work = work_copy(work, state);
@@ -384,11 +389,27 @@ pub fn complete_moves_into(
     if !deferred {
         return Ok(());
     }
-    // Moves with the same net effect are one move (made whole: deferred captures go only at the end).
+    // Moves with the same net effect are one move (made whole: deferred captures go only at the end). The
+    // key mixes in the square the move's piece started from, so only moves that share it can be one: the
+    // others are kept without being made (most positions have one capture per piece).
+    if out.len() < first_move + 2 {
+        return Ok(());
+    }
+    keys.clear();
+    keys.extend((first_move..out.len()).map(|i| out.from(i).map_or(u32::MAX, |p| p.0 as u32)));
+    keys.sort_unstable();
+    shared.clear();
+    shared.extend(keys.windows(2).filter(|w| w[0] == w[1]).map(|w| w[0]));
+    if shared.is_empty() {
+        return Ok(());
+    }
+    shared.dedup();
     seen.clear();
     let mut kept = first_move;
     for i in first_move..out.len() {
-        if seen.insert(effect_key(game, work, out, i, undo)) {
+        let from = out.from(i).map_or(u32::MAX, |p| p.0 as u32);
+        if shared.binary_search(&from).is_err() || seen.insert(effect_key(game, work, out, i, undo))
+        {
             out.moves[kept] = out.moves[i];
             kept += 1;
         }

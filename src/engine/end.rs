@@ -80,6 +80,40 @@ impl Ctx<'_> {
         on_board + off
     }
 
+    /// [`Ctx::holds`] of the conditions tested at every ply of most games, inlined into the loop of
+    /// [`outcome_of`]: `stalemated`, `blocked` and `absolute-config` (read through the player's occupancy,
+    /// with the same answers); `None` for any other condition.
+    #[inline]
+    fn holds_plain(&self, c: &EndCond, p: Player) -> Option<bool> {
+        Some(match c {
+            EndCond::Stalemated => self.to_move() == p && self.moves.count == 0,
+            EndCond::Blocked => self.to_move() == p && self.moves.all_pass,
+            EndCond::AbsoluteConfig {
+                types,
+                positions,
+                opponent,
+                negated,
+            } => {
+                let list = positions.get(p.idx().min(positions.len().wrapping_sub(1)))?;
+                let mine = self.state.occupancy(p);
+                let found = list.iter().any(|&pos| {
+                    let i = pos.idx();
+                    // A square the player's occupancy does not hold has none of its pieces.
+                    if !*opponent && mine.get(i >> 6).is_none_or(|w| w >> (i & 63) & 1 == 0) {
+                        return false;
+                    }
+                    self.state.get(pos).is_some_and(|x| {
+                        !x.dead
+                            && (x.owner == p) != *opponent
+                            && (types.is_empty() || types.contains(&x.kind))
+                    })
+                });
+                found != *negated
+            }
+            _ => return None,
+        })
+    }
+
     fn holds(&self, c: &EndCond, p: Player) -> Result<bool, EngineError> {
         let g = self.game;
         Ok(match c {
@@ -309,76 +343,30 @@ pub fn outcome_of(
         royal,
         seen: Default::default(),
     };
-    let n = game.players.len();
-    let mut best: Option<(i32, usize, Outcome)> = None;
+    // Which condition decides and for whom; the outcome is built once, out of the loop (`decided`).
+    let mut best: Option<(i32, usize, Player)> = None;
     for (index, ec) in game.end_conditions.iter().enumerate() {
-        if best.as_ref().is_some_and(|(p, i, _)| {
-            (*p, std::cmp::Reverse(*i)) >= (ec.priority, std::cmp::Reverse(index))
+        if best.is_some_and(|(p, i, _)| {
+            (p, std::cmp::Reverse(i)) >= (ec.priority, std::cmp::Reverse(index))
         }) {
             continue;
         }
         for &p in &ec.players {
-            if !ctx.holds(&ec.cond, p)? {
-                continue;
-            }
-            let mut results = vec![0i8; n];
-            match ec.kind {
-                // A player's allies (`(allies ...)`) share its win or loss.
-                EndKind::Win => {
-                    for (q, r) in results.iter_mut().enumerate() {
-                        *r = if game.same_team(Player(q as u8), p) {
-                            1
-                        } else {
-                            -1
-                        };
-                    }
-                }
-                EndKind::Loss => {
-                    for (q, r) in results.iter_mut().enumerate() {
-                        *r = if game.same_team(Player(q as u8), p) {
-                            -1
-                        } else {
-                            1
-                        };
-                    }
-                }
-                EndKind::Draw => {}
-                EndKind::Count => {
-                    let counts: Vec<u32> = (0..n)
-                        .map(|q| ctx.count(Some(Player(q as u8)), &[]))
-                        .collect();
-                    let max = counts.iter().copied().max().unwrap_or(0);
-                    let winners = counts.iter().filter(|&&c| c == max).count();
-                    for (q, &c) in counts.iter().enumerate() {
-                        results[q] = if c == max && winners == 1 {
-                            1
-                        } else if c == max {
-                            0
-                        } else {
-                            -1
-                        };
-                    }
-                }
-            }
-            for (q, info) in game.players.iter().enumerate() {
-                if info.random {
-                    results[q] = 0;
-                }
-            }
-            let out = Outcome {
-                results,
-                end_type: ec.cond.kind().to_string(),
-                name: ec.name.clone(),
-                priority: ec.priority,
+            let holds = match ctx.holds_plain(&ec.cond, p) {
+                Some(h) => h,
+                None => ctx.holds(&ec.cond, p)?,
             };
-            best = Some((ec.priority, index, out));
-            break;
+            if holds {
+                best = Some((ec.priority, index, p));
+                break;
+            }
         }
     }
-    if let Some((_, _, o)) = best {
-        return Ok(Some(o));
+    if let Some((_, index, p)) = best {
+        return Ok(Some(decided(&ctx, &game.end_conditions[index], p)));
     }
     let _ = ctx.royal;
+    let n = game.players.len();
     if moves.count == 0 {
         return Ok(Some(Outcome {
             results: vec![0; n],
@@ -388,4 +376,61 @@ pub fn outcome_of(
         }));
     }
     Ok(None)
+}
+
+/// The outcome when end condition `ec` holds for player `p`.
+#[cold]
+fn decided(ctx: &Ctx<'_>, ec: &EndCondition, p: Player) -> Outcome {
+    let game = ctx.game;
+    let n = game.players.len();
+    let mut results = vec![0i8; n];
+    match ec.kind {
+        // A player's allies (`(allies ...)`) share its win or loss.
+        EndKind::Win => {
+            for (q, r) in results.iter_mut().enumerate() {
+                *r = if game.same_team(Player(q as u8), p) {
+                    1
+                } else {
+                    -1
+                };
+            }
+        }
+        EndKind::Loss => {
+            for (q, r) in results.iter_mut().enumerate() {
+                *r = if game.same_team(Player(q as u8), p) {
+                    -1
+                } else {
+                    1
+                };
+            }
+        }
+        EndKind::Draw => {}
+        EndKind::Count => {
+            let counts: Vec<u32> = (0..n)
+                .map(|q| ctx.count(Some(Player(q as u8)), &[]))
+                .collect();
+            let max = counts.iter().copied().max().unwrap_or(0);
+            let winners = counts.iter().filter(|&&c| c == max).count();
+            for (q, &c) in counts.iter().enumerate() {
+                results[q] = if c == max && winners == 1 {
+                    1
+                } else if c == max {
+                    0
+                } else {
+                    -1
+                };
+            }
+        }
+    }
+    for (q, info) in game.players.iter().enumerate() {
+        if info.random {
+            results[q] = 0;
+        }
+    }
+    Outcome {
+        results,
+        end_type: ec.cond.kind().to_string(),
+        name: ec.name.clone(),
+        priority: ec.priority,
+    }
 }

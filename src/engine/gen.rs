@@ -7,6 +7,7 @@ use super::moves::{Action, Move, Part};
 use super::run::{Mode, Reads, Run};
 use super::state::{Piece, State};
 use super::EngineError;
+use crate::compile::code::{Op, Test, START};
 use crate::compile::*;
 
 pub use super::apply::{apply_move, apply_part};
@@ -94,6 +95,15 @@ pub struct PartHead {
 }
 
 impl PartHead {
+    /// Where the part's piece started and where it ended (`0xFFFF` for none), in one word: a single-part
+    /// move's `MoveList::ends`.
+    #[inline]
+    pub fn ends(&self) -> u32 {
+        let from = self.from.map_or(0xFFFF, |x| x.0 as u32);
+        let to = self.to.map_or(0xFFFF, |x| x.0 as u32);
+        from << 16 | to
+    }
+
     /// The owned part, its actions read from the buffer the range refers to.
     pub fn to_part(&self, actions: &[Action]) -> Part {
         Part {
@@ -279,6 +289,128 @@ impl TypeFilter<'_> {
     }
 }
 
+/// Each piece type's move programs by move type, so that a generation pass for one type (`move-priorities`,
+/// the continuation of a composite move) runs the programs of that type without testing the others; with
+/// each program's first op where it is a step or a leap with a test of the square it lands on, which
+/// `parts` decides before calling the run (see [`First`]).
+#[derive(Clone, Debug, Default)]
+pub struct ProgramIndex {
+    /// Move types plus one: slot 0 holds the programs declared before any `move-type`, slot `t + 1` those of
+    /// type `t`; slot `slots` holds every program.
+    slots: usize,
+    /// Per piece type and slot (`kind * (slots + 1) + slot`): its programs are `entries[range.0..range.1]`.
+    ranges: Vec<(u32, u32)>,
+    entries: Vec<Entry>,
+}
+
+/// A program of a piece type, with its first op when [`parts`] may decide it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Entry {
+    /// Its index among the piece's move programs.
+    pub prog: u16,
+    pub dir: Dir,
+    pub first: First,
+}
+
+/// What a program's first op is, as far as deciding it before the run goes: `Run::exec` ends a run at once
+/// when its first op is a step off the board, or a leap (`StepVerify`) whose test of the square it lands on
+/// fails; those are the only ops taken here, each test read exactly as `Run::test` reads it with the cursor
+/// on that square.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum First {
+    /// Anything else: the run decides.
+    Run,
+    /// `Step(dir)`.
+    Step,
+    /// `StepVerify(dir, t)` with `t` one of these tests of the cursor's square.
+    Empty,
+    Friend,
+    Enemy,
+    Mine,
+    OnBoard,
+}
+
+impl First {
+    fn of(prog: &MoveProgram) -> (First, Dir) {
+        match prog.code.ops.get(START) {
+            Some(&Op::Step(d)) => (First::Step, d),
+            Some(&Op::StepVerify(d, t)) => {
+                let first = match t {
+                    Test::Empty(Loc::Cursor) => First::Empty,
+                    Test::Friend(Loc::Cursor) => First::Friend,
+                    Test::Enemy(Loc::Cursor) => First::Enemy,
+                    Test::Mine(Loc::Cursor) => First::Mine,
+                    Test::OnBoard(Loc::Cursor) => First::OnBoard,
+                    _ => First::Run,
+                };
+                (first, d)
+            }
+            _ => (First::Run, Dir(0)),
+        }
+    }
+}
+
+impl ProgramIndex {
+    pub fn new(game: &Game) -> ProgramIndex {
+        let slot = |t: Option<MoveType>| t.map_or(0, |t| t.idx() + 1);
+        let slots = game
+            .pieces
+            .iter()
+            .flat_map(|p| &p.moves)
+            .map(|p| slot(p.move_type) + 1)
+            .max()
+            .unwrap_or(1)
+            .max(game.move_types.len() + 1);
+        let mut ranges = Vec::with_capacity(game.pieces.len() * (slots + 1));
+        let mut entries = vec![];
+        for piece in &game.pieces {
+            for k in 0..=slots {
+                let start = entries.len() as u32;
+                for (j, p) in piece.moves.iter().enumerate() {
+                    if k == slots || slot(p.move_type) == k {
+                        let (first, dir) = First::of(p);
+                        entries.push(Entry {
+                            prog: j as u16,
+                            dir,
+                            first,
+                        });
+                    }
+                }
+                ranges.push((start, entries.len() as u32));
+            }
+        }
+        ProgramIndex {
+            slots,
+            ranges,
+            entries,
+        }
+    }
+
+    /// The move programs of piece type `kind` with move type `t`, in declaration order.
+    #[inline]
+    pub fn of_type(&self, kind: PieceType, t: Option<MoveType>) -> &[Entry] {
+        let slot = t.map_or(0, |t| t.idx() + 1);
+        if slot >= self.slots {
+            return &[];
+        }
+        self.slot(kind, slot)
+    }
+
+    /// Every move program of piece type `kind`, in declaration order.
+    #[inline]
+    pub fn all(&self, kind: PieceType) -> &[Entry] {
+        self.slot(kind, self.slots)
+    }
+
+    #[inline]
+    fn slot(&self, kind: PieceType, slot: usize) -> &[Entry] {
+        match self.ranges.get(kind.idx() * (self.slots + 1) + slot) {
+            Some(&(a, b)) => self.entries.get(a as usize..b as usize).unwrap_or(&[]),
+            None => &[],
+        }
+    }
+}
+
 /// Every single part available to `player` in `state`: moves of its pieces and drops from its reserve.
 /// `only` restricts generation to the piece on one square (the continuation of a composite move), `types`
 /// to moves of one type.
@@ -299,16 +431,90 @@ pub fn parts(
     let mut run = Run::new(game, state, player, Mode::Generate, out);
     run.owner = owner;
     let shared = game.options.shared_pieces;
-    for (i, c) in state.cells[first..last].iter().enumerate() {
-        // Look at the owner before copying the piece: most squares hold none of the mover's.
-        let Some(x) = c else { continue };
-        if x.dead || (x.owner != owner && !shared) {
-            continue;
+    let index = game.program_index();
+    // The mover's navigation, as `Run::exec` picks it.
+    let nav = game.board.nav.get(player.idx()).map_or(&[][..], |v| &v[..]);
+    let nd = game.board.directions.len();
+    // One program from one piece. Most runs end at their first op, a step off the board or a leap onto a
+    // square that fails its test: decided here as `Run::exec` decides it on entry (the same step, the same
+    // test of the square: see `First`), so such a run costs no call.
+    macro_rules! run_program {
+        ($e:expr, $progs:expr, $at:expr, $x:expr) => {{
+            let (e, at): (&Entry, Pos) = ($e, $at);
+            let pass = e.first == First::Run
+                || match nav.get(at.idx() * nd + e.dir.idx()) {
+                    Some(&to) if to != NO_POS => {
+                        let c = state.cells.get(to as usize).copied().flatten();
+                        match e.first {
+                            First::Empty => c.is_none(),
+                            First::Friend => {
+                                c.is_some_and(|y| !y.dead && game.same_team(y.owner, player))
+                            }
+                            First::Enemy => {
+                                c.is_some_and(|y| !y.dead && !game.same_team(y.owner, player))
+                            }
+                            First::Mine => c.is_some_and(|y| !y.dead && y.owner == player),
+                            First::Run | First::Step | First::OnBoard => true,
+                        }
+                    }
+                    _ => false,
+                };
+            if pass {
+                run.exec(&$progs[e.prog as usize], at, Some($x), None)?;
+            }
+        }};
+    }
+    // The programs of one piece (a macro, not a closure: inlined at both loops below).
+    macro_rules! visit {
+        ($at:expr, $x:expr) => {{
+            let (at, x): (Pos, Piece) = ($at, $x);
+            let progs = &game.pieces[x.kind.idx()].moves;
+            match types {
+                TypeFilter::Any => {
+                    for e in index.all(x.kind) {
+                        run_program!(e, progs, at, x);
+                    }
+                }
+                TypeFilter::Only(t) => {
+                    for e in index.of_type(x.kind, t) {
+                        run_program!(e, progs, at, x);
+                    }
+                }
+                _ => {
+                    for e in index.all(x.kind) {
+                        if wanted(&progs[e.prog as usize]) {
+                            run_program!(e, progs, at, x);
+                        }
+                    }
+                }
+            }
+        }};
+    }
+    if only.is_none() && !shared {
+        // The mover's pieces from its occupancy bitset, in the order of a scan of the board.
+        for (w, &bits) in state.occupancy(owner).iter().enumerate() {
+            let mut bits = bits;
+            while bits != 0 {
+                let i = w * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                let Some(x) = state.cells.get(i).copied().flatten() else {
+                    continue;
+                };
+                if x.dead || x.owner != owner {
+                    continue;
+                }
+                visit!(Pos(i as u16), x);
+            }
         }
-        let x = *x;
-        let at = Pos((first + i) as u16);
-        for prog in game.pieces[x.kind.idx()].moves.iter().filter(|p| wanted(p)) {
-            run.exec(prog, at, Some(x), None)?;
+    } else {
+        let cells = state.cells.get(first..last).unwrap_or(&[]);
+        for (i, c) in cells.iter().enumerate() {
+            // Look at the owner before copying the piece: most squares hold none of the mover's.
+            let Some(x) = c else { continue };
+            if x.dead || (x.owner != owner && !shared) {
+                continue;
+            }
+            visit!(Pos((first + i) as u16), *x);
         }
     }
     if only.is_some() {
@@ -902,5 +1108,116 @@ impl LegalityCache {
             }
         }
         Ok(false)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::load::{load_game, VariantSel};
+
+    /// The program index lists, for every piece type and move type, exactly the programs the type filter
+    /// selects, in declaration order, on every file of `games/` (and a type no program has lists none).
+    #[test]
+    fn program_index_selects_what_the_filter_selects() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("games");
+        let mut checked = 0;
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.extension().is_none_or(|e| e != "zrf") {
+                continue;
+            }
+            let Ok(game) = load_game(&path, &VariantSel::First) else {
+                continue;
+            };
+            let index = game.program_index();
+            let types = (0..game.move_types.len() + 2).map(|t| match t {
+                0 => None,
+                t => Some(MoveType((t - 1) as u16)),
+            });
+            for t in types {
+                for (k, piece) in game.pieces.iter().enumerate() {
+                    let want: Vec<u16> = piece
+                        .moves
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, p)| TypeFilter::Only(t).wants(p))
+                        .map(|(j, _)| j as u16)
+                        .collect();
+                    let got: Vec<u16> = index
+                        .of_type(PieceType(k as u16), t)
+                        .iter()
+                        .map(|e| e.prog)
+                        .collect();
+                    assert_eq!(
+                        got,
+                        want,
+                        "{} piece {} type {t:?}",
+                        path.display(),
+                        piece.name
+                    );
+                    checked += got.len();
+                    // Every entry's first op is the program's own.
+                    for e in index.all(PieceType(k as u16)) {
+                        let (first, dir) = First::of(&piece.moves[e.prog as usize]);
+                        assert_eq!((e.first, e.dir), (first, dir));
+                    }
+                    let all: Vec<u16> = index
+                        .all(PieceType(k as u16))
+                        .iter()
+                        .map(|e| e.prog)
+                        .collect();
+                    assert_eq!(all, (0..piece.moves.len() as u16).collect::<Vec<_>>());
+                }
+            }
+        }
+        assert!(checked > 100, "only {checked} programs indexed");
+    }
+
+    /// A program whose first op is a leap with a test of the cursor's neighbour (`(n (verify (empty? e)) add)`)
+    /// is not decided by the first-op check of `parts` (it would need the run's navigation): b1 takes on b2,
+    /// whose east neighbour is empty; a1 cannot go to a2, whose east neighbour b2 is occupied.
+    #[test]
+    fn a_first_test_of_a_neighbour_is_left_to_the_run() {
+        let src = r#"
+(game
+  (title "Neighbour test")
+  (players White Black)
+  (turn-order White Black)
+  (board
+    (grid
+      (dimensions ("a/b/c" (50 0)) ("3/2/1" (0 50)))
+      (directions (n 0 -1) (e 1 0))))
+  (piece
+    (name Pawn)
+    (moves (n (verify (empty? e)) add)))
+  (board-setup
+    (White (Pawn a1 b1))
+    (Black (Pawn b2)))
+  (draw-condition (White Black) stalemated))
+"#;
+        let path = std::env::temp_dir().join(format!("dagaz-neighbour-{}.zrf", std::process::id()));
+        std::fs::write(&path, src).unwrap();
+        let game = load_game(&path, &VariantSel::First);
+        let _ = std::fs::remove_file(&path);
+        let game = game.unwrap();
+        let engine = crate::engine::Engine::new(&game);
+        let s = engine.initial();
+        let moves = engine.legal_moves(&s).unwrap();
+        let names: Vec<String> = moves
+            .iter()
+            .map(|m| {
+                let p = &m.parts[0];
+                format!(
+                    "{}-{}",
+                    game.board.pos_name(p.from.unwrap()),
+                    game.board.pos_name(p.to.unwrap())
+                )
+            })
+            .collect();
+        assert_eq!(names, ["b1-b2"]);
+        let mut list = crate::engine::MoveList::new();
+        engine.legal_into(&s, &mut list).unwrap();
+        assert_eq!(list.len(), 1);
     }
 }

@@ -235,18 +235,15 @@ impl MoveList {
         } else {
             self.actions.extend_from_slice(&em.actions);
         }
-        self.parts.reserve(em.parts.len());
-        self.moves.reserve(em.parts.len());
-        for e in &em.parts {
-            let mut h = e.head;
-            h.start += shift;
-            h.end += shift;
-            self.moves.push(MoveHead {
-                first: self.parts.len() as u32,
-                len: 1,
-            });
-            self.parts.push(h);
-        }
+        // Extended from exact-size iterators: no capacity test per element.
+        let first = self.parts.len() as u32;
+        self.moves
+            .extend((first..first + em.parts.len() as u32).map(|first| MoveHead { first, len: 1 }));
+        self.parts.extend(em.parts.iter().map(|e| PartHead {
+            start: e.head.start + shift,
+            end: e.head.end + shift,
+            ..e.head
+        }));
         em.parts.clear();
     }
 

@@ -67,7 +67,7 @@ fn var_key(slot: usize, value: i32) -> u64 {
 }
 
 /// Everything that changes during a game.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Debug, PartialEq, Eq)]
 pub struct State {
     pub cells: Vec<Option<Piece>>,
     /// `reserves[player * pieces + type]`.
@@ -91,6 +91,61 @@ pub struct State {
     pub hash: u64,
     /// Earlier positions, for `forbid-repetition` (ko, superko; `engine/groups.rs`); empty in other games.
     pub past: super::groups::Past,
+    /// Per player, the positions holding one of its pieces (dead ones included), as a bitset of
+    /// `occupancy_words` words from `player * occupancy_words`: kept by [`State::set`] and by `unmake`, so
+    /// that generation visits the mover's pieces without scanning the board ([`State::pieces_of`]).
+    occupied: Vec<u64>,
+}
+
+impl Clone for State {
+    fn clone(&self) -> State {
+        State {
+            cells: self.cells.clone(),
+            reserves: self.reserves.clone(),
+            turn: self.turn,
+            ply: self.ply,
+            passes: self.passes,
+            last_from: self.last_from,
+            last_to: self.last_to,
+            vars: self.vars.clone(),
+            columns: self.columns.clone(),
+            hash: self.hash,
+            past: self.past.clone(),
+            occupied: self.occupied.clone(),
+        }
+    }
+
+    /// Copies into the buffers already there: the working state of move listing is copied once a position
+    /// (`compose::work_copy`), and the derived `clone_from` allocated its vectors anew each time.
+    fn clone_from(&mut self, source: &State) {
+        // Destructured, so that a field added to the state cannot be forgotten here.
+        let State {
+            cells,
+            reserves,
+            turn,
+            ply,
+            passes,
+            last_from,
+            last_to,
+            vars,
+            columns,
+            hash,
+            past,
+            occupied,
+        } = source;
+        self.cells.clone_from(cells);
+        self.reserves.clone_from(reserves);
+        self.turn = *turn;
+        self.ply = *ply;
+        self.passes = *passes;
+        self.last_from = *last_from;
+        self.last_to = *last_to;
+        self.vars.clone_from(vars);
+        self.columns.clone_from(columns);
+        self.hash = *hash;
+        self.past.clone_from(past);
+        self.occupied.clone_from(occupied);
+    }
 }
 
 impl State {
@@ -109,6 +164,7 @@ impl State {
             columns: None,
             hash: 0,
             past: Default::default(),
+            occupied: vec![0; game.players.len().max(1) * game.board.positions.len().div_ceil(64)],
         };
         if game.has_stacks() {
             s.enable_columns();
@@ -150,7 +206,7 @@ impl State {
         self.cells[pos.idx()]
     }
 
-    /// Writes a cell, keeping the hash up to date.
+    /// Writes a cell, keeping the hash and the occupancy up to date.
     #[inline]
     pub fn set(&mut self, pos: Pos, p: Option<Piece>) {
         if let Some(old) = &self.cells[pos.idx()] {
@@ -159,7 +215,62 @@ impl State {
         if let Some(new) = &p {
             self.hash ^= cell_key(pos, new);
         }
-        self.cells[pos.idx()] = p;
+        self.put(pos, p);
+    }
+
+    /// Writes a cell, keeping the occupancy up to date but not the hash (`unmake` restores the hash whole).
+    #[inline]
+    pub(super) fn put(&mut self, pos: Pos, p: Option<Piece>) {
+        let i = pos.idx();
+        let old = std::mem::replace(&mut self.cells[i], p).map(|x| x.owner);
+        let new = p.map(|x| x.owner);
+        if old == new {
+            return;
+        }
+        let words = self.occupancy_words();
+        let bit = 1u64 << (i & 63);
+        if let Some(o) = old {
+            if let Some(w) = self.occupied.get_mut(o.idx() * words + (i >> 6)) {
+                *w &= !bit;
+            }
+        }
+        if let Some(o) = new {
+            match self.occupied.get_mut(o.idx() * words + (i >> 6)) {
+                Some(w) => *w |= bit,
+                None => self.grow_occupancy(o, i),
+            }
+        }
+    }
+
+    /// An owner past the game's players: the bitsets grow rather than lose the piece (never in a loaded game).
+    #[cold]
+    fn grow_occupancy(&mut self, owner: Player, i: usize) {
+        let words = self.occupancy_words();
+        self.occupied.resize((owner.idx() + 1) * words, 0);
+        self.occupied[owner.idx() * words + (i >> 6)] |= 1 << (i & 63);
+    }
+
+    /// Words of each player's occupancy bitset.
+    #[inline]
+    pub fn occupancy_words(&self) -> usize {
+        self.cells.len().div_ceil(64)
+    }
+
+    /// The positions holding `player`'s pieces (dead ones included), as bitset words (see the field).
+    #[inline]
+    pub fn occupancy(&self, player: Player) -> &[u64] {
+        let words = self.occupancy_words();
+        let start = player.idx() * words;
+        self.occupied.get(start..start + words).unwrap_or(&[])
+    }
+
+    /// The positions holding `player`'s pieces, in increasing order.
+    #[inline]
+    pub fn pieces_of(&self, player: Player) -> impl Iterator<Item = Pos> + '_ {
+        self.occupancy(player)
+            .iter()
+            .enumerate()
+            .flat_map(|(w, &bits)| BitIter(bits).map(move |b| Pos((w * 64 + b) as u16)))
     }
 
     /// What writing `p` on `pos` would XOR into the hash ([`State::set`] without the write).
@@ -209,6 +320,22 @@ impl State {
             h ^= super::stack::column_key(Pos(i as u16), col);
         }
         h
+    }
+}
+
+/// The set bits of a word, lowest first.
+struct BitIter(u64);
+
+impl Iterator for BitIter {
+    type Item = usize;
+    #[inline]
+    fn next(&mut self) -> Option<usize> {
+        if self.0 == 0 {
+            return None;
+        }
+        let b = self.0.trailing_zeros() as usize;
+        self.0 &= self.0 - 1;
+        Some(b)
     }
 }
 

@@ -24,7 +24,39 @@ impl Run<'_> {
             && !self.captures.contains(&pos)
     }
 
+    /// `add`: emits the part the run has built (or, in attack mode, says whether it captures the target).
+    /// Inlined into the interpreter's `add` ops for the commonest part ([`Run::emit_plain`]); everything else
+    /// goes to [`Run::emit_general`].
+    #[inline(always)]
     pub(in crate::engine) fn emit(
+        &mut self,
+        promote: &[PieceType],
+        copy: bool,
+        cont: Option<Option<MoveType>>,
+    ) -> Result<(), Stop> {
+        if let (Mode::Generate, Some(f), Some(h), None, true, false, false) = (
+            self.mode,
+            self.from,
+            self.held,
+            self.drop,
+            promote.is_empty(),
+            copy,
+            self.extra | self.again | self.required,
+        ) {
+            if self.captures.is_empty()
+                && self.cascades.is_empty()
+                && self.placed.is_empty()
+                && self.changes.is_empty()
+            {
+                let dest = self.to.unwrap_or(self.cursor);
+                return self.emit_plain(f, h.kind, dest, cont);
+            }
+        }
+        self.emit_general(promote, copy, cont)
+    }
+
+    #[inline(never)]
+    fn emit_general(
         &mut self,
         promote: &[PieceType],
         copy: bool,
@@ -226,6 +258,49 @@ impl Run<'_> {
             self.changes
                 .retain(|a| !matches!(a, Action::TakePrisoner { .. } | Action::MoveTop { .. }));
         }
+        Ok(())
+    }
+}
+
+impl Run<'_> {
+    /// [`Run::emit`] of the commonest part: the held piece goes from `f` to `dest` (capturing what stands
+    /// there) or stays, with nothing captured, placed, cascaded or changed on the way, no promotion, no extra
+    /// turn: the actions and head the general path builds for it, with none of its tests.
+    #[inline]
+    fn emit_plain(
+        &mut self,
+        f: Pos,
+        kind: PieceType,
+        dest: Pos,
+        cont: Option<Option<MoveType>>,
+    ) -> Result<(), Stop> {
+        let start = self.out.actions.len();
+        if f != dest {
+            // `occupied_on_arrival` with no cascades or captures under way.
+            if self.live(dest).is_some_and(|x| !x.dead) {
+                self.out.actions.push(Action::Capture { at: dest });
+            }
+            self.out.actions.push(Action::Move { from: f, to: dest });
+        }
+        let end = self.out.actions.len();
+        self.emitted_actions += end - start + 1;
+        if self.emitted_actions > MAX_EMITTED_ACTIONS {
+            self.out.actions.truncate(start);
+            return Err(Stop::TooMany);
+        }
+        self.out.parts.push(Emitted {
+            head: PartHead {
+                start: start as u32,
+                end: end as u32,
+                from: Some(f),
+                to: Some(dest),
+                piece: kind,
+                move_type: self.move_type,
+            },
+            cont,
+            required: false,
+            anywhere: false,
+        });
         Ok(())
     }
 }
