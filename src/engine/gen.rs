@@ -441,26 +441,33 @@ pub fn parts(
     macro_rules! run_program {
         ($e:expr, $progs:expr, $at:expr, $x:expr) => {{
             let (e, at): (&Entry, Pos) = ($e, $at);
-            let pass = e.first == First::Run
-                || match nav.get(at.idx() * nd + e.dir.idx()) {
-                    Some(&to) if to != NO_POS => {
-                        let c = state.cells.get(to as usize).copied().flatten();
-                        match e.first {
-                            First::Empty => c.is_none(),
-                            First::Friend => {
-                                c.is_some_and(|y| !y.dead && game.same_team(y.owner, player))
-                            }
-                            First::Enemy => {
-                                c.is_some_and(|y| !y.dead && !game.same_team(y.owner, player))
-                            }
-                            First::Mine => c.is_some_and(|y| !y.dead && y.owner == player),
-                            First::Run | First::Step | First::OnBoard => true,
-                        }
-                    }
-                    _ => false,
-                };
-            if pass {
+            if e.first == First::Run {
                 run.exec(&$progs[e.prog as usize], at, Some($x), None)?;
+            } else if let Some(&to) = nav.get(at.idx() * nd + e.dir.idx()) {
+                if to != NO_POS {
+                    let c = state.cells.get(to as usize).copied().flatten();
+                    let pass = match e.first {
+                        First::Empty => c.is_none(),
+                        First::Friend => {
+                            c.is_some_and(|y| !y.dead && game.same_team(y.owner, player))
+                        }
+                        First::Enemy => {
+                            c.is_some_and(|y| !y.dead && !game.same_team(y.owner, player))
+                        }
+                        First::Mine => c.is_some_and(|y| !y.dead && y.owner == player),
+                        First::Run | First::Step | First::OnBoard => true,
+                    };
+                    // Decided here, the first op is not decided again by the run.
+                    if pass {
+                        run.exec_entered(
+                            &$progs[e.prog as usize],
+                            at,
+                            Pos(to),
+                            e.first != First::Step,
+                            Some($x),
+                        )?;
+                    }
+                }
             }
         }};
     }
@@ -1172,6 +1179,73 @@ mod tests {
             }
         }
         assert!(checked > 100, "only {checked} programs indexed");
+    }
+
+    /// `parts` decides a program's first op from its index and runs the rest from the second op
+    /// (`Run::exec_entered`): along deterministic lines of every file of `games/`, it emits exactly the parts
+    /// that running every program of every piece of the mover from its first op emits, in the same order.
+    #[test]
+    fn parts_with_first_ops_decided_emit_what_whole_runs_emit() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("games");
+        let mut compared = 0;
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.extension().is_none_or(|e| e != "zrf") {
+                continue;
+            }
+            let Ok(game) = load_game(&path, &VariantSel::First) else {
+                continue;
+            };
+            if game.options.shared_pieces {
+                continue;
+            }
+            let engine = crate::engine::Engine::new(&game);
+            let mut s = engine.initial();
+            for k in 0..30usize {
+                let entry = &game.turn_order.entries[s.turn];
+                let (player, owner) = (entry.player, entry.moves_as);
+                let mut fast = Emissions::default();
+                parts(&game, &s, player, owner, TypeFilter::Any, None, &mut fast).unwrap();
+                let mut whole = Emissions::default();
+                {
+                    let mut run = Run::new(&game, &s, player, Mode::Generate, &mut whole);
+                    run.owner = owner;
+                    for (i, c) in s.cells.iter().enumerate() {
+                        let Some(x) = *c else { continue };
+                        if x.dead || x.owner != owner {
+                            continue;
+                        }
+                        for prog in &game.pieces[x.kind.idx()].moves {
+                            run.exec(prog, Pos(i as u16), Some(x), None).unwrap();
+                        }
+                    }
+                }
+                // Drops come after the pieces' moves and run whole in both.
+                let n = whole.len();
+                assert_eq!(
+                    format!(
+                        "{:?}",
+                        (
+                            &fast.parts[..n.min(fast.len())],
+                            &fast.actions[..fast
+                                .parts
+                                .get(n.wrapping_sub(1))
+                                .map_or(0, |e| e.head.end as usize)]
+                        )
+                    ),
+                    format!("{:?}", (&whole.parts[..], &whole.actions[..])),
+                    "{} ply {k}",
+                    path.display()
+                );
+                compared += n;
+                let moves = engine.legal_moves(&s).unwrap();
+                if moves.is_empty() || engine.outcome(&s, &moves, &[]).unwrap().is_some() {
+                    break;
+                }
+                s = engine.apply(&s, &moves[(7 * k + 1) % moves.len()]);
+            }
+        }
+        assert!(compared > 1000, "only {compared} parts compared");
     }
 
     /// A program whose first op is a leap with a test of the cursor's neighbour (`(n (verify (empty? e)) add)`)

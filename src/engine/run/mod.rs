@@ -312,6 +312,29 @@ impl<'a> Run<'a> {
         self.exec_from(prog, start, held, drop, pc, steps)
     }
 
+    /// [`Run::exec`] for a program whose first op the caller has already decided passes, as `exec` decides it
+    /// (`gen::parts` by its program index, see `gen::First`): a step (`tested` false) or a leap with a test of
+    /// the square it lands on (`tested`) from `start` to `to`. The run goes on from its second op.
+    #[inline(always)]
+    pub(in crate::engine) fn exec_entered(
+        &mut self,
+        prog: &MoveProgram,
+        start: Pos,
+        to: Pos,
+        tested: bool,
+        held: Option<Piece>,
+    ) -> Result<bool, EngineError> {
+        if self.track {
+            return self.exec(prog, start, held, None);
+        }
+        if self.nav_for != Some(self.player) {
+            self.pick_nav();
+        }
+        self.cursor = to;
+        let steps = prog.code.weights.get(START).copied().unwrap_or(0) + tested as u32;
+        self.exec_from(prog, start, held, None, START + 1, steps)
+    }
+
     /// The mover's navigation table (the caller may change `player` between runs).
     #[inline(never)]
     fn pick_nav(&mut self) {
