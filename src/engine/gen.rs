@@ -471,11 +471,36 @@ pub fn parts(
             }
         }};
     }
+    // The entries and programs of each piece type for this pass, looked up once per pass rather than once per
+    // piece (games with up to `TABLED` piece types, passes of all types or of one).
+    const TABLED: usize = 8;
+    let mut entries: [&[Entry]; TABLED] = [&[]; TABLED];
+    let mut programs: [&[MoveProgram]; TABLED] = [&[]; TABLED];
+    let tabled =
+        game.pieces.len() <= TABLED && matches!(types, TypeFilter::Any | TypeFilter::Only(_));
+    if tabled {
+        for (k, piece) in game.pieces.iter().enumerate() {
+            let kind = PieceType(k as u16);
+            entries[k] = match types {
+                TypeFilter::Only(t) => index.of_type(kind, t),
+                _ => index.all(kind),
+            };
+            programs[k] = &piece.moves;
+        }
+    }
     // The programs of one piece (a macro, not a closure: inlined at both loops below).
     macro_rules! visit {
         ($at:expr, $x:expr) => {{
             let (at, x): (Pos, Piece) = ($at, $x);
-            let progs = &game.pieces[x.kind.idx()].moves;
+            let k = x.kind.idx();
+            if tabled && k < TABLED {
+                let progs = programs[k];
+                for e in entries[k] {
+                    run_program!(e, progs, at, x);
+                }
+                continue;
+            }
+            let progs = &game.pieces[k].moves;
             match types {
                 TypeFilter::Any => {
                     for e in index.all(x.kind) {
