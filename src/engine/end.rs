@@ -335,6 +335,16 @@ pub fn outcome_of(
     history: &[u64],
     royal: &[Vec<PieceType>],
 ) -> Result<Option<Outcome>, EngineError> {
+    // Where every end condition is `stalemated` (the draughts games), none holds while the player to move has a
+    // move: the game goes on, decided without setting up the context.
+    if moves.count > 0
+        && game
+            .end_conditions
+            .iter()
+            .all(|ec| matches!(ec.cond, EndCond::Stalemated))
+    {
+        return Ok(None);
+    }
     let ctx = Ctx {
         game,
         state,
