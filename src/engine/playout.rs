@@ -327,25 +327,9 @@ fn random_game_sampled(
     loop {
         let entry = &game.turn_order.entries[s.turn];
         let (player, owner) = (entry.player, entry.moves_as);
-        plan.generators(game, &s, owner, &mut gens);
-        em.clear();
-        while !gens.is_empty() {
-            let g = gens.swap_remove(below(rng, gens.len()));
-            plan.run(game, &s, player, owner, g, &mut em)?;
-            if !em.is_empty() {
-                break;
-            }
-        }
+        let found = plan.draw(game, &s, player, owner, rng, &mut gens, &mut em)?;
         moves.clear();
-        let found = !em.is_empty();
         if found {
-            if em.len() != 1 {
-                return Err(EngineError(format!(
-                    "{}: a sampled move generator yielded {} parts",
-                    game.title,
-                    em.len()
-                )));
-            }
             moves.push_singles(&mut em);
         } else {
             engine.legal_into(&s, &mut moves)?;

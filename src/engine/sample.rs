@@ -330,6 +330,39 @@ impl SamplePlan {
         }
     }
 
+    /// Draws a move uniformly among the legal moves of the player to move, by generators drawn uniformly
+    /// among those not yet tried (`gens` and `out` are scratch): `true` with the move as the one part in
+    /// `out`, `false` when no generator yields a move (the position has no move of its own).
+    #[allow(clippy::too_many_arguments)]
+    pub fn draw(
+        &self,
+        game: &Game,
+        state: &State,
+        player: Player,
+        owner: Player,
+        rng: &mut impl rand_core::RngCore,
+        gens: &mut Vec<Generator>,
+        out: &mut Emissions,
+    ) -> Result<bool, EngineError> {
+        self.generators(game, state, owner, gens);
+        out.clear();
+        while !gens.is_empty() {
+            let g = gens.swap_remove(super::playout::below(rng, gens.len()));
+            self.run(game, state, player, owner, g, out)?;
+            match out.len() {
+                0 => {}
+                1 => return Ok(true),
+                n => {
+                    return Err(EngineError(format!(
+                        "{}: a sampled move generator yielded {n} parts",
+                        game.title
+                    )))
+                }
+            }
+        }
+        Ok(false)
+    }
+
     fn drop_limited(&self, game: &Game, kind: PieceType) -> bool {
         game.captures_to_hand.is_some() || game.setup.reserves.iter().any(|r| r.1 == kind)
     }
