@@ -153,15 +153,28 @@ fn the_draw_is_uniform() {
     let (mut gens, mut em) = (vec![], Emissions::default());
     let n = 44_000;
     let mut rng = game_rng(17, 0);
-    let mut counts = BTreeMap::new();
-    for _ in 0..n {
-        let found = plan
-            .draw(&game, &s, entry.player, entry.moves_as, &mut rng, &mut gens, &mut em)
-            .unwrap();
-        assert!(found);
-        *counts.entry(em.parts[0].head.ends()).or_insert(0) += 1;
+    // The default draw, the list alone, and a mixture of both stages.
+    let default = plan.tries(&game, &s, entry.moves_as);
+    for tries in [default, 0, 2] {
+        let mut counts = BTreeMap::new();
+        for _ in 0..n {
+            let found = plan
+                .draw_tries(
+                    &game,
+                    &s,
+                    entry.player,
+                    entry.moves_as,
+                    &mut rng,
+                    &mut gens,
+                    &mut em,
+                    tries,
+                )
+                .unwrap();
+            assert!(found);
+            *counts.entry(em.parts[0].head.ends()).or_insert(0) += 1;
+        }
+        assert!(uniform(&counts, k, n), "tries {tries}: {counts:?}");
     }
-    assert!(uniform(&counts, k, n), "{counts:?}");
     // The biased sampler: a piece with a move uniformly, then one of its moves.
     let mut by_piece: BTreeMap<u32, Vec<u32>> = BTreeMap::new();
     for i in 0..k {

@@ -37,6 +37,8 @@ pub struct SamplePlan {
     drop: Option<(PieceType, usize)>,
     /// The drop program's first op verifies that its square is empty: occupied squares are no generators.
     drop_needs_empty: bool,
+    /// The most move programs a piece type has.
+    max_progs: usize,
 }
 
 /// One generator: a piece program (`prog` into the piece's moves) from the piece on `at`, or the drop program
@@ -119,6 +121,7 @@ pub fn plan(game: &Game) -> Result<SamplePlan, String> {
     Ok(SamplePlan {
         drop,
         drop_needs_empty,
+        max_progs: game.pieces.iter().map(|p| p.moves.len()).max().unwrap_or(0),
     })
 }
 
@@ -330,9 +333,12 @@ impl SamplePlan {
         }
     }
 
-    /// Draws a move uniformly among the legal moves of the player to move, by generators drawn uniformly
-    /// among those not yet tried (`gens` and `out` are scratch): `true` with the move as the one part in
-    /// `out`, `false` when no generator yields a move (the position has no move of its own).
+    /// Draws a move uniformly among the legal moves of the player to move (`gens` and `out` are scratch):
+    /// `true` with the move as the one part in `out`, `false` when no generator yields a move (the position
+    /// has no move of its own). First up to [`SamplePlan::tries`] draws with replacement among fixed slots
+    /// (each slot a generator or nothing: uniform over the generators that yield a move, without listing
+    /// them), then, if none yielded, generators drawn among those not yet tried. Each stage alone picks
+    /// uniformly among the generators with a move, so their mixture does too.
     #[allow(clippy::too_many_arguments)]
     pub fn draw(
         &self,
@@ -344,23 +350,117 @@ impl SamplePlan {
         gens: &mut Vec<Generator>,
         out: &mut Emissions,
     ) -> Result<bool, EngineError> {
-        self.generators(game, state, owner, gens);
+        let tries = self.tries(game, state, owner);
+        self.draw_tries(game, state, player, owner, rng, gens, out, tries)
+    }
+
+    /// How many draws with replacement [`SamplePlan::draw`] makes before it lists the generators: enough that
+    /// a position with a fair share of moves rarely needs the list.
+    pub fn tries(&self, game: &Game, state: &State, owner: Player) -> usize {
+        let (pieces, drops) = self.slots(game, state, owner);
+        (pieces + drops) / 2 + 8
+    }
+
+    /// The slots of the draw with replacement: the mover's pieces (dead ones included) times the most programs
+    /// a piece type has, and the board's positions when there is a drop program.
+    fn slots(&self, game: &Game, state: &State, owner: Player) -> (usize, usize) {
+        let pieces: u32 = state.occupancy(owner).iter().map(|w| w.count_ones()).sum();
+        let drops = if self.drop.is_some() {
+            game.board.positions.len()
+        } else {
+            0
+        };
+        (pieces as usize * self.max_progs, drops)
+    }
+
+    /// The generator of slot `k` (see [`SamplePlan::slots`]), if it is one.
+    fn slot(&self, game: &Game, state: &State, owner: Player, k: usize, pieces: usize) -> Option<Generator> {
+        if k >= pieces {
+            let i = k - pieces;
+            let info = game.board.positions.get(i)?;
+            let (_, prog) = self.drop?;
+            if info.dummy || (self.drop_needs_empty && state.cells[i].is_some()) {
+                return None;
+            }
+            return Some(Generator {
+                at: Pos(i as u16),
+                prog: prog as u16,
+                drop: true,
+            });
+        }
+        let (mut r, prog) = (k / self.max_progs, k % self.max_progs);
+        for (w, &bits) in state.occupancy(owner).iter().enumerate() {
+            let c = bits.count_ones() as usize;
+            if r >= c {
+                r -= c;
+                continue;
+            }
+            let mut bits = bits;
+            for _ in 0..r {
+                bits &= bits - 1;
+            }
+            let i = w * 64 + bits.trailing_zeros() as usize;
+            let x = state.cells.get(i).copied().flatten()?;
+            if x.dead || x.owner != owner || prog >= game.pieces[x.kind.idx()].moves.len() {
+                return None;
+            }
+            return Some(Generator {
+                at: Pos(i as u16),
+                prog: prog as u16,
+                drop: false,
+            });
+        }
+        None
+    }
+
+    /// [`SamplePlan::draw`] with `tries` draws with replacement before the list.
+    #[allow(clippy::too_many_arguments)]
+    pub fn draw_tries(
+        &self,
+        game: &Game,
+        state: &State,
+        player: Player,
+        owner: Player,
+        rng: &mut impl rand_core::RngCore,
+        gens: &mut Vec<Generator>,
+        out: &mut Emissions,
+        tries: usize,
+    ) -> Result<bool, EngineError> {
         out.clear();
-        while !gens.is_empty() {
-            let g = gens.swap_remove(super::playout::below(rng, gens.len()));
-            self.run(game, state, player, owner, g, out)?;
-            match out.len() {
-                0 => {}
-                1 => return Ok(true),
-                n => {
-                    return Err(EngineError(format!(
-                        "{}: a sampled move generator yielded {n} parts",
-                        game.title
-                    )))
+        let (pieces, drops) = self.slots(game, state, owner);
+        if pieces + drops > 0 {
+            for _ in 0..tries {
+                let k = super::playout::below(rng, pieces + drops);
+                let Some(g) = self.slot(game, state, owner, k, pieces) else {
+                    continue;
+                };
+                self.run(game, state, player, owner, g, out)?;
+                if self.yielded(game, out)? {
+                    return Ok(true);
                 }
             }
         }
+        self.generators(game, state, owner, gens);
+        while !gens.is_empty() {
+            let g = gens.swap_remove(super::playout::below(rng, gens.len()));
+            self.run(game, state, player, owner, g, out)?;
+            if self.yielded(game, out)? {
+                return Ok(true);
+            }
+        }
         Ok(false)
+    }
+
+    /// Whether the generator just run yielded its move (an error if it yielded more than one part).
+    fn yielded(&self, game: &Game, out: &Emissions) -> Result<bool, EngineError> {
+        match out.len() {
+            0 => Ok(false),
+            1 => Ok(true),
+            n => Err(EngineError(format!(
+                "{}: a sampled move generator yielded {n} parts",
+                game.title
+            ))),
+        }
     }
 
     fn drop_limited(&self, game: &Game, kind: PieceType) -> bool {
