@@ -428,14 +428,16 @@ impl SamplePlan {
     ) -> Result<bool, EngineError> {
         out.clear();
         let (pieces, drops) = self.slots(game, state, owner);
+        let mut run = Run::new(game, state, player, Mode::Generate, out);
+        run.owner = owner;
         if pieces + drops > 0 {
             for _ in 0..tries {
                 let k = super::playout::below(rng, pieces + drops);
                 let Some(g) = self.slot(game, state, owner, k, pieces) else {
                     continue;
                 };
-                self.run(game, state, player, owner, g, out)?;
-                if self.yielded(game, out)? {
+                self.run_in(game, state, &mut run, g)?;
+                if self.yielded(game, run.out)? {
                     return Ok(true);
                 }
             }
@@ -443,8 +445,8 @@ impl SamplePlan {
         self.generators(game, state, owner, gens);
         while !gens.is_empty() {
             let g = gens.swap_remove(super::playout::below(rng, gens.len()));
-            self.run(game, state, player, owner, g, out)?;
-            if self.yielded(game, out)? {
+            self.run_in(game, state, &mut run, g)?;
+            if self.yielded(game, run.out)? {
                 return Ok(true);
             }
         }
@@ -479,17 +481,24 @@ impl SamplePlan {
     ) -> Result<(), EngineError> {
         let mut run = Run::new(game, state, player, Mode::Generate, out);
         run.owner = owner;
+        self.run_in(game, state, &mut run, g)
+    }
+
+    /// [`SamplePlan::run`] in a run context set up for the player (reused from generator to generator, as
+    /// `gen::parts` reuses one for all programs).
+    fn run_in(
+        &self,
+        game: &Game,
+        state: &State,
+        run: &mut Run<'_>,
+        g: Generator,
+    ) -> Result<(), EngineError> {
         if g.drop {
             let Some((t, k)) = self.drop else {
                 return Ok(());
             };
             let limited = self.drop_limited(game, t);
-            run.exec(
-                &game.pieces[t.idx()].drops[k],
-                g.at,
-                None,
-                Some((t, limited)),
-            )?;
+            run.exec(&game.pieces[t.idx()].drops[k], g.at, None, Some((t, limited)))?;
         } else {
             let Some(x) = state.cells.get(g.at.idx()).copied().flatten() else {
                 return Ok(());
