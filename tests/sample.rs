@@ -81,6 +81,16 @@ fn check_generators(name: &str, game: &Game, games: u64, plies: u32) -> usize {
                     got.push(effect_of(&one, 0));
                 }
             }
+            // The slots of the draw with replacement stand for the generators, each for one.
+            let (pieces, drops) = plan.slots(game, &s, entry.moves_as);
+            let mut slotted: Vec<_> = (0..pieces + drops)
+                .filter_map(|k| plan.slot(game, &s, entry.moves_as, k, pieces))
+                .map(|g| (g.at, g.prog, g.drop))
+                .collect();
+            let mut listed: Vec<_> = gens.iter().map(|g| (g.at, g.prog, g.drop)).collect();
+            slotted.sort();
+            listed.sort();
+            assert_eq!(slotted, listed, "{name} game {g} ply {}: slots", s.ply);
             want.sort();
             got.sort();
             assert_eq!(got, want, "{name} game {g} ply {}", s.ply);
@@ -134,7 +144,10 @@ fn load(file: &str) -> Game {
 fn uniform(counts: &BTreeMap<u32, u32>, k: usize, n: u32) -> bool {
     let p = 1.0 / k as f64;
     let (mean, sd) = (n as f64 * p, (n as f64 * p * (1.0 - p)).sqrt());
-    counts.len() == k && counts.values().all(|&c| (c as f64 - mean).abs() <= 5.0 * sd)
+    counts.len() == k
+        && counts
+            .values()
+            .all(|&c| (c as f64 - mean).abs() <= 5.0 * sd)
 }
 
 /// The draw on breakthrough's start (22 moves: 2 or 3 per pawn of the second row, none for the first) is
@@ -185,7 +198,9 @@ fn the_draw_is_uniform() {
     let mut biased = BTreeMap::new();
     for _ in 0..n {
         let moves = pieces[below(&mut rng, pieces.len())];
-        *biased.entry(moves[below(&mut rng, moves.len())]).or_insert(0) += 1;
+        *biased
+            .entry(moves[below(&mut rng, moves.len())])
+            .or_insert(0) += 1;
     }
     assert!(!uniform(&biased, k, n), "{biased:?}");
 }
@@ -197,7 +212,8 @@ fn sampled_playouts_run() {
         let game = load(file);
         let engine = Engine::new(&game);
         for g in 0..30 {
-            let r = dagaz::engine::playout::random_game(&engine, &mut game_rng(3, g), 1000).unwrap();
+            let r =
+                dagaz::engine::playout::random_game(&engine, &mut game_rng(3, g), 1000).unwrap();
             assert!(r.outcome.is_some(), "{file} game {g}");
             assert!(r.moves_seen.is_none());
         }
@@ -236,12 +252,7 @@ fn sampled(g: &Game) -> bool {
 
 #[test]
 fn the_analysis_accepts_exclusive_leaps_and_a_drop_in_place() {
-    let g = small(
-        "",
-        "(moves (step n) (step ne) (take ne) (take nw))",
-        "",
-        "",
-    );
+    let g = small("", "(moves (step n) (step ne) (take ne) (take nw))", "", "");
     assert!(sampled(&g));
     check_generators("leaps", &g, 3, 40);
     let g = small(
@@ -252,6 +263,19 @@ fn the_analysis_accepts_exclusive_leaps_and_a_drop_in_place() {
     );
     assert!(sampled(&g));
     check_generators("drop", &g, 3, 40);
+    // Drops from a reserve: no drop once it is empty.
+    let g = small(
+        "(define place ((verify empty?) add))",
+        "(moves (step n))",
+        "(drops (place))",
+        "(board-setup (White (Pawn off 2)) (Black (Pawn off 2)))",
+    );
+    assert!(sampled(&g));
+    check_generators("reserve", &g, 3, 40);
+    let engine = Engine::new(&g);
+    for seed in 0..20 {
+        dagaz::engine::playout::random_game(&engine, &mut game_rng(seed, 0), 200).unwrap();
+    }
 }
 
 #[test]

@@ -321,7 +321,9 @@ impl SamplePlan {
                 return;
             }
             for (i, info) in game.board.positions.iter().enumerate() {
-                if info.dummy || (self.drop_needs_empty && state.cells[i].is_some()) {
+                if info.dummy
+                    || (self.drop_needs_empty && state.cells.get(i).is_none_or(|c| c.is_some()))
+                {
                     continue;
                 }
                 out.push(Generator {
@@ -363,23 +365,34 @@ impl SamplePlan {
 
     /// The slots of the draw with replacement: the mover's pieces (dead ones included) times the most programs
     /// a piece type has, and the board's positions when there is a drop program.
-    fn slots(&self, game: &Game, state: &State, owner: Player) -> (usize, usize) {
+    pub fn slots(&self, game: &Game, state: &State, owner: Player) -> (usize, usize) {
         let pieces: u32 = state.occupancy(owner).iter().map(|w| w.count_ones()).sum();
-        let drops = if self.drop.is_some() {
-            game.board.positions.len()
-        } else {
-            0
+        // No drop slots when the drop's reserve is empty (as `gen::parts` skips the type).
+        let drops = match self.drop {
+            Some((t, _)) if !self.reserve_empty(game, state, owner, t) => {
+                game.board.positions.len()
+            }
+            _ => 0,
         };
         (pieces as usize * self.max_progs, drops)
     }
 
     /// The generator of slot `k` (see [`SamplePlan::slots`]), if it is one.
-    fn slot(&self, game: &Game, state: &State, owner: Player, k: usize, pieces: usize) -> Option<Generator> {
+    pub fn slot(
+        &self,
+        game: &Game,
+        state: &State,
+        owner: Player,
+        k: usize,
+        pieces: usize,
+    ) -> Option<Generator> {
         if k >= pieces {
             let i = k - pieces;
             let info = game.board.positions.get(i)?;
             let (_, prog) = self.drop?;
-            if info.dummy || (self.drop_needs_empty && state.cells[i].is_some()) {
+            if info.dummy
+                || (self.drop_needs_empty && state.cells.get(i).is_none_or(|c| c.is_some()))
+            {
                 return None;
             }
             return Some(Generator {
@@ -465,6 +478,15 @@ impl SamplePlan {
         }
     }
 
+    /// Whether drops of `kind` are limited by the reserve and `owner`'s is empty.
+    fn reserve_empty(&self, game: &Game, state: &State, owner: Player, kind: PieceType) -> bool {
+        self.drop_limited(game, kind)
+            && state
+                .reserves
+                .get(owner.idx() * game.pieces.len() + kind.idx())
+                .is_none_or(|&n| n == 0)
+    }
+
     fn drop_limited(&self, game: &Game, kind: PieceType) -> bool {
         game.captures_to_hand.is_some() || game.setup.reserves.iter().any(|r| r.1 == kind)
     }
@@ -498,7 +520,12 @@ impl SamplePlan {
                 return Ok(());
             };
             let limited = self.drop_limited(game, t);
-            run.exec(&game.pieces[t.idx()].drops[k], g.at, None, Some((t, limited)))?;
+            run.exec(
+                &game.pieces[t.idx()].drops[k],
+                g.at,
+                None,
+                Some((t, limited)),
+            )?;
         } else {
             let Some(x) = state.cells.get(g.at.idx()).copied().flatten() else {
                 return Ok(());
