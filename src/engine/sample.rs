@@ -70,6 +70,8 @@ pub fn plan(game: &Game) -> Result<SamplePlan, String> {
         return Err("deferred captures, shared pieces or stacks".into());
     }
     let nd = game.board.directions.len();
+    // The pairwise check below walks every square for every player: bounded, a huge game is refused.
+    let mut budget: usize = 20_000_000;
     for piece in &game.pieces {
         let mut leaps = vec![];
         for p in &piece.moves {
@@ -83,6 +85,11 @@ pub fn plan(game: &Game) -> Result<SamplePlan, String> {
                 if exclusive(&a.1, &b.1) {
                     continue;
                 }
+                let cost =
+                    game.board.nav.len() * game.board.positions.len() * (a.0.len() + b.0.len() + 1);
+                budget = budget
+                    .checked_sub(cost)
+                    .ok_or("too large to check where programs lead")?;
                 for nav in &game.board.nav {
                     for at in 0..game.board.positions.len() {
                         let (x, y) = (walk(nav, nd, at, &a.0), walk(nav, nd, at, &b.0));
