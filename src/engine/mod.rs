@@ -15,6 +15,7 @@ pub mod ordering;
 pub mod playout;
 pub mod position;
 pub mod run;
+pub mod sample;
 pub mod stack;
 pub mod state;
 
@@ -56,6 +57,9 @@ pub struct Engine<'g> {
     /// ([`Engine::candidates_into`], [`Engine::listed_legal`]), with the same moves in the same order as
     /// [`Engine::legal_moves`] (chess).
     royal_listed: bool,
+    /// Where the sampling analysis accepts a flat game without a count plan (`sample::plan`): random playouts
+    /// draw a move by running move generators one at a time, with rejection.
+    sample: Option<sample::SamplePlan>,
 }
 
 impl<'g> Engine<'g> {
@@ -109,6 +113,11 @@ impl<'g> Engine<'g> {
         let flat = judged_whole && royal.iter().all(|r| r.is_empty());
         let royal_listed = judged_whole && !flat && game.options.pass_turn == PassTurn::No;
         let count = if flat { count::plan(game).ok() } else { None };
+        let sample = if flat && count.is_none() {
+            sample::plan(game).ok()
+        } else {
+            None
+        };
         Engine {
             game,
             royal,
@@ -116,7 +125,13 @@ impl<'g> Engine<'g> {
             flat,
             count,
             royal_listed,
+            sample,
         }
+    }
+
+    /// The sampling plan of this game, if the analysis accepts it (see `sample`).
+    pub fn sample_plan(&self) -> Option<&sample::SamplePlan> {
+        self.sample.as_ref()
     }
 
     pub fn initial(&self) -> State {

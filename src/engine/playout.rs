@@ -49,6 +49,9 @@ pub fn random_game(
     max_plies: u32,
 ) -> Result<PlayoutResult, EngineError> {
     if engine.flat() {
+        if let Some(plan) = engine.sample_plan() {
+            return random_game_sampled(engine, plan, rng, max_plies);
+        }
         return random_game_listed(engine, rng, max_plies, true);
     }
     if engine.royal_listed() {
@@ -300,5 +303,60 @@ fn random_game_royal(
         };
         history.push(s.key());
         engine.play_listed(&mut s, &list, i);
+    }
+}
+
+/// [`random_game`] for games the sampling analysis accepts (`super::sample`): each ply draws a move generator
+/// uniformly among those not yet tried and runs it alone; the first that yields a move gives the move played,
+/// uniform over the legal moves, since each legal move is the one move of one generator. Only when every
+/// generator is rejected is the position listed whole (the forced pass, or no move). The end conditions see the
+/// one move found, which is all they read of the list (whether it is empty, whether it holds only passes).
+/// The legal moves are not counted (`moves_seen` is `None`).
+fn random_game_sampled(
+    engine: &Engine,
+    plan: &super::sample::SamplePlan,
+    rng: &mut impl RngCore,
+    max_plies: u32,
+) -> Result<PlayoutResult, EngineError> {
+    let game = engine.game;
+    let mut s = engine.initial();
+    let mut history = Vec::with_capacity(max_plies as usize + 1);
+    let mut moves = super::MoveList::new();
+    let mut gens = vec![];
+    let mut em = super::gen::Emissions::default();
+    loop {
+        let entry = &game.turn_order.entries[s.turn];
+        let (player, owner) = (entry.player, entry.moves_as);
+        let found = plan.draw(game, &s, player, owner, rng, &mut gens, &mut em)?;
+        moves.clear();
+        if found {
+            moves.push_singles(&mut em);
+        } else {
+            engine.legal_into(&s, &mut moves)?;
+            // The proof says a position whose generators all fail has no move but the pass.
+            if (0..moves.len()).any(|i| !moves.is_pass(i)) {
+                return Err(EngineError(format!(
+                    "{}: a move no sampled generator yields",
+                    game.title
+                )));
+            }
+        }
+        if let Some(o) = engine.outcome_of_list(&s, &moves, &history)? {
+            return Ok(PlayoutResult {
+                plies: s.ply,
+                outcome: Some(o),
+                moves_seen: None,
+            });
+        }
+        if s.ply >= max_plies {
+            return Ok(PlayoutResult {
+                plies: s.ply,
+                outcome: None,
+                moves_seen: None,
+            });
+        }
+        history.push(s.key());
+        let i = if found { 0 } else { below(rng, moves.len()) };
+        engine.play_listed(&mut s, &moves, i);
     }
 }

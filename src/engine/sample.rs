@@ -1,0 +1,548 @@
+//! Sampling move generators: a random playout that draws one move without listing all.
+//!
+//! A *generator* is one run that `gen::parts` would make: one program of one of the mover's pieces, or the drop
+//! program on one square. Where [`plan`] proves that (a) a generator yields at most one entry of the list
+//! `Engine::legal_into` builds, and (b) entries of different generators never merge in that list, the list is
+//! exactly the moves of the generators that yield one, one each. A uniform move over the list is then: draw a
+//! generator uniformly among those not yet tried, run it alone, keep its move if it yields one, else drop it and
+//! draw again (the first generator with a move, in a uniformly random order, is uniform over the generators
+//! with a move). When every generator is rejected the position has no move of its own: the caller lists it
+//! the usual way (which gives the forced pass or the empty list the end conditions read).
+//!
+//! The proof, decided once per game (only for games where `Engine::flat` holds and no count plan applies):
+//! * nothing chooses among or reorders whole moves: no move priorities, no move type per turn, no pass that is
+//!   always a move, no deferred captures, shared pieces or stacks;
+//! * every piece program is a *leap*: a straight line of steps, `verify`s and one `add` (no partial, at most
+//!   one promotion, no copy). Its destination is a fixed path from the piece's square, so two programs of one
+//!   piece can only meet on a square if, for some square and some player's navigation, their paths end on the
+//!   same square; then their last tests of that square must exclude each other (`empty?` against `enemy?`, ...);
+//! * the game has at most one drop program, whose one `add` is outside every loop, reached with the cursor
+//!   surely on the drop square (no `mark`, `go`, `to`, `from`; a `back` returns to the square), with no
+//!   `choose`, cascade, slide or tree instruction.
+//!
+//! A single-part move's list entries merge only when they share their (from, to) (`compose::may_share_ends`):
+//! pieces stand on different squares, a drop has no `from`, and the destinations above are distinct.
+
+use super::gen::Emissions;
+use super::run::{Mode, Run};
+use super::state::{Piece, State};
+use super::EngineError;
+use crate::compile::code::{Code, Op, Test, FAIL, START};
+use crate::compile::*;
+
+/// What the proof accepted: generators can be sampled.
+#[derive(Clone, Debug)]
+pub struct SamplePlan {
+    /// The one drop program, if any: (piece type, index into its drops).
+    drop: Option<(PieceType, usize)>,
+    /// The drop program's first op verifies that its square is empty: occupied squares are no generators.
+    drop_needs_empty: bool,
+    /// The most move programs a piece type has.
+    max_progs: usize,
+}
+
+/// One generator: a piece program (`prog` into the piece's moves) from the piece on `at`, or the drop program
+/// on `at` (`drop`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Generator {
+    pub at: Pos,
+    pub prog: u16,
+    pub drop: bool,
+}
+
+/// Decides whether generators of `game` can be sampled (see the module). The caller checks `Engine::flat`.
+pub fn plan(game: &Game) -> Result<SamplePlan, String> {
+    if !game.move_priorities.is_empty() {
+        return Err("move priorities".into());
+    }
+    if game
+        .turn_order
+        .entries
+        .iter()
+        .any(|e| e.move_type.is_some())
+    {
+        return Err("a turn of one move type".into());
+    }
+    if game.options.pass_turn == PassTurn::Yes {
+        return Err("the pass is always a move".into());
+    }
+    if game.options.deferred_captures || game.options.shared_pieces || game.stacks {
+        return Err("deferred captures, shared pieces or stacks".into());
+    }
+    let nd = game.board.directions.len();
+    // The pairwise check below walks every square for every player: bounded, a huge game is refused.
+    let mut budget: usize = 20_000_000;
+    for piece in &game.pieces {
+        let mut leaps = vec![];
+        for p in &piece.moves {
+            leaps.push(
+                leap(&p.code).ok_or_else(|| format!("{}: a program is no leap", piece.name))?,
+            );
+        }
+        // Two programs of one piece that reach one square from one square must exclude each other there.
+        for (i, a) in leaps.iter().enumerate() {
+            for b in &leaps[i + 1..] {
+                if exclusive(&a.1, &b.1) {
+                    continue;
+                }
+                let cost =
+                    game.board.nav.len() * game.board.positions.len() * (a.0.len() + b.0.len() + 1);
+                budget = budget
+                    .checked_sub(cost)
+                    .ok_or("too large to check where programs lead")?;
+                for nav in &game.board.nav {
+                    for at in 0..game.board.positions.len() {
+                        let (x, y) = (walk(nav, nd, at, &a.0), walk(nav, nd, at, &b.0));
+                        if x.is_some() && x == y {
+                            return Err(format!("{}: two programs reach one square", piece.name));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    let mut drop = None;
+    let mut drop_needs_empty = false;
+    for (t, piece) in game.pieces.iter().enumerate() {
+        for (k, p) in piece.drops.iter().enumerate() {
+            if drop.is_some() {
+                return Err("two drop programs".into());
+            }
+            if !drop_in_place(&p.code) {
+                return Err(format!(
+                    "{}: a drop program not proved in place",
+                    piece.name
+                ));
+            }
+            drop = Some((PieceType(t as u16), k));
+            drop_needs_empty = matches!(
+                p.code.ops.get(START),
+                Some(&Op::Branch {
+                    test: Test::Empty(Loc::Cursor),
+                    when: false,
+                    to: FAIL
+                })
+            );
+        }
+    }
+    Ok(SamplePlan {
+        drop,
+        drop_needs_empty,
+        max_progs: game.pieces.iter().map(|p| p.moves.len()).max().unwrap_or(0),
+    })
+}
+
+/// A test the run requires to hold (`true`) or to fail (`false`) on the destination square.
+type Required = Vec<(Test, bool)>;
+
+/// A leap: the directions of its steps, and the tests of the destination it requires; `None` if the program
+/// is not a straight line of steps, `verify`s and one `add` that emits one part.
+fn leap(code: &Code) -> Option<(Vec<Dir>, Required)> {
+    let mut dirs = vec![];
+    let mut last: Required = vec![];
+    let mut adds = 0;
+    for (i, op) in code.ops.iter().enumerate() {
+        // Nothing after the add but the end.
+        if adds == 1 && !(*op == Op::End && i == code.ops.len() - 1) {
+            return None;
+        }
+        match *op {
+            Op::Fail if i == 0 => {}
+            Op::End if i == code.ops.len() - 1 => {}
+            Op::Nop => {}
+            Op::Step(d) => {
+                dirs.push(d);
+                last.clear();
+            }
+            Op::StepVerify(d, t) => {
+                dirs.push(d);
+                last.clear();
+                last.push((t, true));
+            }
+            Op::Branch { test, when, to } if to == FAIL => last.push((test, !when)),
+            Op::AddPlain if adds == 0 => adds += 1,
+            Op::Add(k) if adds == 0 => {
+                let a = code.adds.get(k as usize)?;
+                if a.partial.is_some() || a.promote.len() > 1 || a.copy {
+                    return None;
+                }
+                adds += 1;
+            }
+            _ => return None,
+        }
+    }
+    (adds == 1).then_some((dirs, last))
+}
+
+/// Whether two sets of required tests of one square cannot hold together.
+fn exclusive(a: &Required, b: &Required) -> bool {
+    // 0 `empty?`, 1 `friend?`, 2 `enemy?`, 3 a piece of the mover's own, all of the square itself.
+    let kind = |t: Test| match t {
+        Test::Empty(Loc::Cursor) => Some(0),
+        Test::Friend(Loc::Cursor) => Some(1),
+        Test::Enemy(Loc::Cursor) => Some(2),
+        Test::Mine(Loc::Cursor) => Some(3),
+        _ => None,
+    };
+    a.iter().any(|&(x, vx)| {
+        b.iter().any(|&(y, vy)| {
+            let (Some(p), Some(q)) = (kind(x), kind(y)) else {
+                return false;
+            };
+            if p == q {
+                return vx != vy;
+            }
+            // Both hold: an empty square holds no piece; an enemy is no friend, nor the mover's own.
+            vx && vy && matches!((p, q), (0, _) | (_, 0) | (2, 1) | (2, 3) | (1, 2) | (3, 2))
+        })
+    })
+}
+
+/// Where the steps `dirs` lead from `at` on one navigation table (`None`: off the board).
+fn walk(nav: &[u16], nd: usize, at: usize, dirs: &[Dir]) -> Option<u16> {
+    let mut p = at;
+    for d in dirs {
+        let q = *nav.get(p * nd + d.idx())?;
+        if q == NO_POS {
+            return None;
+        }
+        p = q as usize;
+    }
+    Some(p as u16)
+}
+
+/// Whether a drop program emits at most one part per run, on the drop square: one `add` (no partial, at most
+/// one promotion, no copy) outside every loop, reached only with the cursor surely on the start square, and no
+/// op that could emit or move the cursor elsewhere than by steps and `back`.
+fn drop_in_place(code: &Code) -> bool {
+    let ops = &code.ops;
+    let mut add = None;
+    for (i, op) in ops.iter().enumerate() {
+        match *op {
+            Op::Fail
+            | Op::End
+            | Op::Jump(_)
+            | Op::Loop(_)
+            | Op::Nop
+            | Op::Branch { .. }
+            | Op::Step(_)
+            | Op::StepVerify(..)
+            | Op::StepWhile(..)
+            | Op::SetFlag(..)
+            | Op::Flip(_)
+            | Op::Capture(_)
+            | Op::Back => {}
+            Op::AddPlain if add.is_none() => add = Some(i),
+            Op::Add(k) if add.is_none() => {
+                let Some(a) = code.adds.get(k as usize) else {
+                    return false;
+                };
+                if a.partial.is_some() || a.promote.len() > 1 || a.copy {
+                    return false;
+                }
+                add = Some(i);
+            }
+            _ => return false,
+        }
+    }
+    let Some(add) = add else { return false };
+    let target = |op: &Op| match *op {
+        Op::Jump(t) | Op::Loop(t) | Op::Branch { to: t, .. } => Some(t as usize),
+        _ => None,
+    };
+    // Outside every loop: no jump back spans the add.
+    for (i, op) in ops.iter().enumerate() {
+        if let Some(t) = target(op) {
+            if t <= i && t <= add && add <= i {
+                return false;
+            }
+        }
+    }
+    // Whether the cursor is surely on the start square before each op (`None`: not reached yet).
+    let mut at_start: Vec<Option<bool>> = vec![None; ops.len()];
+    if ops.len() <= START {
+        return false;
+    }
+    at_start[START] = Some(true);
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for i in START..ops.len() {
+            let Some(here) = at_start[i] else { continue };
+            let after = match ops[i] {
+                Op::Step(_) | Op::StepVerify(..) | Op::StepWhile(..) => false,
+                Op::Back => true,
+                _ => here,
+            };
+            let mut succ = [None, None];
+            match ops[i] {
+                Op::Fail | Op::End => {}
+                Op::Jump(t) | Op::Loop(t) => succ[0] = Some(t as usize),
+                Op::Branch { to, .. } => {
+                    succ = [Some(i + 1), (to != FAIL).then_some(to as usize)];
+                }
+                _ => succ[0] = Some(i + 1),
+            }
+            for j in succ.into_iter().flatten() {
+                let Some(slot) = at_start.get_mut(j) else {
+                    return false;
+                };
+                let new = Some(slot.is_none_or(|v| v) && after);
+                if *slot != new {
+                    *slot = new;
+                    changed = true;
+                }
+            }
+        }
+    }
+    at_start[add] == Some(true)
+}
+
+impl SamplePlan {
+    /// Every generator of `player` (moving `owner`'s pieces) in `state`, into `out` (cleared first).
+    pub fn generators(&self, game: &Game, state: &State, owner: Player, out: &mut Vec<Generator>) {
+        out.clear();
+        for (w, &bits) in state.occupancy(owner).iter().enumerate() {
+            let mut bits = bits;
+            while bits != 0 {
+                let i = w * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                let Some(x) = state.cells.get(i).copied().flatten() else {
+                    continue;
+                };
+                if x.dead || x.owner != owner {
+                    continue;
+                }
+                let n = game.pieces[x.kind.idx()].moves.len();
+                out.extend((0..n).map(|k| Generator {
+                    at: Pos(i as u16),
+                    prog: k as u16,
+                    drop: false,
+                }));
+            }
+        }
+        if let Some((t, k)) = self.drop {
+            if self.drop_limited(game, t)
+                && state.reserves[owner.idx() * game.pieces.len() + t.idx()] == 0
+            {
+                return;
+            }
+            for (i, info) in game.board.positions.iter().enumerate() {
+                if info.dummy
+                    || (self.drop_needs_empty && state.cells.get(i).is_none_or(|c| c.is_some()))
+                {
+                    continue;
+                }
+                out.push(Generator {
+                    at: Pos(i as u16),
+                    prog: k as u16,
+                    drop: true,
+                });
+            }
+        }
+    }
+
+    /// Draws a move uniformly among the legal moves of the player to move (`gens` and `out` are scratch):
+    /// `true` with the move as the one part in `out`, `false` when no generator yields a move (the position
+    /// has no move of its own). First up to [`SamplePlan::tries`] draws with replacement among fixed slots
+    /// (each slot a generator or nothing: uniform over the generators that yield a move, without listing
+    /// them), then, if none yielded, generators drawn among those not yet tried. Each stage alone picks
+    /// uniformly among the generators with a move, so their mixture does too.
+    #[allow(clippy::too_many_arguments)]
+    pub fn draw(
+        &self,
+        game: &Game,
+        state: &State,
+        player: Player,
+        owner: Player,
+        rng: &mut impl rand_core::RngCore,
+        gens: &mut Vec<Generator>,
+        out: &mut Emissions,
+    ) -> Result<bool, EngineError> {
+        let tries = self.tries(game, state, owner);
+        self.draw_tries(game, state, player, owner, rng, gens, out, tries)
+    }
+
+    /// How many draws with replacement [`SamplePlan::draw`] makes before it lists the generators: enough that
+    /// a position with a fair share of moves rarely needs the list.
+    pub fn tries(&self, game: &Game, state: &State, owner: Player) -> usize {
+        let (pieces, drops) = self.slots(game, state, owner);
+        (pieces + drops) / 2 + 8
+    }
+
+    /// The slots of the draw with replacement: the mover's pieces (dead ones included) times the most programs
+    /// a piece type has, and the board's positions when there is a drop program.
+    pub fn slots(&self, game: &Game, state: &State, owner: Player) -> (usize, usize) {
+        let pieces: u32 = state.occupancy(owner).iter().map(|w| w.count_ones()).sum();
+        // No drop slots when the drop's reserve is empty (as `gen::parts` skips the type).
+        let drops = match self.drop {
+            Some((t, _)) if !self.reserve_empty(game, state, owner, t) => {
+                game.board.positions.len()
+            }
+            _ => 0,
+        };
+        (pieces as usize * self.max_progs, drops)
+    }
+
+    /// The generator of slot `k` (see [`SamplePlan::slots`]), if it is one.
+    pub fn slot(
+        &self,
+        game: &Game,
+        state: &State,
+        owner: Player,
+        k: usize,
+        pieces: usize,
+    ) -> Option<Generator> {
+        if k >= pieces {
+            let i = k - pieces;
+            let info = game.board.positions.get(i)?;
+            let (_, prog) = self.drop?;
+            if info.dummy
+                || (self.drop_needs_empty && state.cells.get(i).is_none_or(|c| c.is_some()))
+            {
+                return None;
+            }
+            return Some(Generator {
+                at: Pos(i as u16),
+                prog: prog as u16,
+                drop: true,
+            });
+        }
+        let (mut r, prog) = (k / self.max_progs, k % self.max_progs);
+        for (w, &bits) in state.occupancy(owner).iter().enumerate() {
+            let c = bits.count_ones() as usize;
+            if r >= c {
+                r -= c;
+                continue;
+            }
+            let mut bits = bits;
+            for _ in 0..r {
+                bits &= bits - 1;
+            }
+            let i = w * 64 + bits.trailing_zeros() as usize;
+            let x = state.cells.get(i).copied().flatten()?;
+            if x.dead || x.owner != owner || prog >= game.pieces[x.kind.idx()].moves.len() {
+                return None;
+            }
+            return Some(Generator {
+                at: Pos(i as u16),
+                prog: prog as u16,
+                drop: false,
+            });
+        }
+        None
+    }
+
+    /// [`SamplePlan::draw`] with `tries` draws with replacement before the list.
+    #[allow(clippy::too_many_arguments)]
+    pub fn draw_tries(
+        &self,
+        game: &Game,
+        state: &State,
+        player: Player,
+        owner: Player,
+        rng: &mut impl rand_core::RngCore,
+        gens: &mut Vec<Generator>,
+        out: &mut Emissions,
+        tries: usize,
+    ) -> Result<bool, EngineError> {
+        out.clear();
+        let (pieces, drops) = self.slots(game, state, owner);
+        let mut run = Run::new(game, state, player, Mode::Generate, out);
+        run.owner = owner;
+        if pieces + drops > 0 {
+            for _ in 0..tries {
+                let k = super::playout::below(rng, pieces + drops);
+                let Some(g) = self.slot(game, state, owner, k, pieces) else {
+                    continue;
+                };
+                self.run_in(game, state, &mut run, g)?;
+                if self.yielded(game, run.out)? {
+                    return Ok(true);
+                }
+            }
+        }
+        self.generators(game, state, owner, gens);
+        while !gens.is_empty() {
+            let g = gens.swap_remove(super::playout::below(rng, gens.len()));
+            self.run_in(game, state, &mut run, g)?;
+            if self.yielded(game, run.out)? {
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+
+    /// Whether the generator just run yielded its move (an error if it yielded more than one part).
+    fn yielded(&self, game: &Game, out: &Emissions) -> Result<bool, EngineError> {
+        match out.len() {
+            0 => Ok(false),
+            1 => Ok(true),
+            n => Err(EngineError(format!(
+                "{}: a sampled move generator yielded {n} parts",
+                game.title
+            ))),
+        }
+    }
+
+    /// Whether drops of `kind` are limited by the reserve and `owner`'s is empty.
+    fn reserve_empty(&self, game: &Game, state: &State, owner: Player, kind: PieceType) -> bool {
+        self.drop_limited(game, kind)
+            && state
+                .reserves
+                .get(owner.idx() * game.pieces.len() + kind.idx())
+                .is_none_or(|&n| n == 0)
+    }
+
+    fn drop_limited(&self, game: &Game, kind: PieceType) -> bool {
+        game.captures_to_hand.is_some() || game.setup.reserves.iter().any(|r| r.1 == kind)
+    }
+
+    /// Runs one generator alone, its parts into `out` (at most one, by the proof).
+    pub fn run(
+        &self,
+        game: &Game,
+        state: &State,
+        player: Player,
+        owner: Player,
+        g: Generator,
+        out: &mut Emissions,
+    ) -> Result<(), EngineError> {
+        let mut run = Run::new(game, state, player, Mode::Generate, out);
+        run.owner = owner;
+        self.run_in(game, state, &mut run, g)
+    }
+
+    /// [`SamplePlan::run`] in a run context set up for the player (reused from generator to generator, as
+    /// `gen::parts` reuses one for all programs).
+    fn run_in(
+        &self,
+        game: &Game,
+        state: &State,
+        run: &mut Run<'_>,
+        g: Generator,
+    ) -> Result<(), EngineError> {
+        if g.drop {
+            let Some((t, k)) = self.drop else {
+                return Ok(());
+            };
+            let limited = self.drop_limited(game, t);
+            run.exec(
+                &game.pieces[t.idx()].drops[k],
+                g.at,
+                None,
+                Some((t, limited)),
+            )?;
+        } else {
+            let Some(x) = state.cells.get(g.at.idx()).copied().flatten() else {
+                return Ok(());
+            };
+            let x: Piece = x;
+            let Some(prog) = game.pieces[x.kind.idx()].moves.get(g.prog as usize) else {
+                return Ok(());
+            };
+            run.exec(prog, g.at, Some(x), None)?;
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,388 @@
+//! Sampling move generators (`engine/sample.rs`): the proof's claim checked at run time on every game it
+//! accepts, the uniformity of the draw, and the analysis' rejections one by one.
+
+mod common;
+
+use dagaz::compile::Game;
+use dagaz::engine::gen::Emissions;
+use dagaz::engine::playout::{below, game_rng};
+use dagaz::engine::{Engine, MoveList, State};
+use dagaz::load::{compile_selected, VariantSel};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+fn games_dir() -> Vec<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("games");
+    let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "zrf"))
+        .collect();
+    v.sort();
+    v
+}
+
+/// Every variant of `files` the sampling analysis accepts.
+fn accepted(files: &[PathBuf]) -> Vec<(String, Game)> {
+    let mut out = vec![];
+    for f in files {
+        let read = dagaz::lang::read_file(f);
+        if read.has_errors() {
+            continue;
+        }
+        for g in &read.games {
+            let (Some(game), _) = compile_selected(&read, &VariantSel::Number(g.number)) else {
+                continue;
+            };
+            if Engine::new(&game).sample_plan().is_some() {
+                out.push((format!("{}:{}", f.display(), g.number), game));
+            }
+        }
+    }
+    out
+}
+
+/// The net effect of a move, as its (from, to) word and the key of the state after it.
+type Effect = (u32, u64);
+
+/// At positions along random games: every generator run alone yields at most one part, and the parts of all
+/// generators are exactly the list's moves (passes aside), the same multiset by net effect.
+fn check_generators(name: &str, game: &Game, games: u64, plies: u32) -> usize {
+    let engine = Engine::new(game);
+    let plan = engine.sample_plan().expect("accepted");
+    let (mut list, mut gens, mut em) = (MoveList::new(), vec![], Emissions::default());
+    let mut positions = 0;
+    for g in 0..games {
+        let mut rng = game_rng(5, g);
+        let mut s = engine.initial();
+        for _ in 0..plies {
+            positions += 1;
+            engine.legal_into(&s, &mut list).unwrap();
+            let effect_of = |m: &MoveList, i: usize| -> Effect {
+                let mut t = s.clone();
+                engine.play_listed(&mut t, m, i);
+                (m.ends(i), t.key())
+            };
+            let mut want: Vec<Effect> = (0..list.len())
+                .filter(|&i| !list.is_pass(i))
+                .map(|i| effect_of(&list, i))
+                .collect();
+            let entry = &game.turn_order.entries[s.turn];
+            plan.generators(game, &s, entry.moves_as, &mut gens);
+            let mut got = vec![];
+            for &gen in &gens {
+                em.clear();
+                plan.run(game, &s, entry.player, entry.moves_as, gen, &mut em)
+                    .unwrap();
+                assert!(em.len() <= 1, "{name}: {gen:?} yields {} parts", em.len());
+                if em.len() == 1 {
+                    let mut one = MoveList::new();
+                    one.push_singles(&mut em);
+                    got.push(effect_of(&one, 0));
+                }
+            }
+            // The slots of the draw with replacement stand for the generators, each for one.
+            let (pieces, drops) = plan.slots(game, &s, entry.moves_as);
+            let mut slotted: Vec<_> = (0..pieces + drops)
+                .filter_map(|k| plan.slot(game, &s, entry.moves_as, k, pieces))
+                .map(|g| (g.at, g.prog, g.drop))
+                .collect();
+            let mut listed: Vec<_> = gens.iter().map(|g| (g.at, g.prog, g.drop)).collect();
+            slotted.sort();
+            listed.sort();
+            assert_eq!(slotted, listed, "{name} game {g} ply {}: slots", s.ply);
+            want.sort();
+            got.sort();
+            assert_eq!(got, want, "{name} game {g} ply {}", s.ply);
+            if engine.outcome_of_list(&s, &list, &[]).unwrap().is_some() || list.is_empty() {
+                break;
+            }
+            let i = below(&mut rng, list.len());
+            let i = engine.resolve(&s, &mut list, i).unwrap();
+            engine.play_listed(&mut s, &list, i);
+        }
+    }
+    positions
+}
+
+#[test]
+fn generators_are_the_list_in_games() {
+    let found = accepted(&games_dir());
+    let names: Vec<&str> = found.iter().map(|(n, _)| n.as_str()).collect();
+    for want in ["breakthrough.zrf", "othello.zrf"] {
+        assert!(
+            names.iter().any(|n| n.contains(want)),
+            "{want} accepted: {names:?}"
+        );
+    }
+    for refused in ["chess.zrf", "english-checkers.zrf", "amazons.zrf"] {
+        assert!(
+            !names.iter().any(|n| n.ends_with(&format!("/{refused}:1"))),
+            "{refused} refused: {names:?}"
+        );
+    }
+    for (name, game) in &found {
+        check_generators(name, game, 4, 120);
+    }
+}
+
+#[test]
+fn generators_are_the_list_in_the_corpus() {
+    let found = accepted(&common::corpus_files());
+    eprintln!("{} corpus variants accepted", found.len());
+    for (name, game) in &found {
+        check_generators(name, game, 2, 40);
+    }
+}
+
+fn load(file: &str) -> Game {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(file);
+    dagaz::load::load_game(&path, &VariantSel::First).unwrap()
+}
+
+/// Whether every one of `k` moves was drawn within 5 standard deviations of `n / k` times.
+fn uniform(counts: &BTreeMap<u32, u32>, k: usize, n: u32) -> bool {
+    let p = 1.0 / k as f64;
+    let (mean, sd) = (n as f64 * p, (n as f64 * p * (1.0 - p)).sqrt());
+    counts.len() == k
+        && counts
+            .values()
+            .all(|&c| (c as f64 - mean).abs() <= 5.0 * sd)
+}
+
+/// The draw on breakthrough's start (22 moves: 2 or 3 per pawn of the second row, none for the first) is
+/// uniform over the moves; a sampler drawing a piece first, then one of its moves, fails the same bound.
+#[test]
+fn the_draw_is_uniform() {
+    let game = load("games/breakthrough.zrf");
+    let engine = Engine::new(&game);
+    let plan = engine.sample_plan().expect("breakthrough is sampled");
+    let s: State = engine.initial();
+    let mut list = MoveList::new();
+    engine.legal_into(&s, &mut list).unwrap();
+    let k = list.len();
+    assert_eq!(k, 22);
+    let entry = &game.turn_order.entries[s.turn];
+    let (mut gens, mut em) = (vec![], Emissions::default());
+    let n = 44_000;
+    let mut rng = game_rng(17, 0);
+    // The default draw, the list alone, and a mixture of both stages.
+    let default = plan.tries(&game, &s, entry.moves_as);
+    for tries in [default, 0, 2] {
+        let mut counts = BTreeMap::new();
+        for _ in 0..n {
+            let found = plan
+                .draw_tries(
+                    &game,
+                    &s,
+                    entry.player,
+                    entry.moves_as,
+                    &mut rng,
+                    &mut gens,
+                    &mut em,
+                    tries,
+                )
+                .unwrap();
+            assert!(found);
+            *counts.entry(em.parts[0].head.ends()).or_insert(0) += 1;
+        }
+        assert!(uniform(&counts, k, n), "tries {tries}: {counts:?}");
+    }
+    // The biased sampler: a piece with a move uniformly, then one of its moves.
+    let mut by_piece: BTreeMap<u32, Vec<u32>> = BTreeMap::new();
+    for i in 0..k {
+        let e = list.ends(i);
+        by_piece.entry(e >> 16).or_default().push(e);
+    }
+    let pieces: Vec<&Vec<u32>> = by_piece.values().collect();
+    let mut biased = BTreeMap::new();
+    for _ in 0..n {
+        let moves = pieces[below(&mut rng, pieces.len())];
+        *biased
+            .entry(moves[below(&mut rng, moves.len())])
+            .or_insert(0) += 1;
+    }
+    assert!(!uniform(&biased, k, n), "{biased:?}");
+}
+
+/// Sampled playouts end as listed ones may: same kinds of endings, no error, on the accepted games.
+#[test]
+fn sampled_playouts_run() {
+    for file in ["games/breakthrough.zrf", "games/othello.zrf"] {
+        let game = load(file);
+        let engine = Engine::new(&game);
+        for g in 0..30 {
+            let r =
+                dagaz::engine::playout::random_game(&engine, &mut game_rng(3, g), 1000).unwrap();
+            assert!(r.outcome.is_some(), "{file} game {g}");
+            assert!(r.moves_seen.is_none());
+        }
+    }
+}
+
+fn compile_src(src: &str) -> Game {
+    let read = dagaz::lang::read_str("t.zrf", src, Path::new("."));
+    assert!(!read.has_errors(), "{:?}", read.diagnostics);
+    let mut diags = vec![];
+    let g = dagaz::compile::compile(&read.games[0], &mut diags);
+    assert!(diags.iter().all(|d| !d.is_error()), "{diags:?}");
+    g.unwrap()
+}
+
+/// A small game: `defs` and `extra` spliced in, `moves` the pawn's programs, `drops` its drop programs.
+fn small(defs: &str, moves: &str, drops: &str, extra: &str) -> Game {
+    compile_src(&format!(
+        "(define step ($1 (verify empty?) add))
+         (define take ($1 (verify enemy?) add))
+         {defs}
+         (game (title \"t\") (players White Black) (turn-order White Black)
+           (board (grid (dimensions (\"a/b/c/d/e\" (50 0)) (\"5/4/3/2/1\" (0 50)))
+             (directions (n 0 -1) (e 1 0) (s 0 1) (w -1 0) (ne 1 -1) (nw -1 -1))))
+           (piece (name Pawn) {moves} {drops})
+           (piece (name King) (moves (step n)))
+           (board-setup (White (Pawn a1 b1 c1)) (Black (Pawn a5 b5 c5)))
+           {extra}
+           (loss-condition (White Black) stalemated))"
+    ))
+}
+
+fn sampled(g: &Game) -> bool {
+    Engine::new(g).sample_plan().is_some()
+}
+
+#[test]
+fn the_analysis_accepts_exclusive_leaps_and_a_drop_in_place() {
+    let g = small("", "(moves (step n) (step ne) (take ne) (take nw))", "", "");
+    assert!(sampled(&g));
+    check_generators("leaps", &g, 3, 40);
+    let g = small(
+        "(define place ((verify empty?) (if (enemy? n) n (while enemy? n) back) add))",
+        "",
+        "(drops (place))",
+        "",
+    );
+    assert!(sampled(&g));
+    check_generators("drop", &g, 3, 40);
+    // Drops from a reserve: no drop once it is empty.
+    let g = small(
+        "(define place ((verify empty?) add))",
+        "(moves (step n))",
+        "(drops (place))",
+        "(board-setup (White (Pawn off 2)) (Black (Pawn off 2)))",
+    );
+    assert!(sampled(&g));
+    check_generators("reserve", &g, 3, 40);
+    let engine = Engine::new(&g);
+    for seed in 0..20 {
+        dagaz::engine::playout::random_game(&engine, &mut game_rng(seed, 0), 200).unwrap();
+    }
+}
+
+#[test]
+fn the_analysis_rejects_what_it_cannot_prove() {
+    let cases = [
+        (
+            "two adds",
+            small("(define two ($1 add $1 add))", "(moves (two n))", "", ""),
+        ),
+        (
+            "an add in a loop",
+            small("(define r ($1 (while empty? add $1)))", "(moves (r n))", "", ""),
+        ),
+        (
+            "an add after a loop, in a loop of steps",
+            small(
+                "(define r ((while (empty? n) n (verify empty?) add)))",
+                "(moves (r))",
+                "",
+                "",
+            ),
+        ),
+        (
+            "a composite move",
+            small(
+                "(define j ($1 (verify enemy?) capture $1 (verify empty?) (add-partial)))",
+                "(moves (j n))",
+                "",
+                "",
+            ),
+        ),
+        (
+            "move priorities",
+            small(
+                "",
+                "(moves (move-type a) (step n) (move-type b) (take ne))",
+                "",
+                "(move-priorities a b)",
+            ),
+        ),
+        (
+            // (Two identical programs are one: the compiler keeps one.)
+            "two programs to one square",
+            small(
+                "(define step2 ($1 (verify empty?) (verify (empty? s)) add))",
+                "(moves (step n) (step2 n))",
+                "",
+                "",
+            ),
+        ),
+        (
+            "two paths to one square",
+            small(
+                "(define two ($1 $2 (verify empty?) add))",
+                "(moves (two n e) (two e n))",
+                "",
+                "",
+            ),
+        ),
+        (
+            "a step and a capture not exclusive",
+            small(
+                "(define any ($1 add))",
+                "(moves (any ne) (take ne))",
+                "",
+                "",
+            ),
+        ),
+        (
+            "two drop programs for one type",
+            small(
+                "(define d1 ((verify empty?) add)) (define d2 ((verify empty?) (verify (empty? n)) add))",
+                "",
+                "(drops (d1) (d2))",
+                "",
+            ),
+        ),
+        (
+            "a drop whose add is away from its square",
+            small("(define d (n (verify empty?) add))", "", "(drops (d))", ""),
+        ),
+        (
+            "a drop program with a mark",
+            small(
+                "(define d ((verify empty?) mark n back add))",
+                "",
+                "(drops (d))",
+                "",
+            ),
+        ),
+        (
+            "the pass always a move",
+            small("", "(moves (step n))", "", "(option \"pass turn\" true)"),
+        ),
+    ];
+    for (name, g) in &cases {
+        assert!(!sampled(g), "{name} is rejected");
+    }
+    // The controls: each case minus what it is rejected for is accepted.
+    assert!(sampled(&small("", "(moves (step n) (take ne))", "", "")));
+    assert!(sampled(&small(
+        "(define d ((verify empty?) n back add))",
+        "",
+        "(drops (d))",
+        ""
+    )));
+    // Not flat (royal pieces) or counted: not sampled.
+    assert!(!sampled(&load("games/chess.zrf")));
+    assert!(!sampled(&load("games/amazons.zrf")));
+}
