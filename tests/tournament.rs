@@ -815,12 +815,29 @@ fn alone() -> std::sync::MutexGuard<'static, ()> {
 // --- memory that does not grow with the run -----------------------------------------------------------
 
 /// Runs `dagaz tournament` (random against random on the built-in Breakthrough, `games` games, two jobs)
-/// and returns its peak resident set size in KB, as the kernel counted it for that process alone (wait4).
+/// and returns its peak resident set size in KB, as the kernel counted it for that process (wait4).
+///
+/// Not spawned from this process: Linux counts, in a child's `ru_maxrss`, the resident set of the process it
+/// was spawned from (the spawning memory is folded in at exec), and this test binary's other tests, running
+/// beside this one, can make that tens of MB (76 MB against 16 MB was seen once, under load). A small Python
+/// process forks and execs dagaz and reports what wait4 says of it: both runs then start from the same small
+/// baseline, Python's own few MB.
 #[cfg(target_os = "linux")]
 fn peak_rss_kb(out: &Path, games: &str) -> i64 {
-    // Reaped by wait4 below, which also gives its resource usage.
-    #[allow(clippy::zombie_processes)]
-    let child = Command::new(BIN)
+    let script = r#"import os, sys
+pid = os.fork()
+if pid == 0:
+    fd = os.open(os.devnull, os.O_RDWR)
+    for i in (0, 1, 2):
+        os.dup2(fd, i)
+    os.execv(sys.argv[1], sys.argv[1:])
+_, status, usage = os.wait4(pid, 0)
+print(os.waitstatus_to_exitcode(status), usage.ru_maxrss)
+"#;
+    let o = Command::new("python3")
+        .arg("-c")
+        .arg(script)
+        .arg(BIN)
         .args([
             "tournament",
             "--bots",
@@ -835,22 +852,23 @@ fn peak_rss_kb(out: &Path, games: &str) -> i64 {
         ])
         .arg(out)
         .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
+        .output()
         .unwrap();
-    let mut status = 0;
-    // SAFETY: a zeroed rusage is valid; wait4 writes into it and reaps our own child.
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    let pid = unsafe { libc::wait4(child.id() as libc::pid_t, &mut status, 0, &mut usage) };
-    assert_eq!(pid, child.id() as libc::pid_t);
     assert!(
-        libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0,
-        "dagaz failed"
+        o.status.success(),
+        "python3: {}",
+        String::from_utf8_lossy(&o.stderr)
     );
+    let text = String::from_utf8_lossy(&o.stdout).to_string();
+    let v: Vec<i64> = text
+        .split_whitespace()
+        .map(|x| x.parse().unwrap())
+        .collect();
+    assert_eq!(v.len(), 2, "python3 printed {text:?}");
+    assert_eq!(v[0], 0, "dagaz failed");
     let lines = read(&out.join("games.csv")).lines().count() as u64;
     assert_eq!(lines, 1 + games.parse::<u64>().unwrap());
-    usage.ru_maxrss
+    v[1]
 }
 
 /// Ten times the games, about the same peak memory: nothing is kept per game. (Before, memory grew by about
