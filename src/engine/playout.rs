@@ -16,6 +16,21 @@ pub fn below(rng: &mut impl RngCore, n: usize) -> usize {
     }
 }
 
+/// How a random game went if it is over at this ply: its outcome where an end condition holds, else a draw of
+/// type `move-limit` (no outcome) where `ply` has reached `max_plies`.
+fn over(
+    outcome: Option<Outcome>,
+    ply: u32,
+    max_plies: u32,
+    moves_seen: Option<u64>,
+) -> Option<PlayoutResult> {
+    (outcome.is_some() || ply >= max_plies).then_some(PlayoutResult {
+        plies: ply,
+        outcome,
+        moves_seen,
+    })
+}
+
 /// The seeded random stream of one game: derived from a run seed and a game index, never from a thread.
 pub fn game_rng(seed: u64, game: u64) -> ChaCha8Rng {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
@@ -83,19 +98,13 @@ pub fn random_game_drawn(
                 &fallback
             }
         };
-        if let Some(o) = engine.outcome(&s, moves, &history)? {
-            return Ok(PlayoutResult {
-                plies: s.ply,
-                outcome: Some(o),
-                moves_seen,
-            });
-        }
-        if s.ply >= max_plies {
-            return Ok(PlayoutResult {
-                plies: s.ply,
-                outcome: None,
-                moves_seen,
-            });
+        if let Some(r) = over(
+            engine.outcome(&s, moves, &history)?,
+            s.ply,
+            max_plies,
+            moves_seen,
+        ) {
+            return Ok(r);
         }
         // Every candidate is legal where no move is tested: then they are the legal moves.
         debug_assert!(all_legal || engine.tests_moves());
@@ -148,19 +157,13 @@ pub fn random_game_counting(
     let mut moves_seen = 0;
     loop {
         let moves = engine.legal_moves(&s)?;
-        if let Some(o) = engine.outcome(&s, &moves, &history)? {
-            return Ok(PlayoutResult {
-                plies: s.ply,
-                outcome: Some(o),
-                moves_seen: Some(moves_seen),
-            });
-        }
-        if s.ply >= max_plies {
-            return Ok(PlayoutResult {
-                plies: s.ply,
-                outcome: None,
-                moves_seen: Some(moves_seen),
-            });
+        if let Some(r) = over(
+            engine.outcome(&s, &moves, &history)?,
+            s.ply,
+            max_plies,
+            Some(moves_seen),
+        ) {
+            return Ok(r);
         }
         moves_seen += moves.len() as u64;
         history.push(s.key());
@@ -201,19 +204,13 @@ fn random_game_listed(
     loop {
         if let Some(c) = plan.and_then(|p| p.count(engine.game, &s, &mut counter)) {
             let n = c.total();
-            if let Some(o) = engine.outcome_of_count(&s, n, c.moves == 0, &history)? {
-                return Ok(PlayoutResult {
-                    plies: s.ply,
-                    outcome: Some(o),
-                    moves_seen: Some(moves_seen),
-                });
-            }
-            if s.ply >= max_plies {
-                return Ok(PlayoutResult {
-                    plies: s.ply,
-                    outcome: None,
-                    moves_seen: Some(moves_seen),
-                });
+            if let Some(r) = over(
+                engine.outcome_of_count(&s, n, c.moves == 0, &history)?,
+                s.ply,
+                max_plies,
+                Some(moves_seen),
+            ) {
+                return Ok(r);
             }
             moves_seen += n as u64;
             history.push(s.key());
@@ -224,19 +221,13 @@ fn random_game_listed(
             continue;
         }
         engine.legal_into(&s, &mut moves)?;
-        if let Some(o) = engine.outcome_of_list(&s, &moves, &history)? {
-            return Ok(PlayoutResult {
-                plies: s.ply,
-                outcome: Some(o),
-                moves_seen: Some(moves_seen),
-            });
-        }
-        if s.ply >= max_plies {
-            return Ok(PlayoutResult {
-                plies: s.ply,
-                outcome: None,
-                moves_seen: Some(moves_seen),
-            });
+        if let Some(r) = over(
+            engine.outcome_of_list(&s, &moves, &history)?,
+            s.ply,
+            max_plies,
+            Some(moves_seen),
+        ) {
+            return Ok(r);
         }
         moves_seen += moves.len() as u64;
         history.push(s.key());
@@ -280,19 +271,13 @@ fn random_game_royal(
             all_pass: chosen.is_none_or(|i| list.is_pass(i)),
         };
         window.update(&s, history.len());
-        if let Some(o) = engine.outcome_counted(&s, count, window.of(&history))? {
-            return Ok(PlayoutResult {
-                plies: s.ply,
-                outcome: Some(o),
-                moves_seen: None,
-            });
-        }
-        if s.ply >= max_plies {
-            return Ok(PlayoutResult {
-                plies: s.ply,
-                outcome: None,
-                moves_seen: None,
-            });
+        if let Some(r) = over(
+            engine.outcome_counted(&s, count, window.of(&history))?,
+            s.ply,
+            max_plies,
+            None,
+        ) {
+            return Ok(r);
         }
         // A position without a legal move is over (stalemated at least), so a move was found.
         let Some(i) = chosen else {
@@ -341,19 +326,13 @@ fn random_game_sampled(
                 )));
             }
         }
-        if let Some(o) = engine.outcome_of_list(&s, &moves, &history)? {
-            return Ok(PlayoutResult {
-                plies: s.ply,
-                outcome: Some(o),
-                moves_seen: None,
-            });
-        }
-        if s.ply >= max_plies {
-            return Ok(PlayoutResult {
-                plies: s.ply,
-                outcome: None,
-                moves_seen: None,
-            });
+        if let Some(r) = over(
+            engine.outcome_of_list(&s, &moves, &history)?,
+            s.ply,
+            max_plies,
+            None,
+        ) {
+            return Ok(r);
         }
         history.push(s.key());
         let i = if found { 0 } else { below(rng, moves.len()) };
