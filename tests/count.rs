@@ -8,38 +8,12 @@ mod common;
 use dagaz::engine::count::{Counted, Counter};
 use dagaz::engine::playout::{below, game_rng, random_game, random_game_listing};
 use dagaz::engine::{Engine, MoveList};
-use dagaz::load::{compile_selected, VariantSel};
+use dagaz::load::VariantSel;
 use std::path::{Path, PathBuf};
 
 /// Every variant of the files, compiled, that the count-only analysis accepts, named.
 fn accepted(files: &[PathBuf]) -> Vec<(String, dagaz::Game)> {
-    let mut out = vec![];
-    for f in files {
-        let read = dagaz::lang::read_file(f);
-        if read.has_errors() {
-            continue;
-        }
-        for g in &read.games {
-            let (Some(game), _) = compile_selected(&read, &VariantSel::Number(g.number)) else {
-                continue;
-            };
-            if Engine::new(&game).count_plan().is_some() {
-                out.push((format!("{}:{}", f.display(), g.number), game));
-            }
-        }
-    }
-    out
-}
-
-fn games_dir() -> Vec<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("games");
-    let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "zrf"))
-        .collect();
-    v.sort();
-    v
+    common::variants_where(files, |g| Engine::new(g).count_plan().is_some())
 }
 
 /// At every position of `games` random games: the count against the list, and the moves built at a spread
@@ -112,7 +86,7 @@ fn check_counts(name: &str, game: &dagaz::Game, games: u64) -> usize {
 
 #[test]
 fn counts_and_built_moves_equal_the_list_in_games() {
-    let found = accepted(&games_dir());
+    let found = accepted(&common::games_dir());
     let names: Vec<&str> = found.iter().map(|(n, _)| n.as_str()).collect();
     eprintln!("games/ variants counted: {names:?}");
     assert!(
@@ -140,7 +114,7 @@ fn counts_and_built_moves_equal_the_list_in_the_corpus() {
 /// The count-only mode changes no game: the same plies, outcome and legal moves seen, game by game.
 #[test]
 fn playouts_are_the_same_with_the_count() {
-    for (name, game) in accepted(&games_dir()) {
+    for (name, game) in accepted(&common::games_dir()) {
         let engine = Engine::new(&game);
         for g in 0..60 {
             let a = random_game(&engine, &mut game_rng(7, g), 1000).unwrap();

@@ -7,39 +7,13 @@ use dagaz::compile::Game;
 use dagaz::engine::gen::Emissions;
 use dagaz::engine::playout::{below, game_rng};
 use dagaz::engine::{Engine, MoveList, State};
-use dagaz::load::{compile_selected, VariantSel};
+use dagaz::load::VariantSel;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-fn games_dir() -> Vec<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("games");
-    let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "zrf"))
-        .collect();
-    v.sort();
-    v
-}
-
 /// Every variant of `files` the sampling analysis accepts.
 fn accepted(files: &[PathBuf]) -> Vec<(String, Game)> {
-    let mut out = vec![];
-    for f in files {
-        let read = dagaz::lang::read_file(f);
-        if read.has_errors() {
-            continue;
-        }
-        for g in &read.games {
-            let (Some(game), _) = compile_selected(&read, &VariantSel::Number(g.number)) else {
-                continue;
-            };
-            if Engine::new(&game).sample_plan().is_some() {
-                out.push((format!("{}:{}", f.display(), g.number), game));
-            }
-        }
-    }
-    out
+    common::variants_where(files, |g| Engine::new(g).sample_plan().is_some())
 }
 
 /// The net effect of a move, as its (from, to) word and the key of the state after it.
@@ -107,7 +81,7 @@ fn check_generators(name: &str, game: &Game, games: u64, plies: u32) -> usize {
 
 #[test]
 fn generators_are_the_list_in_games() {
-    let found = accepted(&games_dir());
+    let found = accepted(&common::games_dir());
     let names: Vec<&str> = found.iter().map(|(n, _)| n.as_str()).collect();
     for want in ["breakthrough.zrf", "othello.zrf"] {
         assert!(

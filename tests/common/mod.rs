@@ -188,3 +188,41 @@ pub fn sorted_moves(game: &dagaz::compile::Game, pos: &str) -> Vec<String> {
     v.sort();
     v
 }
+
+/// The `.zrf` files of the repository's `games/` folder, sorted.
+#[allow(dead_code)]
+pub fn games_dir() -> Vec<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("games");
+    let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "zrf"))
+        .collect();
+    v.sort();
+    v
+}
+
+/// Every variant of `files` that compiles and that `accept` takes, named `FILE:NUMBER`.
+#[allow(dead_code)]
+pub fn variants_where(
+    files: &[PathBuf],
+    accept: impl Fn(&dagaz::compile::Game) -> bool,
+) -> Vec<(String, dagaz::compile::Game)> {
+    use dagaz::load::{compile_selected, VariantSel};
+    let mut out = vec![];
+    for f in files {
+        let read = dagaz::lang::read_file(f);
+        if read.has_errors() {
+            continue;
+        }
+        for g in &read.games {
+            let (Some(game), _) = compile_selected(&read, &VariantSel::Number(g.number)) else {
+                continue;
+            };
+            if accept(&game) {
+                out.push((format!("{}:{}", f.display(), g.number), game));
+            }
+        }
+    }
+    out
+}
