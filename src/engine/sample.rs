@@ -302,24 +302,19 @@ impl SamplePlan {
     /// Every generator of `player` (moving `owner`'s pieces) in `state`, into `out` (cleared first).
     pub fn generators(&self, game: &Game, state: &State, owner: Player, out: &mut Vec<Generator>) {
         out.clear();
-        for (w, &bits) in state.occupancy(owner).iter().enumerate() {
-            let mut bits = bits;
-            while bits != 0 {
-                let i = w * 64 + bits.trailing_zeros() as usize;
-                bits &= bits - 1;
-                let Some(x) = state.cells.get(i).copied().flatten() else {
-                    continue;
-                };
-                if x.dead || x.owner != owner {
-                    continue;
-                }
-                let n = game.pieces[x.kind.idx()].moves.len();
-                out.extend((0..n).map(|k| Generator {
-                    at: Pos(i as u16),
-                    prog: k as u16,
-                    drop: false,
-                }));
+        for at in state.pieces_of(owner) {
+            let Some(x) = state.cells.get(at.idx()).copied().flatten() else {
+                continue;
+            };
+            if x.dead || x.owner != owner {
+                continue;
             }
+            let n = game.pieces[x.kind.idx()].moves.len();
+            out.extend((0..n).map(|k| Generator {
+                at,
+                prog: k as u16,
+                drop: false,
+            }));
         }
         if let Some((t, k)) = self.drop {
             if self.drop_limited(game, t)
