@@ -52,6 +52,7 @@ pub struct Scratch {
     chain: Vec<u64>,
     keys: Vec<u32>,
     shared: Vec<u32>,
+    draughts: super::draughts::Scratch,
 }
 
 thread_local! {
@@ -317,6 +318,7 @@ pub fn complete_moves_into(
         chain,
         keys,
         shared,
+        draughts: _,
     } = scratch;
     em.clear();
     expanded.clear();
@@ -529,17 +531,24 @@ fn merge_equal_singles(
 /// The legal moves of the player to move, into a move buffer (cleared first): the generation of
 /// `gen::legal_moves`, move priorities and passing included, for games where no rule judges the moves once
 /// generated (see `Engine::flat`): no phases, maximal captures, `capture-order`, royal pieces, invariants,
-/// repetition rule or extension module.
+/// repetition rule or extension module. With a draughts plan (`super::draughts`), each pass is listed by its
+/// native generator where it takes the pass.
 pub fn generate_into(
     game: &Game,
     state: &State,
     out: &mut MoveList,
     scratch: &mut Scratch,
+    draughts: Option<&super::draughts::DraughtsPlan>,
 ) -> Result<(), EngineError> {
     out.clear();
     let entry = &game.turn_order.entries[state.turn];
     let (player, owner) = (entry.player, entry.moves_as);
     let mut gen = |f: TypeFilter<'_>, out: &mut MoveList| {
+        if let Some(plan) = draughts {
+            if plan.list(game, state, player, f, out, &mut scratch.draughts) {
+                return Ok(());
+            }
+        }
         complete_moves_into(game, state, player, owner, f, out, scratch)
     };
     // Under `move-priorities`, only the first type with a move counts (as in `gen::legal_moves`).

@@ -5,6 +5,7 @@ pub mod apply;
 pub mod attack;
 pub mod compose;
 pub mod count;
+pub mod draughts;
 pub mod end;
 pub mod gen;
 pub mod groups;
@@ -60,6 +61,9 @@ pub struct Engine<'g> {
     /// Where the sampling analysis accepts a flat game without a count plan (`sample::plan`): random playouts
     /// draw a move by running move generators one at a time, with rejection.
     sample: Option<sample::SamplePlan>,
+    /// Where the draughts analysis accepts a flat game (`draughts::plan`): [`Engine::legal_into`] lists the
+    /// moves with a native generator, the same list as the general path's.
+    draughts: Option<draughts::DraughtsPlan>,
 }
 
 impl<'g> Engine<'g> {
@@ -118,6 +122,11 @@ impl<'g> Engine<'g> {
         } else {
             None
         };
+        let draughts = if flat {
+            draughts::plan(game).ok()
+        } else {
+            None
+        };
         Engine {
             game,
             royal,
@@ -126,7 +135,13 @@ impl<'g> Engine<'g> {
             count,
             royal_listed,
             sample,
+            draughts,
         }
+    }
+
+    /// The draughts plan of this game, if the analysis accepts it (see `draughts`).
+    pub fn draughts_plan(&self) -> Option<&draughts::DraughtsPlan> {
+        self.draughts.as_ref()
     }
 
     /// The sampling plan of this game, if the analysis accepts it (see `sample`).
@@ -182,7 +197,18 @@ impl<'g> Engine<'g> {
                 self.game.title
             )));
         }
-        compose::with_scratch(|scratch| compose::generate_into(self.game, s, out, scratch))
+        compose::with_scratch(|scratch| {
+            compose::generate_into(self.game, s, out, scratch, self.draughts.as_ref())
+        })
+    }
+
+    /// [`Engine::legal_into`] always on the general path (the interpreter and the composer), never on a native
+    /// generator: the reference the draughts kernel is tested against.
+    pub fn legal_into_general(&self, s: &State, out: &mut MoveList) -> Result<(), EngineError> {
+        if !self.flat {
+            return self.legal_into(s, out);
+        }
+        compose::with_scratch(|scratch| compose::generate_into(self.game, s, out, scratch, None))
     }
 
     /// The index of move `i` of a move buffer in handle mode ([`MoveList::lazy`]) as a whole move: built and
@@ -260,7 +286,7 @@ impl<'g> Engine<'g> {
         }
         // With no pass, no phases and no rule over whole lists, the generation of the flat path lists exactly
         // the candidates.
-        compose::with_scratch(|scratch| compose::generate_into(self.game, s, out, scratch))
+        compose::with_scratch(|scratch| compose::generate_into(self.game, s, out, scratch, None))
     }
 
     /// Whether candidate `i` of a list from [`Engine::candidates_into`] is legal for `player`, the player to
