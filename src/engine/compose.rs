@@ -531,8 +531,8 @@ fn merge_equal_singles(
 /// The legal moves of the player to move, into a move buffer (cleared first): the generation of
 /// `gen::legal_moves`, move priorities and passing included, for games where no rule judges the moves once
 /// generated (see `Engine::flat`): no phases, maximal captures, `capture-order`, royal pieces, invariants,
-/// repetition rule or extension module. With a draughts plan (`super::draughts`), each pass is listed by its
-/// native generator where it takes the pass.
+/// repetition rule or extension module. With a draughts plan (`super::draughts`), its native generator lists
+/// the moves where it takes the position.
 pub fn generate_into(
     game: &Game,
     state: &State,
@@ -540,15 +540,31 @@ pub fn generate_into(
     scratch: &mut Scratch,
     draughts: Option<&super::draughts::DraughtsPlan>,
 ) -> Result<(), EngineError> {
+    // A draughts plan lists the moves natively, where it takes the position.
+    if !draughts.is_some_and(|plan| plan.generate(game, state, out, &mut scratch.draughts)) {
+        generate_general(game, state, out, scratch)?;
+    }
+    match game.options.pass_turn {
+        PassTurn::Yes => out.push_pass(),
+        PassTurn::Forced if out.is_empty() && (state.passes as usize) < game.players.len() => {
+            out.push_pass()
+        }
+        _ => {}
+    }
+    Ok(())
+}
+
+/// The moves of [`generate_into`] before the pass, on the interpreter and the composer.
+fn generate_general(
+    game: &Game,
+    state: &State,
+    out: &mut MoveList,
+    scratch: &mut Scratch,
+) -> Result<(), EngineError> {
     out.clear();
     let entry = &game.turn_order.entries[state.turn];
     let (player, owner) = (entry.player, entry.moves_as);
     let mut gen = |f: TypeFilter<'_>, out: &mut MoveList| {
-        if let Some(plan) = draughts {
-            if plan.list(game, state, player, f, out, &mut scratch.draughts) {
-                return Ok(());
-            }
-        }
         complete_moves_into(game, state, player, owner, f, out, scratch)
     };
     // Under `move-priorities`, only the first type with a move counts (as in `gen::legal_moves`).
@@ -566,13 +582,6 @@ pub fn generate_into(
                 gen(TypeFilter::Unlisted(&game.move_priorities), out)?;
             }
         }
-    }
-    match game.options.pass_turn {
-        PassTurn::Yes => out.push_pass(),
-        PassTurn::Forced if out.is_empty() && (state.passes as usize) < game.players.len() => {
-            out.push_pass()
-        }
-        _ => {}
     }
     Ok(())
 }

@@ -31,7 +31,7 @@
 //! A pass that would enumerate more than [`MAX_PATHS`] chains (a pathological position) is handed back to the
 //! general path, whose limits and errors then apply as before.
 
-use super::gen::{PartHead, TypeFilter};
+use super::gen::PartHead;
 use super::movelist::{MoveHead, MoveList};
 use super::moves::Action;
 use super::state::{Piece, State};
@@ -56,6 +56,8 @@ struct Prog {
     /// A jump's continuation type (`add-partial C`).
     cont: MoveType,
     move_type: Option<MoveType>,
+    /// A jump's continuations: the piece's programs of type `cont`, `DraughtsPlan::progs[c.0..c.1]`.
+    conts: (u32, u32),
 }
 
 /// A piece type's programs, and which of them each pass runs.
@@ -72,11 +74,19 @@ struct Kind {
 pub struct DraughtsPlan {
     nd: usize,
     players: usize,
+    kinds: usize,
     deferred: bool,
     pass_partial: bool,
     /// Move types plus one (see [`Kind::sel`]).
     slots: usize,
-    kinds: Vec<Kind>,
+    /// The programs each pass runs, per slot and piece type: `progs[ranges[slot * kinds + kind]]`, in
+    /// declaration order (slots as in [`Kind::sel`]).
+    progs: Vec<Prog>,
+    ranges: Vec<(u32, u32)>,
+    /// Per player, the board's navigation after its symmetry (`Board::nav`), and the two-link neighbours
+    /// `mid | land << 16` of each square in each direction (`NO_POS` where the board ends).
+    nav: Vec<Vec<u16>>,
+    two: Vec<Vec<u32>>,
     /// Per promotion zone used and player (`zone * players + player`): its squares.
     zones: Vec<[u64; 4]>,
     priorities: Vec<MoveType>,
@@ -84,13 +94,15 @@ pub struct DraughtsPlan {
     /// its jumps over distinct squares, on every square and for every player): only chains of two parts or
     /// more need the merge's comparison.
     singles_distinct: bool,
+    /// The board fits one 64-bit word.
+    small: bool,
 }
 
 /// What listing reuses from ply to ply (cleared, never shrunk).
 #[derive(Default)]
 pub struct Scratch {
     levels: Vec<Level>,
-    keys: Vec<Key>,
+    keys: Vec<(u16, Key)>,
 }
 
 /// One jump of the chain being built.
@@ -99,7 +111,7 @@ struct Level {
     from: u16,
     mid: u16,
     to: u16,
-    prog: u8,
+    move_type: Option<MoveType>,
 }
 
 /// The net effect of a move of the piece being listed: where it ends, as what, having captured what.
@@ -410,6 +422,7 @@ pub fn plan(game: &Game) -> Result<DraughtsPlan, String> {
                 promote,
                 cont,
                 move_type: p.move_type,
+                conts: (0, 0),
             });
         }
         let mut sel = vec![vec![]; slots + 2];
@@ -451,8 +464,10 @@ pub fn plan(game: &Game) -> Result<DraughtsPlan, String> {
     // over one square.
     let mut singles_distinct = true;
     for kind in &kinds {
-        for pl in 0..players {
-            let nav = &game.board.nav[pl];
+        for nav in game.board.nav.iter().take(players) {
+            if nav.len() != np * nd {
+                return why("a player without navigation");
+            }
             for pos in 0..np {
                 let mut seen: Vec<(bool, u16)> = vec![];
                 for p in &kind.progs {
@@ -468,153 +483,252 @@ pub fn plan(game: &Game) -> Result<DraughtsPlan, String> {
             }
         }
     }
+    let nkinds = kinds.len();
+    let mut progs = vec![];
+    let mut ranges = vec![(0, 0); (slots + 2) * nkinds];
+    for slot in 0..slots + 2 {
+        for (k, kind) in kinds.iter().enumerate() {
+            let start = progs.len() as u32;
+            progs.extend(kind.sel[slot].iter().map(|&j| kind.progs[j as usize]));
+            ranges[slot * nkinds + k] = (start, progs.len() as u32);
+        }
+    }
+    for k in 0..nkinds {
+        for slot in 0..slots + 2 {
+            let (a, b) = ranges[slot * nkinds + k];
+            for j in a..b {
+                let p = &mut progs[j as usize];
+                if p.jump {
+                    p.conts = ranges[(p.cont.idx() + 1) * nkinds + k];
+                }
+            }
+        }
+    }
+    let mut navs = vec![];
+    let mut two = vec![];
+    for pl in 0..players {
+        let Some(nav) = game.board.nav.get(pl).filter(|n| n.len() == np * nd) else {
+            return why("a player without navigation");
+        };
+        let mut t = vec![NO_POS as u32 | (NO_POS as u32) << 16; np * nd];
+        for pos in 0..np {
+            for d in 0..nd {
+                let mid = nav[pos * nd + d];
+                if mid != NO_POS {
+                    let land = nav[mid as usize * nd + d];
+                    t[pos * nd + d] = mid as u32 | (land as u32) << 16;
+                }
+            }
+        }
+        navs.push(nav.clone());
+        two.push(t);
+    }
     Ok(DraughtsPlan {
         nd,
         players,
+        kinds: nkinds,
         deferred: game.options.deferred_captures,
         pass_partial: game.options.pass_partial,
         slots,
-        kinds,
+        progs,
+        ranges,
+        nav: navs,
+        two,
         zones,
         priorities: game.move_priorities.clone(),
         singles_distinct,
+        small: np <= 64,
     })
 }
 
+/// A set of squares in `W` words.
+type Set<const W: usize> = [u64; W];
+
+#[inline(always)]
+fn has<const W: usize>(set: &Set<W>, p: u16) -> bool {
+    set[(p >> 6) as usize % W] >> (p & 63) & 1 == 1
+}
+
+#[inline(always)]
+fn put<const W: usize>(set: &mut Set<W>, p: u16, on: bool) {
+    let w = &mut set[(p >> 6) as usize % W];
+    let bit = 1u64 << (p & 63);
+    if on {
+        *w |= bit
+    } else {
+        *w &= !bit
+    }
+}
+
 /// The chain being built and what it reads.
-struct Chain<'a> {
+struct Chain<'a, const W: usize> {
     plan: &'a DraughtsPlan,
-    kind: &'a Kind,
     cells: &'a [Option<Piece>],
-    nav: &'a [u16],
+    two: &'a [u32],
     player: Player,
-    /// Where the piece started (empty during the chain), and its type.
+    /// The squares that are not empty as the chain stands (the piece on its current square, not on its start
+    /// square; captured pieces until the move ends under deferred captures), and the live enemy pieces not
+    /// captured yet.
+    blocked: Set<W>,
+    enemy: Set<W>,
+    /// The squares captured so far.
+    caps: Set<W>,
+    /// Where the piece started, and its type.
     from0: u16,
     piece: PieceType,
-    /// The squares captured so far.
-    caps: [u64; 4],
     levels: &'a mut Vec<Level>,
-    keys: &'a mut Vec<Key>,
+    /// The net effects of this pass's moves that may be merged, with the square each started from.
+    keys: &'a mut Vec<(u16, Key)>,
     out: &'a mut MoveList,
     paths: usize,
     parts: usize,
 }
 
-#[inline(always)]
-fn has(set: &[u64; 4], p: u16) -> bool {
-    set[(p >> 6) as usize & 3] >> (p & 63) & 1 == 1
-}
-
 impl DraughtsPlan {
-    /// The programs of piece type `k` a pass with this filter runs; `None` for a filter the plan did not
-    /// prepare (the general path lists that pass).
-    #[inline]
-    fn select(&self, k: usize, filter: TypeFilter<'_>) -> Option<&[u8]> {
-        let kind = self.kinds.get(k)?;
-        let slot = match filter {
-            TypeFilter::Any => self.slots,
-            TypeFilter::Only(t) => t.map_or(0, |t| t.idx() + 1),
-            TypeFilter::Unlisted(l) if l == &self.priorities[..] => self.slots + 1,
-            _ => return None,
-        };
-        Some(kind.sel.get(slot).map_or(&[][..], |v| &v[..]))
-    }
-
     #[inline(always)]
     fn promotes(&self, p: &Prog, player: Player, to: u16) -> Option<PieceType> {
         let (z, t) = p.promote?;
-        has(&self.zones[z as usize * self.players + player.idx()], to).then_some(t)
+        let set = &self.zones[z as usize * self.players + player.idx()];
+        (set[(to >> 6) as usize & 3] >> (to & 63) & 1 == 1).then_some(t)
     }
 
-    /// Appends the complete moves of one pass (`compose::complete_moves_into` with this filter) to `out`, as
-    /// the general path would; `false` (with `out` as it was) where the general path must list this pass.
-    pub fn list(
+    /// The moves of the player to move into `out` (cleared first), as `compose::generate_into` lists them
+    /// before it adds the pass: the passes of the turn's move type, or of `move-priorities` in order until one
+    /// has a move, then the types it does not list. `false` (and `out` empty) where the general path must list
+    /// this position.
+    pub fn generate(
         &self,
         game: &Game,
         state: &State,
-        player: Player,
-        filter: TypeFilter<'_>,
         out: &mut MoveList,
         scratch: &mut Scratch,
     ) -> bool {
-        let (m0, p0, a0) = (out.moves.len(), out.parts.len(), out.actions.len());
-        let Some(nav) = game.board.nav.get(player.idx()) else {
+        out.clear();
+        let listed = if self.small {
+            self.generate_in::<1>(game, state, out, scratch)
+        } else {
+            self.generate_in::<4>(game, state, out, scratch)
+        };
+        if !listed {
+            out.clear();
+        }
+        listed
+    }
+
+    fn generate_in<const W: usize>(
+        &self,
+        game: &Game,
+        state: &State,
+        out: &mut MoveList,
+        scratch: &mut Scratch,
+    ) -> bool {
+        let Some(entry) = game.turn_order.entries.get(state.turn) else {
             return false;
         };
-        let nd = self.nd;
-        let cells = &state.cells[..];
-        let mut paths = 0;
-        let mut parts = 0;
-        for (w, &bits) in state.occupancy(player).iter().enumerate() {
+        let player = entry.player;
+        let (Some(nav), Some(two)) = (self.nav.get(player.idx()), self.two.get(player.idx()))
+        else {
+            return false;
+        };
+        let words = state.occupancy_words();
+        if words > W {
+            return false;
+        }
+        let mut blocked = [0u64; W];
+        let mut enemy = [0u64; W];
+        for q in 0..self.players {
+            let occ = state.occupancy(Player(q as u8));
+            for (w, &o) in occ.iter().enumerate().take(W) {
+                blocked[w] |= o;
+                if q != player.idx() {
+                    enemy[w] |= o;
+                }
+            }
+        }
+        scratch.keys.clear();
+        scratch.levels.clear();
+        let mut chain = Chain::<W> {
+            plan: self,
+            cells: &state.cells,
+            two,
+            player,
+            blocked,
+            enemy,
+            caps: [0; W],
+            from0: 0,
+            piece: PieceType(0),
+            levels: &mut scratch.levels,
+            keys: &mut scratch.keys,
+            out,
+            paths: 0,
+            parts: 0,
+        };
+        let mine = state.occupancy(player);
+        match entry.move_type {
+            Some(t) if t.idx() + 1 < self.slots => chain.pass(t.idx() + 1, mine, nav),
+            Some(_) => return false,
+            None if self.priorities.is_empty() => chain.pass(self.slots, mine, nav),
+            None => {
+                for &t in &self.priorities {
+                    if t.idx() + 1 >= self.slots {
+                        return false;
+                    }
+                    chain.pass(t.idx() + 1, mine, nav);
+                    if !chain.out.is_empty() {
+                        break;
+                    }
+                }
+                if chain.out.is_empty() {
+                    chain.pass(self.slots + 1, mine, nav);
+                }
+            }
+        }
+        chain.paths <= MAX_PATHS && chain.parts <= MAX_PARTS_TOTAL
+    }
+}
+
+impl<const W: usize> Chain<'_, W> {
+    /// One pass: the moves of the programs in slot `slot` of each piece type, piece after piece in board
+    /// order (`mine`: the mover's occupancy).
+    #[inline(always)]
+    fn pass(&mut self, slot: usize, mine: &[u64], nav: &[u16]) {
+        let plan = self.plan;
+        let ranges = &plan.ranges[slot * plan.kinds..(slot + 1) * plan.kinds];
+        let nd = plan.nd;
+        for (w, &bits) in mine.iter().enumerate() {
             let mut bits = bits;
             while bits != 0 {
                 let i = w * 64 + bits.trailing_zeros() as usize;
                 bits &= bits - 1;
-                let Some(x) = cells.get(i).copied().flatten() else {
+                let Some(x) = self.cells.get(i).copied().flatten() else {
                     continue;
                 };
-                if x.dead || x.owner != player {
-                    continue;
-                }
-                let Some(progs) = self.select(x.kind.idx(), filter) else {
-                    out.moves.truncate(m0);
-                    out.parts.truncate(p0);
-                    out.actions.truncate(a0);
-                    return false;
-                };
-                if progs.is_empty() {
+                if x.dead || x.owner != self.player {
                     continue;
                 }
-                let kind = &self.kinds[x.kind.idx()];
-                scratch.keys.clear();
-                let mut chain = Chain {
-                    plan: self,
-                    kind,
-                    cells,
-                    nav,
-                    player,
-                    from0: i as u16,
-                    piece: x.kind,
-                    caps: [0; 4],
-                    levels: &mut scratch.levels,
-                    keys: &mut scratch.keys,
-                    out,
-                    paths,
-                    parts,
+                let Some(&(a, b)) = ranges.get(x.kind.idx()) else {
+                    continue;
                 };
-                chain.levels.clear();
-                for &j in progs {
-                    let p = &kind.progs[j as usize];
-                    let to = nav[i * nd + p.dir as usize];
-                    if to == NO_POS {
-                        continue;
-                    }
-                    if !p.jump {
-                        if cells[to as usize].is_some() {
-                            continue;
+                self.from0 = i as u16;
+                self.piece = x.kind;
+                for p in &plan.progs[a as usize..b as usize] {
+                    if p.jump {
+                        self.jump(p, i as u16);
+                    } else if let Some(&to) = nav.get(i * nd + p.dir as usize) {
+                        if to != NO_POS && !has(&self.blocked, to) {
+                            self.step(p, to);
                         }
-                        chain.step(p, to);
-                        continue;
                     }
-                    chain.jump(j, i as u16, to);
                 }
-                paths = chain.paths;
-                parts = chain.parts;
-                if paths > MAX_PATHS || parts > MAX_PARTS_TOTAL {
-                    out.moves.truncate(m0);
-                    out.parts.truncate(p0);
-                    out.actions.truncate(a0);
-                    return false;
+                if self.paths > MAX_PATHS {
+                    return;
                 }
             }
         }
-        true
     }
-}
 
-impl Chain<'_> {
     /// A step of the piece from its start square to the empty `to`.
-    #[inline]
+    #[inline(always)]
     fn step(&mut self, p: &Prog, to: u16) {
         let promote = self.plan.promotes(p, self.player, to);
         let kind = promote.unwrap_or(self.piece);
@@ -624,9 +738,12 @@ impl Chain<'_> {
         let out = &mut *self.out;
         let start = out.actions.len() as u32;
         let (from, to) = (Pos(self.from0), Pos(to));
-        out.actions.push(Action::Move { from, to });
-        if let Some(t) = promote {
-            out.actions.push(Action::ChangeType { at: to, kind: t });
+        match promote {
+            None => out.actions.push(Action::Move { from, to }),
+            Some(t) => out.actions.extend_from_slice(&[
+                Action::Move { from, to },
+                Action::ChangeType { at: to, kind: t },
+            ]),
         }
         let first = out.parts.len() as u32;
         out.parts.push(PartHead {
@@ -640,68 +757,66 @@ impl Chain<'_> {
         out.moves.push(MoveHead { first, len: 1 });
     }
 
-    /// Jump `j` of the piece, standing on `cur`, over `mid` (its neighbour in the jump's direction), and
-    /// everything that follows it; whether the jump could be made.
-    #[inline]
-    fn jump(&mut self, j: u8, cur: u16, mid: u16) -> bool {
-        let p = self.kind.progs[j as usize];
-        let nd = self.plan.nd;
-        if has(&self.caps, mid) {
+    /// Jump `p` of the piece standing on `cur`, and everything that follows it; whether the jump could be
+    /// made.
+    #[inline(always)]
+    fn jump(&mut self, p: &Prog, cur: u16) -> bool {
+        let t = self.two[cur as usize * self.plan.nd + p.dir as usize];
+        let (mid, land) = ((t & 0xFFFF) as u16, (t >> 16) as u16);
+        if land == NO_POS || !has(&self.enemy, mid) || has(&self.blocked, land) {
             return false;
         }
-        match self.cells[mid as usize] {
-            Some(x) if !x.dead && x.owner != self.player => {}
-            _ => return false,
-        }
-        let land = self.nav[mid as usize * nd + p.dir as usize];
-        if land == NO_POS || land == cur {
+        // A dead piece (a state in the middle of a move) is no enemy.
+        if self.cells[mid as usize].is_none_or(|x| x.dead) {
             return false;
         }
-        let empty = land == self.from0
-            || self.cells[land as usize].is_none()
-            || (!self.plan.deferred && has(&self.caps, land));
-        if !empty {
-            return false;
-        }
+        self.descend(p, cur, mid, land);
+        true
+    }
+
+    /// The jump from `cur` over `mid` to `land` made, what follows it listed, and the jump unmade.
+    #[inline(never)]
+    fn descend(&mut self, p: &Prog, cur: u16, mid: u16, land: u16) {
         self.levels.push(Level {
             from: cur,
             mid,
             to: land,
-            prog: j,
+            move_type: p.move_type,
         });
-        let bit = 1u64 << (mid & 63);
-        self.caps[(mid >> 6) as usize & 3] |= bit;
-        match self.plan.promotes(&p, self.player, land) {
-            Some(t) => self.finish(Some(t)),
-            None => self.extend(land, p.cont),
+        let deferred = self.plan.deferred;
+        put(&mut self.enemy, mid, false);
+        put(&mut self.caps, mid, true);
+        if !deferred {
+            put(&mut self.blocked, mid, false);
         }
-        self.caps[(mid >> 6) as usize & 3] &= !bit;
+        put(&mut self.blocked, cur, false);
+        put(&mut self.blocked, land, true);
+        match self.plan.promotes(p, self.player, land) {
+            Some(t) => self.finish(Some(t)),
+            None => self.extend(land, p.conts),
+        }
+        put(&mut self.blocked, land, false);
+        put(&mut self.blocked, cur, true);
+        if !deferred {
+            put(&mut self.blocked, mid, true);
+        }
+        put(&mut self.caps, mid, false);
+        put(&mut self.enemy, mid, true);
         self.levels.pop();
-        true
     }
 
-    /// The continuations of the chain, the piece standing on `cur` and going on with its programs of type
-    /// `cont`; the chain as it stands is a move when none exists (or always, with `pass partial`).
-    fn extend(&mut self, cur: u16, cont: MoveType) {
-        let progs = self
-            .kind
-            .sel
-            .get(cont.idx() + 1)
-            .map_or(&[][..], |v| &v[..]);
-        let nd = self.plan.nd;
+    /// The continuations of the chain, the piece standing on `cur` and going on with the programs
+    /// `progs[conts]`; the chain as it stands is a move when none exists (or always, with `pass partial`).
+    fn extend(&mut self, cur: u16, conts: (u32, u32)) {
         let mut any = false;
-        for &j in progs {
+        let plan = self.plan;
+        for p in &plan.progs[conts.0 as usize..conts.1 as usize] {
             if self.paths > MAX_PATHS {
                 return;
             }
-            let p = &self.kind.progs[j as usize];
-            let mid = self.nav[cur as usize * nd + p.dir as usize];
-            if mid == NO_POS {
-                continue;
-            }
-            any |= self.jump(j, cur, mid);
+            any |= self.jump(p, cur);
         }
-        if !any || self.plan.pass_partial {
+        if !any || plan.pass_partial {
             self.finish(None);
         }
     }
@@ -709,15 +824,14 @@ impl Chain<'_> {
     /// Whether no move of this piece listed so far has this net effect (then it is noted).
     #[inline]
     fn fresh(&mut self, to: u16, kind: PieceType) -> bool {
-        let key = Key {
-            to,
-            kind,
-            caps: self.caps,
-        };
-        if self.keys.contains(&key) {
+        let mut caps = [0; 4];
+        caps[..W].copy_from_slice(&self.caps);
+        let key = Key { to, kind, caps };
+        let from = self.from0;
+        if self.keys.iter().any(|&(f, k)| f == from && k == key) {
             return false;
         }
-        self.keys.push(key);
+        self.keys.push((from, key));
         true
     }
 
@@ -736,27 +850,30 @@ impl Chain<'_> {
         }
         let out = &mut *self.out;
         let first = out.parts.len() as u32;
-        for (k, l) in self.levels.iter().enumerate() {
+        for l in self.levels.iter() {
             let start = out.actions.len() as u32;
-            let to = Pos(l.to);
-            out.actions.push(Action::Capture { at: Pos(l.mid) });
-            out.actions.push(Action::Move {
-                from: Pos(l.from),
-                to,
-            });
-            if k + 1 == n {
-                if let Some(t) = promote {
-                    out.actions.push(Action::ChangeType { at: to, kind: t });
-                }
-            }
+            let (from, to) = (Pos(l.from), Pos(l.to));
+            out.actions.extend_from_slice(&[
+                Action::Capture { at: Pos(l.mid) },
+                Action::Move { from, to },
+            ]);
             out.parts.push(PartHead {
                 start,
-                end: out.actions.len() as u32,
-                from: Some(Pos(l.from)),
+                end: start + 2,
+                from: Some(from),
                 to: Some(to),
                 piece: self.piece,
-                move_type: self.kind.progs[l.prog as usize].move_type,
+                move_type: l.move_type,
             });
+        }
+        if let Some(t) = promote {
+            out.actions.push(Action::ChangeType {
+                at: Pos(last.to),
+                kind: t,
+            });
+            if let Some(h) = out.parts.last_mut() {
+                h.end += 1;
+            }
         }
         out.moves.push(MoveHead {
             first,
