@@ -30,6 +30,19 @@ fn same_lists(engine: &Engine, s: &State, a: &mut MoveList, b: &mut MoveList, wh
     x.iter().map(|m| m.parts.len()).max().unwrap_or(0)
 }
 
+/// Every move of the list played natively (`Engine::play_listed`) and by the general `apply::play` of the owned
+/// move: the same state.
+fn same_play(engine: &Engine, s: &State, list: &MoveList, what: &str) {
+    for i in 0..list.len() {
+        let mut x = s.clone();
+        engine.play_listed(&mut x, list, i);
+        let mut y = s.clone();
+        engine.play(&mut y, &list.to_move(i));
+        assert_eq!(x, y, "{what}: move {i} played");
+        assert_eq!(x.hash, x.full_hash(), "{what}: move {i}: hash");
+    }
+}
+
 /// Random games from the start, then random boards: returns the positions compared and the longest chain seen.
 fn check(name: &str, game: &Game, games: u64, plies: u32, boards: u64) -> (usize, usize) {
     let engine = Engine::new(game);
@@ -48,6 +61,7 @@ fn check(name: &str, game: &Game, games: u64, plies: u32, boards: u64) -> (usize
                 break;
             }
             let i = below(&mut rng, a.len());
+            same_play(&engine, &s, &a, &what);
             engine.play_listed(&mut s, &a, i);
         }
     }
@@ -86,6 +100,7 @@ fn check(name: &str, game: &Game, games: u64, plies: u32, boards: u64) -> (usize
         positions += 1;
         let what = format!("{name} board {k}");
         longest = longest.max(same_lists(&engine, &s, &mut a, &mut b, &what));
+        same_play(&engine, &s, &a, &what);
     }
     (positions, longest)
 }

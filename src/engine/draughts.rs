@@ -96,6 +96,12 @@ pub struct DraughtsPlan {
     singles_distinct: bool,
     /// The board fits one 64-bit word.
     small: bool,
+    np: usize,
+    /// Per slot: every program of every piece type in it is a jump (a pass that only jumps).
+    jumps_only: Vec<bool>,
+    /// Per player and square (`player * np + square`): the squares a jump of any piece type from there
+    /// would take. A pass that only jumps skips a piece with no enemy on any of them without reading it.
+    near: Vec<[u64; 4]>,
 }
 
 /// What listing reuses from ply to ply (cleared, never shrunk).
@@ -504,6 +510,14 @@ pub fn plan(game: &Game) -> Result<DraughtsPlan, String> {
             }
         }
     }
+    let jumps_only: Vec<bool> = (0..slots + 2)
+        .map(|slot| {
+            ranges[slot * nkinds..(slot + 1) * nkinds]
+                .iter()
+                .all(|&(a, b)| progs[a as usize..b as usize].iter().all(|p| p.jump))
+        })
+        .collect();
+    let mut near = vec![[0u64; 4]; players * np];
     let mut navs = vec![];
     let mut two = vec![];
     for pl in 0..players {
@@ -517,6 +531,14 @@ pub fn plan(game: &Game) -> Result<DraughtsPlan, String> {
                 if mid != NO_POS {
                     let land = nav[mid as usize * nd + d];
                     t[pos * nd + d] = mid as u32 | (land as u32) << 16;
+                }
+            }
+        }
+        for pos in 0..np {
+            for p in progs.iter().filter(|p| p.jump) {
+                let mid = nav[pos * nd + p.dir as usize];
+                if mid != NO_POS {
+                    near[pl * np + pos][mid as usize >> 6] |= 1 << (mid & 63);
                 }
             }
         }
@@ -538,6 +560,9 @@ pub fn plan(game: &Game) -> Result<DraughtsPlan, String> {
         priorities: game.move_priorities.clone(),
         singles_distinct,
         small: np <= 64,
+        np,
+        jumps_only,
+        near,
     })
 }
 
@@ -613,6 +638,68 @@ impl DraughtsPlan {
             out.clear();
         }
         listed
+    }
+
+    /// Plays move `i` of a list on the state in place and passes the turn, as `apply::play_parts` does, for
+    /// the moves the kernel lists: parts of a piece going on from square to square, each taking at most one
+    /// piece, the last perhaps changing its type. The state after it is the same (the captured pieces gone,
+    /// the piece on its last square as what it became; the hash, a function of the board, the same).
+    /// `false`, with the state untouched, for any other move (a pass, a move of another shape).
+    pub fn play(&self, game: &Game, s: &mut State, moves: &MoveList, i: usize) -> bool {
+        let heads = moves.heads(i);
+        let (Some(first), Some(last)) = (heads.first(), heads.last()) else {
+            return false;
+        };
+        let (Some(from), Some(to)) = (first.from, last.to) else {
+            return false;
+        };
+        // The shape, checked before anything is written.
+        let mut at = from;
+        let mut promote = None;
+        for (k, h) in heads.iter().enumerate() {
+            let Some(actions) = moves.actions.get(h.start as usize..h.end as usize) else {
+                return false;
+            };
+            let (mv, change) = match actions {
+                [Action::Move { from, to }]
+                | [Action::Capture { .. }, Action::Move { from, to }] => ((*from, *to), None),
+                [Action::Move { from, to }, Action::ChangeType { at, kind }]
+                | [Action::Capture { .. }, Action::Move { from, to }, Action::ChangeType { at, kind }] =>
+                {
+                    if *at != *to || k + 1 != heads.len() {
+                        return false;
+                    }
+                    ((*from, *to), Some(*kind))
+                }
+                _ => return false,
+            };
+            if mv.0 != at || h.from != Some(mv.0) || h.to != Some(mv.1) || mv.0 == mv.1 {
+                return false;
+            }
+            at = mv.1;
+            promote = change;
+        }
+        let Some(mut piece) = s.get(from) else {
+            return false;
+        };
+        s.set(from, None);
+        for h in heads {
+            if let Some(Action::Capture { at }) = moves.actions.get(h.start as usize) {
+                if s.get(*at).is_some() {
+                    s.set(*at, None);
+                }
+            }
+        }
+        if let Some(t) = promote {
+            piece.kind = t;
+        }
+        s.set(to, Some(piece));
+        s.last_from = Some(last.from.unwrap_or(to));
+        s.last_to = Some(to);
+        s.turn = game.turn_order.next(s.turn);
+        s.ply += 1;
+        s.passes = 0;
+        true
     }
 
     fn generate_in<const W: usize>(
@@ -695,11 +782,22 @@ impl<const W: usize> Chain<'_, W> {
         let plan = self.plan;
         let ranges = &plan.ranges[slot * plan.kinds..(slot + 1) * plan.kinds];
         let nd = plan.nd;
+        let jumps_only = plan.jumps_only[slot];
+        let near = &plan.near[self.player.idx() * plan.np..(self.player.idx() + 1) * plan.np];
         for (w, &bits) in mine.iter().enumerate() {
             let mut bits = bits;
             while bits != 0 {
                 let i = w * 64 + bits.trailing_zeros() as usize;
                 bits &= bits - 1;
+                if jumps_only {
+                    // No enemy next to the piece: no jump.
+                    let Some(n) = near.get(i) else {
+                        continue;
+                    };
+                    if (0..W).all(|k| n[k] & self.enemy[k] == 0) {
+                        continue;
+                    }
+                }
                 let Some(x) = self.cells.get(i).copied().flatten() else {
                     continue;
                 };

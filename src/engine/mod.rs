@@ -267,6 +267,12 @@ impl<'g> Engine<'g> {
 
     /// Plays move `i` of a move buffer on the state in place (no undo).
     pub fn play_listed(&self, s: &mut State, moves: &MoveList, i: usize) {
+        // The moves a draughts plan lists, played natively (the same state after them).
+        if let Some(plan) = &self.draughts {
+            if plan.play(self.game, s, moves, i) {
+                return;
+            }
+        }
         apply::play_parts(self.game, s, moves.heads(i).len(), |j| moves.view(i, j))
     }
 
