@@ -83,12 +83,8 @@ pub struct DraughtsPlan {
     /// declaration order (slots as in [`Kind::sel`]).
     progs: Vec<Prog>,
     ranges: Vec<(u32, u32)>,
-    /// Per player, the board's navigation after its symmetry (`Board::nav`), and the two-link neighbours
-    /// `mid | land << 16` of each square in each direction (`NO_POS` where the board ends).
-    nav: Vec<Vec<u16>>,
-    two: Vec<Vec<u32>>,
-    /// Per promotion zone used and player (`zone * players + player`): its squares.
-    zones: Vec<[u64; 4]>,
+    /// Per player, what its moves read of the board (see [`Side`]).
+    sides: Vec<Side>,
     priorities: Vec<MoveType>,
     /// No two one-part moves of a piece can have one net effect (the steps of a piece go to distinct squares,
     /// its jumps over distinct squares, on every square and for every player): only chains of two parts or
@@ -96,12 +92,27 @@ pub struct DraughtsPlan {
     singles_distinct: bool,
     /// The board fits one 64-bit word.
     small: bool,
-    np: usize,
     /// Per slot: every program of every piece type in it is a jump (a pass that only jumps).
     jumps_only: Vec<bool>,
-    /// Per player and square (`player * np + square`): the squares a jump of any piece type from there
-    /// would take. A pass that only jumps skips a piece with no enemy on any of them without reading it.
+    /// Per slot: every program in it is a step (a pass that only steps).
+    steps_only: Vec<bool>,
+}
+
+/// The board as one player's moves read it.
+#[derive(Clone, Debug)]
+struct Side {
+    /// The board's navigation after the player's symmetry (`Board::nav`), and the two-link neighbours
+    /// `mid | land << 16` of each square in each direction (`NO_POS` where the board ends).
+    nav: Vec<u16>,
+    two: Vec<u32>,
+    /// Per square: the squares a jump of any piece type from there would take. A pass that only jumps skips
+    /// a piece with no enemy on any of them without reading it.
     near: Vec<[u64; 4]>,
+    /// Per square: the squares a step of any piece type from there would reach. A pass that only steps skips
+    /// a piece with none of them empty without reading it.
+    step_near: Vec<[u64; 4]>,
+    /// Per promotion zone used: its squares for this player.
+    zones: Vec<[u64; 4]>,
 }
 
 /// What listing reuses from ply to ply (cleared, never shrunk).
@@ -517,33 +528,50 @@ pub fn plan(game: &Game) -> Result<DraughtsPlan, String> {
                 .all(|&(a, b)| progs[a as usize..b as usize].iter().all(|p| p.jump))
         })
         .collect();
-    let mut near = vec![[0u64; 4]; players * np];
-    let mut navs = vec![];
-    let mut two = vec![];
+    let steps_only: Vec<bool> = (0..slots + 2)
+        .map(|slot| {
+            ranges[slot * nkinds..(slot + 1) * nkinds]
+                .iter()
+                .all(|&(a, b)| progs[a as usize..b as usize].iter().all(|p| !p.jump))
+        })
+        .collect();
+    let mut sides = vec![];
     for pl in 0..players {
         let Some(nav) = game.board.nav.get(pl).filter(|n| n.len() == np * nd) else {
             return why("a player without navigation");
         };
-        let mut t = vec![NO_POS as u32 | (NO_POS as u32) << 16; np * nd];
+        let mut two = vec![NO_POS as u32 | (NO_POS as u32) << 16; np * nd];
+        let mut near = vec![[0u64; 4]; np];
+        let mut step_near = vec![[0u64; 4]; np];
         for pos in 0..np {
             for d in 0..nd {
                 let mid = nav[pos * nd + d];
                 if mid != NO_POS {
                     let land = nav[mid as usize * nd + d];
-                    t[pos * nd + d] = mid as u32 | (land as u32) << 16;
+                    two[pos * nd + d] = mid as u32 | (land as u32) << 16;
+                }
+            }
+            for p in &progs {
+                let next = nav[pos * nd + p.dir as usize];
+                if next != NO_POS {
+                    let set = if p.jump {
+                        &mut near[pos]
+                    } else {
+                        &mut step_near[pos]
+                    };
+                    set[next as usize >> 6] |= 1 << (next & 63);
                 }
             }
         }
-        for pos in 0..np {
-            for p in progs.iter().filter(|p| p.jump) {
-                let mid = nav[pos * nd + p.dir as usize];
-                if mid != NO_POS {
-                    near[pl * np + pos][mid as usize >> 6] |= 1 << (mid & 63);
-                }
-            }
-        }
-        navs.push(nav.clone());
-        two.push(t);
+        sides.push(Side {
+            nav: nav.clone(),
+            two,
+            near,
+            step_near,
+            zones: (0..zone_ids.len())
+                .map(|k| zones[k * players + pl])
+                .collect(),
+        });
     }
     Ok(DraughtsPlan {
         nd,
@@ -554,15 +582,12 @@ pub fn plan(game: &Game) -> Result<DraughtsPlan, String> {
         slots,
         progs,
         ranges,
-        nav: navs,
-        two,
-        zones,
+        sides,
         priorities: game.move_priorities.clone(),
         singles_distinct,
         small: np <= 64,
-        np,
         jumps_only,
-        near,
+        steps_only,
     })
 }
 
@@ -589,7 +614,7 @@ fn put<const W: usize>(set: &mut Set<W>, p: u16, on: bool) {
 struct Chain<'a, const W: usize> {
     plan: &'a DraughtsPlan,
     cells: &'a [Option<Piece>],
-    two: &'a [u32],
+    side: &'a Side,
     player: Player,
     /// The squares that are not empty as the chain stands (the piece on its current square, not on its start
     /// square; captured pieces until the move ends under deferred captures), and the live enemy pieces not
@@ -610,13 +635,6 @@ struct Chain<'a, const W: usize> {
 }
 
 impl DraughtsPlan {
-    #[inline(always)]
-    fn promotes(&self, p: &Prog, player: Player, to: u16) -> Option<PieceType> {
-        let (z, t) = p.promote?;
-        let set = &self.zones[z as usize * self.players + player.idx()];
-        (set[(to >> 6) as usize & 3] >> (to & 63) & 1 == 1).then_some(t)
-    }
-
     /// The moves of the player to move into `out` (cleared first), as `compose::generate_into` lists them
     /// before it adds the pass: the passes of the turn's move type, or of `move-priorities` in order until one
     /// has a move, then the types it does not list. `false` (and `out` empty) where the general path must list
@@ -713,10 +731,10 @@ impl DraughtsPlan {
             return false;
         };
         let player = entry.player;
-        let (Some(nav), Some(two)) = (self.nav.get(player.idx()), self.two.get(player.idx()))
-        else {
+        let Some(side) = self.sides.get(player.idx()) else {
             return false;
         };
+        let nav = &side.nav[..];
         let words = state.occupancy_words();
         if words > W {
             return false;
@@ -737,7 +755,7 @@ impl DraughtsPlan {
         let mut chain = Chain::<W> {
             plan: self,
             cells: &state.cells,
-            two,
+            side,
             player,
             blocked,
             enemy,
@@ -775,6 +793,14 @@ impl DraughtsPlan {
 }
 
 impl<const W: usize> Chain<'_, W> {
+    /// The type a piece of this side landing on `to` by program `p` becomes, if it is promoted there.
+    #[inline(always)]
+    fn promotes(&self, p: &Prog, to: u16) -> Option<PieceType> {
+        let (z, t) = p.promote?;
+        let set = self.side.zones.get(z as usize)?;
+        (set[(to >> 6) as usize & 3] >> (to & 63) & 1 == 1).then_some(t)
+    }
+
     /// One pass: the moves of the programs in slot `slot` of each piece type, piece after piece in board
     /// order (`mine`: the mover's occupancy).
     #[inline(always)]
@@ -783,7 +809,9 @@ impl<const W: usize> Chain<'_, W> {
         let ranges = &plan.ranges[slot * plan.kinds..(slot + 1) * plan.kinds];
         let nd = plan.nd;
         let jumps_only = plan.jumps_only[slot];
-        let near = &plan.near[self.player.idx() * plan.np..(self.player.idx() + 1) * plan.np];
+        let steps_only = plan.steps_only[slot];
+        let near = &self.side.near[..];
+        let step_near = &self.side.step_near[..];
         for (w, &bits) in mine.iter().enumerate() {
             let mut bits = bits;
             while bits != 0 {
@@ -795,6 +823,14 @@ impl<const W: usize> Chain<'_, W> {
                         continue;
                     };
                     if (0..W).all(|k| n[k] & self.enemy[k] == 0) {
+                        continue;
+                    }
+                } else if steps_only {
+                    // Nowhere to step.
+                    let Some(n) = step_near.get(i) else {
+                        continue;
+                    };
+                    if (0..W).all(|k| n[k] & !self.blocked[k] == 0) {
                         continue;
                     }
                 }
@@ -828,7 +864,7 @@ impl<const W: usize> Chain<'_, W> {
     /// A step of the piece from its start square to the empty `to`.
     #[inline(always)]
     fn step(&mut self, p: &Prog, to: u16) {
-        let promote = self.plan.promotes(p, self.player, to);
+        let promote = self.promotes(p, to);
         let kind = promote.unwrap_or(self.piece);
         if !self.plan.singles_distinct && !self.fresh(to, kind) {
             return;
@@ -859,7 +895,13 @@ impl<const W: usize> Chain<'_, W> {
     /// made.
     #[inline(always)]
     fn jump(&mut self, p: &Prog, cur: u16) -> bool {
-        let t = self.two[cur as usize * self.plan.nd + p.dir as usize];
+        let Some(&t) = self
+            .side
+            .two
+            .get(cur as usize * self.plan.nd + p.dir as usize)
+        else {
+            return false;
+        };
         let (mid, land) = ((t & 0xFFFF) as u16, (t >> 16) as u16);
         if land == NO_POS || !has(&self.enemy, mid) || has(&self.blocked, land) {
             return false;
@@ -889,7 +931,7 @@ impl<const W: usize> Chain<'_, W> {
         }
         put(&mut self.blocked, cur, false);
         put(&mut self.blocked, land, true);
-        match self.plan.promotes(p, self.player, land) {
+        match self.promotes(p, land) {
             Some(t) => self.finish(Some(t)),
             None => self.extend(land, p.conts),
         }
