@@ -665,6 +665,26 @@ impl DraughtsPlan {
     /// `false`, with the state untouched, for any other move (a pass, a move of another shape).
     pub fn play(&self, game: &Game, s: &mut State, moves: &MoveList, i: usize) -> bool {
         let heads = moves.heads(i);
+        // The commonest move, a step: one part, one movement.
+        if let [h] = heads {
+            if let Some(&[Action::Move { from, to }]) =
+                moves.actions.get(h.start as usize..h.end as usize)
+            {
+                if h.from == Some(from) && h.to == Some(to) && from != to {
+                    let Some(piece) = s.get(from) else {
+                        return false;
+                    };
+                    s.set(from, None);
+                    s.set(to, Some(piece));
+                    s.last_from = Some(from);
+                    s.last_to = Some(to);
+                    s.turn = game.turn_order.next(s.turn);
+                    s.ply += 1;
+                    s.passes = 0;
+                    return true;
+                }
+            }
+        }
         let (Some(first), Some(last)) = (heads.first(), heads.last()) else {
             return false;
         };

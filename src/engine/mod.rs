@@ -214,6 +214,10 @@ impl<'g> Engine<'g> {
     /// The index of move `i` of a move buffer in handle mode ([`MoveList::lazy`]) as a whole move: built and
     /// appended if it is a handle, else `i` itself.
     pub fn resolve(&self, s: &State, moves: &mut MoveList, i: usize) -> Result<usize, EngineError> {
+        // A whole move is its own index: no scratch needed.
+        if i < moves.len() && moves.handle(i).is_none() {
+            return Ok(i);
+        }
         compose::with_scratch(|scratch| compose::resolve(self.game, s, moves, i, scratch))
     }
 
