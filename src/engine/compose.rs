@@ -52,7 +52,6 @@ pub struct Scratch {
     chain: Vec<u64>,
     keys: Vec<u32>,
     shared: Vec<u32>,
-    draughts: super::draughts::Scratch,
 }
 
 thread_local! {
@@ -318,7 +317,6 @@ pub fn complete_moves_into(
         chain,
         keys,
         shared,
-        draughts: _,
     } = scratch;
     em.clear();
     expanded.clear();
@@ -531,31 +529,8 @@ fn merge_equal_singles(
 /// The legal moves of the player to move, into a move buffer (cleared first): the generation of
 /// `gen::legal_moves`, move priorities and passing included, for games where no rule judges the moves once
 /// generated (see `Engine::flat`): no phases, maximal captures, `capture-order`, royal pieces, invariants,
-/// repetition rule or extension module. With a draughts plan (`super::draughts`), its native generator lists
-/// the moves where it takes the position.
+/// repetition rule or extension module.
 pub fn generate_into(
-    game: &Game,
-    state: &State,
-    out: &mut MoveList,
-    scratch: &mut Scratch,
-    draughts: Option<&super::draughts::DraughtsPlan>,
-) -> Result<(), EngineError> {
-    // A draughts plan lists the moves natively, where it takes the position.
-    if !draughts.is_some_and(|plan| plan.generate(game, state, out, &mut scratch.draughts)) {
-        generate_general(game, state, out, scratch)?;
-    }
-    match game.options.pass_turn {
-        PassTurn::Yes => out.push_pass(),
-        PassTurn::Forced if out.is_empty() && (state.passes as usize) < game.players.len() => {
-            out.push_pass()
-        }
-        _ => {}
-    }
-    Ok(())
-}
-
-/// The moves of [`generate_into`] before the pass, on the interpreter and the composer.
-fn generate_general(
     game: &Game,
     state: &State,
     out: &mut MoveList,
@@ -583,7 +558,20 @@ fn generate_general(
             }
         }
     }
+    add_pass(game, state, out);
     Ok(())
+}
+
+/// The pass of `pass turn`, after the listed moves: always (`true`), or when there is none (`forced`) unless a
+/// whole round of passes has just been made (as `gen::add_pass`).
+pub fn add_pass(game: &Game, state: &State, out: &mut MoveList) {
+    match game.options.pass_turn {
+        PassTurn::Yes => out.push_pass(),
+        PassTurn::Forced if out.is_empty() && (state.passes as usize) < game.players.len() => {
+            out.push_pass()
+        }
+        _ => {}
+    }
 }
 
 /// Builds the move a handle of `list` stands for (see `MoveList::lazy`) and appends it to the list as a whole

@@ -115,28 +115,17 @@ struct Side {
     zones: Vec<[u64; 4]>,
 }
 
-/// What listing reuses from ply to ply (cleared, never shrunk).
-#[derive(Default)]
-pub struct Scratch {
-    levels: Vec<Level>,
-    keys: Vec<(u16, Key)>,
-}
-
-/// One jump of the chain being built.
+/// One jump of the chain being built, on the stack of the search (each level's frame points to the one
+/// before it): the chain needs no buffer of its own.
 #[derive(Clone, Copy, Debug)]
-struct Level {
+struct Frame<'f> {
     from: u16,
     mid: u16,
     to: u16,
     move_type: Option<MoveType>,
-}
-
-/// The net effect of a move of the piece being listed: where it ends, as what, having captured what.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Key {
-    to: u16,
-    kind: PieceType,
-    caps: [u64; 4],
+    /// Jumps in the chain up to this one.
+    depth: u32,
+    parent: Option<&'f Frame<'f>>,
 }
 
 /// A piece of program text after the bytecode's control flow is followed.
@@ -626,9 +615,8 @@ struct Chain<'a, const W: usize> {
     /// Where the piece started, and its type.
     from0: u16,
     piece: PieceType,
-    levels: &'a mut Vec<Level>,
-    /// The net effects of this pass's moves that may be merged, with the square each started from.
-    keys: &'a mut Vec<(u16, Key)>,
+    /// Where the moves of the piece being listed start in `out` (the merge compares a move with them).
+    piece_first: usize,
     out: &'a mut MoveList,
     paths: usize,
     parts: usize,
@@ -639,18 +627,12 @@ impl DraughtsPlan {
     /// before it adds the pass: the passes of the turn's move type, or of `move-priorities` in order until one
     /// has a move, then the types it does not list. `false` (and `out` empty) where the general path must list
     /// this position.
-    pub fn generate(
-        &self,
-        game: &Game,
-        state: &State,
-        out: &mut MoveList,
-        scratch: &mut Scratch,
-    ) -> bool {
+    pub fn generate(&self, game: &Game, state: &State, out: &mut MoveList) -> bool {
         out.clear();
         let listed = if self.small {
-            self.generate_in::<1>(game, state, out, scratch)
+            self.generate_in::<1>(game, state, out)
         } else {
-            self.generate_in::<4>(game, state, out, scratch)
+            self.generate_in::<4>(game, state, out)
         };
         if !listed {
             out.clear();
@@ -740,13 +722,7 @@ impl DraughtsPlan {
         true
     }
 
-    fn generate_in<const W: usize>(
-        &self,
-        game: &Game,
-        state: &State,
-        out: &mut MoveList,
-        scratch: &mut Scratch,
-    ) -> bool {
+    fn generate_in<const W: usize>(&self, game: &Game, state: &State, out: &mut MoveList) -> bool {
         let Some(entry) = game.turn_order.entries.get(state.turn) else {
             return false;
         };
@@ -770,8 +746,6 @@ impl DraughtsPlan {
                 }
             }
         }
-        scratch.keys.clear();
-        scratch.levels.clear();
         let mut chain = Chain::<W> {
             plan: self,
             cells: &state.cells,
@@ -782,8 +756,7 @@ impl DraughtsPlan {
             caps: [0; W],
             from0: 0,
             piece: PieceType(0),
-            levels: &mut scratch.levels,
-            keys: &mut scratch.keys,
+            piece_first: 0,
             out,
             paths: 0,
             parts: 0,
@@ -865,9 +838,10 @@ impl<const W: usize> Chain<'_, W> {
                 };
                 self.from0 = i as u16;
                 self.piece = x.kind;
+                self.piece_first = self.out.moves.len();
                 for p in &plan.progs[a as usize..b as usize] {
                     if p.jump {
-                        self.jump(p, i as u16);
+                        self.jump(p, i as u16, None);
                     } else if let Some(&to) = nav.get(i * nd + p.dir as usize) {
                         if to != NO_POS && !has(&self.blocked, to) {
                             self.step(p, to);
@@ -911,10 +885,10 @@ impl<const W: usize> Chain<'_, W> {
         out.moves.push(MoveHead { first, len: 1 });
     }
 
-    /// Jump `p` of the piece standing on `cur`, and everything that follows it; whether the jump could be
-    /// made.
+    /// Jump `p` of the piece standing on `cur`, and everything that follows it (`parent`: the chain's jump
+    /// before it); whether the jump could be made.
     #[inline(always)]
-    fn jump(&mut self, p: &Prog, cur: u16) -> bool {
+    fn jump(&mut self, p: &Prog, cur: u16, parent: Option<&Frame<'_>>) -> bool {
         let Some(&t) = self
             .side
             .two
@@ -930,19 +904,21 @@ impl<const W: usize> Chain<'_, W> {
         if self.cells[mid as usize].is_none_or(|x| x.dead) {
             return false;
         }
-        self.descend(p, cur, mid, land);
+        self.descend(p, cur, mid, land, parent);
         true
     }
 
     /// The jump from `cur` over `mid` to `land` made, what follows it listed, and the jump unmade.
     #[inline(never)]
-    fn descend(&mut self, p: &Prog, cur: u16, mid: u16, land: u16) {
-        self.levels.push(Level {
+    fn descend(&mut self, p: &Prog, cur: u16, mid: u16, land: u16, parent: Option<&Frame<'_>>) {
+        let frame = Frame {
             from: cur,
             mid,
             to: land,
             move_type: p.move_type,
-        });
+            depth: parent.map_or(1, |f| f.depth + 1),
+            parent,
+        };
         let deferred = self.plan.deferred;
         put(&mut self.enemy, mid, false);
         put(&mut self.caps, mid, true);
@@ -952,8 +928,8 @@ impl<const W: usize> Chain<'_, W> {
         put(&mut self.blocked, cur, false);
         put(&mut self.blocked, land, true);
         match self.promotes(p, land) {
-            Some(t) => self.finish(Some(t)),
-            None => self.extend(land, p.conts),
+            Some(t) => self.finish(&frame, Some(t)),
+            None => self.extend(&frame, p.conts),
         }
         put(&mut self.blocked, land, false);
         put(&mut self.blocked, cur, true);
@@ -962,81 +938,114 @@ impl<const W: usize> Chain<'_, W> {
         }
         put(&mut self.caps, mid, false);
         put(&mut self.enemy, mid, true);
-        self.levels.pop();
     }
 
-    /// The continuations of the chain, the piece standing on `cur` and going on with the programs
-    /// `progs[conts]`; the chain as it stands is a move when none exists (or always, with `pass partial`).
-    fn extend(&mut self, cur: u16, conts: (u32, u32)) {
+    /// The continuations of the chain ending with `frame`, the piece going on from its square with the
+    /// programs `progs[conts]`; the chain as it stands is a move when none exists (or always, with
+    /// `pass partial`).
+    fn extend(&mut self, frame: &Frame<'_>, conts: (u32, u32)) {
         let mut any = false;
         let plan = self.plan;
         for p in &plan.progs[conts.0 as usize..conts.1 as usize] {
             if self.paths > MAX_PATHS {
                 return;
             }
-            any |= self.jump(p, cur);
+            any |= self.jump(p, frame.to, Some(frame));
         }
         if !any || plan.pass_partial {
-            self.finish(None);
+            self.finish(frame, None);
         }
     }
 
-    /// Whether no move of this piece listed so far has this net effect (then it is noted).
-    #[inline]
-    fn fresh(&mut self, to: u16, kind: PieceType) -> bool {
-        let mut caps = [0; 4];
-        caps[..W].copy_from_slice(&self.caps);
-        let key = Key { to, kind, caps };
-        let from = self.from0;
-        if self.keys.iter().any(|&(f, k)| f == from && k == key) {
-            return false;
+    /// Whether no move of this piece listed so far ends on `to` as `kind` having captured the squares of
+    /// `caps` (its net effect).
+    fn fresh(&self, to: u16, kind: PieceType) -> bool {
+        let out = &*self.out;
+        for j in self.piece_first..out.moves.len() {
+            let heads = out.heads(j);
+            if heads.last().and_then(|h| h.to) != Some(Pos(to)) {
+                continue;
+            }
+            let mut k = self.piece;
+            let mut caps = [0u64; W];
+            for h in heads {
+                for a in out
+                    .actions
+                    .get(h.start as usize..h.end as usize)
+                    .unwrap_or(&[])
+                {
+                    match *a {
+                        Action::Capture { at } => put(&mut caps, at.0, true),
+                        Action::ChangeType { kind, .. } => k = kind,
+                        _ => {}
+                    }
+                }
+            }
+            if k == kind && caps == self.caps {
+                return false;
+            }
         }
-        self.keys.push((from, key));
         true
     }
 
-    /// The chain in `levels` as a complete move, the last part promoting to `promote`, unless a move with its
-    /// net effect is listed already.
-    fn finish(&mut self, promote: Option<PieceType>) {
+    /// The chain ending with `frame` as a complete move, its last part promoting to `promote`, unless a move
+    /// with its net effect is listed already. The parts are written from the last back to the first, as the
+    /// frames are walked.
+    fn finish(&mut self, frame: &Frame<'_>, promote: Option<PieceType>) {
         self.paths += 1;
-        let n = self.levels.len();
+        let n = frame.depth as usize;
         self.parts += n;
-        let Some(last) = self.levels.last().copied() else {
-            return;
-        };
         let kind = promote.unwrap_or(self.piece);
-        if (n > 1 || !self.plan.singles_distinct) && !self.fresh(last.to, kind) {
+        if (n > 1 || !self.plan.singles_distinct) && !self.fresh(frame.to, kind) {
             return;
         }
+        let piece = self.piece;
         let out = &mut *self.out;
-        let first = out.parts.len() as u32;
-        for l in self.levels.iter() {
-            let start = out.actions.len() as u32;
-            let (from, to) = (Pos(l.from), Pos(l.to));
-            out.actions.extend_from_slice(&[
-                Action::Capture { at: Pos(l.mid) },
-                Action::Move { from, to },
-            ]);
-            out.parts.push(PartHead {
-                start,
-                end: start + 2,
+        let first = out.parts.len();
+        let a0 = out.actions.len();
+        out.actions
+            .resize(a0 + 2 * n + promote.is_some() as usize, Action::ExtraTurn);
+        out.parts.resize(
+            first + n,
+            PartHead {
+                start: 0,
+                end: 0,
+                from: None,
+                to: None,
+                piece,
+                move_type: None,
+            },
+        );
+        let mut at = Some(frame);
+        let mut k = n;
+        while let Some(f) = at {
+            if k == 0 {
+                break;
+            }
+            k -= 1;
+            let start = a0 + 2 * k;
+            let (from, to) = (Pos(f.from), Pos(f.to));
+            out.actions[start] = Action::Capture { at: Pos(f.mid) };
+            out.actions[start + 1] = Action::Move { from, to };
+            out.parts[first + k] = PartHead {
+                start: start as u32,
+                end: start as u32 + 2,
                 from: Some(from),
                 to: Some(to),
-                piece: self.piece,
-                move_type: l.move_type,
-            });
+                piece,
+                move_type: f.move_type,
+            };
+            at = f.parent;
         }
         if let Some(t) = promote {
-            out.actions.push(Action::ChangeType {
-                at: Pos(last.to),
+            out.actions[a0 + 2 * n] = Action::ChangeType {
+                at: Pos(frame.to),
                 kind: t,
-            });
-            if let Some(h) = out.parts.last_mut() {
-                h.end += 1;
-            }
+            };
+            out.parts[first + n - 1].end += 1;
         }
         out.moves.push(MoveHead {
-            first,
+            first: first as u32,
             len: n as u32,
         });
     }

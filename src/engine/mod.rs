@@ -197,9 +197,14 @@ impl<'g> Engine<'g> {
                 self.game.title
             )));
         }
-        compose::with_scratch(|scratch| {
-            compose::generate_into(self.game, s, out, scratch, self.draughts.as_ref())
-        })
+        // A draughts plan lists the moves natively where it takes the position (no scratch needed).
+        if let Some(plan) = &self.draughts {
+            if plan.generate(self.game, s, out) {
+                compose::add_pass(self.game, s, out);
+                return Ok(());
+            }
+        }
+        compose::with_scratch(|scratch| compose::generate_into(self.game, s, out, scratch))
     }
 
     /// [`Engine::legal_into`] always on the general path (the interpreter and the composer), never on a native
@@ -208,7 +213,7 @@ impl<'g> Engine<'g> {
         if !self.flat {
             return self.legal_into(s, out);
         }
-        compose::with_scratch(|scratch| compose::generate_into(self.game, s, out, scratch, None))
+        compose::with_scratch(|scratch| compose::generate_into(self.game, s, out, scratch))
     }
 
     /// The index of move `i` of a move buffer in handle mode ([`MoveList::lazy`]) as a whole move: built and
@@ -296,7 +301,7 @@ impl<'g> Engine<'g> {
         }
         // With no pass, no phases and no rule over whole lists, the generation of the flat path lists exactly
         // the candidates.
-        compose::with_scratch(|scratch| compose::generate_into(self.game, s, out, scratch, None))
+        compose::with_scratch(|scratch| compose::generate_into(self.game, s, out, scratch))
     }
 
     /// Whether candidate `i` of a list from [`Engine::candidates_into`] is legal for `player`, the player to
