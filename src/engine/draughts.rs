@@ -11,9 +11,10 @@
 //! * a jump, `d (verify enemy?) capture d (verify empty?)` then `(add-partial C)`, or
 //!   `(if (in-zone? Z) (add T) else (add-partial C))`, where every program of type `C` of the piece is a jump.
 //!
-//! How the general path lists such a game, and so the kernel: a pass (`compose::generate_into` runs one per
-//! move type under `move-priorities`, which stays there, as does the pass) visits the mover's pieces in board
-//! order and each piece's programs of the pass in declaration order. A step or a promoting jump is a move of
+//! How the general path lists such a game, and so the kernel (`Engine::legal_into` asks it first; the pass of
+//! `pass turn` is added after it by `compose::add_pass`): the passes of the turn's move type, or of
+//! `move-priorities` in order until one has a move, then the types it does not list; a pass visits the mover's
+//! pieces in board order and each piece's programs of the pass in declaration order. A step or a promoting jump is a move of
 //! one part. A jump that does not promote is made, and the piece continues with its programs of type `C`,
 //! depth first in declaration order; a part with no continuation ends the move (with `pass partial`, every
 //! part does, after its continuations). A promotion ends the chain (its part has no continuation). Every jump
