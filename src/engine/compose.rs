@@ -558,6 +558,13 @@ pub fn generate_into(
             }
         }
     }
+    add_pass(game, state, out);
+    Ok(())
+}
+
+/// The pass of `pass turn`, after the listed moves: always (`true`), or when there is none (`forced`) unless a
+/// whole round of passes has just been made (as `gen::add_pass`).
+pub fn add_pass(game: &Game, state: &State, out: &mut MoveList) {
     match game.options.pass_turn {
         PassTurn::Yes => out.push_pass(),
         PassTurn::Forced if out.is_empty() && (state.passes as usize) < game.players.len() => {
@@ -565,7 +572,6 @@ pub fn generate_into(
         }
         _ => {}
     }
-    Ok(())
 }
 
 /// Builds the move a handle of `list` stands for (see `MoveList::lazy`) and appends it to the list as a whole

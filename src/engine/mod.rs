@@ -5,6 +5,7 @@ pub mod apply;
 pub mod attack;
 pub mod compose;
 pub mod count;
+pub mod draughts;
 pub mod end;
 pub mod gen;
 pub mod groups;
@@ -60,6 +61,9 @@ pub struct Engine<'g> {
     /// Where the sampling analysis accepts a flat game without a count plan (`sample::plan`): random playouts
     /// draw a move by running move generators one at a time, with rejection.
     sample: Option<sample::SamplePlan>,
+    /// Where the draughts analysis accepts a flat game (`draughts::plan`): [`Engine::legal_into`] lists the
+    /// moves with a native generator, the same list as the general path's.
+    draughts: Option<draughts::DraughtsPlan>,
 }
 
 impl<'g> Engine<'g> {
@@ -118,6 +122,11 @@ impl<'g> Engine<'g> {
         } else {
             None
         };
+        let draughts = if flat {
+            draughts::plan(game).ok()
+        } else {
+            None
+        };
         Engine {
             game,
             royal,
@@ -126,7 +135,13 @@ impl<'g> Engine<'g> {
             count,
             royal_listed,
             sample,
+            draughts,
         }
+    }
+
+    /// The draughts plan of this game, if the analysis accepts it (see `draughts`).
+    pub fn draughts_plan(&self) -> Option<&draughts::DraughtsPlan> {
+        self.draughts.as_ref()
     }
 
     /// The sampling plan of this game, if the analysis accepts it (see `sample`).
@@ -182,12 +197,32 @@ impl<'g> Engine<'g> {
                 self.game.title
             )));
         }
+        // A draughts plan lists the moves natively where it takes the position (no scratch needed).
+        if let Some(plan) = &self.draughts {
+            if plan.generate(self.game, s, out) {
+                compose::add_pass(self.game, s, out);
+                return Ok(());
+            }
+        }
+        compose::with_scratch(|scratch| compose::generate_into(self.game, s, out, scratch))
+    }
+
+    /// [`Engine::legal_into`] always on the general path (the interpreter and the composer), never on a native
+    /// generator: the reference the draughts kernel is tested against.
+    pub fn legal_into_general(&self, s: &State, out: &mut MoveList) -> Result<(), EngineError> {
+        if !self.flat {
+            return self.legal_into(s, out);
+        }
         compose::with_scratch(|scratch| compose::generate_into(self.game, s, out, scratch))
     }
 
     /// The index of move `i` of a move buffer in handle mode ([`MoveList::lazy`]) as a whole move: built and
     /// appended if it is a handle, else `i` itself.
     pub fn resolve(&self, s: &State, moves: &mut MoveList, i: usize) -> Result<usize, EngineError> {
+        // A whole move is its own index: no scratch needed.
+        if i < moves.len() && moves.handle(i).is_none() {
+            return Ok(i);
+        }
         compose::with_scratch(|scratch| compose::resolve(self.game, s, moves, i, scratch))
     }
 
@@ -241,6 +276,12 @@ impl<'g> Engine<'g> {
 
     /// Plays move `i` of a move buffer on the state in place (no undo).
     pub fn play_listed(&self, s: &mut State, moves: &MoveList, i: usize) {
+        // The moves a draughts plan lists, played natively (the same state after them).
+        if let Some(plan) = &self.draughts {
+            if plan.play(self.game, s, moves, i) {
+                return;
+            }
+        }
         apply::play_parts(self.game, s, moves.heads(i).len(), |j| moves.view(i, j))
     }
 
