@@ -228,6 +228,7 @@ fn drop_in_place(code: &Code) -> bool {
             | Op::Step(_)
             | Op::StepVerify(..)
             | Op::StepWhile(..)
+            | Op::Flank(..)
             | Op::SetFlag(..)
             | Op::Flip(_)
             | Op::Capture(_)
@@ -272,6 +273,8 @@ fn drop_in_place(code: &Code) -> bool {
             let after = match ops[i] {
                 Op::Step(_) | Op::StepVerify(..) | Op::StepWhile(..) => false,
                 Op::Back => true,
+                // Either the cursor stays (no enemy next to it) or the line ends with a `back`.
+                Op::Flank(..) => here,
                 _ => here,
             };
             let mut succ = [None, None];
