@@ -39,6 +39,85 @@ pub struct SamplePlan {
     drop_needs_empty: bool,
     /// The most move programs a piece type has.
     max_progs: usize,
+    /// The drop program's flank guard ([`flank_guard`]), as neighbour masks: drop squares it proves barren are
+    /// not run.
+    drop_guard: Option<Guard>,
+}
+
+/// A flank guard's neighbour masks: per navigation table (player) and square, the squares next to it in the
+/// guard's directions, as bitset words (boards of up to 256 squares).
+#[derive(Clone, Debug)]
+struct Guard {
+    words: usize,
+    /// `masks[(nav * positions + pos) * words + w]`.
+    masks: Vec<u64>,
+    positions: usize,
+}
+
+/// Boards up to this many squares get a guard (its words fit the fixed scratch of a draw).
+const GUARD_SQUARES: usize = 256;
+
+impl Guard {
+    fn new(game: &Game, dirs: &[Dir]) -> Option<Guard> {
+        let positions = game.board.positions.len();
+        if positions > GUARD_SQUARES {
+            return None;
+        }
+        let words = positions.div_ceil(64);
+        let nd = game.board.directions.len();
+        let mut masks = vec![0u64; game.board.nav.len() * positions * words];
+        for (k, nav) in game.board.nav.iter().enumerate() {
+            for at in 0..positions {
+                for d in dirs {
+                    match nav.get(at * nd + d.idx()) {
+                        Some(&q) if q != NO_POS => {
+                            let q = q as usize;
+                            masks[(k * positions + at) * words + (q >> 6)] |= 1 << (q & 63);
+                        }
+                        _ => {}
+                    }
+                }
+            }
+        }
+        Some(Guard {
+            words,
+            masks,
+            positions,
+        })
+    }
+
+    /// The squares of pieces not `player`'s (every enemy's among them), for [`Guard::barren`].
+    fn others(&self, state: &State, player: Player) -> Option<[u64; GUARD_SQUARES / 64]> {
+        if state.occupancy_words() != self.words {
+            return None;
+        }
+        let mut others = [0u64; GUARD_SQUARES / 64];
+        // Every owner's bitset, those past the game's players included (`State::occupancy` is empty past the last).
+        for k in 0..=u8::MAX {
+            let occ = state.occupancy(Player(k));
+            if occ.is_empty() {
+                break;
+            }
+            if Player(k) != player {
+                for (o, w) in others.iter_mut().zip(occ) {
+                    *o |= w;
+                }
+            }
+        }
+        Some(others)
+    }
+
+    /// Whether the drop on `at` surely yields nothing for `player`: no piece but the mover's next to it in the
+    /// guard's directions (after `player`'s symmetry), so no enemy either.
+    #[inline]
+    fn barren(&self, player: Player, at: Pos, others: &[u64; GUARD_SQUARES / 64]) -> bool {
+        let base = (player.idx() * self.positions + at.idx()) * self.words;
+        match self.masks.get(base..base + self.words) {
+            Some(m) => m.iter().zip(others).all(|(m, o)| m & o == 0),
+            // A player without a navigation table of its own: no claim.
+            None => false,
+        }
+    }
 }
 
 /// One generator: a piece program (`prog` into the piece's moves) from the piece on `at`, or the drop program
@@ -103,6 +182,7 @@ pub fn plan(game: &Game) -> Result<SamplePlan, String> {
     }
     let mut drop = None;
     let mut drop_needs_empty = false;
+    let mut drop_guard = None;
     for (t, piece) in game.pieces.iter().enumerate() {
         for (k, p) in piece.drops.iter().enumerate() {
             if drop.is_some() {
@@ -115,6 +195,7 @@ pub fn plan(game: &Game) -> Result<SamplePlan, String> {
                 ));
             }
             drop = Some((PieceType(t as u16), k));
+            drop_guard = flank_guard(&p.code).and_then(|dirs| Guard::new(game, &dirs));
             drop_needs_empty = matches!(
                 p.code.ops.get(START),
                 Some(&Op::Branch {
@@ -129,6 +210,7 @@ pub fn plan(game: &Game) -> Result<SamplePlan, String> {
         drop,
         drop_needs_empty,
         max_progs: game.pieces.iter().map(|p| p.moves.len()).max().unwrap_or(0),
+        drop_guard,
     })
 }
 
@@ -259,10 +341,15 @@ fn drop_in_place(code: &Code) -> bool {
             }
         }
     }
-    // Whether the cursor is surely on the start square before each op (`None`: not reached yet).
+    cursor_at_start(ops).is_some_and(|at| at[add] == Some(true))
+}
+
+/// Per op of a drop program's bytecode (of the ops `drop_in_place` accepts), whether the cursor is surely on
+/// the start square before it (`None`: not reached); `None` for a program that leaves its ops.
+fn cursor_at_start(ops: &[Op]) -> Option<Vec<Option<bool>>> {
     let mut at_start: Vec<Option<bool>> = vec![None; ops.len()];
     if ops.len() <= START {
-        return false;
+        return None;
     }
     at_start[START] = Some(true);
     let mut changed = true;
@@ -287,9 +374,7 @@ fn drop_in_place(code: &Code) -> bool {
                 _ => succ[0] = Some(i + 1),
             }
             for j in succ.into_iter().flatten() {
-                let Some(slot) = at_start.get_mut(j) else {
-                    return false;
-                };
+                let slot = at_start.get_mut(j)?;
                 let new = Some(slot.is_none_or(|v| v) && after);
                 if *slot != new {
                     *slot = new;
@@ -298,7 +383,54 @@ fn drop_in_place(code: &Code) -> bool {
             }
         }
     }
-    at_start[add] == Some(true)
+    Some(at_start)
+}
+
+/// The directions of a drop program's *flank guard*, where it has one: the program reaches its `add` only
+/// with a flag `f` set, which only [`Op::Flank`]s set, each run with the cursor surely on the drop square.
+/// A flank line sets its flag only when an enemy stands next to its square in its direction, so a drop square
+/// with no enemy next to it in any of these directions yields nothing (othello: an empty square with no enemy
+/// neighbour turns nothing over). Precisely: the op before the one `add` is `(verify (flag? f))`, no jump
+/// lands on the `add`, no `set-flag` sets `f` to true, and every flank line with flag `f` is run where the
+/// cursor is surely on the start square. Flags are false when a run starts. The caller has checked
+/// `drop_in_place` (no tree instruction, `choose` or `mark` can set a flag or move the cursor otherwise).
+fn flank_guard(code: &Code) -> Option<Vec<Dir>> {
+    let ops = &code.ops;
+    let add = ops
+        .iter()
+        .position(|o| matches!(o, Op::AddPlain | Op::Add(_)))?;
+    let Some(&Op::Branch {
+        test: Test::Flag(f),
+        when: false,
+        to: FAIL,
+    }) = ops.get(add.checked_sub(1)?)
+    else {
+        return None;
+    };
+    let lands = |op: &Op| match *op {
+        Op::Jump(t) | Op::Loop(t) | Op::Branch { to: t, .. } => t as usize == add,
+        _ => false,
+    };
+    if ops.iter().any(lands) {
+        return None;
+    }
+    let at_start = cursor_at_start(ops)?;
+    let mut dirs = vec![];
+    for (i, op) in ops.iter().enumerate() {
+        match *op {
+            Op::SetFlag(g, true) if g == f => return None,
+            Op::Flank(d, g) if g == f => {
+                if at_start[i] != Some(true) {
+                    return None;
+                }
+                if !dirs.contains(&d) {
+                    dirs.push(d);
+                }
+            }
+            _ => {}
+        }
+    }
+    Some(dirs)
 }
 
 impl SamplePlan {
@@ -448,12 +580,22 @@ impl SamplePlan {
         let (pieces, drops) = self.slots(game, state, owner);
         let mut run = Run::new(game, state, player, Mode::Generate, out);
         run.owner = owner;
+        let guard = self
+            .drop_guard
+            .as_ref()
+            .and_then(|g| Some((g, g.others(state, player)?)));
+        // A drop the guard proves barren is drawn as before (the same random stream) but not run.
+        let barren =
+            |g: Generator| g.drop && guard.is_some_and(|(x, o)| x.barren(player, g.at, &o));
         if pieces + drops > 0 {
             for _ in 0..tries {
                 let k = super::playout::below(rng, pieces + drops);
                 let Some(g) = self.slot(game, state, owner, k, pieces) else {
                     continue;
                 };
+                if barren(g) {
+                    continue;
+                }
                 self.run_in(game, state, &mut run, g)?;
                 if self.yielded(game, run.out)? {
                     return Ok(true);
@@ -463,12 +605,30 @@ impl SamplePlan {
         self.generators(game, state, owner, gens);
         while !gens.is_empty() {
             let g = gens.swap_remove(super::playout::below(rng, gens.len()));
+            if barren(g) {
+                continue;
+            }
             self.run_in(game, state, &mut run, g)?;
             if self.yielded(game, run.out)? {
                 return Ok(true);
             }
         }
         Ok(false)
+    }
+
+    /// Whether the draw skips generator `g` of `player` without running it: a drop on a square the drop
+    /// program's flank guard proves barren (see [`flank_guard`]). Such a generator yields nothing.
+    pub fn skips(&self, state: &State, player: Player, g: Generator) -> bool {
+        g.drop
+            && self.drop_guard.as_ref().is_some_and(|x| {
+                x.others(state, player)
+                    .is_some_and(|o| x.barren(player, g.at, &o))
+            })
+    }
+
+    /// Whether the drop program has a flank guard (for the tests).
+    pub fn has_drop_guard(&self) -> bool {
+        self.drop_guard.is_some()
     }
 
     /// Whether the generator just run yielded its move (an error if it yielded more than one part).
