@@ -42,6 +42,8 @@ pub struct SamplePlan {
     /// The drop program's flank guard ([`flank_guard`]), as neighbour masks: drop squares it proves barren are
     /// not run.
     drop_guard: Option<Guard>,
+    /// The squares a drop may be made on (the board's, not the off-board ones), as bitset words.
+    drop_squares: Vec<u64>,
 }
 
 /// A flank guard's neighbour masks: per navigation table (player) and square, the squares next to it in the
@@ -211,6 +213,15 @@ pub fn plan(game: &Game) -> Result<SamplePlan, String> {
         drop_needs_empty,
         max_progs: game.pieces.iter().map(|p| p.moves.len()).max().unwrap_or(0),
         drop_guard,
+        drop_squares: {
+            let mut w = vec![0u64; game.board.positions.len().div_ceil(64)];
+            for (i, info) in game.board.positions.iter().enumerate() {
+                if !info.dummy {
+                    w[i >> 6] |= 1 << (i & 63);
+                }
+            }
+            w
+        },
     })
 }
 
@@ -457,17 +468,20 @@ impl SamplePlan {
             {
                 return;
             }
-            for (i, info) in game.board.positions.iter().enumerate() {
-                if info.dummy
-                    || (self.drop_needs_empty && state.cells.get(i).is_none_or(|c| c.is_some()))
-                {
-                    continue;
+            for (w, &bits) in self.drop_squares.iter().enumerate() {
+                let mut bits = bits;
+                while bits != 0 {
+                    let i = w * 64 + bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    if self.drop_needs_empty && state.cells.get(i).is_none_or(|c| c.is_some()) {
+                        continue;
+                    }
+                    out.push(Generator {
+                        at: Pos(i as u16),
+                        prog: k as u16,
+                        drop: true,
+                    });
                 }
-                out.push(Generator {
-                    at: Pos(i as u16),
-                    prog: k as u16,
-                    drop: true,
-                });
             }
         }
     }
@@ -514,6 +528,26 @@ impl SamplePlan {
         (pieces as usize * self.max_progs, drops)
     }
 
+    /// The generator of drop slot `i` (the drop on position `i`), if it is one: a square of the board, empty
+    /// where the program's first op asks for it.
+    #[inline(always)]
+    fn drop_slot(&self, state: &State, i: usize) -> Option<Generator> {
+        let (_, prog) = self.drop?;
+        if self
+            .drop_squares
+            .get(i >> 6)
+            .is_none_or(|w| w >> (i & 63) & 1 == 0)
+            || (self.drop_needs_empty && state.cells.get(i).is_none_or(|c| c.is_some()))
+        {
+            return None;
+        }
+        Some(Generator {
+            at: Pos(i as u16),
+            prog: prog as u16,
+            drop: true,
+        })
+    }
+
     /// The generator of slot `k` (see [`SamplePlan::slots`]), if it is one.
     pub fn slot(
         &self,
@@ -524,19 +558,7 @@ impl SamplePlan {
         pieces: usize,
     ) -> Option<Generator> {
         if k >= pieces {
-            let i = k - pieces;
-            let info = game.board.positions.get(i)?;
-            let (_, prog) = self.drop?;
-            if info.dummy
-                || (self.drop_needs_empty && state.cells.get(i).is_none_or(|c| c.is_some()))
-            {
-                return None;
-            }
-            return Some(Generator {
-                at: Pos(i as u16),
-                prog: prog as u16,
-                drop: true,
-            });
+            return self.drop_slot(state, k - pieces);
         }
         let (mut r, prog) = (k / self.max_progs, k % self.max_progs);
         for (w, &bits) in state.occupancy(owner).iter().enumerate() {
@@ -587,7 +609,22 @@ impl SamplePlan {
         // A drop the guard proves barren is drawn as before (the same random stream) but not run.
         let barren =
             |g: Generator| g.drop && guard.is_some_and(|(x, o)| x.barren(player, g.at, &o));
-        if pieces + drops > 0 {
+        if pieces == 0 && drops > 0 {
+            // Drop slots alone (othello): each decided here, the guard's barren squares not run.
+            for _ in 0..tries {
+                let k = super::playout::below(rng, drops);
+                let Some(g) = self.drop_slot(state, k) else {
+                    continue;
+                };
+                if barren(g) {
+                    continue;
+                }
+                self.run_in(game, state, &mut run, g)?;
+                if self.yielded(game, run.out)? {
+                    return Ok(true);
+                }
+            }
+        } else if pieces + drops > 0 {
             for _ in 0..tries {
                 let k = super::playout::below(rng, pieces + drops);
                 let Some(g) = self.slot(game, state, owner, k, pieces) else {
