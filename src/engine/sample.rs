@@ -30,6 +30,11 @@ use super::EngineError;
 use crate::compile::code::{Code, Op, Test, FAIL, START};
 use crate::compile::*;
 
+thread_local! {
+    /// The run's vector of changes of this thread's draws in drop games with flank lines (see `draw_tries`).
+    static CHANGES: std::cell::Cell<Vec<super::moves::Action>> = const { std::cell::Cell::new(Vec::new()) };
+}
+
 /// What the proof accepted: generators can be sampled.
 #[derive(Clone, Debug)]
 pub struct SamplePlan {
@@ -609,6 +614,17 @@ impl SamplePlan {
         // A drop the guard proves barren is drawn as before (the same random stream) but not run.
         let barren =
             |g: Generator| g.drop && guard.is_some_and(|(x, o)| x.barren(player, g.at, &o));
+        // A drop game with flank lines records its flips in the run's vector of changes: that vector is kept
+        // from ply to ply (with its capacity) rather than grown anew each time.
+        let keep = pieces == 0 && drops > 0 && guard.is_some();
+        if keep {
+            run.changes = CHANGES.with(|c| c.take());
+        }
+        let give_back = |run: &mut Run<'_>| {
+            if keep {
+                CHANGES.with(|c| c.set(std::mem::take(&mut run.changes)));
+            }
+        };
         if pieces == 0 && drops > 0 {
             // Drop slots alone (othello): each decided here, the guard's barren squares not run.
             for _ in 0..tries {
@@ -621,6 +637,7 @@ impl SamplePlan {
                 }
                 self.run_in(game, state, &mut run, g)?;
                 if self.yielded(game, run.out)? {
+                    give_back(&mut run);
                     return Ok(true);
                 }
             }
@@ -635,6 +652,7 @@ impl SamplePlan {
                 }
                 self.run_in(game, state, &mut run, g)?;
                 if self.yielded(game, run.out)? {
+                    give_back(&mut run);
                     return Ok(true);
                 }
             }
@@ -647,9 +665,11 @@ impl SamplePlan {
             }
             self.run_in(game, state, &mut run, g)?;
             if self.yielded(game, run.out)? {
+                give_back(&mut run);
                 return Ok(true);
             }
         }
+        give_back(&mut run);
         Ok(false)
     }
 
