@@ -453,7 +453,13 @@ impl SamplePlan {
     /// Every generator of `player` (moving `owner`'s pieces) in `state`, into `out` (cleared first).
     pub fn generators(&self, game: &Game, state: &State, owner: Player, out: &mut Vec<Generator>) {
         out.clear();
-        for at in state.pieces_of(owner) {
+        // No piece has a program (othello): no piece to visit.
+        let pieces = if self.max_progs == 0 {
+            None
+        } else {
+            Some(state.pieces_of(owner))
+        };
+        for at in pieces.into_iter().flatten() {
             let Some(x) = state.cells.get(at.idx()).copied().flatten() else {
                 continue;
             };
