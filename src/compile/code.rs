@@ -12,7 +12,8 @@
 //!   checked only on loop back-edges, between `choose` paths and when the run ends, so that a program stops
 //!   with the budget error exactly when it did before, with no test per instruction;
 //! * common shapes are fused: a step followed by a `verify` of a simple predicate ([`Op::StepVerify`], a leap),
-//!   and an `add` with no promotion, copy or continuation ([`Op::AddPlain`]);
+//!   an `add` with no promotion, copy or continuation ([`Op::AddPlain`]), and othello's flank line, a whole
+//!   `if` recognized on the tree ([`Op::Flank`], run as the ops it stands for, step for step);
 //! * `opposite` steps are resolved here (the board's opposite directions are known at load time); the mover's
 //!   symmetry is applied at run time through the per-player navigation table the run picks once per program.
 //!

@@ -22,6 +22,11 @@
 //!
 //! A single-part move's list entries merge only when they share their (from, to) (`compose::may_share_ends`):
 //! pieces stand on different squares, a drop has no `from`, and the destinations above are distinct.
+//!
+//! Where the drop program has a *flank guard* ([`flank_guard`]: its `add` is reached only through a flag that
+//! only flank lines run from the drop square set, as in othello), a drawn drop square with no piece but the
+//! mover's next to it in the guard's directions is known to yield nothing: it is drawn as before (the same
+//! random stream, the same games) but not run.
 
 use super::gen::Emissions;
 use super::run::{Mode, Run};
