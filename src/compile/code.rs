@@ -689,7 +689,7 @@ mod tests {
             t
         }
         fn close(i: &mut Instr) -> &mut Vec<Instr> {
-            then(&mut then(i)[2]).as_mut()
+            then(&mut then(i)[2])
         }
         let edits: Vec<(&str, Edit)> = vec![
             ("test", |i| {
