@@ -22,10 +22,17 @@ type Effect = (u32, u64);
 /// At positions along random games: every generator run alone yields at most one part, and the parts of all
 /// generators are exactly the list's moves (passes aside), the same multiset by net effect.
 fn check_generators(name: &str, game: &Game, games: u64, plies: u32) -> usize {
+    check_generators_skipped(name, game, games, plies).0
+}
+
+/// [`check_generators`], also checking that every generator the draw skips unrun yields nothing; returns the
+/// positions and the generators skipped.
+fn check_generators_skipped(name: &str, game: &Game, games: u64, plies: u32) -> (usize, usize) {
     let engine = Engine::new(game);
     let plan = engine.sample_plan().expect("accepted");
     let (mut list, mut gens, mut em) = (MoveList::new(), vec![], Emissions::default());
     let mut positions = 0;
+    let mut skipped = 0;
     for g in 0..games {
         let mut rng = game_rng(5, g);
         let mut s = engine.initial();
@@ -49,6 +56,15 @@ fn check_generators(name: &str, game: &Game, games: u64, plies: u32) -> usize {
                 plan.run(game, &s, entry.player, entry.moves_as, gen, &mut em)
                     .unwrap();
                 assert!(em.len() <= 1, "{name}: {gen:?} yields {} parts", em.len());
+                // A generator the draw skips unrun (the flank guard) yields nothing.
+                if plan.skips(&s, entry.player, gen) {
+                    assert!(
+                        em.is_empty(),
+                        "{name} game {g} ply {}: {gen:?} skipped but yields",
+                        s.ply
+                    );
+                    skipped += 1;
+                }
                 if em.len() == 1 {
                     let mut one = MoveList::new();
                     one.push_singles(&mut em);
@@ -76,7 +92,7 @@ fn check_generators(name: &str, game: &Game, games: u64, plies: u32) -> usize {
             engine.play_listed(&mut s, &list, i);
         }
     }
-    positions
+    (positions, skipped)
 }
 
 #[test]
@@ -249,6 +265,75 @@ fn the_analysis_accepts_exclusive_leaps_and_a_drop_in_place() {
     let engine = Engine::new(&g);
     for seed in 0..20 {
         dagaz::engine::playout::random_game(&engine, &mut game_rng(seed, 0), 200).unwrap();
+    }
+}
+
+/// Othello's drop has a flank guard: squares with no enemy next to them are skipped unrun, and each skipped
+/// one, run anyway, yields nothing (along random games with every player to move).
+#[test]
+fn the_flank_guard_skips_only_barren_drops() {
+    let g = load("games/othello.zrf");
+    let plan = Engine::new(&g)
+        .sample_plan()
+        .cloned()
+        .expect("othello is sampled");
+    assert!(plan.has_drop_guard());
+    let (positions, skipped) = check_generators_skipped("othello", &g, 8, 80);
+    assert!(
+        skipped > positions,
+        "{skipped} skipped at {positions} positions"
+    );
+    // Every accepted variant with a guard, games/ and the corpus: the same check.
+    let mut files = common::games_dir();
+    files.extend(common::corpus_files());
+    for (name, game) in common::variants_where(&files, |g| {
+        Engine::new(g)
+            .sample_plan()
+            .is_some_and(|p| p.has_drop_guard())
+    }) {
+        check_generators_skipped(&name, &game, 3, 60);
+    }
+}
+
+/// The flank guard is taken only where the drop's `add` is reached through the flag that flank lines set
+/// alone, each from the drop square.
+#[test]
+fn the_flank_guard_needs_its_proof() {
+    let flank = "(define fl (if (enemy? $1) $1 (while (enemy? $1) $1)
+                   (if (friend? $1) back $1 (while enemy? flip $1) (set-flag f true)) back))";
+    let guarded = |drop: &str| {
+        let g = small(flank, "", &format!("(drops ({drop}))"), "");
+        let plan = Engine::new(&g).sample_plan().cloned().expect("sampled");
+        check_generators_skipped(drop, &g, 3, 30);
+        plan.has_drop_guard()
+    };
+    assert!(guarded(
+        "(verify empty?) (set-flag f false) (fl n) (fl e) (fl ne) (verify (flag? f)) add"
+    ));
+    // A flag no flank line sets: no drop ever yields, and the guard skips every square.
+    assert!(guarded(
+        "(verify empty?) (fl n) (fl e) (verify (flag? g)) add"
+    ));
+    for (what, drop) in [
+        (
+            "the flag set elsewhere",
+            "(verify empty?) (set-flag f true) (fl n) (fl e) (verify (flag? f)) add",
+        ),
+        ("no test of the flag", "(verify empty?) (fl n) (fl e) add"),
+        (
+            "a test between",
+            "(verify empty?) (fl n) (verify (flag? f)) (verify (empty? s)) add",
+        ),
+        (
+            "the add reached by a jump",
+            "(verify empty?) (fl n) (if (empty? e) (verify (flag? f))) add",
+        ),
+        (
+            "a flank line away from the square",
+            "(verify empty?) (if (on-board? s) s (fl n) back) (verify (flag? f)) add",
+        ),
+    ] {
+        assert!(!guarded(drop), "{what}");
     }
 }
 

@@ -12,7 +12,8 @@
 //!   checked only on loop back-edges, between `choose` paths and when the run ends, so that a program stops
 //!   with the budget error exactly when it did before, with no test per instruction;
 //! * common shapes are fused: a step followed by a `verify` of a simple predicate ([`Op::StepVerify`], a leap),
-//!   and an `add` with no promotion, copy or continuation ([`Op::AddPlain`]);
+//!   an `add` with no promotion, copy or continuation ([`Op::AddPlain`]), and othello's flank line, a whole
+//!   `if` recognized on the tree ([`Op::Flank`], run as the ops it stands for, step for step);
 //! * `opposite` steps are resolved here (the board's opposite directions are known at load time); the mover's
 //!   symmetry is applied at run time through the per-player navigation table the run picks once per program.
 //!
@@ -84,6 +85,12 @@ pub enum Op {
     Slide(Dir, Option<u32>),
     /// `(while TEST d)`: steps while the test holds (the path ends where the board does); 2 steps a round.
     StepWhile(Dir, Test),
+    /// A flank line, othello's capture along one direction: the whole of
+    /// `(if (enemy? d) d (while (enemy? d) d) (if (friend? d) back d (while enemy? flip d) (set-flag f true)) back)`
+    /// as one op (the `If` of [`Code::lower`]'s fusions). It runs the same tests, steps, `back`s and flips in
+    /// the same order and charges the same steps at the same points as the ops it stands for (see
+    /// `Run::flank`); the op's own weight is the outer `if`'s.
+    Flank(Dir, FlagId),
     /// `(set-attribute A true|false [LOC])`.
     SetAttribute(AttrId, bool, Loc),
     /// `(set-flag f true|false)`.
@@ -194,9 +201,21 @@ pub const START: usize = 1;
 impl Code {
     /// Lowers a program's tree. Total: every tree has a flat form.
     pub fn lower(body: &[Instr], opposite: &[Option<Dir>]) -> Code {
+        Code::lower_with(body, opposite, true)
+    }
+
+    /// [`Code::lower`] without the flank-line fusion ([`Op::Flank`]): the general ops it stands for, for the
+    /// tests that run both forms side by side.
+    #[doc(hidden)]
+    pub fn lower_unfused(body: &[Instr], opposite: &[Option<Dir>]) -> Code {
+        Code::lower_with(body, opposite, false)
+    }
+
+    fn lower_with(body: &[Instr], opposite: &[Option<Dir>], fuse_flanks: bool) -> Code {
         let mut l = Lower {
             code: Code::default(),
             opposite,
+            fuse_flanks,
             labels: vec![FAIL],
             bound_here: false,
             pending: 0,
@@ -226,6 +245,8 @@ struct Lower<'b> {
     code: Code,
     /// The board's opposite directions.
     opposite: &'b [Option<Dir>],
+    /// Whether flank lines become [`Op::Flank`].
+    fuse_flanks: bool,
     /// Per label, its op index once bound (`u32::MAX` before). Label 0 is [`FAIL`].
     labels: Vec<u32>,
     /// A label is bound at the next op's index: that op is a jump target and must not be fused backwards.
@@ -298,20 +319,11 @@ impl Lower<'_> {
             },
             Instr::JumpTo(p) => self.push(Op::JumpTo(*p)),
             Instr::Verify(c) => self.jump_if(c, false, FAIL),
-            Instr::If(c, then, els) => {
-                let other = self.label();
-                self.jump_if(c, false, other);
-                self.block(then);
-                if els.is_empty() {
-                    self.bind(other);
-                } else {
-                    let end = self.label();
-                    self.push(Op::Jump(end));
-                    self.bind(other);
-                    self.block(els);
-                    self.bind(end);
-                }
-            }
+            Instr::If(c, then, els) if self.fuse_flanks && els.is_empty() => match flank(c, then) {
+                Some((d, f)) => self.push(Op::Flank(d, f)),
+                None => self.lower_if(c, then, els),
+            },
+            Instr::If(c, then, els) => self.lower_if(c, then, els),
             Instr::While(c, body) if self.fused_loop(c, body) => {}
             Instr::While(c, body) => {
                 let top = self.label();
@@ -371,6 +383,21 @@ impl Lower<'_> {
                 self.code.instrs.push(i.clone());
                 self.push(Op::Instr(self.code.instrs.len() as u32 - 1))
             }
+        }
+    }
+
+    fn lower_if(&mut self, c: &Cond, then: &[Instr], els: &[Instr]) {
+        let other = self.label();
+        self.jump_if(c, false, other);
+        self.block(then);
+        if els.is_empty() {
+            self.bind(other);
+        } else {
+            let end = self.label();
+            self.push(Op::Jump(end));
+            self.bind(other);
+            self.block(els);
+            self.bind(end);
         }
     }
 
@@ -492,6 +519,29 @@ impl Lower<'_> {
     }
 }
 
+/// Whether `(if c then)` (no `else`) is a flank line ([`Op::Flank`]), exactly
+/// `(if (enemy? d) d (while (enemy? d) d) (if (friend? d) back d (while enemy? flip d) (set-flag f true)) back)`
+/// with one direction `d` throughout: its direction and flag.
+fn flank(c: &Cond, then: &[Instr]) -> Option<(Dir, FlagId)> {
+    let &Cond::Enemy(Loc::Dir(d)) = c else {
+        return None;
+    };
+    let [Instr::Step(d1), Instr::While(Cond::Enemy(Loc::Dir(d2)), walk), Instr::If(Cond::Friend(Loc::Dir(d3)), close, no), Instr::Back] =
+        then
+    else {
+        return None;
+    };
+    if [*d1, *d2, *d3] != [d, d, d] || !no.is_empty() || walk[..] != [Instr::Step(d)] {
+        return None;
+    }
+    let [Instr::Back, Instr::Step(d4), Instr::While(Cond::Enemy(Loc::Cursor), turn), Instr::SetFlag(f, Cond::True)] =
+        &close[..]
+    else {
+        return None;
+    };
+    (*d4 == d && turn[..] == [Instr::Flip(Loc::Cursor), Instr::Step(d)]).then_some((d, *f))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -583,6 +633,119 @@ mod tests {
         ];
         for body in &no {
             assert!(!Code::lower(body, &[]).adds_after_entry, "{body:?}");
+        }
+    }
+
+    /// Othello's flank line along `d` with the flag `f`, as the tree of its macro.
+    fn flank_line(d: Dir, f: FlagId) -> Instr {
+        let enemy = |l| Cond::Enemy(l);
+        Instr::If(
+            enemy(Loc::Dir(d)),
+            vec![
+                Instr::Step(d),
+                Instr::While(enemy(Loc::Dir(d)), vec![Instr::Step(d)]),
+                Instr::If(
+                    Cond::Friend(Loc::Dir(d)),
+                    vec![
+                        Instr::Back,
+                        Instr::Step(d),
+                        Instr::While(
+                            enemy(Loc::Cursor),
+                            vec![Instr::Flip(Loc::Cursor), Instr::Step(d)],
+                        ),
+                        Instr::SetFlag(f, Cond::True),
+                    ],
+                    vec![],
+                ),
+                Instr::Back,
+            ],
+            vec![],
+        )
+    }
+
+    fn flanks(body: &[Instr]) -> usize {
+        let code = Code::lower(body, &[]);
+        code.ops
+            .iter()
+            .filter(|o| matches!(o, Op::Flank(..)))
+            .count()
+    }
+
+    /// The flank line is one op; any other shape (another direction inside, a side effect inside, an `else`,
+    /// another test, a `back` missing, a flag set to false) keeps the general ops.
+    #[test]
+    fn only_the_flank_line_is_fused() {
+        let (n, s, f) = (Dir(0), Dir(4), FlagId(0));
+        assert_eq!(flanks(&[flank_line(n, f), flank_line(s, f)]), 2);
+        assert_eq!(
+            Code::lower(&[flank_line(n, f)], &[]).ops,
+            vec![Op::Fail, Op::Flank(n, f), Op::End]
+        );
+        assert_eq!(flanks(&[flank_line(n, f)]), 1);
+        // Each edit of one place of the tree.
+        type Edit = fn(&mut Instr);
+        fn then(i: &mut Instr) -> &mut Vec<Instr> {
+            let Instr::If(_, t, _) = i else { panic!() };
+            t
+        }
+        fn close(i: &mut Instr) -> &mut Vec<Instr> {
+            then(&mut then(i)[2])
+        }
+        let edits: Vec<(&str, Edit)> = vec![
+            ("test", |i| {
+                let Instr::If(c, ..) = i else { panic!() };
+                *c = Cond::Friend(Loc::Dir(Dir(0)));
+            }),
+            ("else", |i| {
+                let Instr::If(_, _, e) = i else { panic!() };
+                e.push(Instr::Back);
+            }),
+            ("first step", |i| then(i)[0] = Instr::Step(Dir(4))),
+            ("walk direction", |i| {
+                then(i)[1] = Instr::While(Cond::Enemy(Loc::Dir(Dir(0))), vec![Instr::Step(Dir(4))])
+            }),
+            ("walk side effect", |i| {
+                then(i)[1] = Instr::While(
+                    Cond::Enemy(Loc::Dir(Dir(0))),
+                    vec![Instr::SetFlag(FlagId(1), Cond::True), Instr::Step(Dir(0))],
+                )
+            }),
+            ("last back", |i| {
+                then(i).pop();
+            }),
+            ("close test", |i| {
+                let Instr::If(c, ..) = &mut then(i)[2] else {
+                    panic!()
+                };
+                *c = Cond::Empty(Loc::Dir(Dir(0)));
+            }),
+            ("flip place", |i| {
+                close(i)[2] = Instr::While(
+                    Cond::Enemy(Loc::Cursor),
+                    vec![Instr::Flip(Loc::Dir(Dir(0))), Instr::Step(Dir(0))],
+                )
+            }),
+            ("flip side effect", |i| {
+                close(i)[2] = Instr::While(
+                    Cond::Enemy(Loc::Cursor),
+                    vec![
+                        Instr::Flip(Loc::Cursor),
+                        Instr::Capture(Loc::Cursor),
+                        Instr::Step(Dir(0)),
+                    ],
+                )
+            }),
+            ("flag false", |i| {
+                close(i)[3] = Instr::SetFlag(FlagId(0), Cond::False)
+            }),
+            ("no back before", |i| {
+                close(i).remove(0);
+            }),
+        ];
+        for (what, edit) in edits {
+            let mut i = flank_line(n, f);
+            edit(&mut i);
+            assert_eq!(flanks(&[i]), 0, "{what}");
         }
     }
 

@@ -22,6 +22,11 @@
 //!
 //! A single-part move's list entries merge only when they share their (from, to) (`compose::may_share_ends`):
 //! pieces stand on different squares, a drop has no `from`, and the destinations above are distinct.
+//!
+//! Where the drop program has a *flank guard* ([`flank_guard`]: its `add` is reached only through a flag that
+//! only flank lines run from the drop square set, as in othello), a drawn drop square with no piece but the
+//! mover's next to it in the guard's directions is known to yield nothing: it is drawn as before (the same
+//! random stream, the same games) but not run.
 
 use super::gen::Emissions;
 use super::run::{Mode, Run};
@@ -29,6 +34,47 @@ use super::state::{Piece, State};
 use super::EngineError;
 use crate::compile::code::{Code, Op, Test, FAIL, START};
 use crate::compile::*;
+
+thread_local! {
+    /// The run's vector of changes of this thread's draws in drop games with flank lines (see `draw_tries`).
+    static CHANGES: std::cell::Cell<Vec<super::moves::Action>> = const { std::cell::Cell::new(Vec::new()) };
+}
+
+/// [`super::playout::below`] for many draws below one `n`: the same values from the same random stream, with
+/// the rejection zone computed once and a power of two reduced by a mask, so that a draw divides at most once
+/// (a 64-bit division costs tens of cycles; othello's 64 drop slots need none).
+#[derive(Clone, Copy, Debug)]
+pub struct Below {
+    n: u64,
+    zone: u64,
+    mask: Option<u64>,
+}
+
+impl Below {
+    /// Draws below `n` (n > 0).
+    pub fn new(n: usize) -> Below {
+        let n = n as u64;
+        Below {
+            n,
+            zone: u64::MAX - u64::MAX % n,
+            mask: n.is_power_of_two().then(|| n - 1),
+        }
+    }
+
+    /// `below(rng, n)`.
+    #[inline(always)]
+    pub fn draw(&self, rng: &mut impl rand_core::RngCore) -> usize {
+        loop {
+            let x = rng.next_u64();
+            if x < self.zone {
+                return match self.mask {
+                    Some(m) => x & m,
+                    None => x % self.n,
+                } as usize;
+            }
+        }
+    }
+}
 
 /// What the proof accepted: generators can be sampled.
 #[derive(Clone, Debug)]
@@ -39,6 +85,87 @@ pub struct SamplePlan {
     drop_needs_empty: bool,
     /// The most move programs a piece type has.
     max_progs: usize,
+    /// The drop program's flank guard ([`flank_guard`]), as neighbour masks: drop squares it proves barren are
+    /// not run.
+    drop_guard: Option<Guard>,
+    /// The squares a drop may be made on (the board's, not the off-board ones), as bitset words.
+    drop_squares: Vec<u64>,
+}
+
+/// A flank guard's neighbour masks: per navigation table (player) and square, the squares next to it in the
+/// guard's directions, as bitset words (boards of up to 256 squares).
+#[derive(Clone, Debug)]
+struct Guard {
+    words: usize,
+    /// `masks[(nav * positions + pos) * words + w]`.
+    masks: Vec<u64>,
+    positions: usize,
+}
+
+/// Boards up to this many squares get a guard (its words fit the fixed scratch of a draw).
+const GUARD_SQUARES: usize = 256;
+
+impl Guard {
+    fn new(game: &Game, dirs: &[Dir]) -> Option<Guard> {
+        let positions = game.board.positions.len();
+        if positions > GUARD_SQUARES {
+            return None;
+        }
+        let words = positions.div_ceil(64);
+        let nd = game.board.directions.len();
+        let mut masks = vec![0u64; game.board.nav.len() * positions * words];
+        for (k, nav) in game.board.nav.iter().enumerate() {
+            for at in 0..positions {
+                for d in dirs {
+                    match nav.get(at * nd + d.idx()) {
+                        Some(&q) if q != NO_POS => {
+                            let q = q as usize;
+                            masks[(k * positions + at) * words + (q >> 6)] |= 1 << (q & 63);
+                        }
+                        _ => {}
+                    }
+                }
+            }
+        }
+        Some(Guard {
+            words,
+            masks,
+            positions,
+        })
+    }
+
+    /// The squares of pieces not `player`'s (every enemy's among them), for [`Guard::barren`].
+    fn others(&self, state: &State, player: Player) -> Option<[u64; GUARD_SQUARES / 64]> {
+        if state.occupancy_words() != self.words {
+            return None;
+        }
+        let mut others = [0u64; GUARD_SQUARES / 64];
+        // Every owner's bitset, those past the game's players included (`State::occupancy` is empty past the last).
+        for k in 0..=u8::MAX {
+            let occ = state.occupancy(Player(k));
+            if occ.is_empty() {
+                break;
+            }
+            if Player(k) != player {
+                for (o, w) in others.iter_mut().zip(occ) {
+                    *o |= w;
+                }
+            }
+        }
+        Some(others)
+    }
+
+    /// Whether the drop on `at` surely yields nothing for `player`: no piece but the mover's next to it in the
+    /// guard's directions (after `player`'s symmetry), so no enemy either.
+    #[inline]
+    fn barren(&self, player: Player, at: Pos, others: &[u64; GUARD_SQUARES / 64]) -> bool {
+        let base = (player.idx() * self.positions + at.idx()) * self.words;
+        match self.masks.get(base..base + self.words) {
+            Some(m) => m.iter().zip(others).all(|(m, o)| m & o == 0),
+            // A player without a navigation table of its own: no claim.
+            None => false,
+        }
+    }
 }
 
 /// One generator: a piece program (`prog` into the piece's moves) from the piece on `at`, or the drop program
@@ -103,6 +230,7 @@ pub fn plan(game: &Game) -> Result<SamplePlan, String> {
     }
     let mut drop = None;
     let mut drop_needs_empty = false;
+    let mut drop_guard = None;
     for (t, piece) in game.pieces.iter().enumerate() {
         for (k, p) in piece.drops.iter().enumerate() {
             if drop.is_some() {
@@ -115,6 +243,7 @@ pub fn plan(game: &Game) -> Result<SamplePlan, String> {
                 ));
             }
             drop = Some((PieceType(t as u16), k));
+            drop_guard = flank_guard(&p.code).and_then(|dirs| Guard::new(game, &dirs));
             drop_needs_empty = matches!(
                 p.code.ops.get(START),
                 Some(&Op::Branch {
@@ -129,6 +258,16 @@ pub fn plan(game: &Game) -> Result<SamplePlan, String> {
         drop,
         drop_needs_empty,
         max_progs: game.pieces.iter().map(|p| p.moves.len()).max().unwrap_or(0),
+        drop_guard,
+        drop_squares: {
+            let mut w = vec![0u64; game.board.positions.len().div_ceil(64)];
+            for (i, info) in game.board.positions.iter().enumerate() {
+                if !info.dummy {
+                    w[i >> 6] |= 1 << (i & 63);
+                }
+            }
+            w
+        },
     })
 }
 
@@ -228,6 +367,7 @@ fn drop_in_place(code: &Code) -> bool {
             | Op::Step(_)
             | Op::StepVerify(..)
             | Op::StepWhile(..)
+            | Op::Flank(..)
             | Op::SetFlag(..)
             | Op::Flip(_)
             | Op::Capture(_)
@@ -258,10 +398,15 @@ fn drop_in_place(code: &Code) -> bool {
             }
         }
     }
-    // Whether the cursor is surely on the start square before each op (`None`: not reached yet).
+    cursor_at_start(ops).is_some_and(|at| at[add] == Some(true))
+}
+
+/// Per op of a drop program's bytecode (of the ops `drop_in_place` accepts), whether the cursor is surely on
+/// the start square before it (`None`: not reached); `None` for a program that leaves its ops.
+fn cursor_at_start(ops: &[Op]) -> Option<Vec<Option<bool>>> {
     let mut at_start: Vec<Option<bool>> = vec![None; ops.len()];
     if ops.len() <= START {
-        return false;
+        return None;
     }
     at_start[START] = Some(true);
     let mut changed = true;
@@ -272,6 +417,8 @@ fn drop_in_place(code: &Code) -> bool {
             let after = match ops[i] {
                 Op::Step(_) | Op::StepVerify(..) | Op::StepWhile(..) => false,
                 Op::Back => true,
+                // Either the cursor stays (no enemy next to it) or the line ends with a `back`.
+                Op::Flank(..) => here,
                 _ => here,
             };
             let mut succ = [None, None];
@@ -284,9 +431,7 @@ fn drop_in_place(code: &Code) -> bool {
                 _ => succ[0] = Some(i + 1),
             }
             for j in succ.into_iter().flatten() {
-                let Some(slot) = at_start.get_mut(j) else {
-                    return false;
-                };
+                let slot = at_start.get_mut(j)?;
                 let new = Some(slot.is_none_or(|v| v) && after);
                 if *slot != new {
                     *slot = new;
@@ -295,14 +440,67 @@ fn drop_in_place(code: &Code) -> bool {
             }
         }
     }
-    at_start[add] == Some(true)
+    Some(at_start)
+}
+
+/// The directions of a drop program's *flank guard*, where it has one: the program reaches its `add` only
+/// with a flag `f` set, which only [`Op::Flank`]s set, each run with the cursor surely on the drop square.
+/// A flank line sets its flag only when an enemy stands next to its square in its direction, so a drop square
+/// with no enemy next to it in any of these directions yields nothing (othello: an empty square with no enemy
+/// neighbour turns nothing over). Precisely: the op before the one `add` is `(verify (flag? f))`, no jump
+/// lands on the `add`, no `set-flag` sets `f` to true, and every flank line with flag `f` is run where the
+/// cursor is surely on the start square. Flags are false when a run starts. The caller has checked
+/// `drop_in_place` (no tree instruction, `choose` or `mark` can set a flag or move the cursor otherwise).
+fn flank_guard(code: &Code) -> Option<Vec<Dir>> {
+    let ops = &code.ops;
+    let add = ops
+        .iter()
+        .position(|o| matches!(o, Op::AddPlain | Op::Add(_)))?;
+    let Some(&Op::Branch {
+        test: Test::Flag(f),
+        when: false,
+        to: FAIL,
+    }) = ops.get(add.checked_sub(1)?)
+    else {
+        return None;
+    };
+    let lands = |op: &Op| match *op {
+        Op::Jump(t) | Op::Loop(t) | Op::Branch { to: t, .. } => t as usize == add,
+        _ => false,
+    };
+    if ops.iter().any(lands) {
+        return None;
+    }
+    let at_start = cursor_at_start(ops)?;
+    let mut dirs = vec![];
+    for (i, op) in ops.iter().enumerate() {
+        match *op {
+            Op::SetFlag(g, true) if g == f => return None,
+            Op::Flank(d, g) if g == f => {
+                if at_start[i] != Some(true) {
+                    return None;
+                }
+                if !dirs.contains(&d) {
+                    dirs.push(d);
+                }
+            }
+            _ => {}
+        }
+    }
+    Some(dirs)
 }
 
 impl SamplePlan {
     /// Every generator of `player` (moving `owner`'s pieces) in `state`, into `out` (cleared first).
     pub fn generators(&self, game: &Game, state: &State, owner: Player, out: &mut Vec<Generator>) {
         out.clear();
-        for at in state.pieces_of(owner) {
+        // No piece has a program (othello): no piece to visit.
+        let pieces = if self.max_progs == 0 {
+            None
+        } else {
+            Some(state.pieces_of(owner))
+        };
+        for at in pieces.into_iter().flatten() {
             let Some(x) = state.cells.get(at.idx()).copied().flatten() else {
                 continue;
             };
@@ -322,17 +520,20 @@ impl SamplePlan {
             {
                 return;
             }
-            for (i, info) in game.board.positions.iter().enumerate() {
-                if info.dummy
-                    || (self.drop_needs_empty && state.cells.get(i).is_none_or(|c| c.is_some()))
-                {
-                    continue;
+            for (w, &bits) in self.drop_squares.iter().enumerate() {
+                let mut bits = bits;
+                while bits != 0 {
+                    let i = w * 64 + bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    if self.drop_needs_empty && state.cells.get(i).is_none_or(|c| c.is_some()) {
+                        continue;
+                    }
+                    out.push(Generator {
+                        at: Pos(i as u16),
+                        prog: k as u16,
+                        drop: true,
+                    });
                 }
-                out.push(Generator {
-                    at: Pos(i as u16),
-                    prog: k as u16,
-                    drop: true,
-                });
             }
         }
     }
@@ -379,6 +580,26 @@ impl SamplePlan {
         (pieces as usize * self.max_progs, drops)
     }
 
+    /// The generator of drop slot `i` (the drop on position `i`), if it is one: a square of the board, empty
+    /// where the program's first op asks for it.
+    #[inline(always)]
+    fn drop_slot(&self, state: &State, i: usize) -> Option<Generator> {
+        let (_, prog) = self.drop?;
+        if self
+            .drop_squares
+            .get(i >> 6)
+            .is_none_or(|w| w >> (i & 63) & 1 == 0)
+            || (self.drop_needs_empty && state.cells.get(i).is_none_or(|c| c.is_some()))
+        {
+            return None;
+        }
+        Some(Generator {
+            at: Pos(i as u16),
+            prog: prog as u16,
+            drop: true,
+        })
+    }
+
     /// The generator of slot `k` (see [`SamplePlan::slots`]), if it is one.
     pub fn slot(
         &self,
@@ -389,19 +610,7 @@ impl SamplePlan {
         pieces: usize,
     ) -> Option<Generator> {
         if k >= pieces {
-            let i = k - pieces;
-            let info = game.board.positions.get(i)?;
-            let (_, prog) = self.drop?;
-            if info.dummy
-                || (self.drop_needs_empty && state.cells.get(i).is_none_or(|c| c.is_some()))
-            {
-                return None;
-            }
-            return Some(Generator {
-                at: Pos(i as u16),
-                prog: prog as u16,
-                drop: true,
-            });
+            return self.drop_slot(state, k - pieces);
         }
         let (mut r, prog) = (k / self.max_progs, k % self.max_progs);
         for (w, &bits) in state.occupancy(owner).iter().enumerate() {
@@ -445,14 +654,54 @@ impl SamplePlan {
         let (pieces, drops) = self.slots(game, state, owner);
         let mut run = Run::new(game, state, player, Mode::Generate, out);
         run.owner = owner;
-        if pieces + drops > 0 {
+        let guard = self
+            .drop_guard
+            .as_ref()
+            .and_then(|g| Some((g, g.others(state, player)?)));
+        // A drop the guard proves barren is drawn as before (the same random stream) but not run.
+        let barren =
+            |g: Generator| g.drop && guard.is_some_and(|(x, o)| x.barren(player, g.at, &o));
+        // A drop game with flank lines records its flips in the run's vector of changes: that vector is kept
+        // from ply to ply (with its capacity) rather than grown anew each time.
+        let keep = pieces == 0 && drops > 0 && guard.is_some();
+        if keep {
+            run.changes = CHANGES.with(|c| c.take());
+        }
+        let give_back = |run: &mut Run<'_>| {
+            if keep {
+                CHANGES.with(|c| c.set(std::mem::take(&mut run.changes)));
+            }
+        };
+        if pieces == 0 && drops > 0 {
+            // Drop slots alone (othello): each decided here, the guard's barren squares not run.
+            let below_drops = Below::new(drops);
             for _ in 0..tries {
-                let k = super::playout::below(rng, pieces + drops);
+                let k = below_drops.draw(rng);
+                let Some(g) = self.drop_slot(state, k) else {
+                    continue;
+                };
+                if barren(g) {
+                    continue;
+                }
+                self.run_in(game, state, &mut run, g)?;
+                if self.yielded(game, run.out)? {
+                    give_back(&mut run);
+                    return Ok(true);
+                }
+            }
+        } else if pieces + drops > 0 {
+            let below_all = Below::new(pieces + drops);
+            for _ in 0..tries {
+                let k = below_all.draw(rng);
                 let Some(g) = self.slot(game, state, owner, k, pieces) else {
                     continue;
                 };
+                if barren(g) {
+                    continue;
+                }
                 self.run_in(game, state, &mut run, g)?;
                 if self.yielded(game, run.out)? {
+                    give_back(&mut run);
                     return Ok(true);
                 }
             }
@@ -460,12 +709,32 @@ impl SamplePlan {
         self.generators(game, state, owner, gens);
         while !gens.is_empty() {
             let g = gens.swap_remove(super::playout::below(rng, gens.len()));
+            if barren(g) {
+                continue;
+            }
             self.run_in(game, state, &mut run, g)?;
             if self.yielded(game, run.out)? {
+                give_back(&mut run);
                 return Ok(true);
             }
         }
+        give_back(&mut run);
         Ok(false)
+    }
+
+    /// Whether the draw skips generator `g` of `player` without running it: a drop on a square the drop
+    /// program's flank guard proves barren (see [`flank_guard`]). Such a generator yields nothing.
+    pub fn skips(&self, state: &State, player: Player, g: Generator) -> bool {
+        g.drop
+            && self.drop_guard.as_ref().is_some_and(|x| {
+                x.others(state, player)
+                    .is_some_and(|o| x.barren(player, g.at, &o))
+            })
+    }
+
+    /// Whether the drop program has a flank guard (for the tests).
+    pub fn has_drop_guard(&self) -> bool {
+        self.drop_guard.is_some()
     }
 
     /// Whether the generator just run yielded its move (an error if it yielded more than one part).
@@ -539,5 +808,34 @@ impl SamplePlan {
             run.exec(prog, g.at, Some(x), None)?;
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::playout::{below, game_rng};
+
+    /// `Below` draws what `below` draws, from the same stream, for powers of two and others.
+    #[test]
+    fn below_once_is_below() {
+        let ns = (1..=130)
+            .chain([
+                255,
+                256,
+                257,
+                1 << 20,
+                (1 << 20) + 3,
+                usize::MAX / 3 + 1,
+                usize::MAX,
+            ])
+            .collect::<Vec<_>>();
+        for (k, &n) in ns.iter().enumerate() {
+            let (mut a, mut b) = (game_rng(9, k as u64), game_rng(9, k as u64));
+            let fast = Below::new(n);
+            for _ in 0..500 {
+                assert_eq!(fast.draw(&mut a), below(&mut b, n), "n = {n}");
+            }
+        }
     }
 }

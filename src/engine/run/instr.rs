@@ -94,6 +94,7 @@ impl Run<'_> {
                         self.charge(2)?;
                     }
                 }
+                Op::Flank(d, f) => self.flank(d, f)?,
                 Op::SetAttribute(attr, value, l) => {
                     let at = self.loc(l).ok_or(Stop::Path)?;
                     self.set_attribute(at, attr, value);
@@ -178,6 +179,51 @@ impl Run<'_> {
             };
             self.changes.push(Action::ChangeOwner { at, owner });
         }
+        Ok(())
+    }
+
+    /// A flank line ([`Op::Flank`]): the ops of
+    /// `(if (enemy? d) d (while (enemy? d) d) (if (friend? d) back d (while enemy? flip d) (set-flag f true)) back)`
+    /// run in line, each charging the steps its op carries in the unfused bytecode (`Code::lower_unfused`), at
+    /// the same point (before it runs) and with the budget checked where a back-edge checks it. The op's
+    /// own weight, charged by the loop, is the outer `if`'s.
+    #[inline(always)]
+    fn flank(&mut self, d: Dir, f: FlagId) -> Result<(), Stop> {
+        if !self.enemy(Loc::Dir(d)) {
+            return Ok(());
+        }
+        // `d`, then `(while (enemy? d) d)` (the while's step; 2 a round, the budget checked each round).
+        self.steps = self.steps.wrapping_add(1);
+        self.cursor = self.step(self.cursor, d).ok_or(Stop::Path)?;
+        self.steps = self.steps.wrapping_add(1);
+        while self.enemy(Loc::Dir(d)) {
+            self.cursor = self.step(self.cursor, d).ok_or(Stop::Path)?;
+            self.charge(2)?;
+        }
+        // `(if (friend? d) ...)`.
+        self.steps = self.steps.wrapping_add(1);
+        if self.friend(Loc::Dir(d)) {
+            // `back`, `d`, the while's step (a `Nop` before the loop's test).
+            self.steps = self.steps.wrapping_add(1);
+            self.cursor = self.mark.unwrap_or(self.start);
+            self.steps = self.steps.wrapping_add(1);
+            self.cursor = self.step(self.cursor, d).ok_or(Stop::Path)?;
+            self.steps = self.steps.wrapping_add(1);
+            while self.enemy(Loc::Cursor) {
+                // The round and the `flip`, then the step, then the back-edge's check.
+                self.steps = self.steps.wrapping_add(2);
+                self.flip(Loc::Cursor)?;
+                self.steps = self.steps.wrapping_add(1);
+                self.cursor = self.step(self.cursor, d).ok_or(Stop::Path)?;
+                self.charge(0)?;
+            }
+            // `(set-flag f true)`.
+            self.steps = self.steps.wrapping_add(1);
+            self.flags.set(f, true);
+        }
+        // The last `back`.
+        self.steps = self.steps.wrapping_add(1);
+        self.cursor = self.mark.unwrap_or(self.start);
         Ok(())
     }
 

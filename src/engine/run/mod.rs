@@ -417,3 +417,26 @@ impl<'a> Run<'a> {
         }
     }
 }
+
+/// For tests of the fused ops: runs one program of `player` from `start` on `state` (a drop of `drop`, else a
+/// move of the piece there) as the generator would, its parts into `out`; returns the run's result and the
+/// steps it charged against the budget.
+#[doc(hidden)]
+pub fn trace(
+    game: &Game,
+    state: &State,
+    player: Player,
+    prog: &MoveProgram,
+    start: Pos,
+    drop: Option<(PieceType, bool)>,
+    out: &mut Emissions,
+) -> (Result<bool, EngineError>, u32) {
+    let held = if drop.is_some() {
+        None
+    } else {
+        state.cells.get(start.idx()).copied().flatten()
+    };
+    let mut run = Run::new(game, state, player, Mode::Generate, out);
+    let r = run.exec(prog, start, held, drop);
+    (r, run.steps)
+}
