@@ -342,3 +342,29 @@ fn english_checkers_plays_the_same_games_through_the_kernel() {
         }
     }
 }
+
+#[test]
+fn playouts_keep_the_history_where_an_end_condition_reads_it() {
+    use dagaz::compile::EndCond;
+    use dagaz::engine::cond_reads_history;
+    let load = |name: &str| {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("games").join(name);
+        dagaz::load::load_game(&path, &dagaz::load::VariantSel::First).unwrap()
+    };
+    // Chess draws by repetition: its playouts must keep the history; checkers ends on stalemate alone.
+    let chess = load("chess.zrf");
+    assert!(Engine::new(&chess).reads_history());
+    let checkers = load("english-checkers.zrf");
+    assert!(!Engine::new(&checkers).reads_history());
+    // A repetition anywhere inside a condition reads it, as does caused-repetition.
+    let nested = EndCond::Not(Box::new(EndCond::And(vec![
+        EndCond::Stalemated,
+        EndCond::Or(vec![EndCond::Blocked, EndCond::Repetition]),
+    ])));
+    assert!(cond_reads_history(&nested));
+    assert!(cond_reads_history(&EndCond::CausedRepetition(3)));
+    assert!(!cond_reads_history(&EndCond::And(vec![
+        EndCond::Stalemated,
+        EndCond::Blocked
+    ])));
+}
