@@ -716,7 +716,8 @@ impl DraughtsPlan {
                     let Some(piece) = s.get(from) else {
                         return false;
                     };
-                    s.relocate_keyed(from, to, piece, |p, x| self.key(p, x));
+                    let delta = self.key(from, &piece) ^ self.key(to, &piece);
+                    s.relocate_hashed(from, to, piece, delta);
                     s.last_from = Some(from);
                     s.last_to = Some(to);
                     s.turn = game.turn_order.next(s.turn);
@@ -770,10 +771,11 @@ impl DraughtsPlan {
                 }
             }
         }
+        let old = self.key(from, &piece);
         if let Some(t) = promote {
             piece.kind = t;
         }
-        s.relocate_keyed(from, to, piece, |p, x| self.key(p, x));
+        s.relocate_hashed(from, to, piece, old ^ self.key(to, &piece));
         s.last_from = Some(last.from.unwrap_or(to));
         s.last_to = Some(to);
         s.turn = game.turn_order.next(s.turn);
@@ -879,6 +881,7 @@ impl<const W: usize> Chain<'_, W> {
         let nd = plan.nd;
         let jumps_only = plan.jumps_only[slot];
         let steps_only = plan.steps_only[slot];
+        let resolved_steps = steps_only && plan.singles_distinct;
         let near = &self.side.near[..];
         let step_near = &self.side.step_near[..];
         for (w, &bits) in mine.iter().enumerate() {
@@ -909,19 +912,18 @@ impl<const W: usize> Chain<'_, W> {
                 if x.dead || x.owner != self.player {
                     continue;
                 }
-                let Some(&(a, b)) = ranges.get(x.kind.idx()) else {
-                    continue;
-                };
-                self.from0 = i as u16;
-                self.piece = x.kind;
-                self.piece_first = self.out.moves.len();
-                if steps_only && plan.singles_distinct {
+                if resolved_steps {
                     // The steps resolved at load time: no two to one square, so no merge.
+                    if x.kind.idx() >= plan.kinds {
+                        continue;
+                    }
                     let side = self.side;
                     let k = (slot * plan.kinds + x.kind.idx()) * plan.np + i;
                     let Some(&(a, b)) = side.step_ranges.get(k) else {
                         continue;
                     };
+                    self.from0 = i as u16;
+                    self.piece = x.kind;
                     for e in side.steps.get(a as usize..b as usize).unwrap_or(&[]) {
                         if !has(&self.blocked, e.to) {
                             self.push_step(e);
@@ -929,6 +931,12 @@ impl<const W: usize> Chain<'_, W> {
                     }
                     continue;
                 }
+                let Some(&(a, b)) = ranges.get(x.kind.idx()) else {
+                    continue;
+                };
+                self.from0 = i as u16;
+                self.piece = x.kind;
+                self.piece_first = self.out.moves.len();
                 for p in &plan.progs[a as usize..b as usize] {
                     if p.jump {
                         self.jump(p, i as u16, None);

@@ -278,23 +278,22 @@ impl State {
     /// stays, one hash update and one occupancy word written, not two of each.
     #[inline]
     pub fn relocate(&mut self, from: Pos, to: Pos, new: Piece) {
-        self.relocate_keyed(from, to, new, cell_key)
+        let delta = match self.cells[from.idx()] {
+            Some(old) => cell_key(from, &old) ^ cell_key(to, &new),
+            None => 0,
+        };
+        self.relocate_hashed(from, to, new, delta)
     }
 
-    /// [`State::relocate`] with the hash key of a piece on a square given by `key`, which must equal the
-    /// state's own (a table of them, say).
+    /// [`State::relocate`] given what it XORs into the hash, `delta`: the key of the piece on `from` on
+    /// `from` XOR the key of `new` on `to`, as `cell_key` computes them (from a table of them, say). Unread
+    /// where the move is not the plain case (then [`State::set`] writes both squares).
     #[inline(always)]
-    pub(crate) fn relocate_keyed(
-        &mut self,
-        from: Pos,
-        to: Pos,
-        new: Piece,
-        key: impl Fn(Pos, &Piece) -> u64,
-    ) {
+    pub(crate) fn relocate_hashed(&mut self, from: Pos, to: Pos, new: Piece, delta: u64) {
         let (f, t) = (from.idx(), to.idx());
         match (self.cells[f], self.cells[t]) {
             (Some(old), None) if old.owner == new.owner && f != t => {
-                self.hash ^= key(from, &old) ^ key(to, &new);
+                self.hash ^= delta;
                 self.cells[f] = None;
                 self.cells[t] = Some(new);
                 let words = self.occupancy_words();
