@@ -342,3 +342,75 @@ fn english_checkers_plays_the_same_games_through_the_kernel() {
         }
     }
 }
+
+#[test]
+fn playouts_keep_the_history_where_an_end_condition_reads_it() {
+    use dagaz::compile::EndCond;
+    use dagaz::engine::cond_reads_history;
+    let load = |name: &str| {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("games")
+            .join(name);
+        dagaz::load::load_game(&path, &dagaz::load::VariantSel::First).unwrap()
+    };
+    // Chess draws by repetition: its playouts must keep the history; checkers ends on stalemate alone.
+    let chess = load("chess.zrf");
+    assert!(Engine::new(&chess).reads_history());
+    let checkers = load("english-checkers.zrf");
+    assert!(!Engine::new(&checkers).reads_history());
+    // A repetition anywhere inside a condition reads it, as does caused-repetition.
+    let nested = EndCond::Not(Box::new(EndCond::And(vec![
+        EndCond::Stalemated,
+        EndCond::Or(vec![EndCond::Blocked, EndCond::Repetition]),
+    ])));
+    assert!(cond_reads_history(&nested));
+    assert!(cond_reads_history(&EndCond::CausedRepetition(3)));
+    assert!(!cond_reads_history(&EndCond::And(vec![
+        EndCond::Stalemated,
+        EndCond::Blocked
+    ])));
+}
+
+#[test]
+fn relocate_is_two_sets() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("games/english-checkers.zrf");
+    let game = dagaz::load::load_game(&path, &dagaz::load::VariantSel::First).unwrap();
+    let engine = Engine::new(&game);
+    let s0 = engine.initial();
+    let occupied: Vec<Pos> = (0..s0.cells.len() as u16)
+        .map(Pos)
+        .filter(|&p| s0.get(p).is_some())
+        .collect();
+    let empty: Vec<Pos> = (0..s0.cells.len() as u16)
+        .map(Pos)
+        .filter(|&p| s0.get(p).is_none())
+        .collect();
+    let king = PieceType(game.pieces.len() as u16 - 1);
+    // Onto an empty square, onto an occupied one, onto itself, as another type and as another owner.
+    for &from in occupied.iter().take(6) {
+        let p = s0.get(from).unwrap();
+        let other = Piece {
+            owner: Player(1 - p.owner.0),
+            ..p
+        };
+        let promoted = Piece { kind: king, ..p };
+        for &to in empty
+            .iter()
+            .take(3)
+            .chain(occupied.iter().rev().take(3))
+            .chain([&from])
+        {
+            for new in [p, promoted, other] {
+                let (mut a, mut b) = (s0.clone(), s0.clone());
+                a.relocate(from, to, new);
+                b.set(from, None);
+                b.set(to, Some(new));
+                assert_eq!(a, b, "{from:?} -> {to:?} as {new:?}");
+                assert_eq!(a.hash, a.full_hash());
+                for pl in 0..2 {
+                    assert_eq!(a.occupancy(Player(pl)), b.occupancy(Player(pl)));
+                }
+            }
+        }
+    }
+}

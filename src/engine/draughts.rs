@@ -93,6 +93,11 @@ pub struct DraughtsPlan {
     singles_distinct: bool,
     /// The board fits one 64-bit word.
     small: bool,
+    /// The board's positions.
+    np: usize,
+    /// The hash key of a piece with no attributes, alive, per owner, type and square:
+    /// `keys[(owner * kinds + kind) * np + square]`, as `state::cell_key` computes it.
+    keys: Vec<u64>,
     /// Per slot: every program of every piece type in it is a jump (a pass that only jumps).
     jumps_only: Vec<bool>,
     /// Per slot: every program in it is a step (a pass that only steps).
@@ -114,6 +119,19 @@ struct Side {
     step_near: Vec<[u64; 4]>,
     /// Per promotion zone used: its squares for this player.
     zones: Vec<[u64; 4]>,
+    /// The steps of each program in each slot, resolved for this player: `steps[step_ranges[(slot * kinds +
+    /// kind) * positions + square]]`, in the order of the slot's programs, those leaving the board left out,
+    /// each with the type the piece becomes there (what [`Chain::step`] works out per move).
+    steps: Vec<StepTo>,
+    step_ranges: Vec<(u32, u32)>,
+}
+
+/// A step of a program from a square, as [`Side::steps`] holds it.
+#[derive(Clone, Copy, Debug)]
+struct StepTo {
+    to: u16,
+    promote: Option<PieceType>,
+    move_type: Option<MoveType>,
 }
 
 /// One jump of the chain being built, on the stack of the search (each level's frame points to the one
@@ -553,14 +571,43 @@ pub fn plan(game: &Game) -> Result<DraughtsPlan, String> {
                 }
             }
         }
+        let zone_sets: Vec<[u64; 4]> = (0..zone_ids.len())
+            .map(|k| zones[k * players + pl])
+            .collect();
+        let mut steps = vec![];
+        let mut step_ranges = vec![(0, 0); (slots + 2) * nkinds * np];
+        for slot in 0..slots + 2 {
+            for k in 0..nkinds {
+                let (a, b) = ranges[slot * nkinds + k];
+                for pos in 0..np {
+                    let start = steps.len() as u32;
+                    for p in progs[a as usize..b as usize].iter().filter(|p| !p.jump) {
+                        let to = nav[pos * nd + p.dir as usize];
+                        if to == NO_POS {
+                            continue;
+                        }
+                        let promote = p.promote.and_then(|(z, t)| {
+                            let set = zone_sets[z as usize];
+                            (set[to as usize >> 6] >> (to & 63) & 1 == 1).then_some(t)
+                        });
+                        steps.push(StepTo {
+                            to,
+                            promote,
+                            move_type: p.move_type,
+                        });
+                    }
+                    step_ranges[(slot * nkinds + k) * np + pos] = (start, steps.len() as u32);
+                }
+            }
+        }
         sides.push(Side {
+            steps,
+            step_ranges,
             nav: nav.clone(),
             two,
             near,
             step_near,
-            zones: (0..zone_ids.len())
-                .map(|k| zones[k * players + pl])
-                .collect(),
+            zones: zone_sets,
         });
     }
     Ok(DraughtsPlan {
@@ -576,6 +623,18 @@ pub fn plan(game: &Game) -> Result<DraughtsPlan, String> {
         priorities: game.move_priorities.clone(),
         singles_distinct,
         small: np <= 64,
+        np,
+        keys: (0..players * nkinds * np)
+            .map(|j| {
+                let piece = Piece {
+                    kind: PieceType((j / np % nkinds) as u16),
+                    owner: Player((j / np / nkinds) as u8),
+                    attrs: Default::default(),
+                    dead: false,
+                };
+                super::state::cell_key(Pos((j % np) as u16), &piece)
+            })
+            .collect(),
         jumps_only,
         steps_only,
     })
@@ -657,8 +716,8 @@ impl DraughtsPlan {
                     let Some(piece) = s.get(from) else {
                         return false;
                     };
-                    s.set(from, None);
-                    s.set(to, Some(piece));
+                    let delta = self.key(from, &piece) ^ self.key(to, &piece);
+                    s.relocate_hashed(from, to, piece, delta);
                     s.last_from = Some(from);
                     s.last_to = Some(to);
                     s.turn = game.turn_order.next(s.turn);
@@ -703,24 +762,42 @@ impl DraughtsPlan {
         let Some(mut piece) = s.get(from) else {
             return false;
         };
-        s.set(from, None);
+        // The captures first (never of the start square, which holds the mover), then the piece moved: the
+        // same state as emptying the start square, taking the captured pieces and writing the last square.
         for h in heads {
             if let Some(Action::Capture { at }) = moves.actions.get(h.start as usize) {
-                if s.get(*at).is_some() {
+                if *at != from && s.get(*at).is_some() {
                     s.set(*at, None);
                 }
             }
         }
+        let old = self.key(from, &piece);
         if let Some(t) = promote {
             piece.kind = t;
         }
-        s.set(to, Some(piece));
+        s.relocate_hashed(from, to, piece, old ^ self.key(to, &piece));
         s.last_from = Some(last.from.unwrap_or(to));
         s.last_to = Some(to);
         s.turn = game.turn_order.next(s.turn);
         s.ply += 1;
         s.passes = 0;
         true
+    }
+
+    /// The hash key of `x` on `pos` (`state::cell_key`), from the table where it holds the piece.
+    #[inline(always)]
+    fn key(&self, pos: Pos, x: &Piece) -> u64 {
+        if x.attrs.word() == 0
+            && !x.dead
+            && x.kind.idx() < self.kinds
+            && x.owner.idx() < self.players
+        {
+            let j = (x.owner.idx() * self.kinds + x.kind.idx()) * self.np + pos.idx();
+            if let Some(&k) = self.keys.get(j) {
+                return k;
+            }
+        }
+        super::state::cell_key(pos, x)
     }
 
     fn generate_in<const W: usize>(&self, game: &Game, state: &State, out: &mut MoveList) -> bool {
@@ -804,6 +881,7 @@ impl<const W: usize> Chain<'_, W> {
         let nd = plan.nd;
         let jumps_only = plan.jumps_only[slot];
         let steps_only = plan.steps_only[slot];
+        let resolved_steps = steps_only && plan.singles_distinct;
         let near = &self.side.near[..];
         let step_near = &self.side.step_near[..];
         for (w, &bits) in mine.iter().enumerate() {
@@ -832,6 +910,25 @@ impl<const W: usize> Chain<'_, W> {
                     continue;
                 };
                 if x.dead || x.owner != self.player {
+                    continue;
+                }
+                if resolved_steps {
+                    // The steps resolved at load time: no two to one square, so no merge.
+                    if x.kind.idx() >= plan.kinds {
+                        continue;
+                    }
+                    let side = self.side;
+                    let k = (slot * plan.kinds + x.kind.idx()) * plan.np + i;
+                    let Some(&(a, b)) = side.step_ranges.get(k) else {
+                        continue;
+                    };
+                    self.from0 = i as u16;
+                    self.piece = x.kind;
+                    for e in side.steps.get(a as usize..b as usize).unwrap_or(&[]) {
+                        if !has(&self.blocked, e.to) {
+                            self.push_step(e);
+                        }
+                    }
                     continue;
                 }
                 let Some(&(a, b)) = ranges.get(x.kind.idx()) else {
@@ -882,6 +979,32 @@ impl<const W: usize> Chain<'_, W> {
             to: Some(to),
             piece: self.piece,
             move_type: p.move_type,
+        });
+        out.moves.push(MoveHead { first, len: 1 });
+    }
+
+    /// A step resolved at load time, from the piece's start square to the empty `e.to`, as [`Chain::step`]
+    /// lists it.
+    #[inline(always)]
+    fn push_step(&mut self, e: &StepTo) {
+        let out = &mut *self.out;
+        let start = out.actions.len() as u32;
+        let (from, to) = (Pos(self.from0), Pos(e.to));
+        match e.promote {
+            None => out.actions.push(Action::Move { from, to }),
+            Some(t) => out.actions.extend_from_slice(&[
+                Action::Move { from, to },
+                Action::ChangeType { at: to, kind: t },
+            ]),
+        }
+        let first = out.parts.len() as u32;
+        out.parts.push(PartHead {
+            start,
+            end: out.actions.len() as u32,
+            from: Some(from),
+            to: Some(to),
+            piece: self.piece,
+            move_type: e.move_type,
         });
         out.moves.push(MoveHead { first, len: 1 });
     }

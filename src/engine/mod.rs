@@ -64,6 +64,35 @@ pub struct Engine<'g> {
     /// Where the draughts analysis accepts a flat game (`draughts::plan`): [`Engine::legal_into`] lists the
     /// moves with a native generator, the same list as the general path's.
     draughts: Option<draughts::DraughtsPlan>,
+    /// Every end condition is `stalemated` (or there is none): no condition holds while the player to move has
+    /// a move, which [`Engine::outcome_of_list`] answers without asking `end::outcome_of`.
+    stalemated_only: bool,
+    /// Whether the end of the game may read the history of position keys: a `repetition` or
+    /// `caused-repetition` condition anywhere in an end condition, or an extension module. Where it may not,
+    /// random playouts keep no history ([`Engine::reads_history`]).
+    reads_history: bool,
+}
+
+/// Whether an end condition reads the history of position keys (`repetition`, `caused-repetition`).
+pub fn cond_reads_history(c: &EndCond) -> bool {
+    match c {
+        EndCond::Repetition | EndCond::CausedRepetition(_) => true,
+        EndCond::And(cs) | EndCond::Or(cs) => cs.iter().any(cond_reads_history),
+        EndCond::Not(c) => cond_reads_history(c),
+        EndCond::Stalemated
+        | EndCond::Blocked
+        | EndCond::PiecesRemaining { .. }
+        | EndCond::TotalPieceCount { .. }
+        | EndCond::Checkmated(_)
+        | EndCond::Captured(_)
+        | EndCond::AbsoluteConfig { .. }
+        | EndCond::RelativeConfig { .. }
+        | EndCond::Compare(..)
+        | EndCond::Connected { .. }
+        | EndCond::InReserve(_)
+        | EndCond::Connects { .. }
+        | EndCond::Attacked { .. } => false,
+    }
 }
 
 impl<'g> Engine<'g> {
@@ -136,7 +165,22 @@ impl<'g> Engine<'g> {
             royal_listed,
             sample,
             draughts,
+            stalemated_only: game
+                .end_conditions
+                .iter()
+                .all(|ec| matches!(ec.cond, EndCond::Stalemated)),
+            reads_history: !game.extensions.is_empty()
+                || game
+                    .end_conditions
+                    .iter()
+                    .any(|ec| cond_reads_history(&ec.cond)),
         }
+    }
+
+    /// Whether the end of the game may read the history of position keys (see the field); where it may not,
+    /// the history given to the outcome functions is never read, so a playout need not keep it.
+    pub fn reads_history(&self) -> bool {
+        self.reads_history
     }
 
     /// The draughts plan of this game, if the analysis accepts it (see `draughts`).
@@ -233,6 +277,10 @@ impl<'g> Engine<'g> {
         moves: &MoveList,
         history: &[u64],
     ) -> Result<Option<Outcome>, EngineError> {
+        // As `end::outcome_of` decides it first: no `stalemated` holds while there is a move.
+        if self.stalemated_only && !moves.is_empty() {
+            return Ok(None);
+        }
         let count = end::MoveCount {
             count: moves.len(),
             all_pass: (0..moves.len()).all(|i| moves.is_pass(i)),

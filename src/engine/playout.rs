@@ -201,6 +201,8 @@ fn random_game_listed(
     moves.lazy = true;
     let plan = engine.count_plan().filter(|_| counted);
     let mut counter = super::count::Counter::default();
+    // Where no end condition reads it, the history stays empty: the same outcomes.
+    let keep_history = engine.reads_history();
     loop {
         if let Some(c) = plan.and_then(|p| p.count(engine.game, &s, &mut counter)) {
             let n = c.total();
@@ -213,7 +215,9 @@ fn random_game_listed(
                 return Ok(r);
             }
             moves_seen += n as u64;
-            history.push(s.key());
+            if keep_history {
+                history.push(s.key());
+            }
             let i = below(rng, n);
             let p = plan.expect("counted with a plan");
             p.build(engine.game, &mut s, c, i, &mut counter, &mut moves)?;
@@ -230,7 +234,9 @@ fn random_game_listed(
             return Ok(r);
         }
         moves_seen += moves.len() as u64;
-        history.push(s.key());
+        if keep_history {
+            history.push(s.key());
+        }
         let i = below(rng, moves.len());
         let i = engine.resolve(&s, &mut moves, i)?;
         engine.play_listed(&mut s, &moves, i);

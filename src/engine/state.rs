@@ -39,7 +39,7 @@ pub fn mix(mut x: u64) -> u64 {
 }
 
 #[inline]
-fn cell_key(pos: Pos, p: &Piece) -> u64 {
+pub(crate) fn cell_key(pos: Pos, p: &Piece) -> u64 {
     // The attributes are a whole word of their own: mixed apart, only when a piece has any.
     let attrs = match p.attrs.word() {
         0 => 0,
@@ -271,6 +271,53 @@ impl State {
             .iter()
             .enumerate()
             .flat_map(|(w, &bits)| BitIter(bits).map(move |b| Pos((w * 64 + b) as u16)))
+    }
+
+    /// Moves the piece on `from` to `to` as `new` (its type perhaps changed): [`State::set`] of `from` to
+    /// nothing, then of `to` to `new`, with the same state and hash after it. Where `to` is empty and the owner
+    /// stays, one hash update and one occupancy word written, not two of each.
+    #[inline]
+    pub fn relocate(&mut self, from: Pos, to: Pos, new: Piece) {
+        let delta = match self.cells[from.idx()] {
+            Some(old) => cell_key(from, &old) ^ cell_key(to, &new),
+            None => 0,
+        };
+        self.relocate_hashed(from, to, new, delta)
+    }
+
+    /// [`State::relocate`] given what it XORs into the hash, `delta`: the key of the piece on `from` on
+    /// `from` XOR the key of `new` on `to`, as `cell_key` computes them (from a table of them, say). Unread
+    /// where the move is not the plain case (then [`State::set`] writes both squares).
+    #[inline(always)]
+    pub(crate) fn relocate_hashed(&mut self, from: Pos, to: Pos, new: Piece, delta: u64) {
+        let (f, t) = (from.idx(), to.idx());
+        match (self.cells[f], self.cells[t]) {
+            (Some(old), None) if old.owner == new.owner && f != t => {
+                self.hash ^= delta;
+                self.cells[f] = None;
+                self.cells[t] = Some(new);
+                let words = self.occupancy_words();
+                let base = new.owner.idx() * words;
+                let (bf, bt) = (1u64 << (f & 63), 1u64 << (t & 63));
+                let (wf, wt) = (base + (f >> 6), base + (t >> 6));
+                if wf == wt {
+                    if let Some(w) = self.occupied.get_mut(wf) {
+                        *w ^= bf | bt;
+                    }
+                } else {
+                    if let Some(w) = self.occupied.get_mut(wf) {
+                        *w &= !bf;
+                    }
+                    if let Some(w) = self.occupied.get_mut(wt) {
+                        *w |= bt;
+                    }
+                }
+            }
+            _ => {
+                self.set(from, None);
+                self.set(to, Some(new));
+            }
+        }
     }
 
     /// What writing `p` on `pos` would XOR into the hash ([`State::set`] without the write).
