@@ -401,14 +401,7 @@ pub fn plan(game: &Game) -> Result<DraughtsPlan, String> {
     let nd = game.board.directions.len();
     let players = game.players.len();
     let slot = |t: Option<MoveType>| t.map_or(0, |t| t.idx() + 1);
-    let slots = game
-        .pieces
-        .iter()
-        .flat_map(|p| &p.moves)
-        .map(|p| slot(p.move_type) + 1)
-        .max()
-        .unwrap_or(1)
-        .max(game.move_types.len() + 1);
+    let slots = super::gen::type_slots(game);
     let mut zone_ids: Vec<ZoneId> = vec![];
     let mut kinds = vec![];
     for piece in &game.pieces {
@@ -961,6 +954,20 @@ impl<const W: usize> Chain<'_, W> {
         if !self.plan.singles_distinct && !self.fresh(to, kind) {
             return;
         }
+        self.push_single(to, promote, p.move_type);
+    }
+
+    /// A step resolved at load time, from the piece's start square to the empty `e.to`, as [`Chain::step`]
+    /// lists it.
+    #[inline(always)]
+    fn push_step(&mut self, e: &StepTo) {
+        self.push_single(e.to, e.promote, e.move_type);
+    }
+
+    /// A move of one part, the piece from its start square to `to` (becoming `promote` there), as the general
+    /// path lists a step or a promoting jump's move.
+    #[inline(always)]
+    fn push_single(&mut self, to: u16, promote: Option<PieceType>, move_type: Option<MoveType>) {
         let out = &mut *self.out;
         let start = out.actions.len() as u32;
         let (from, to) = (Pos(self.from0), Pos(to));
@@ -978,33 +985,7 @@ impl<const W: usize> Chain<'_, W> {
             from: Some(from),
             to: Some(to),
             piece: self.piece,
-            move_type: p.move_type,
-        });
-        out.moves.push(MoveHead { first, len: 1 });
-    }
-
-    /// A step resolved at load time, from the piece's start square to the empty `e.to`, as [`Chain::step`]
-    /// lists it.
-    #[inline(always)]
-    fn push_step(&mut self, e: &StepTo) {
-        let out = &mut *self.out;
-        let start = out.actions.len() as u32;
-        let (from, to) = (Pos(self.from0), Pos(e.to));
-        match e.promote {
-            None => out.actions.push(Action::Move { from, to }),
-            Some(t) => out.actions.extend_from_slice(&[
-                Action::Move { from, to },
-                Action::ChangeType { at: to, kind: t },
-            ]),
-        }
-        let first = out.parts.len() as u32;
-        out.parts.push(PartHead {
-            start,
-            end: out.actions.len() as u32,
-            from: Some(from),
-            to: Some(to),
-            piece: self.piece,
-            move_type: e.move_type,
+            move_type,
         });
         out.moves.push(MoveHead { first, len: 1 });
     }

@@ -350,17 +350,23 @@ impl First {
     }
 }
 
+/// The slots of move types a per-type table needs: slot 0 for the programs of no move type, slot `t + 1` for
+/// type `t`, as many as the game's move types and the types its programs name (at least one).
+pub(crate) fn type_slots(game: &Game) -> usize {
+    let slot = |t: Option<MoveType>| t.map_or(0, |t| t.idx() + 1);
+    game.pieces
+        .iter()
+        .flat_map(|p| &p.moves)
+        .map(|p| slot(p.move_type) + 1)
+        .max()
+        .unwrap_or(1)
+        .max(game.move_types.len() + 1)
+}
+
 impl ProgramIndex {
     pub fn new(game: &Game) -> ProgramIndex {
         let slot = |t: Option<MoveType>| t.map_or(0, |t| t.idx() + 1);
-        let slots = game
-            .pieces
-            .iter()
-            .flat_map(|p| &p.moves)
-            .map(|p| slot(p.move_type) + 1)
-            .max()
-            .unwrap_or(1)
-            .max(game.move_types.len() + 1);
+        let slots = type_slots(game);
         let mut ranges = Vec::with_capacity(game.pieces.len() * (slots + 1));
         let mut entries = vec![];
         for piece in &game.pieces {
