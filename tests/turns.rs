@@ -433,3 +433,107 @@ fn turn_labels_have_located_errors() {
     let e = base("(label one) A B", "(goto-turn onee)");
     assert!(e.contains("error: unknown label `onee`"), "{e}");
 }
+
+/// A row of five squares, a1 to e1, where each player's piece steps east or west onto an empty square; a step
+/// that lands in the zone `bonus` (d1, e1 for B; a1, b1 for A) runs `BONUS`. Whoever makes the second
+/// occurrence of a position (with the player to move) loses: `(caused-repetition 2)`.
+fn repetition_row(order: &str, bonus: &str) -> Game {
+    compile(&format!(
+        "(game (title \"Row\") (players A B) (turn-order {order})
+  (board (grid (start-rectangle 0 0 10 10) (dimensions (\"a/b/c/d/e\" (10 0)) (\"1\" (0 10)))
+    (directions (e 1 0) (w -1 0)))
+    (zone (name bonus) (players A) (positions a1 b1))
+    (zone (name bonus) (players B) (positions d1 e1)))
+  (piece (name P) (moves
+    (e (verify empty?) (if (in-zone? bonus) {bonus}) add)
+    (w (verify empty?) (if (in-zone? bonus) {bonus}) add)))
+  (board-setup (A (P a1)) (B (P e1)))
+  (loss-condition (A B) (name \"repeats\") (caused-repetition 2)))"
+    ))
+    .unwrap()
+}
+
+/// Plays `line` from the start, each move named by its notation; the state after it and the keys of the
+/// positions before it (the history `outcome` reads).
+fn play_line(g: &Game, e: &Engine, line: &[&str]) -> (dagaz::engine::State, Vec<u64>) {
+    let mut s = e.initial();
+    let mut history = vec![];
+    for want in line {
+        let moves = e.legal_moves(&s).unwrap();
+        let m = moves
+            .iter()
+            .find(|m| m.notation(g) == *want)
+            .unwrap_or_else(|| panic!("no {want} in {:?}", notations(g, &moves)));
+        history.push(s.key());
+        s = e.apply(&s, m);
+    }
+    (s, history)
+}
+
+/// "The tested player made the last move, and the position after it occurs for the N-th time" (docs/language.md,
+/// `caused-repetition`): A's step into its bonus zone earns an extra turn, so A's two steps a1-b1, b1-a1
+/// bring back the start with A to move. A made the last move and loses; B, who has not moved, does not. (Naming
+/// the last mover as the turn entry before the current one made B lose.)
+#[test]
+fn caused_repetition_after_an_extra_turn_loses_for_the_player_who_moved_twice() {
+    let g = repetition_row("A B", "(extra-turn)");
+    let e = Engine::new(&g);
+    let (s, history) = play_line(&g, &e, &["a1-b1", "b1-a1"]);
+    assert_eq!(
+        e.to_move(&s),
+        g.player("A").unwrap(),
+        "both steps earned a turn"
+    );
+    assert_eq!(s.key(), e.initial().key(), "the start is back");
+    let moves = e.legal_moves(&s).unwrap();
+    let out = e.outcome(&s, &moves, &history).unwrap().expect("game over");
+    assert_eq!(out.name, "repeats");
+    assert_eq!(out.results, vec![-1, 1], "A repeated and loses");
+}
+
+/// `(goto-turn b-turn)` on B's step into its bonus zone sends the order back to B's own turn: B's e1-d1 and
+/// d1-e1 bring back the position after A's a1-b1, with B to move. B made the last move and loses. (Naming the
+/// entry before B's, A, made A lose.)
+#[test]
+fn caused_repetition_after_goto_turn_loses_for_the_player_who_jumped() {
+    let g = repetition_row("(label a-turn) A (label b-turn) B", "(goto-turn b-turn)");
+    let e = Engine::new(&g);
+    let b = g.player("B").unwrap();
+    let (s, history) = play_line(&g, &e, &["a1-b1", "e1-d1", "d1-e1"]);
+    assert_eq!(
+        e.to_move(&s),
+        b,
+        "B's steps into d1 and e1 sent the turn back to B"
+    );
+    assert_eq!(s.key(), history[1], "the position after a1-b1 is back");
+    let moves = e.legal_moves(&s).unwrap();
+    let out = e.outcome(&s, &moves, &history).unwrap().expect("game over");
+    assert_eq!(out.name, "repeats");
+    assert_eq!(out.results, vec![1, -1], "B repeated and loses");
+}
+
+/// Make and unmake keep who made the last move: after an extra turn, a jump and an ordinary move, undoing
+/// gives back the state before, and making equals applying.
+#[test]
+fn make_and_unmake_keep_the_last_mover() {
+    for (order, bonus) in [
+        ("A B", "(extra-turn)"),
+        ("(label a-turn) A (label b-turn) B", "(goto-turn b-turn)"),
+    ] {
+        let g = repetition_row(order, bonus);
+        let e = Engine::new(&g);
+        let (mut s, _) = play_line(&g, &e, &["a1-b1"]);
+        let mut undo = dagaz::engine::apply::Undo::new();
+        for _ in 0..6 {
+            let moves = e.legal_moves(&s).unwrap();
+            let Some(m) = moves.first() else { break };
+            let before = s.clone();
+            let applied = e.apply(&s, m);
+            e.make(&mut s, m, &mut undo);
+            assert_eq!(s, applied, "{order}: make equals apply");
+            e.unmake(&mut s, &mut undo);
+            assert_eq!(s, before, "{order}: unmake restores");
+            s = applied;
+        }
+    }
+}

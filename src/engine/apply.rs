@@ -254,6 +254,8 @@ pub fn play_parts<'a>(game: &Game, s: &mut State, n: usize, part: impl Fn(usize)
         }
         remove_dead(game, s);
     }
+    // Who made this move (or pass): the player of the entry it was played in, before the turn moves on.
+    s.last_mover = Some(game.turn_order.entries[s.turn].player);
     // `(extra-turn)`: the same entry of the turn order moves again; `(goto-turn L)`: the label's entry.
     if !extra {
         s.turn = game.turn_order.next(s.turn);
@@ -302,6 +304,7 @@ struct Frame {
     passes: u32,
     last_from: Option<Pos>,
     last_to: Option<Pos>,
+    last_mover: Option<Player>,
     past: Option<super::groups::Past>,
 }
 
@@ -334,6 +337,7 @@ impl Undo {
             passes: s.passes,
             last_from: s.last_from,
             last_to: s.last_to,
+            last_mover: s.last_mover,
             past: (whole && game.forbid_repetition.is_some()).then(|| s.past.clone()),
         };
         let columns = s.has_columns();
@@ -445,6 +449,7 @@ pub fn unmake(state: &mut State, undo: &mut Undo) {
     state.passes = f.passes;
     state.last_from = f.last_from;
     state.last_to = f.last_to;
+    state.last_mover = f.last_mover;
     if let Some(p) = f.past {
         state.past = p;
     }

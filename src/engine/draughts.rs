@@ -713,6 +713,7 @@ impl DraughtsPlan {
                     s.relocate_hashed(from, to, piece, delta);
                     s.last_from = Some(from);
                     s.last_to = Some(to);
+                    s.last_mover = Some(game.turn_order.entries[s.turn].player);
                     s.turn = game.turn_order.next(s.turn);
                     s.ply += 1;
                     s.passes = 0;
@@ -771,6 +772,7 @@ impl DraughtsPlan {
         s.relocate_hashed(from, to, piece, old ^ self.key(to, &piece));
         s.last_from = Some(last.from.unwrap_or(to));
         s.last_to = Some(to);
+        s.last_mover = Some(game.turn_order.entries[s.turn].player);
         s.turn = game.turn_order.next(s.turn);
         s.ply += 1;
         s.passes = 0;

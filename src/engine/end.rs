@@ -223,8 +223,7 @@ impl Ctx<'_> {
                 super::groups::connects(g, self.state, p, zones, types)
             }
             EndCond::CausedRepetition(n) => {
-                super::groups::last_mover(g, self.state) == Some(p)
-                    && self.occurrences() + 1 >= *n as usize
+                self.state.last_mover == Some(p) && self.occurrences() + 1 >= *n as usize
             }
             EndCond::Repetition => self.occurrences() >= 2,
             EndCond::And(cs) => {

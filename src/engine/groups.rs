@@ -415,20 +415,3 @@ pub fn connects(
     }
     false
 }
-
-/// The player who made the last move (the turn entry before the current one); `None` at the start. A move
-/// that earned an extra turn is not told apart (the entry before is named).
-pub fn last_mover(game: &Game, state: &State) -> Option<Player> {
-    if state.ply == 0 {
-        return None;
-    }
-    let order = &game.turn_order;
-    let n = order.entries.len();
-    let wrapped = state.turn == order.repeat_from && state.ply as usize > order.repeat_from;
-    let prev = if wrapped || state.turn == 0 {
-        n - 1
-    } else {
-        state.turn - 1
-    };
-    Some(order.entries[prev].player)
-}

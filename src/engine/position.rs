@@ -14,6 +14,10 @@
 //! Unlisted attributes are false; unlisted positions are empty. In a game with stacks (`(stacks)`), several
 //! `piece` lines on one position make a column, listed from the bottom up (the last line is the top); in a
 //! game without, a later line replaces an earlier one.
+//!
+//! Not written: the history (`State::past`) and who made the last move (`State::last_mover`). A state read
+//! from text has neither (`last_mover` is `None`), so `caused-repetition` cannot hold in it; both are exact
+//! again from the first move played on it.
 
 use super::state::{Piece, State};
 use crate::compile::*;

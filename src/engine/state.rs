@@ -81,6 +81,11 @@ pub struct State {
     pub passes: u32,
     pub last_from: Option<Pos>,
     pub last_to: Option<Pos>,
+    /// The player who made the last move or pass (the player of the turn-order entry it was played in), `None`
+    /// at the start and in a position read from text. Set by every play of a move, so exact after an extra
+    /// turn, a `goto-turn` or a turn-order `goto`; `caused-repetition` reads it. Not part of the hash or the
+    /// key: a position is the board and the player to move, whoever moved last.
+    pub last_mover: Option<Player>,
     /// Game and player variables (`Game::variables`, by slot); empty in games without.
     pub vars: Vec<i32>,
     /// Columns (`(stacks)`, see `super::stack`): per position, the pieces under the one in `cells`, from the
@@ -107,6 +112,7 @@ impl Clone for State {
             passes: self.passes,
             last_from: self.last_from,
             last_to: self.last_to,
+            last_mover: self.last_mover,
             vars: self.vars.clone(),
             columns: self.columns.clone(),
             hash: self.hash,
@@ -127,6 +133,7 @@ impl Clone for State {
             passes,
             last_from,
             last_to,
+            last_mover,
             vars,
             columns,
             hash,
@@ -140,6 +147,7 @@ impl Clone for State {
         self.passes = *passes;
         self.last_from = *last_from;
         self.last_to = *last_to;
+        self.last_mover = *last_mover;
         self.vars.clone_from(vars);
         self.columns.clone_from(columns);
         self.hash = *hash;
@@ -160,6 +168,7 @@ impl State {
             passes: 0,
             last_from: None,
             last_to: None,
+            last_mover: None,
             vars: vec![],
             columns: None,
             hash: 0,
