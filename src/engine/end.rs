@@ -81,9 +81,9 @@ impl Ctx<'_> {
     }
 
     /// [`Ctx::holds`] of the conditions tested at every ply of most games, inlined into the loop of
-    /// [`outcome_of`]: `stalemated`, `blocked` and `absolute-config` (read through the player's occupancy,
-    /// with the same answers); `None` for any other condition.
-    #[inline]
+    /// [`outcome_of`]: `stalemated`, `blocked` and `absolute-config` (read through the player's occupancy),
+    /// always answered; `None` for any other condition.
+    #[inline(always)]
     fn holds_plain(&self, c: &EndCond, p: Player) -> Option<bool> {
         Some(match c {
             EndCond::Stalemated => self.to_move() == p && self.moves.count == 0,
@@ -94,7 +94,12 @@ impl Ctx<'_> {
                 opponent,
                 negated,
             } => {
-                let list = positions.get(p.idx().min(positions.len().wrapping_sub(1)))?;
+                // `(not T)` negates the whole configuration: none of the positions holds such a piece (Cheskers:
+                // "(absolute-config (not King) (a1 ... h8))" is the loss of the player who has no king left).
+                let Some(list) = positions.get(p.idx().min(positions.len().wrapping_sub(1))) else {
+                    // No positions (for no player): none holds a piece.
+                    return Some(*negated);
+                };
                 let mine = self.state.occupancy(p);
                 let found = list.iter().any(|&pos| {
                     let i = pos.idx();
@@ -133,8 +138,10 @@ impl Ctx<'_> {
                     gen::numbers::connected(g, self.state, p, types)
                 }
             }
-            EndCond::Stalemated => self.to_move() == p && self.moves.count == 0,
-            EndCond::Blocked => self.to_move() == p && self.moves.all_pass,
+            // Answered by `holds_plain`, which always answers these three.
+            EndCond::Stalemated | EndCond::Blocked | EndCond::AbsoluteConfig { .. } => {
+                self.holds_plain(c, p).unwrap_or(false)
+            }
             EndCond::PiecesRemaining { n, types } => self.count(Some(p), types) == *n,
             EndCond::TotalPieceCount { n, types } => self.count(None, types) == *n,
             EndCond::Checkmated(types) => {
@@ -150,25 +157,6 @@ impl Ctx<'_> {
                     .iter()
                     .any(|(q, t, _)| *q == p && types.contains(t));
                 had && self.count(Some(p), types) == 0
-            }
-            EndCond::AbsoluteConfig {
-                types,
-                positions,
-                opponent,
-                negated,
-            } => {
-                // `(not T)` negates the whole configuration: none of the positions holds such a piece (Cheskers:
-                // "(absolute-config (not King) (a1 ... h8))" is the loss of the player who has no king left).
-                let found = positions[p.idx().min(positions.len() - 1)]
-                    .iter()
-                    .any(|&pos| {
-                        self.state.get(pos).is_some_and(|x| {
-                            !x.dead
-                                && (x.owner == p) != *opponent
-                                && (types.is_empty() || types.contains(&x.kind))
-                        })
-                    });
-                found != *negated
             }
             EndCond::RelativeConfig {
                 types,
