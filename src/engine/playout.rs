@@ -1,5 +1,6 @@
 //! Uniform random playouts: the building block of the `playout` command, MCTS and throughput benchmarks.
 
+use super::state::State;
 use super::{Engine, EngineError, Move, Outcome};
 use rand_chacha::ChaCha8Rng;
 use rand_core::{RngCore, SeedableRng};
@@ -12,6 +13,32 @@ pub fn below(rng: &mut impl RngCore, n: usize) -> usize {
         let x = rng.next_u64();
         if x < zone {
             return (x % n) as usize;
+        }
+    }
+}
+
+/// The keys of the positions a playout has passed, kept only where the end of the game may read them
+/// ([`Engine::reads_history`]); elsewhere it stays empty, with the same outcomes.
+struct History {
+    keys: Vec<u64>,
+    keep: bool,
+}
+
+impl History {
+    fn new(engine: &Engine, max_plies: u32) -> History {
+        let keep = engine.reads_history();
+        let cap = if keep { max_plies as usize + 1 } else { 0 };
+        History {
+            keys: Vec::with_capacity(cap),
+            keep,
+        }
+    }
+
+    /// Notes the position about to be left.
+    #[inline]
+    fn note(&mut self, s: &State) {
+        if self.keep {
+            self.keys.push(s.key());
         }
     }
 }
@@ -194,20 +221,18 @@ fn random_game_listed(
     counted: bool,
 ) -> Result<PlayoutResult, EngineError> {
     let mut s = engine.initial();
-    let mut history = Vec::with_capacity(max_plies as usize + 1);
+    let mut history = History::new(engine, max_plies);
     let mut moves_seen = 0;
     let mut moves = super::MoveList::new();
     // Composite moves stay handles until one is chosen.
     moves.lazy = true;
     let plan = engine.count_plan().filter(|_| counted);
     let mut counter = super::count::Counter::default();
-    // Where no end condition reads it, the history stays empty: the same outcomes.
-    let keep_history = engine.reads_history();
     loop {
         if let Some(c) = plan.and_then(|p| p.count(engine.game, &s, &mut counter)) {
             let n = c.total();
             if let Some(r) = over(
-                engine.outcome_of_count(&s, n, c.moves == 0, &history)?,
+                engine.outcome_of_count(&s, n, c.moves == 0, &history.keys)?,
                 s.ply,
                 max_plies,
                 Some(moves_seen),
@@ -215,9 +240,7 @@ fn random_game_listed(
                 return Ok(r);
             }
             moves_seen += n as u64;
-            if keep_history {
-                history.push(s.key());
-            }
+            history.note(&s);
             let i = below(rng, n);
             let p = plan.expect("counted with a plan");
             p.build(engine.game, &mut s, c, i, &mut counter, &mut moves)?;
@@ -226,7 +249,7 @@ fn random_game_listed(
         }
         engine.legal_into(&s, &mut moves)?;
         if let Some(r) = over(
-            engine.outcome_of_list(&s, &moves, &history)?,
+            engine.outcome_of_list(&s, &moves, &history.keys)?,
             s.ply,
             max_plies,
             Some(moves_seen),
@@ -234,9 +257,7 @@ fn random_game_listed(
             return Ok(r);
         }
         moves_seen += moves.len() as u64;
-        if keep_history {
-            history.push(s.key());
-        }
+        history.note(&s);
         let i = below(rng, moves.len());
         let i = engine.resolve(&s, &mut moves, i)?;
         engine.play_listed(&mut s, &moves, i);
@@ -253,7 +274,7 @@ fn random_game_royal(
     max_plies: u32,
 ) -> Result<PlayoutResult, EngineError> {
     let mut s = engine.initial();
-    let mut history = Vec::with_capacity(max_plies as usize + 1);
+    let mut history = History::new(engine, max_plies);
     let mut list = super::MoveList::new();
     let mut order: Vec<u32> = vec![];
     let mut undo = super::apply::Undo::new();
@@ -276,9 +297,9 @@ fn random_game_royal(
             count: chosen.is_some() as usize,
             all_pass: chosen.is_none_or(|i| list.is_pass(i)),
         };
-        window.update(&s, history.len());
+        window.update(&s, history.keys.len());
         if let Some(r) = over(
-            engine.outcome_counted(&s, count, window.of(&history))?,
+            engine.outcome_counted(&s, count, window.of(&history.keys))?,
             s.ply,
             max_plies,
             None,
@@ -292,7 +313,7 @@ fn random_game_royal(
                 engine.game.title
             )));
         };
-        history.push(s.key());
+        history.note(&s);
         engine.play_listed(&mut s, &list, i);
     }
 }
@@ -311,7 +332,7 @@ fn random_game_sampled(
 ) -> Result<PlayoutResult, EngineError> {
     let game = engine.game;
     let mut s = engine.initial();
-    let mut history = Vec::with_capacity(max_plies as usize + 1);
+    let mut history = History::new(engine, max_plies);
     let mut moves = super::MoveList::new();
     let mut gens = vec![];
     let mut em = super::gen::Emissions::default();
@@ -333,14 +354,14 @@ fn random_game_sampled(
             }
         }
         if let Some(r) = over(
-            engine.outcome_of_list(&s, &moves, &history)?,
+            engine.outcome_of_list(&s, &moves, &history.keys)?,
             s.ply,
             max_plies,
             None,
         ) {
             return Ok(r);
         }
-        history.push(s.key());
+        history.note(&s);
         let i = if found { 0 } else { below(rng, moves.len()) };
         engine.play_listed(&mut s, &moves, i);
     }
