@@ -1,0 +1,661 @@
+#!/usr/bin/env python3
+"""OpenSpiel's MCTS as an external dagaz bot (docs/bot-protocol.md), for the strength harness
+(tests/bench/strength.py).
+
+    python tests/bench/openspiel_bot.py --game breakthrough --ms 200 [--stats FILE]
+    python tests/bench/openspiel_bot.py --self-test            # checks, no dagaz needed (see below)
+
+Needs OpenSpiel (`pip install open-spiel`); strength.py runs it with the python of its virtual environment.
+
+The player is OpenSpiel's `open_spiel.python.algorithms.mcts.MCTSBot`: UCT with exploration constant 2
+(`--uct-c`), leaves valued by one uniformly random rollout (`RandomRolloutEvaluator(1)`), solved states backed up
+(MCTSBot's default, `solve=True`; `--no-solve` turns it off), the most visited child chosen (`best_child`).
+MCTSBot's budget is a number of simulations (`max_simulations`); this bot gives it a time budget instead
+(`--ms` per move, default 200): `TimedSearch` runs the same simulations one at a time on OpenSpiel's
+`SearchNode` tree and evaluator, looking at the clock between them, and the self-test checks that for a fixed
+count it builds the very same tree as `MCTSBot.mcts_search` (same visits and rewards for every root child, same
+move), so the clock is the only difference. `--sims N` plays with `MCTSBot.step` itself, N simulations a move.
+
+The bot keeps an OpenSpiel state in step with dagaz's game. Each request carries only the position, so the bot
+finds the OpenSpiel actions that lead from its last state (or the start, at the first request after the random
+opening plies) to a state whose board and player to move equal the request's: a depth-first search over
+plies, pruned by a lower bound on the plies still needed. Then it maps every dagaz move (by its notation) and
+every OpenSpiel legal action to one key, a move in OpenSpiel's terms: both sides must give the same number of
+moves, each key once, the same keys. Anything else (a position it cannot reach, a move it cannot read, two lists
+that differ) is a mapping error: the bot writes it to standard error and exits with status 2, and the game is
+recorded as the bot's `bot-error` (crashed) with that message. It never guesses a move.
+
+`--stats FILE` appends one JSON line per move: the game key, the request number, the simulations run, the
+search time and the number of legal moves (strength.py averages the simulations).
+
+Adding a game: a subclass of `Adapter` with the OpenSpiel game, dagaz's player names (in turn order, the i-th
+is OpenSpiel's player i), the board of each side as {square: (player, kind)} in OpenSpiel's square names, the key
+of a dagaz move and of an OpenSpiel action, and a lower bound on the plies between two boards.
+"""
+
+import argparse
+import json
+import math
+import os
+import re
+import sys
+import time
+
+import numpy as np
+import pyspiel
+from open_spiel.python.algorithms import mcts
+
+
+class MappingError(Exception):
+    """dagaz's game and OpenSpiel's cannot be put in step, or their moves do not map one to one."""
+
+
+# --------------------------------------------------------------------------------------------------------------
+# Games
+# --------------------------------------------------------------------------------------------------------------
+
+
+class Adapter:
+    """How one dagaz game file and one OpenSpiel game name the same things."""
+
+    key = ""  # strength.py's key
+    openspiel = ""  # pyspiel.load_game string
+    players = ()  # dagaz's player names, in turn order: index = OpenSpiel player id
+
+    def os_board(self, state):
+        """{square: (player, kind)} of an OpenSpiel state, squares in OpenSpiel's names."""
+        raise NotImplementedError
+
+    def dagaz_square(self, name):
+        """OpenSpiel's name of a dagaz square (identity by default)."""
+        return name
+
+    def dagaz_board(self, dstate, players):
+        board = {}
+        for p in dstate["pieces"]:
+            board[self.dagaz_square(p["at"])] = (players.index(p["player"]), self.dagaz_kind(p["piece"]))
+        if dstate.get("reserves"):
+            raise MappingError(f"{self.key}: dagaz's position has reserves, which this game does not use")
+        return board
+
+    def dagaz_kind(self, piece):
+        return "."
+
+    def dagaz_key(self, notation):
+        """The key of a dagaz move, from its notation; MappingError if it cannot be read."""
+        raise NotImplementedError
+
+    def os_key(self, state, action):
+        """The key of an OpenSpiel legal action in `state`."""
+        raise NotImplementedError
+
+    def min_plies(self, board, target):
+        """A lower bound on the plies from `board` to `target` (None: it cannot be reached)."""
+        return 0
+
+    passes_after_end = False  # whether dagaz plays passes after OpenSpiel's game is over
+
+    def final_pass(self, state, moves):
+        """Whether dagaz asks for a move that OpenSpiel's game, already over, does not have (see Othello)."""
+        return False
+
+
+def grid_rows(text, first, count):
+    """The rows of an ASCII board: the lines that start with a row label, as {label: rest of the line}."""
+    rows = {}
+    for line in text.splitlines():
+        m = re.match(r"^\s*(\d+)\s?(.*)$", line)
+        if m and first <= int(m.group(1)) <= first + count - 1:
+            rows.setdefault(int(m.group(1)), m.group(2))
+    if len(rows) != count:
+        raise MappingError(f"cannot read OpenSpiel's board:\n{text}")
+    return rows
+
+
+SQUARE = re.compile(r"^([a-z])(\d+)$")
+
+
+def square(name, files, ranks):
+    m = SQUARE.match(name)
+    if not m or m.group(1) not in files or not 1 <= int(m.group(2)) <= ranks:
+        raise MappingError(f"`{name}` is not a square of the board")
+    return m.group(1), int(m.group(2))
+
+
+class Breakthrough(Adapter):
+    """dagaz: White (first) on ranks 1-2 going up; OpenSpiel: `b` (player 0, first) on ranks 7-8 going down.
+    So dagaz's rank r is OpenSpiel's rank 9-r, files unchanged. Notation `a2-a3`, a capture `a2-b3` (on the
+    destination); OpenSpiel `a7a6`, a capture `a7b6*`."""
+
+    key = "breakthrough"
+    openspiel = "breakthrough"
+    players = ("White", "Black")
+    FILES = "abcdefgh"
+
+    def os_board(self, state):
+        board = {}
+        for rank, row in grid_rows(str(state), 1, 8).items():
+            for f, c in zip(self.FILES, row[:8]):
+                if c in "bw":
+                    board[f"{f}{rank}"] = ("bw".index(c), ".")
+        return board
+
+    def dagaz_square(self, name):
+        f, r = square(name, self.FILES, 8)
+        return f"{f}{9 - r}"
+
+    def dagaz_key(self, notation):
+        m = re.match(r"^([a-h][1-8])-([a-h][1-8])$", notation)
+        if not m:
+            raise MappingError(f"breakthrough: cannot read the move `{notation}`")
+        return self.dagaz_square(m.group(1)) + self.dagaz_square(m.group(2))
+
+    def os_key(self, state, action):
+        s = state.action_to_string(state.current_player(), action)
+        m = re.match(r"^([a-h][1-8])([a-h][1-8])\*?$", s)
+        if not m:
+            raise MappingError(f"breakthrough: cannot read OpenSpiel's action `{s}`")
+        return m.group(1) + m.group(2)
+
+    def min_plies(self, board, target):
+        # A move changes two squares (from: emptied, to: taken).
+        diff = sum(1 for sq in set(board) | set(target) if board.get(sq) != target.get(sq))
+        return (diff + 1) // 2
+
+
+class Othello(Adapter):
+    """Same square names and colours on both sides (Black first, d4/e5 White, d5/e4 Black). Notation
+    `Stone@d3`, `pass`; OpenSpiel `d3`, `pass`. dagaz's game ends when the side to move has no move after a
+    pass, so when neither side can move it still asks for one or two passes, where OpenSpiel's game is already
+    over: those are answered `pass` (final_pass)."""
+
+    key = "othello"
+    openspiel = "othello"
+    players = ("Black", "White")
+    FILES = "abcdefgh"
+    passes_after_end = True
+
+    def os_board(self, state):
+        board = {}
+        for rank, row in grid_rows(str(state), 1, 8).items():
+            cells = row.split()[:8]
+            for f, c in zip(self.FILES, cells):
+                if c in "xo":
+                    board[f"{f}{rank}"] = ("xo".index(c), ".")
+        return board
+
+    def dagaz_key(self, notation):
+        if notation == "pass":
+            return "pass"
+        m = re.match(r"^Stone@([a-h][1-8])$", notation)
+        if not m:
+            raise MappingError(f"othello: cannot read the move `{notation}`")
+        return m.group(1)
+
+    def os_key(self, state, action):
+        s = state.action_to_string(state.current_player(), action)
+        if s != "pass" and not re.match(r"^[a-h][1-8]$", s):
+            raise MappingError(f"othello: cannot read OpenSpiel's action `{s}`")
+        return s
+
+    def min_plies(self, board, target):
+        # A move adds one stone and never removes one (a pass adds none).
+        if any(sq not in target for sq in board):
+            return None
+        return len(target) - len(board)
+
+    def final_pass(self, state, moves):
+        return state.is_terminal() and [m["notation"] for m in moves] == ["pass"]
+
+
+class ConnectFour(Adapter):
+    """dagaz: Yellow first, files a-g, rank 1 at the bottom, a drop named by the square it lands on
+    (`Disc@d1`); OpenSpiel: `x` first, an action per column (0-6), its board printed top row first. The key is
+    the landing square, found on OpenSpiel's side by playing the action on a copy."""
+
+    key = "connect-four"
+    openspiel = "connect_four"
+    players = ("Yellow", "Red")
+    FILES = "abcdefg"
+
+    def os_board(self, state):
+        lines = [ln for ln in str(state).splitlines() if ln.strip()]
+        if len(lines) < 6:
+            raise MappingError(f"cannot read OpenSpiel's board:\n{state}")
+        board = {}
+        for i, row in enumerate(lines[:6]):
+            for f, c in zip(self.FILES, row[:7]):
+                if c in "xo":
+                    board[f"{f}{6 - i}"] = ("xo".index(c), ".")
+        return board
+
+    def dagaz_key(self, notation):
+        m = re.match(r"^Disc@([a-g][1-6])$", notation)
+        if not m:
+            raise MappingError(f"connect-four: cannot read the move `{notation}`")
+        return m.group(1)
+
+    def os_key(self, state, action):
+        return placed_square(self, state, action)
+
+    def min_plies(self, board, target):
+        return placement_bound(board, target)
+
+
+class Hex(Adapter):
+    """11x11, no swap, on both sides: dagaz's Red (first) joins rows 1 and 11 as OpenSpiel's `x` (player 0)
+    does; cells `a1`..`k11` named alike (letter = column, number = row), with the same neighbours. Notation
+    `Stone@f6`; OpenSpiel `f6`."""
+
+    key = "hex"
+    openspiel = "hex(board_size=11)"
+    players = ("Red", "Blue")
+    SIZE = 11
+
+    def os_board(self, state):
+        # Action r * 11 + c is the cell of column c, row r + 1; read the board from the observation string.
+        text = str(state)
+        cells = [c for c in text if c not in " \n"]
+        if len(cells) != self.SIZE * self.SIZE:
+            raise MappingError(f"cannot read OpenSpiel's hex board:\n{text}")
+        board = {}
+        for i, c in enumerate(cells):
+            if c == ".":
+                continue
+            name = f"{'abcdefghijk'[i % self.SIZE]}{i // self.SIZE + 1}"
+            if c in "xyzXYZ":
+                board[name] = (0, ".")
+            elif c in "opqOPQ":
+                board[name] = (1, ".")
+            else:
+                raise MappingError(f"hex: unknown cell `{c}` in OpenSpiel's board")
+        return board
+
+    def dagaz_key(self, notation):
+        m = re.match(r"^Stone@([a-k](?:[1-9]|1[01]))$", notation)
+        if not m:
+            raise MappingError(f"hex: cannot read the move `{notation}`")
+        return m.group(1)
+
+    def os_key(self, state, action):
+        s = state.action_to_string(state.current_player(), action)
+        if not re.match(r"^[a-k](?:[1-9]|1[01])$", s):
+            raise MappingError(f"hex: cannot read OpenSpiel's action `{s}`")
+        return s
+
+    def min_plies(self, board, target):
+        return placement_bound(board, target)
+
+
+class Go9(Adapter):
+    """9x9, komi 7.5, Black first, files a-j without i, rank 1 at the bottom, the same names on both sides.
+    Notation `Stone@e5` (a capture adds `xe6`), `pass`; OpenSpiel `B e5`, `B PASS`. OpenSpiel's Go ends a game
+    after 162 actions by default: loaded with max_game_length=1000, dagaz's cap. OpenSpiel ends a game on a
+    repeated position (superko) where dagaz's simple-ko game goes on: the bot then reports a mapping error."""
+
+    key = "go-9x9"
+    openspiel = "go(board_size=9,komi=7.5,max_game_length=1000)"
+    players = ("Black", "White")
+    FILES = "abcdefghj"
+
+    def os_board(self, state):
+        board = {}
+        for rank, row in grid_rows(str(state), 1, 9).items():
+            for f, c in zip(self.FILES, row.strip()[:9]):
+                if c in "XO":
+                    board[f"{f}{rank}"] = ("XO".index(c), ".")
+        return board
+
+    def dagaz_key(self, notation):
+        if notation == "pass":
+            return "pass"
+        m = re.match(r"^Stone@([a-hj][1-9])(?:x[a-hj][1-9])*$", notation)
+        if not m:
+            raise MappingError(f"go: cannot read the move `{notation}`")
+        return m.group(1)
+
+    def os_key(self, state, action):
+        s = state.action_to_string(state.current_player(), action)
+        m = re.match(r"^[BW] ([a-hj][1-9]|PASS)$", s)
+        if not m:
+            raise MappingError(f"go: cannot read OpenSpiel's action `{s}`")
+        return "pass" if m.group(1) == "PASS" else m.group(1)
+
+    def min_plies(self, board, target):
+        # A move puts at most one new stone on the board.
+        return sum(1 for sq, v in target.items() if board.get(sq) != v)
+
+
+def placed_square(adapter, state, action):
+    """The square an OpenSpiel action puts a stone on (the one square it fills)."""
+    before = adapter.os_board(state)
+    after = adapter.os_board(state.child(action))
+    new = [sq for sq in after if sq not in before]
+    if len(new) != 1:
+        raise MappingError(f"{adapter.key}: OpenSpiel's action {action} fills {len(new)} squares")
+    return new[0]
+
+
+def placement_bound(board, target):
+    """Stones are only added, one a ply."""
+    if any(target.get(sq) != v for sq, v in board.items()):
+        return None
+    return len(target) - len(board)
+
+
+ADAPTERS = {a.key: a for a in (Breakthrough(), Othello(), ConnectFour(), Hex(), Go9())}
+
+
+# --------------------------------------------------------------------------------------------------------------
+# Search: MCTSBot's simulations, one at a time, until the clock runs out
+# --------------------------------------------------------------------------------------------------------------
+
+
+class TimedSearch:
+    """Runs MCTSBot's search (UCT on `mcts.SearchNode`, the bot's evaluator and random stream, MCTS-Solver
+    backups when the bot solves) simulation by simulation, so that it can stop at a deadline.
+    Deterministic games only: a chance node is an error."""
+
+    def __init__(self, bot, rng):
+        self.bot = bot
+        self.rng = rng  # the RandomState given to the MCTSBot: the same draws in the same order
+
+    def search(self, state, deadline=None, simulations=None):
+        root = mcts.SearchNode(None, state.current_player(), 1)
+        done = 0
+        while root.outcome is None:
+            if simulations is not None and done >= simulations:
+                break
+            # Two at least: the first values the root, the second expands it and visits a child.
+            if deadline is not None and done >= 2 and time.perf_counter() >= deadline:
+                break
+            self.simulate(root, state)
+            done += 1
+        return root, done
+
+    def simulate(self, root, state):
+        path, leaf = self.descend(root, state)
+        if leaf.is_terminal():
+            values = leaf.returns()
+            path[-1].outcome = values
+            proven = self.bot.solve
+        else:
+            values = self.bot.evaluator.evaluate(leaf)
+            proven = False
+        for node in reversed(path):
+            node.total_reward += values[node.player]
+            node.explore_count += 1
+            if proven and node.children:
+                proven = self.prove(node)
+
+    def descend(self, root, state):
+        """Down the tree by UCT to a node not visited yet or terminal, expanding visited nodes on the way."""
+        node, work, path = root, state.clone(), [root]
+        while node.explore_count > 0 and not work.is_terminal():
+            if work.is_chance_node():
+                raise MappingError("TimedSearch: chance nodes are not supported")
+            if not node.children:
+                priors = self.bot.evaluator.prior(work)
+                self.rng.shuffle(priors)
+                mover = work.current_player()
+                node.children = [mcts.SearchNode(a, mover, p) for a, p in priors]
+            parent_visits = node.explore_count
+            node = max(node.children, key=lambda c: mcts.SearchNode.uct_value(c, parent_visits, self.bot.uct_c))
+            work.apply_action(node.action)
+            path.append(node)
+        return path, work
+
+    def prove(self, node):
+        """MCTS-Solver: a node is solved when a child gives its mover the best utility, or every child is
+        solved (then the best of them for the mover). Returns whether it is."""
+        mover = node.children[0].player
+        best, unsolved = None, False
+        for c in node.children:
+            if c.outcome is None:
+                unsolved = True
+            elif best is None or c.outcome[mover] > best.outcome[mover]:
+                best = c
+        if best is not None and (not unsolved or best.outcome[mover] == self.bot.max_utility):
+            node.outcome = best.outcome
+            return True
+        return False
+
+
+def make_bot(game, uct_c, solve, seed, max_simulations=1):
+    rng = np.random.RandomState(seed)
+    evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=np.random.RandomState(seed ^ 0x5EED))
+    bot = mcts.MCTSBot(game, uct_c, max_simulations, evaluator, solve=solve, random_state=rng)
+    return bot, rng
+
+
+# --------------------------------------------------------------------------------------------------------------
+# Keeping OpenSpiel's state in step with dagaz's game
+# --------------------------------------------------------------------------------------------------------------
+
+
+class Follower:
+    """An OpenSpiel state and the dagaz ply it stands at."""
+
+    NODE_LIMIT = 2_000_000
+
+    def __init__(self, adapter, game):
+        self.adapter = adapter
+        self.game = game
+        self.reset()
+
+    def reset(self):
+        self.state = self.game.new_initial_state()
+        self.ply = 0
+
+    def sync(self, request):
+        a = self.adapter
+        players = request["players"]
+        if tuple(players) != a.players:
+            raise MappingError(f"{a.key}: dagaz's players are {players}, this game expects {list(a.players)}")
+        dstate = request["state"]
+        target = a.dagaz_board(dstate, players)
+        mover = players.index(request["player"])
+        ply = dstate["ply"]
+        starts = [(self.state, self.ply)] if ply >= self.ply else []
+        if self.ply != 0 or not starts:
+            starts.append((self.game.new_initial_state(), 0))
+        for base, base_ply in starts:
+            self.visited = 0
+            found = self.find(base, ply - base_ply, target, mover, dstate.get("last_to"))
+            if found is not None:
+                self.state, self.ply = found, ply
+                return
+        raise MappingError(
+            f"{a.key}: no OpenSpiel play of {ply - self.ply} plies from its state at ply {self.ply} (nor of {ply} "
+            f"from the start) reaches dagaz's position at ply {ply} ({request['player']} to move):\n"
+            f"dagaz: {sorted(target.items())}\nOpenSpiel:\n{self.state}"
+        )
+
+    def find(self, state, plies, target, mover, last_to):
+        """A state `plies` plies after `state` with dagaz's board and player to move (depth first)."""
+        a = self.adapter
+        self.visited += 1
+        if self.visited > self.NODE_LIMIT:
+            raise MappingError(f"{a.key}: gave up finding the moves to dagaz's position after {self.NODE_LIMIT} nodes")
+        board = a.os_board(state)
+        if state.is_terminal():
+            # Over for OpenSpiel: only the passes dagaz still plays may follow (see Othello).
+            return state if board == target and (plies == 0 or a.passes_after_end) else None
+        if plies == 0:
+            return state if board == target and state.current_player() == mover else None
+        bound = a.min_plies(board, target)
+        if bound is None or bound > plies:
+            return None
+        actions = state.legal_actions()
+        if plies == 1 and last_to:
+            # The last move first: it names dagaz's last destination.
+            hint = a.dagaz_square(last_to)
+            actions.sort(key=lambda x: hint not in a.os_key(state, x))
+        for action in actions:
+            found = self.find(state.child(action), plies - 1, target, mover, last_to)
+            if found is not None:
+                return found
+        return None
+
+
+def match_moves(adapter, state, moves):
+    """{OpenSpiel action: dagaz move id}, after checking that the two lists are the same moves."""
+    by_key = {}
+    for m in moves:
+        k = adapter.dagaz_key(m["notation"])
+        if k in by_key:
+            raise MappingError(f"{adapter.key}: two dagaz moves map to `{k}`: {by_key[k]['notation']}, {m['notation']}")
+        by_key[k] = m
+    actions = state.legal_actions()
+    out, keys = {}, set()
+    for action in actions:
+        k = adapter.os_key(state, action)
+        if k in keys:
+            raise MappingError(f"{adapter.key}: two OpenSpiel actions map to `{k}`")
+        keys.add(k)
+        if k not in by_key:
+            raise MappingError(
+                f"{adapter.key}: OpenSpiel's action `{k}` is not among dagaz's {len(moves)} moves "
+                f"({', '.join(m['notation'] for m in moves)})"
+            )
+        out[action] = by_key[k]["id"]
+    if len(actions) != len(moves):
+        missing = sorted(set(by_key) - keys)
+        raise MappingError(
+            f"{adapter.key}: dagaz has {len(moves)} moves, OpenSpiel {len(actions)}; not in OpenSpiel: {missing}"
+        )
+    return out
+
+
+# --------------------------------------------------------------------------------------------------------------
+# The protocol loop
+# --------------------------------------------------------------------------------------------------------------
+
+
+class Player:
+    def __init__(self, args):
+        self.args = args
+        self.adapter = ADAPTERS[args.game]
+        self.game = pyspiel.load_game(self.adapter.openspiel)
+        self.follower = Follower(self.adapter, self.game)
+        self.stats = open(args.stats, "a", encoding="utf-8") if args.stats else None
+
+    def answer(self, request):
+        a, f = self.adapter, self.follower
+        f.sync(request)
+        moves = request["moves"]
+        if a.final_pass(f.state, moves):
+            self.record(request, 0, 0.0, len(moves))
+            return moves[0]["id"]
+        if f.state.is_terminal():
+            raise MappingError(f"{a.key}: OpenSpiel's game is over but dagaz asks for a move:\n{f.state}")
+        action_to_id = match_moves(a, f.state, moves)
+        start = time.perf_counter()
+        seed = int(request["seed"]) % (2**32)
+        if len(action_to_id) == 1:
+            action, sims = next(iter(action_to_id)), 0
+        elif self.args.sims:
+            bot, _ = make_bot(self.game, self.args.uct_c, not self.args.no_solve, seed, self.args.sims)
+            action, sims = bot.step(f.state), self.args.sims
+        else:
+            bot, rng = make_bot(self.game, self.args.uct_c, not self.args.no_solve, seed)
+            root, sims = TimedSearch(bot, rng).search(f.state, deadline=start + self.args.ms / 1000.0)
+            action = root.best_child().action
+        elapsed = time.perf_counter() - start
+        self.record(request, sims, elapsed, len(moves))
+        f.state.apply_action(action)
+        f.ply += 1
+        return action_to_id[action]
+
+    def record(self, request, sims, elapsed, legal):
+        if self.stats:
+            line = json.dumps({"game": self.adapter.key, "request": request.get("request"), "ply": request["state"]["ply"],
+                               "simulations": sims, "ms": round(elapsed * 1000, 3), "legal": legal})
+            # One write per line, in append mode: lines of bots running side by side do not mix.
+            os.write(self.stats.fileno(), (line + "\n").encode())
+
+    def run(self):
+        for line in sys.stdin:
+            if not line.strip():
+                continue
+            request = json.loads(line)
+            kind = request.get("type")
+            if kind == "quit":
+                break
+            if kind == "new-game":
+                self.follower.reset()
+                continue
+            if kind != "move":
+                continue
+            try:
+                move_id = self.answer(request)
+            except MappingError as e:
+                print(f"openspiel_bot: mapping error: {e}", file=sys.stderr, flush=True)
+                sys.exit(2)
+            print(json.dumps({"id": move_id, "request": request.get("request")}), flush=True)
+
+
+# --------------------------------------------------------------------------------------------------------------
+# Self-test
+# --------------------------------------------------------------------------------------------------------------
+
+
+def self_test(args):
+    """Checks, per game: (1) TimedSearch with a fixed count builds MCTSBot.mcts_search's tree (every root
+    child's visits and rewards, and the move), from positions along a random game; (2) the board reader and
+    the action keys work on those positions, and the keys of the legal actions are distinct."""
+    failures = 0
+    for key in args.self_test_games.split(","):
+        adapter = ADAPTERS[key]
+        game = pyspiel.load_game(adapter.openspiel)
+        rng = np.random.RandomState(7)
+        state = game.new_initial_state()
+        checked = 0
+        while not state.is_terminal() and checked < 6:
+            seed = int(rng.randint(1 << 30))
+            bot_a, _ = make_bot(game, args.uct_c, True, seed, 60)
+            root_a = bot_a.mcts_search(state)
+            bot_b, rng_b = make_bot(game, args.uct_c, True, seed)
+            root_b, n = TimedSearch(bot_b, rng_b).search(state, simulations=60)
+            tree_a = [(c.action, c.explore_count, c.total_reward, c.outcome is None) for c in root_a.children]
+            tree_b = [(c.action, c.explore_count, c.total_reward, c.outcome is None) for c in root_b.children]
+            same = (tree_a == tree_b and root_a.explore_count == root_b.explore_count
+                    and root_a.best_child().action == root_b.best_child().action)
+            keys = [adapter.os_key(state, x) for x in state.legal_actions()]
+            distinct = len(set(keys)) == len(keys)
+            board = adapter.os_board(state)
+            if not same or not distinct:
+                failures += 1
+                print(f"FAIL {key} ply {state.move_number()}: same tree {same}, distinct keys {distinct}", file=sys.stderr)
+            else:
+                print(f"ok   {key} ply {state.move_number()}: {root_b.explore_count} simulations, same tree as "
+                      f"MCTSBot.mcts_search; {len(keys)} distinct keys; {len(board)} pieces")
+            checked += 1
+            for _ in range(int(rng.randint(3, 9))):
+                if state.is_terminal():
+                    break
+                state.apply_action(int(rng.choice(state.legal_actions())))
+    print(f"{'FAILED' if failures else 'passed'}: {failures} failures")
+    return 1 if failures else 0
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--game", choices=sorted(ADAPTERS), help="the game (strength.py's key)")
+    ap.add_argument("--ms", type=float, default=200, help="search time per move in milliseconds (default 200)")
+    ap.add_argument("--sims", type=int, default=0, help="a fixed number of simulations per move, with MCTSBot.step")
+    ap.add_argument("--uct-c", type=float, default=2.0, help="UCT exploration constant (default 2)")
+    ap.add_argument("--no-solve", action="store_true", help="no MCTS-Solver backups (MCTSBot's solve=False)")
+    ap.add_argument("--stats", help="append one JSON line per move to this file")
+    ap.add_argument("--self-test", action="store_true", help="run the checks and exit")
+    ap.add_argument("--self-test-games", default=",".join(ADAPTERS), help="games for --self-test")
+    args = ap.parse_args()
+    if args.self_test:
+        sys.exit(self_test(args))
+    if not args.game:
+        ap.error("--game is required")
+    Player(args).run()
+
+
+if __name__ == "__main__":
+    main()
