@@ -25,6 +25,9 @@ moves, each key once, the same keys. Anything else (a position it cannot reach, 
 that differ) is a mapping error: the bot writes it to standard error and exits with status 2, and the game is
 recorded as the bot's `bot-error` (crashed) with that message. It never guesses a move.
 
+`--replay games.csv --game KEY` replays a finished run's games in OpenSpiel, move by move through the same keys,
+and checks that each game ends at the same ply with the same winner: the rules agree on the games played.
+
 `--stats FILE` appends one JSON line per move: the game key, the request number, the simulations run, the
 search time and the number of legal moves (strength.py averages the simulations).
 
@@ -639,6 +642,53 @@ def self_test(args):
     return 1 if failures else 0
 
 
+def replay(args):
+    """Replays the games of a dagaz run (`games.csv`: the `moves` column, in notation) in OpenSpiel, each move
+    matched to the one legal action with its key, and checks that OpenSpiel's game ends where dagaz's does with
+    the same winner (a draw: the same). Games cut short (`move-limit`, `bot-error`, `engine-error`) are replayed
+    without the end check. Exit status 1 if any game differs."""
+    import csv
+
+    adapter = ADAPTERS[args.game]
+    game = pyspiel.load_game(adapter.openspiel)
+    checked = differ = 0
+    with open(args.replay, newline="", encoding="utf-8") as f:
+        rows = list(csv.DictReader(f))
+    for row in rows:
+        state = game.new_initial_state()
+        problem = None
+        for ply, notation in enumerate(row["moves"].split(";") if row["moves"] else []):
+            if state.is_terminal():
+                if adapter.passes_after_end and notation == "pass":
+                    continue
+                problem = f"OpenSpiel's game is over at ply {ply}, dagaz's goes on with {notation}"
+                break
+            try:
+                key = adapter.dagaz_key(notation)
+                actions = [a for a in state.legal_actions() if adapter.os_key(state, a) == key]
+            except MappingError as e:
+                problem = f"ply {ply}: {e}"
+                break
+            if len(actions) != 1:
+                problem = f"ply {ply}: {notation} matches {len(actions)} OpenSpiel actions"
+                break
+            state.apply_action(actions[0])
+        if problem is None and row["end_type"] not in ("move-limit", "bot-error", "engine-error"):
+            dagaz = int(float(row["result_1"]))
+            if not state.is_terminal():
+                problem = f"dagaz's game ends ({row['end_type']}), OpenSpiel's does not"
+            else:
+                ours = state.returns()[0]
+                if (ours > 0) - (ours < 0) != (dagaz > 0) - (dagaz < 0):
+                    problem = f"dagaz's result for the first player is {dagaz}, OpenSpiel's {ours}"
+        checked += 1
+        if problem:
+            differ += 1
+            print(f"game {row['game_id']}: {problem}", file=sys.stderr)
+    print(f"replayed {checked} games of {args.game} in OpenSpiel: {checked - differ} agree, {differ} differ")
+    return 1 if differ else 0
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--game", choices=sorted(ADAPTERS), help="the game (strength.py's key)")
@@ -649,9 +699,14 @@ def main():
     ap.add_argument("--stats", help="append one JSON line per move to this file")
     ap.add_argument("--self-test", action="store_true", help="run the checks and exit")
     ap.add_argument("--self-test-games", default=",".join(ADAPTERS), help="games for --self-test")
+    ap.add_argument("--replay", help="replay a run's games.csv in OpenSpiel (needs --game), check the ends, exit")
     args = ap.parse_args()
     if args.self_test:
         sys.exit(self_test(args))
+    if args.replay:
+        if not args.game:
+            ap.error("--replay needs --game")
+        sys.exit(replay(args))
     if not args.game:
         ap.error("--game is required")
     Player(args).run()

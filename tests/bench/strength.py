@@ -24,7 +24,9 @@ What it does:
    `tests/bench/openspiel_bot.py` with the venv's python: OpenSpiel's MCTSBot, UCT constant 2, one random
    rollout per leaf, MS milliseconds of search per move. Games come in seat-swapped pairs from the same random
    opening (`--opening-plies`, default 4).
-4. Reads the run's `standings.csv` (W/D/L, score, Elo and its 95% interval, as the tournament computes them),
+4. Replays the run's games in OpenSpiel (`openspiel_bot.py --replay`): each game must end at the same ply with
+   the same winner there, so that the two programs played one game by the same rules.
+5. Reads the run's `standings.csv` (W/D/L, score, Elo and its 95% interval, as the tournament computes them),
    `games.csv` (errors, plies), `timings.csv` (dagaz's MCTS iterations per game) and the OpenSpiel bot's
    statistics file (simulations per move), and prints a markdown table.
 
@@ -34,9 +36,9 @@ bot's answer deadline (`time_ms` of the preset) is `--ms` plus 10 s, plus 30 s o
 a slow answer on a loaded machine is not a spurious loss; a real timeout is still a `bot-error`.
 
 Exit code: 0 when every game was played to its end; 1 when a game could not be (a `bot-error` of either bot:
-crash, mapping error, timeout, illegal move; an `engine-error`; a tournament that failed), the table still
-printed, with the errors on standard error. Both bots' times depend on the machine and its load: run it on an
-otherwise idle machine, `--jobs 1` for the steadiest figures.
+crash, mapping error, timeout, illegal move; an `engine-error`; a tournament that failed) or ends otherwise in
+OpenSpiel's replay, the table still printed, with the errors on standard error. Both bots' times depend on the
+machine and its load: run it on an otherwise idle machine, `--jobs 1` for the steadiest figures.
 """
 
 import argparse
@@ -218,7 +220,7 @@ def elo_text(row):
         pass
     try:
         x = float(err)
-        err = f"{x:.0f}" if x != float("inf") else "∞"
+        err = f"{x:.0f}" if x != float("inf") else "n/a"  # as the tournament prints it: too few games
     except ValueError:
         pass
     return f"{elo} ± {err}"
@@ -319,7 +321,9 @@ def main():
             sys.exit("error: cargo build --release failed")
     if not BIN.exists():
         sys.exit(f"error: {BIN} is missing (build it, or drop --no-build)")
-    if run([py, BOT, "--self-test", "--self-test-games", ",".join(keys)]).returncode != 0:
+    st = run([py, BOT, "--self-test", "--self-test-games", ",".join(keys)], capture_output=True, text=True)
+    sys.stderr.write(st.stdout + st.stderr)
+    if st.returncode != 0:
         sys.exit("error: the OpenSpiel bot's self-test failed")
 
     stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
@@ -346,6 +350,11 @@ def main():
             errors.append(f"{key}: the tournament exited with {p.returncode}")
             if not (out / "standings.csv").exists():
                 continue
+        # The same games in OpenSpiel, move by move: each must end where dagaz's ends, with the same winner.
+        rp = run([py, BOT, "--replay", out / "games.csv", "--game", key], capture_output=True, text=True)
+        sys.stderr.write(rp.stdout + rp.stderr)
+        if rp.returncode != 0:
+            errors.append(f"{key}: replayed in OpenSpiel, some games end otherwise (see above)")
         dagaz_name = next(r["bot"] for r in read_csv(out / "standings.csv") if r["bot"] != OPENSPIEL_NAME)
         row, errs = summarize(key, out, stats, dagaz_name)
         errors += errs
