@@ -468,9 +468,10 @@ class Follower:
             if found is not None:
                 self.state, self.ply = found, ply
                 return
+        also = f" (nor of {ply} from the start)" if self.ply else ""
         raise MappingError(
-            f"{a.key}: no OpenSpiel play of {ply - self.ply} plies from its state at ply {self.ply} (nor of {ply} "
-            f"from the start) reaches dagaz's position at ply {ply} ({request['player']} to move):\n"
+            f"{a.key}: no OpenSpiel play of {ply - self.ply} plies from its state at ply {self.ply}{also} reaches "
+            f"dagaz's position at ply {ply} ({request['player']} to move):\n"
             f"dagaz: {sorted(target.items())}\nOpenSpiel:\n{self.state}"
         )
 

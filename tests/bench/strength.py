@@ -18,11 +18,11 @@ What it does:
        dagaz tournament games/X.zrf --bots DAGAZ_BOT openspiel-mcts.toml --games N --jobs J --seed S \
            --move-timeout-ms T --out RUN/X
 
-   DAGAZ_BOT is `--dagaz-bot` (default: plain UCT, `mcts:time_ms=MS,iterations=MS*1000,playout_plies=10000`:
-   the clock stops it, the iteration cap is far above what it reaches, rollouts go to the end of the game as
-   OpenSpiel's do). openspiel-mcts.toml is an external bot (docs/bot-protocol.md) that runs
-   `tests/bench/openspiel_bot.py` with the venv's python: OpenSpiel's MCTSBot, UCT constant 2, one random
-   rollout per leaf, MS milliseconds of search per move. Games come in seat-swapped pairs from the same random
+   DAGAZ_BOT is `--dagaz-bot` (default: plain UCT, `mcts:time_ms=MS,iterations=MS*1000000,playout_plies=10000`:
+   the clock alone stops it, the iteration cap, one a nanosecond, being out of reach even in an endgame where
+   the tree holds the whole game; rollouts go to the end of the game as OpenSpiel's do). openspiel-mcts.toml
+   is an external bot (docs/bot-protocol.md) that runs `tests/bench/openspiel_bot.py` with the venv's python:
+   OpenSpiel's MCTSBot, UCT constant 2, one random rollout per leaf, MS milliseconds of search per move. Games come in seat-swapped pairs from the same random
    opening (`--opening-plies`, default 4).
 4. Replays the run's games in OpenSpiel (`openspiel_bot.py --replay`): each game must end at the same ply with
    the same winner there, so that the two programs played one game by the same rules.
@@ -286,7 +286,7 @@ def main():
     ap.add_argument("--seed", type=int, default=1, help="the tournament's seed (default 1)")
     ap.add_argument("--opening-plies", type=int, default=4, help="random plies before the bots play (default 4)")
     ap.add_argument("--dagaz-bot", default=DEFAULT_DAGAZ_BOT,
-                    help="dagaz's bot, an inline spec or preset; `{ms}` is replaced by --ms and `{cap}` by 1000 x "
+                    help="dagaz's bot, an inline spec or preset; `{ms}` is replaced by --ms and `{cap}` by 1000000 x "
                          f"--ms (default {DEFAULT_DAGAZ_BOT})")
     ap.add_argument("--uct-c", type=float, default=2.0, help="OpenSpiel's UCT constant (default 2)")
     ap.add_argument("--no-solve", action="store_true", help="OpenSpiel's MCTSBot without solver backups")
@@ -309,7 +309,7 @@ def main():
     elif args.move_timeout_ms < 10 * args.ms:
         ap.error(f"--move-timeout-ms {args.move_timeout_ms} would make time-based bots lose on time: give at "
                  f"least 10 x --ms ({10 * args.ms})")
-    dagaz_bot = args.dagaz_bot.replace("{ms}", str(args.ms)).replace("{cap}", str(1000 * args.ms))
+    dagaz_bot = args.dagaz_bot.replace("{ms}", str(args.ms)).replace("{cap}", str(1_000_000 * args.ms))
     if dagaz_bot.startswith(("mcts:", "alphabeta:", "random:", "external:")) and ",name=" not in dagaz_bot \
             and ":name=" not in dagaz_bot:
         dagaz_bot += ",name=dagaz-mcts" if dagaz_bot.startswith("mcts:") else ",name=dagaz"
