@@ -257,7 +257,9 @@ def report(rows, args, info, dagaz_bot, versions, load_before, load_after, wall)
         "Elo and its 95% interval are the tournament's own (`standings.csv`: `elo`, `elo_error95`), dagaz's "
         "against OpenSpiel's. Per move: OpenSpiel's simulations from the bot's statistics file, dagaz's MCTS "
         "iterations from `timings.csv` (`nodes`) over the plies it played; both count every move the bot made, "
-        "forced ones (a single legal move, answered without a search) as 0. Mean search time per move: "
+        "forced ones (a single legal move, answered without a search) as 0. They are means over whole games: the "
+        "endgame, where a rollout is a few plies (and OpenSpiel's solver may stop early), weighs on them, on dagaz's "
+        "side most (its iterations there are cheap). Mean search time per move: "
         + "; ".join(f"{r['title']} OpenSpiel {fmt(r['os_ms'], 1)} ms, dagaz {fmt(r['dagaz_ms'], 1)} ms" for r in rows)
         + ".",
     ]
