@@ -5,16 +5,30 @@
     python tests/bench/openspiel_bot.py --game breakthrough --ms 200 [--stats FILE]
     python tests/bench/openspiel_bot.py --self-test            # checks, no dagaz needed (see below)
 
-Needs OpenSpiel (`pip install open-spiel`); strength.py runs it with the python of its virtual environment.
+Needs OpenSpiel 2.0 or later (`pip install "open-spiel>=2.0"`); strength.py runs it with the python of its virtual
+environment. `--self-test` checks both implementations (see `self_test`).
 
-The player is OpenSpiel's `open_spiel.python.algorithms.mcts.MCTSBot`: UCT with exploration constant 2
-(`--uct-c`), leaves valued by one uniformly random rollout (`RandomRolloutEvaluator(1)`), solved states backed up
-(MCTSBot's default, `solve=True`; `--no-solve` turns it off), the most visited child chosen (`best_child`).
-MCTSBot's budget is a number of simulations (`max_simulations`); this bot gives it a time budget instead
-(`--ms` per move, default 200): `TimedSearch` runs the same simulations one at a time on OpenSpiel's
-`SearchNode` tree and evaluator, looking at the clock between them, and the self-test checks that for a fixed
-count it builds the very same tree as `MCTSBot.mcts_search` (same visits and rewards for every root child, same
-move), so the clock is the only difference. `--sims N` plays with `MCTSBot.step` itself, N simulations a move.
+The player is OpenSpiel's MCTS: UCT with exploration constant 2 (`--uct-c`), leaves valued by one uniformly random
+rollout, solved states backed up (MCTS-Solver, `solve=True`, the default of OpenSpiel's MCTS examples and of the
+Python class; `--no-solve` turns it off), the best child chosen (`best_child`: proven wins first, then the most
+visited). Two implementations (`--impl`):
+
+* `cpp` (default): the C++ bot, `pyspiel.MCTSBot(game, pyspiel.RandomRolloutEvaluator(1, seed), uct_c,
+  max_simulations, max_memory_mb=1000, solve, seed, verbose=False, max_wall_clock_time=SECONDS)`, a new one a
+  move (constructing it takes a few microseconds). Its time budget is OpenSpiel's own: with
+  `max_wall_clock_time` > 0 (open-spiel 2.0 and later), `MCTSBot::MCTSearch` looks at the clock before each
+  simulation and stops once the budget is spent, `max_simulations` then being unused. The bot calls
+  `mcts_search` and takes the root's `best_child()` (what `step` does) so that it can report the root's visit
+  count, the simulations run.
+* `python`: the pure-Python `open_spiel.python.algorithms.mcts.MCTSBot` with `RandomRolloutEvaluator(1)`, several
+  times slower (kept for comparison). Its budget is a number of simulations, so this bot gives it a time budget:
+  `TimedSearch` runs the same simulations one at a time on OpenSpiel's `SearchNode` tree and evaluator, looking
+  at the clock between them; the self-test checks that for a fixed count it builds the very same tree as
+  `MCTSBot.mcts_search` (same visits and rewards for every root child, same move), so the clock is the only
+  difference.
+
+`--ms` is the search time per move (default 200); `--sims N` plays N simulations a move instead (the C++ bot's
+`max_simulations`, or the Python bot's), fewer when the search solves the position.
 
 The bot keeps an OpenSpiel state in step with dagaz's game. Each request carries only the position, so the bot
 finds the OpenSpiel actions that lead from its last state (or the start, at the first request after the random
@@ -28,25 +42,33 @@ recorded as the bot's `bot-error` (crashed) with that message. It never guesses 
 `--replay games.csv --game KEY` replays a finished run's games in OpenSpiel, move by move through the same keys,
 and checks that each game ends at the same ply with the same winner: the rules agree on the games played.
 
-`--stats FILE` appends one JSON line per move: the game key, the request number, the simulations run, the
-search time and the number of legal moves (strength.py averages the simulations).
+`--stats FILE` appends one JSON line per move: the game key, the implementation, the request number, the
+simulations run, the search time (`ms`), the time from reading the request to writing the answer (`answer_ms`:
+the search, the position's sync and the move mapping) and the number of legal moves (strength.py averages them);
+the first line of a process also its start-up (`startup_ms`: from the start of this module, before numpy and
+OpenSpiel are imported, to the first request read).
 
 Adding a game: a subclass of `Adapter` with the OpenSpiel game, dagaz's player names (in turn order, the i-th
 is OpenSpiel's player i), the board of each side as {square: (player, kind)} in OpenSpiel's square names, the key
 of a dagaz move and of an OpenSpiel action, and a lower bound on the plies between two boards.
 """
 
-import argparse
-import json
-import math
-import os
-import re
-import sys
 import time
 
-import numpy as np
-import pyspiel
-from open_spiel.python.algorithms import mcts
+# Before the other imports (numpy and OpenSpiel take a while): the first statistics line of a process reports its
+# start-up, from here to its first request.
+STARTED = time.perf_counter()
+
+import argparse  # noqa: E402
+import json  # noqa: E402
+import math  # noqa: E402
+import os  # noqa: E402
+import re  # noqa: E402
+import sys  # noqa: E402
+
+import numpy as np  # noqa: E402
+import pyspiel  # noqa: E402
+from open_spiel.python.algorithms import mcts  # noqa: E402
 
 
 class MappingError(Exception):
@@ -424,6 +446,37 @@ class TimedSearch:
         return False
 
 
+# OpenSpiel's MCTS examples' memory cap (open_spiel/examples/mcts_example.cc, --max_memory_mb): far above what
+# a search of a few hundred milliseconds uses, so its garbage collection never runs here.
+CPP_MAX_MEMORY_MB = 1000
+# The C++ bot's max_simulations when the clock stops it (MCTSearch then ignores it; Step samples from the prior
+# when it is 1 or less).
+CPP_UNUSED_SIMULATIONS = 2**31 - 1
+
+
+def cpp_root(game, state, uct_c, solve, seed, seconds=None, simulations=None):
+    """The root of the C++ MCTSBot's search from `state`, OpenSpiel's clock stopping it after `seconds` (or
+    after `simulations`)."""
+    evaluator = pyspiel.RandomRolloutEvaluator(1, (seed ^ 0x5EED) % 2**31)
+    timed = seconds is not None
+    bot = pyspiel.MCTSBot(game, evaluator, uct_c, CPP_UNUSED_SIMULATIONS if timed else simulations,
+                          CPP_MAX_MEMORY_MB, solve, seed % 2**31, False, pyspiel.ChildSelectionPolicy.UCT,
+                          seconds if timed else -1.0)
+    root = bot.mcts_search(state)
+    if not root.children:
+        # The clock ran out after the first simulation, which values the root without expanding it: two
+        # simulations, the fewest that give the root children (Step would fail here).
+        bot = pyspiel.MCTSBot(game, evaluator, uct_c, 2, CPP_MAX_MEMORY_MB, solve, seed % 2**31, False)
+        root = bot.mcts_search(state)
+    return root
+
+
+def cpp_search(game, state, uct_c, solve, seed, seconds=None, simulations=None):
+    """(the action `MCTSBot::Step` would play, the simulations run)."""
+    root = cpp_root(game, state, uct_c, solve, seed, seconds, simulations)
+    return root.best_child().action, root.explore_count
+
+
 def make_bot(game, uct_c, solve, seed, max_simulations=1):
     rng = np.random.RandomState(seed)
     evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=np.random.RandomState(seed ^ 0x5EED))
@@ -543,38 +596,52 @@ class Player:
         self.game = pyspiel.load_game(self.adapter.openspiel)
         self.follower = Follower(self.adapter, self.game)
         self.stats = open(args.stats, "a", encoding="utf-8") if args.stats else None
+        self.recorded = False  # whether this process wrote a statistics line yet (the first has its start-up)
 
     def answer(self, request):
         a, f = self.adapter, self.follower
         f.sync(request)
         moves = request["moves"]
         if a.final_pass(f.state, moves):
-            self.record(request, 0, 0.0, len(moves))
+            self.pending = (request, 0, 0.0, len(moves))
             return moves[0]["id"]
         if f.state.is_terminal():
             raise MappingError(f"{a.key}: OpenSpiel's game is over but dagaz asks for a move:\n{f.state}")
         action_to_id = match_moves(a, f.state, moves)
         start = time.perf_counter()
         seed = int(request["seed"]) % (2**32)
+        solve = not self.args.no_solve
         if len(action_to_id) == 1:
             action, sims = next(iter(action_to_id)), 0
+        elif self.args.impl == "cpp":
+            if self.args.sims:
+                action, sims = cpp_search(self.game, f.state, self.args.uct_c, solve, seed, simulations=self.args.sims)
+            else:
+                action, sims = cpp_search(self.game, f.state, self.args.uct_c, solve, seed, seconds=self.args.ms / 1000.0)
         elif self.args.sims:
-            bot, _ = make_bot(self.game, self.args.uct_c, not self.args.no_solve, seed, self.args.sims)
-            action, sims = bot.step(f.state), self.args.sims
+            bot, _ = make_bot(self.game, self.args.uct_c, solve, seed, self.args.sims)
+            root = bot.mcts_search(f.state)  # what MCTSBot.step does, with the count (fewer if solved)
+            action, sims = root.best_child().action, root.explore_count
         else:
-            bot, rng = make_bot(self.game, self.args.uct_c, not self.args.no_solve, seed)
+            bot, rng = make_bot(self.game, self.args.uct_c, solve, seed)
             root, sims = TimedSearch(bot, rng).search(f.state, deadline=start + self.args.ms / 1000.0)
             action = root.best_child().action
         elapsed = time.perf_counter() - start
-        self.record(request, sims, elapsed, len(moves))
+        self.pending = (request, sims, elapsed, len(moves))
         f.state.apply_action(action)
         f.ply += 1
         return action_to_id[action]
 
-    def record(self, request, sims, elapsed, legal):
+    def record(self, received, answered):
+        request, sims, elapsed, legal = self.pending
         if self.stats:
-            line = json.dumps({"game": self.adapter.key, "request": request.get("request"), "ply": request["state"]["ply"],
-                               "simulations": sims, "ms": round(elapsed * 1000, 3), "legal": legal})
+            entry = {"game": self.adapter.key, "impl": self.args.impl, "request": request.get("request"),
+                     "ply": request["state"]["ply"], "simulations": sims, "ms": round(elapsed * 1000, 3),
+                     "answer_ms": round((answered - received) * 1000, 3), "legal": legal}
+            if not self.recorded:
+                entry["startup_ms"] = round((received - STARTED) * 1000, 3)
+                self.recorded = True
+            line = json.dumps(entry)
             # One write per line, in append mode: lines of bots running side by side do not mix.
             os.write(self.stats.fileno(), (line + "\n").encode())
 
@@ -582,6 +649,7 @@ class Player:
         for line in sys.stdin:
             if not line.strip():
                 continue
+            received = time.perf_counter()
             request = json.loads(line)
             kind = request.get("type")
             if kind == "quit":
@@ -597,6 +665,7 @@ class Player:
                 print(f"openspiel_bot: mapping error: {e}", file=sys.stderr, flush=True)
                 sys.exit(2)
             print(json.dumps({"id": move_id, "request": request.get("request")}), flush=True)
+            self.record(received, time.perf_counter())
 
 
 # --------------------------------------------------------------------------------------------------------------
@@ -605,40 +674,93 @@ class Player:
 
 
 def self_test(args):
-    """Checks, per game: (1) TimedSearch with a fixed count builds MCTSBot.mcts_search's tree (every root
-    child's visits and rewards, and the move), from positions along a random game; (2) the board reader and
-    the action keys work on those positions, and the keys of the legal actions are distinct."""
+    """Checks, per game, from positions along a random game:
+    (1) the C++ bot (`--impl cpp`): with a fixed count it runs that many simulations (fewer only if it solved the
+        root), its root has a child for each legal action, it plays a legal action, and two searches with the same
+        seed give the same move and visits; with a time budget (`--self-test-ms`) it plays a legal action after
+        two simulations at least, each search stops no earlier than the budget (unless it solved the root) and
+        the median overrun of the searches of a game is at most 15 ms (one simulation, and the noise of a loaded
+        machine);
+    (2) the Python bot (`--impl python`): TimedSearch with a fixed count builds MCTSBot.mcts_search's tree
+        (every root child's visits and rewards, and the move);
+    (3) the board reader and the action keys work on those positions, and the keys of the legal actions are
+        distinct."""
     failures = 0
+    budget = args.self_test_ms / 1000.0
     for key in args.self_test_games.split(","):
         adapter = ADAPTERS[key]
         game = pyspiel.load_game(adapter.openspiel)
         rng = np.random.RandomState(7)
         state = game.new_initial_state()
         checked = 0
+        overruns = []
         while not state.is_terminal() and checked < 6:
             seed = int(rng.randint(1 << 30))
+            legal = state.legal_actions()
+            problems = []
+            # (1) C++, a fixed count, twice.
+            n = 200
+            roots = [cpp_root(game, state, args.uct_c, True, seed, simulations=n) for _ in range(2)]
+            visits = [[(c.action, c.explore_count, c.total_reward) for c in r.children] for r in roots]
+            moves = [r.best_child().action for r in roots]
+            solved = bool(roots[0].outcome)
+            if roots[0].explore_count != n and not solved:
+                problems.append(f"C++: {roots[0].explore_count} simulations for a count of {n}")
+            if sorted(c.action for c in roots[0].children) != sorted(legal):
+                problems.append("C++: the root's children are not the legal actions")
+            if moves[0] not in legal:
+                problems.append(f"C++: illegal action {moves[0]}")
+            if visits[0] != visits[1] or moves[0] != moves[1]:
+                problems.append("C++: two searches with the same seed differ")
+            # (1) C++, by the clock.
+            t0 = time.perf_counter()
+            root_t = cpp_root(game, state, args.uct_c, True, seed, seconds=budget)
+            took = time.perf_counter() - t0
+            move_t = root_t.best_child().action
+            if move_t not in legal or root_t.explore_count < 2:
+                problems.append(f"C++ timed: action {move_t} (legal: {move_t in legal}), "
+                                f"{root_t.explore_count} simulations")
+            if not root_t.outcome:
+                if took < budget:
+                    problems.append(f"C++ timed: stopped after {took * 1000:.1f} ms of {budget * 1000:g}")
+                overruns.append(took - budget)
+            # (2) Python: TimedSearch against MCTSBot.mcts_search, 60 simulations.
             bot_a, _ = make_bot(game, args.uct_c, True, seed, 60)
             root_a = bot_a.mcts_search(state)
             bot_b, rng_b = make_bot(game, args.uct_c, True, seed)
-            root_b, n = TimedSearch(bot_b, rng_b).search(state, simulations=60)
+            root_b, _ = TimedSearch(bot_b, rng_b).search(state, simulations=60)
             tree_a = [(c.action, c.explore_count, c.total_reward, c.outcome is None) for c in root_a.children]
             tree_b = [(c.action, c.explore_count, c.total_reward, c.outcome is None) for c in root_b.children]
-            same = (tree_a == tree_b and root_a.explore_count == root_b.explore_count
-                    and root_a.best_child().action == root_b.best_child().action)
-            keys = [adapter.os_key(state, x) for x in state.legal_actions()]
-            distinct = len(set(keys)) == len(keys)
+            if not (tree_a == tree_b and root_a.explore_count == root_b.explore_count
+                    and root_a.best_child().action == root_b.best_child().action):
+                problems.append("Python: TimedSearch's tree differs from MCTSBot.mcts_search's")
+            # (3) Keys and board.
+            keys = [adapter.os_key(state, x) for x in legal]
+            if len(set(keys)) != len(keys):
+                problems.append("two legal actions have the same key")
             board = adapter.os_board(state)
-            if not same or not distinct:
+            if problems:
                 failures += 1
-                print(f"FAIL {key} ply {state.move_number()}: same tree {same}, distinct keys {distinct}", file=sys.stderr)
+                print(f"FAIL {key} ply {state.move_number()}: {'; '.join(problems)}", file=sys.stderr)
             else:
-                print(f"ok   {key} ply {state.move_number()}: {root_b.explore_count} simulations, same tree as "
+                print(f"ok   {key} ply {state.move_number()}: C++ {n} simulations{' (solved)' if solved else ''}, "
+                      f"legal, repeatable; C++ timed {root_t.explore_count} simulations in {took * 1000:.1f} ms "
+                      f"({budget * 1000:g} ms budget); Python {root_b.explore_count} simulations, same tree as "
                       f"MCTSBot.mcts_search; {len(keys)} distinct keys; {len(board)} pieces")
             checked += 1
             for _ in range(int(rng.randint(3, 9))):
                 if state.is_terminal():
                     break
                 state.apply_action(int(rng.choice(state.legal_actions())))
+        if overruns:
+            median = sorted(overruns)[len(overruns) // 2]
+            line = (f"{key}: C++ timed searches overran the {budget * 1000:g} ms budget by {median * 1000:.2f} ms "
+                    f"(median), {max(overruns) * 1000:.2f} ms at most")
+            if median > 0.015:
+                failures += 1
+                print(f"FAIL {line}", file=sys.stderr)
+            else:
+                print(f"ok   {line}")
     print(f"{'FAILED' if failures else 'passed'}: {failures} failures")
     return 1 if failures else 0
 
@@ -694,14 +816,22 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--game", choices=sorted(ADAPTERS), help="the game (strength.py's key)")
     ap.add_argument("--ms", type=float, default=200, help="search time per move in milliseconds (default 200)")
-    ap.add_argument("--sims", type=int, default=0, help="a fixed number of simulations per move, with MCTSBot.step")
+    ap.add_argument("--impl", choices=("cpp", "python"), default="cpp",
+                    help="OpenSpiel's C++ MCTSBot (pyspiel.MCTSBot, default) or the pure-Python one")
+    ap.add_argument("--sims", type=int, default=0, help="a fixed number of simulations per move instead of --ms")
     ap.add_argument("--uct-c", type=float, default=2.0, help="UCT exploration constant (default 2)")
     ap.add_argument("--no-solve", action="store_true", help="no MCTS-Solver backups (MCTSBot's solve=False)")
     ap.add_argument("--stats", help="append one JSON line per move to this file")
     ap.add_argument("--self-test", action="store_true", help="run the checks and exit")
     ap.add_argument("--self-test-games", default=",".join(ADAPTERS), help="games for --self-test")
+    ap.add_argument("--self-test-ms", type=float, default=30, help="the timed searches' budget in --self-test (default 30)")
     ap.add_argument("--replay", help="replay a run's games.csv in OpenSpiel (needs --game), check the ends, exit")
     args = ap.parse_args()
+    if args.ms <= 0 or args.sims < 0 or args.sims == 1 or args.self_test_ms <= 0:
+        ap.error("--ms and --self-test-ms must be above 0, --sims 2 at least (0: by the clock)")
+    if (args.impl == "cpp" or args.self_test) and "max_wall_clock_time" not in (pyspiel.MCTSBot.__init__.__doc__ or ""):
+        sys.exit("openspiel_bot: this OpenSpiel's pyspiel.MCTSBot has no max_wall_clock_time (open-spiel 2.0 and "
+                 "later have it): upgrade it (pip install -U open-spiel) or use --impl python")
     if args.self_test:
         sys.exit(self_test(args))
     if args.replay:

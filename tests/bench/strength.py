@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Strength benchmark: dagaz's MCTS against OpenSpiel's MCTS at the same time per move.
+"""Strength benchmark: dagaz's MCTS against OpenSpiel's MCTS (the C++ `pyspiel.MCTSBot`) at the same time per move.
 
 Run from anywhere (the repository root is found from this file's location), with the standard library only:
 
@@ -9,10 +9,12 @@ Run from anywhere (the repository root is found from this file's location), with
 
 What it does:
 1. Makes a virtual environment (`target/strength-venv`, reused when present; `--venv DIR`) and installs OpenSpiel
-   into it (`pip install open-spiel`, when `import pyspiel` fails there); builds dagaz (`cargo build --release`,
-   skipped with `--no-build`).
-2. Runs the OpenSpiel bot's self-test (`tests/bench/openspiel_bot.py --self-test`): its timed search builds the
-   same tree as `MCTSBot.mcts_search` for a fixed count, and its board readers and move keys work.
+   into it (`pip install "open-spiel>=2.0"`, when `import pyspiel` fails there or its C++ MCTSBot has no
+   `max_wall_clock_time`); builds dagaz (`cargo build --release`, skipped with `--no-build`).
+2. Runs the OpenSpiel bot's self-test (`tests/bench/openspiel_bot.py --self-test`): the C++ bot runs the count
+   it is given, plays legal moves, repeats itself with the same seed, and stops its timed searches at the budget
+   (the median overrun 15 ms at most); the Python bot's timed search builds the same tree as
+   `MCTSBot.mcts_search` for a fixed count; the board readers and move keys work.
 3. For each game, plays
 
        dagaz tournament games/X.zrf --bots DAGAZ_BOT openspiel-mcts.toml --games N --jobs J --seed S \
@@ -22,15 +24,21 @@ What it does:
    the clock alone stops it, the iteration cap, one a nanosecond, being out of reach even in an endgame where
    the tree holds the whole game; rollouts go to the end of the game as OpenSpiel's do). openspiel-mcts.toml
    is an external bot (docs/bot-protocol.md) that runs `tests/bench/openspiel_bot.py` with the venv's python:
-   OpenSpiel's MCTSBot, UCT constant 2, one random rollout per leaf, MS milliseconds of search per move. Games come in seat-swapped pairs from the same random
-   opening (`--opening-plies`, default 4).
+   OpenSpiel's C++ MCTS, `pyspiel.MCTSBot` (UCT constant 2, `pyspiel.RandomRolloutEvaluator(1, seed)`: one
+   random rollout per leaf, `solve=True`), stopped by its own clock after MS milliseconds of search a move
+   (`max_wall_clock_time`); `--impl python` plays the pure-Python `open_spiel.python.algorithms.mcts.MCTSBot`
+   instead (several times fewer simulations in the same time), for comparison. Games come in seat-swapped pairs
+   from the same random opening (`--opening-plies`, default 4).
 4. Replays the run's games in OpenSpiel (`openspiel_bot.py --replay`): each game must end at the same ply with
    the same winner there, so that the two programs played one game by the same rules.
 5. Reads the run's `standings.csv` (W/D/L, score, Elo and its 95% interval, as the tournament computes them),
-   `games.csv` (errors, plies), `timings.csv` (dagaz's MCTS iterations per game) and the OpenSpiel bot's
-   statistics file (simulations per move), and prints a markdown table.
+   `games.csv` (errors, plies), `timings.csv` (each seat's time and dagaz's MCTS iterations per game) and the
+   OpenSpiel bot's statistics file (simulations and search time per move), and prints a markdown table.
 
-Time budgets: the OpenSpiel bot searches `--ms` per move by its own clock, dagaz's MCTS `time_ms`. The external
+Time budgets: the OpenSpiel bot searches `--ms` per move by OpenSpiel's clock, dagaz's MCTS `time_ms` by its own.
+The table shows each side's mean time a move as the tournament timed it (the whole answer: for the external bot
+also the request's round trip, the position's sync and, at its first move, its process's start), and
+OpenSpiel's search time alone, so that the fairness of the budgets can be seen. The external
 bot's answer deadline (`time_ms` of the preset) is `--ms` plus 10 s, plus 30 s of start-up for a new process
 (importing OpenSpiel), and the run's `--move-timeout-ms` (default 60000, at least 10 x `--ms`) is above both, so
 a slow answer on a loaded machine is not a spurious loss; a real timeout is still a `bot-error`.
@@ -93,11 +101,14 @@ def setup_venv(venv):
     if not py.exists():
         if run([sys.executable, "-m", "venv", venv]).returncode != 0:
             sys.exit(f"error: cannot create the virtual environment {venv}")
-    if run([py, "-c", "import pyspiel"], capture_output=True).returncode != 0:
-        if run([py, "-m", "pip", "install", "--quiet", "open-spiel"]).returncode != 0:
-            sys.exit("error: `pip install open-spiel` failed in the virtual environment")
-        if run([py, "-c", "import pyspiel"], capture_output=True).returncode != 0:
-            sys.exit("error: OpenSpiel was installed but `import pyspiel` fails")
+    # The C++ MCTSBot's time budget (max_wall_clock_time) came with open-spiel 2.0.
+    check = "import pyspiel; assert 'max_wall_clock_time' in pyspiel.MCTSBot.__init__.__doc__"
+    if run([py, "-c", check], capture_output=True).returncode != 0:
+        if run([py, "-m", "pip", "install", "--quiet", "--upgrade", "open-spiel>=2.0"]).returncode != 0:
+            sys.exit("error: `pip install open-spiel>=2.0` failed in the virtual environment")
+        if run([py, "-c", check], capture_output=True).returncode != 0:
+            sys.exit("error: OpenSpiel was installed but `import pyspiel` fails or its MCTSBot has no "
+                     "max_wall_clock_time")
     return py
 
 
@@ -138,11 +149,11 @@ def toml_str(s):
 
 
 def write_preset(path, py, key, args, stats):
-    bot_args = [BOT, "--game", key, "--ms", args.ms, "--uct-c", args.uct_c, "--stats", stats]
+    bot_args = [BOT, "--game", key, "--impl", args.impl, "--ms", args.ms, "--uct-c", args.uct_c, "--stats", stats]
     if args.no_solve:
         bot_args.append("--no-solve")
     path.write_text(
-        "# OpenSpiel's MCTSBot as an external bot, written by tests/bench/strength.py\n"
+        f"# OpenSpiel's MCTSBot ({args.impl}) as an external bot, written by tests/bench/strength.py\n"
         'kind = "external"\n'
         f"name = {toml_str(OPENSPIEL_NAME)}\n"
         # The interpreter alone in `command` (split at whitespace); every path goes in `args`, taken as it is.
@@ -179,8 +190,8 @@ def summarize(key, out, stats_path, dagaz_name):
             errors.append(f"{key}: game {g['game_id']}: {g['end_type']} ({g['end_name']}): {g['error']}")
     # dagaz's iterations: timings.csv has each seat's total per game; the moves are the seat's plies.
     timings = {t["game_id"]: t for t in read_csv(out / "timings.csv")}
-    iterations = dagaz_moves = 0
-    dagaz_ms = 0.0
+    iterations = dagaz_moves = os_moves = 0
+    dagaz_ms = os_ms = 0.0
     for g in games:
         seat = 0 if g["bot_1"] == dagaz_name else 1
         t = timings.get(g["game_id"])
@@ -190,13 +201,20 @@ def summarize(key, out, stats_path, dagaz_name):
         iterations += int(t[f"nodes_{seat + 1}"])
         dagaz_ms += float(t[f"time_ms_{seat + 1}"])
         dagaz_moves += moves_of_seat(g, seat)
+        os_ms += float(t[f"time_ms_{2 - seat}"])
+        os_moves += moves_of_seat(g, 1 - seat)
     sims = [json.loads(line) for line in open(stats_path, encoding="utf-8")] if stats_path.exists() else []
     d = standings[dagaz_name]
     row = dict(
         key=key, title=GAMES[key][1], games=int(d["games"]), wins=int(d["wins"]), draws=int(d["draws"]),
         losses=int(d["losses"]), score=float(d["score"]), elo=d["elo"], elo95=d["elo_error95"],
         os_sims=sum(s["simulations"] for s in sims) / len(sims) if sims else None,
-        os_moves=len(sims), os_ms=sum(s["ms"] for s in sims) / len(sims) if sims else None,
+        os_stat_moves=len(sims), os_search_ms=sum(s["ms"] for s in sims) / len(sims) if sims else None,
+        os_ms=os_ms / os_moves if os_moves else None,
+        os_answer_ms=sum(s["answer_ms"] for s in sims) / len(sims) if sims else None,
+        os_startups=sum(1 for s in sims if "startup_ms" in s),
+        os_startup_ms=(sum(s.get("startup_ms", 0) for s in sims) / max(1, sum(1 for s in sims if "startup_ms" in s))
+                       if sims else None),
         dagaz_iters=iterations / dagaz_moves if dagaz_moves else None, dagaz_moves=dagaz_moves,
         dagaz_ms=dagaz_ms / dagaz_moves if dagaz_moves else None,
         plies=sum(int(g["plies"]) for g in games) / len(games) if games else None,
@@ -226,6 +244,19 @@ def elo_text(row):
     return f"{elo} ± {err}"
 
 
+def opponent_text(args):
+    if args.impl == "cpp":
+        who = ("OpenSpiel's C++ MCTS, `pyspiel.MCTSBot` with `pyspiel.RandomRolloutEvaluator(1, seed)` (one random "
+               "rollout per leaf), max_memory_mb 1000")
+        clock = "by OpenSpiel's clock (`max_wall_clock_time`)"
+    else:
+        who = ("OpenSpiel's pure-Python MCTS, `open_spiel.python.algorithms.mcts.MCTSBot` with "
+               "`RandomRolloutEvaluator(1)` (one random rollout per leaf)")
+        clock = "by the bot's clock, looked at between simulations"
+    solve = "without solver (`solve=False`)" if args.no_solve else "MCTS-Solver backups (`solve=True`)"
+    return f"{who}, UCT constant {args.uct_c:g}, {solve}, {args.ms:g} ms of search a move {clock}"
+
+
 def report(rows, args, info, dagaz_bot, versions, load_before, load_after, wall):
     lines = [
         "## Strength: dagaz's MCTS against OpenSpiel's MCTS",
@@ -233,34 +264,41 @@ def report(rows, args, info, dagaz_bot, versions, load_before, load_after, wall)
         "Measured by `python3 tests/bench/strength.py --write` (see its docstring): for each game,",
         f"`dagaz tournament GAME --bots {dagaz_bot} {OPENSPIEL_NAME} --games {args.games} --jobs {args.jobs} "
         f"--seed {args.seed} --opening-plies {args.opening_plies} --move-timeout-ms {args.move_timeout_ms}`, "
-        f"where `{OPENSPIEL_NAME}` is `tests/bench/openspiel_bot.py`: OpenSpiel's `MCTSBot`, UCT constant "
-        f"{args.uct_c:g}, one random rollout per leaf (`RandomRolloutEvaluator(1)`), "
-        f"{'no solver' if args.no_solve else 'MCTS-Solver backups (MCTSBot default)'}, {args.ms:g} ms of search "
-        "a move by its own clock. Games in seat-swapped pairs from the same random opening.",
+        f"where `{OPENSPIEL_NAME}` is `tests/bench/openspiel_bot.py --impl {args.impl}`: {opponent_text(args)}. "
+        "Games in seat-swapped pairs from the same random opening.",
         "",
         f"Measured {info['date']} at commit {info['commit']}: {info['cpu']}, {info['nproc']} logical CPUs, Linux "
         f"{info['kernel']}, {info['rustc']}, Python {info['python']}, OpenSpiel {versions}; "
         f"{wall / 60:.1f} min; load average before: {load_before}; after: {load_after}.",
         "",
         "| game | games | dagaz W / D / L | dagaz score | dagaz Elo ± 95% | OpenSpiel simulations / move "
-        "| dagaz MCTS iterations / move | plies / game | errors |",
-        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+        "| dagaz MCTS iterations / move | OpenSpiel ms / move | dagaz ms / move | OpenSpiel answer ms / move "
+        "| OpenSpiel search ms / move | plies / game | errors |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
     ]
     for r in rows:
         lines.append(
             f"| {r['title']} | {r['games']} | {r['wins']} / {r['draws']} / {r['losses']} | {r['score']:.3f} "
-            f"| {elo_text(r)} | {fmt(r['os_sims'])} | {fmt(r['dagaz_iters'])} | {fmt(r['plies'])} "
-            f"| {r['errors']} |"
+            f"| {elo_text(r)} | {fmt(r['os_sims'])} | {fmt(r['dagaz_iters'])} | {fmt(r['os_ms'], 1)} "
+            f"| {fmt(r['dagaz_ms'], 1)} | {fmt(r['os_answer_ms'], 1)} | {fmt(r['os_search_ms'], 1)} "
+            f"| {fmt(r['plies'])} | {r['errors']} |"
         )
     lines += [
         "",
         "Elo and its 95% interval are the tournament's own (`standings.csv`: `elo`, `elo_error95`), dagaz's "
-        "against OpenSpiel's. Per move: OpenSpiel's simulations from the bot's statistics file, dagaz's MCTS "
-        "iterations from `timings.csv` (`nodes`) over the plies it played; both count every move the bot made, "
-        "forced ones (a single legal move, answered without a search) as 0. They are means over whole games: the "
-        "endgame, where a rollout is a few plies (and OpenSpiel's solver may stop early), weighs on them, on dagaz's "
-        "side most (its iterations there are cheap). Mean search time per move: "
-        + "; ".join(f"{r['title']} OpenSpiel {fmt(r['os_ms'], 1)} ms, dagaz {fmt(r['dagaz_ms'], 1)} ms" for r in rows)
+        "against OpenSpiel's. Per move: OpenSpiel's simulations (its search root's visits) from the bot's "
+        "statistics file, dagaz's MCTS iterations from `timings.csv` (`nodes`) over the plies it played; both "
+        "count every move the bot made, forced ones (a single legal move, answered without a search) as 0. "
+        "\"ms / move\" is each side's time a move as the tournament timed it (`timings.csv`, `time_ms`: the whole "
+        "answer; for OpenSpiel's external bot also the request's round trip, the sync of its OpenSpiel state, the "
+        "move mapping and, at its first move of a game, the start of its process); \"OpenSpiel answer ms\" is the "
+        "bot's own time from reading a request to writing its answer (the search, the sync, the mapping), "
+        "\"OpenSpiel search ms\" its search alone, by its own clock. All are means over whole games: the endgame, "
+        "where a rollout is a few plies and a search may be solved and stop early, weighs on them, on dagaz's side "
+        "most (its iterations there are cheap). The OpenSpiel bot's process starts once a game (the tournament "
+        "makes its bots per game), in the time of its first move: "
+        + "; ".join(f"{r['title']} {r['os_startups']} starts, {fmt(r['os_startup_ms'])} ms each from its module's "
+                    "first line (numpy and OpenSpiel imports) to its first request" for r in rows)
         + ".",
     ]
     return "\n".join(lines)
@@ -290,6 +328,8 @@ def main():
     ap.add_argument("--dagaz-bot", default=DEFAULT_DAGAZ_BOT,
                     help="dagaz's bot, an inline spec or preset; `{ms}` is replaced by --ms and `{cap}` by 1000000 x "
                          f"--ms (default {DEFAULT_DAGAZ_BOT})")
+    ap.add_argument("--impl", choices=("cpp", "python"), default="cpp",
+                    help="OpenSpiel's MCTSBot: the C++ pyspiel.MCTSBot (default) or the pure-Python one")
     ap.add_argument("--uct-c", type=float, default=2.0, help="OpenSpiel's UCT constant (default 2)")
     ap.add_argument("--no-solve", action="store_true", help="OpenSpiel's MCTSBot without solver backups")
     ap.add_argument("--move-timeout-ms", type=int, default=None,
