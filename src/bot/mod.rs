@@ -129,6 +129,36 @@ pub trait Model {
     }
     fn legal_moves(&self, s: &Self::State) -> Result<Vec<Self::Move>, EngineError>;
     fn apply(&self, s: &Self::State, m: &Self::Move) -> Self::State;
+    /// Plays `m` on `s` in place: [`Model::apply`] without the copy where the model has it.
+    fn play(&self, s: &mut Self::State, m: &Self::Move) {
+        *s = self.apply(s, m);
+    }
+    /// A uniformly random game from `s`, played on `s` in place, until the game is over (its per-player results)
+    /// or `plies` more plies are played (`None`: `s` then holds the last position, not over). `history` holds the
+    /// keys of the positions before `s`; the rollout may push onto it (the caller truncates it back). Every
+    /// random draw comes from `rng`. This generic loop lists every position's moves; the engine's model plays
+    /// the fast loops of `dagaz playout` instead.
+    fn rollout(
+        &self,
+        s: &mut Self::State,
+        history: &mut Vec<u64>,
+        plies: u32,
+        rng: &mut ChaCha8Rng,
+    ) -> Result<Option<Vec<i8>>, EngineError> {
+        let mut played = 0;
+        loop {
+            let moves = self.legal_moves(s)?;
+            if let Some(r) = self.outcome(s, &moves, history)? {
+                return Ok(Some(r));
+            }
+            if played >= plies || moves.is_empty() {
+                return Ok(None);
+            }
+            history.push(self.key(s));
+            self.play(s, &moves[crate::engine::playout::below(rng, moves.len())]);
+            played += 1;
+        }
+    }
     /// Per-player results (1 win, 0 draw, -1 loss) when the game is over in `s`.
     fn outcome(
         &self,
@@ -190,6 +220,24 @@ impl Model for EngineModel<'_, '_> {
 
     fn apply(&self, s: &State, m: &Move) -> State {
         self.engine.apply(s, m)
+    }
+
+    fn play(&self, s: &mut State, m: &Move) {
+        self.engine.play(s, m)
+    }
+
+    /// The loops of `dagaz playout` from `s` (`engine::playout::random_game_from`): move buffers, make and unmake,
+    /// the native backends; the same game the generic loop would play only where those loops draw the same way.
+    fn rollout(
+        &self,
+        s: &mut State,
+        history: &mut Vec<u64>,
+        plies: u32,
+        rng: &mut ChaCha8Rng,
+    ) -> Result<Option<Vec<i8>>, EngineError> {
+        let limit = s.ply.saturating_add(plies);
+        let r = crate::engine::playout::random_game_from(self.engine, s, history, rng, limit)?;
+        Ok(r.outcome.map(|o| o.results))
     }
 
     fn outcome(
