@@ -29,6 +29,8 @@ mod tests;
 pub use spec::BotSpec;
 
 use crate::compile::Player;
+use crate::engine::apply::Undo;
+use crate::engine::search::SearchMoves;
 use crate::engine::{Engine, EngineError, Move, State};
 use rand_chacha::ChaCha8Rng;
 
@@ -173,7 +175,89 @@ pub trait Model {
     /// A heuristic score per player, higher is better, in units of the cheapest piece. `moves` are the legal
     /// moves of the player to move.
     fn evaluate(&self, s: &Self::State, moves: &[Self::Move]) -> Result<Vec<f64>, EngineError>;
+
+    // What alpha-beta searches with: the legal moves into a buffer reused per ply, made and unmade on one working
+    // state. A model without a faster way gets them from the methods above with [`search_by_copy!`].
+
+    /// A reusable buffer of one position's legal moves.
+    type Moves: Default;
+    /// What [`Model::make`] saves for [`Model::unmake`]: a stack (nested makes are unmade in reverse order).
+    type Undo: Default;
+    /// The legal moves of `s` into `out`, in the order of [`Model::legal_moves`]; `s` is left as it was.
+    fn list(
+        &self,
+        s: &mut Self::State,
+        out: &mut Self::Moves,
+        undo: &mut Self::Undo,
+    ) -> Result<(), EngineError>;
+    /// How many moves a buffer holds.
+    fn count(&self, moves: &Self::Moves) -> usize;
+    /// [`Model::captures`] of move `i` of a buffer.
+    fn captures_at(&self, moves: &Self::Moves, i: usize) -> usize;
+    /// [`Model::outcome`] given the legal moves in a buffer.
+    fn outcome_at(
+        &self,
+        s: &Self::State,
+        moves: &Self::Moves,
+        history: &[u64],
+    ) -> Result<Option<Vec<i8>>, EngineError>;
+    /// [`Model::evaluate`] given the legal moves in a buffer.
+    fn evaluate_at(&self, s: &Self::State, moves: &Self::Moves) -> Result<Vec<f64>, EngineError>;
+    /// Plays move `i` of a buffer (listed for `s`) on `s` in place.
+    fn make(&self, s: &mut Self::State, moves: &Self::Moves, i: usize, undo: &mut Self::Undo);
+    /// Takes back the latest [`Model::make`].
+    fn unmake(&self, s: &mut Self::State, undo: &mut Self::Undo);
 }
+
+/// The search methods of [`Model`] from its other methods: owned move lists, a copy of the state per move
+/// (the states before the moves made kept as the undo stack). For models with no faster way (the unit tests'
+/// games).
+#[cfg_attr(not(test), allow(unused_macros))]
+macro_rules! search_by_copy {
+    () => {
+        type Moves = Vec<<Self as $crate::bot::Model>::Move>;
+        type Undo = Vec<<Self as $crate::bot::Model>::State>;
+        fn list(
+            &self,
+            s: &mut Self::State,
+            out: &mut Self::Moves,
+            _undo: &mut Self::Undo,
+        ) -> Result<(), $crate::engine::EngineError> {
+            *out = self.legal_moves(s)?;
+            Ok(())
+        }
+        fn count(&self, moves: &Self::Moves) -> usize {
+            moves.len()
+        }
+        fn captures_at(&self, moves: &Self::Moves, i: usize) -> usize {
+            self.captures(&moves[i])
+        }
+        fn outcome_at(
+            &self,
+            s: &Self::State,
+            moves: &Self::Moves,
+            history: &[u64],
+        ) -> Result<Option<Vec<i8>>, $crate::engine::EngineError> {
+            self.outcome(s, moves, history)
+        }
+        fn evaluate_at(
+            &self,
+            s: &Self::State,
+            moves: &Self::Moves,
+        ) -> Result<Vec<f64>, $crate::engine::EngineError> {
+            self.evaluate(s, moves)
+        }
+        fn make(&self, s: &mut Self::State, moves: &Self::Moves, i: usize, undo: &mut Self::Undo) {
+            let next = self.apply(s, &moves[i]);
+            undo.push(std::mem::replace(s, next));
+        }
+        fn unmake(&self, s: &mut Self::State, undo: &mut Self::Undo) {
+            *s = undo.pop().expect("unmake after make");
+        }
+    };
+}
+#[cfg_attr(not(test), allow(unused_imports))]
+pub(crate) use search_by_copy;
 
 /// The engine as a model, evaluated by an [`eval::Evaluator`].
 pub struct EngineModel<'e, 'g> {
@@ -259,6 +343,50 @@ impl Model for EngineModel<'_, '_> {
 
     fn evaluate(&self, s: &State, moves: &[Move]) -> Result<Vec<f64>, EngineError> {
         self.eval.evaluate(self.engine, s, moves)
+    }
+
+    type Moves = SearchMoves;
+    type Undo = Undo;
+
+    fn list(
+        &self,
+        s: &mut State,
+        out: &mut SearchMoves,
+        undo: &mut Undo,
+    ) -> Result<(), EngineError> {
+        self.engine.search_list(s, out, undo)
+    }
+
+    fn count(&self, moves: &SearchMoves) -> usize {
+        moves.len()
+    }
+
+    fn captures_at(&self, moves: &SearchMoves, i: usize) -> usize {
+        moves.captures(i)
+    }
+
+    fn outcome_at(
+        &self,
+        s: &State,
+        moves: &SearchMoves,
+        history: &[u64],
+    ) -> Result<Option<Vec<i8>>, EngineError> {
+        Ok(self
+            .engine
+            .search_outcome(s, moves, history)?
+            .map(|o| o.results))
+    }
+
+    fn evaluate_at(&self, s: &State, moves: &SearchMoves) -> Result<Vec<f64>, EngineError> {
+        self.eval.evaluate_counted(self.engine, s, moves.len())
+    }
+
+    fn make(&self, s: &mut State, moves: &SearchMoves, i: usize, undo: &mut Undo) {
+        self.engine.search_make(s, moves, i, undo)
+    }
+
+    fn unmake(&self, s: &mut State, undo: &mut Undo) {
+        self.engine.unmake(s, undo)
     }
 }
 
