@@ -569,6 +569,8 @@ def main():
     ap.add_argument("--before-bin", metavar="PATH",
                     help="another build of dagaz (with the `search` command) whose bots are measured in the same run "
                          "for the before columns of the bots' table")
+    ap.add_argument("--before-label", metavar="TEXT",
+                    help="what --before-bin is, for the report (e.g. `f89f5ad, before issue 20`; default: its path)")
     ap.add_argument("--bots-only", action="store_true", help="only the bots' table (no perft, playouts, OpenSpiel)")
     ap.add_argument("--no-bots", action="store_true", help="leave the bots' table out")
     args = ap.parse_args()
@@ -665,7 +667,7 @@ def main():
     if args.bots_only:
         results = [(g, r) for g, r in results if g["key"] in BOT_GAMES]
     text = report(m, results, os_status, args.openspiel_seconds, floors=not args.no_floors,
-                  throughput=not args.bots_only, before_label=args.before_bin)
+                  throughput=not args.bots_only, before_label=args.before_label or args.before_bin)
     print(text)
     if args.json:
         Path(args.json).write_text(json.dumps(dict(machine=m, results=[dict(game=g, **r) for g, r in results]),
