@@ -1,7 +1,7 @@
 //! The `dagaz` command line: parses arguments, calls the library, maps errors to exit codes.
 
 use clap::{Parser, Subcommand};
-use dagaz::cli::{check, play, print_error, tournament, Context};
+use dagaz::cli::{check, play, print_error, search, tournament, Context};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -107,6 +107,31 @@ enum Command {
         #[arg(long = "extension", value_name = "NAME")]
         extension: Vec<String>,
     },
+    /// Search the start position once with one built-in bot and print the move, the work (alpha-beta: nodes;
+    /// MCTS: iterations) and the search's CPU time: what tests/bench/bench.py times the bots with.
+    Search {
+        file: PathBuf,
+        /// The bot: a preset name or an inline `kind:key=value,...` (built-in kinds only).
+        #[arg(long)]
+        bot: String,
+        /// A variant by 1-based number or by title (default: the first game).
+        #[arg(long)]
+        variant: Option<String>,
+        /// Start from a position file (format: docs/protocol.md, "Position files") instead of the start
+        /// position.
+        #[arg(long)]
+        position: Option<PathBuf>,
+        /// The bot's random stream is the one of game 0 of this seed.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Print JSON (move, nodes, CPU seconds, µs per node, nodes per CPU-second) instead of text.
+        #[arg(long)]
+        json: bool,
+        /// Add a Rust extension module to the game, as if the file named it with `(extension NAME)`
+        /// (repeatable).
+        #[arg(long = "extension", value_name = "NAME")]
+        extension: Vec<String>,
+    },
     /// Put the shards of a run (`tournament --shard K/N`, played anywhere) together into one run folder, the same
     /// as one machine would have written: games, standings, end conditions, reports, the SPRT decided on the
     /// merged pairs.
@@ -141,7 +166,8 @@ fn main() -> ExitCode {
         Command::Check { extension, .. }
         | Command::Perft { extension, .. }
         | Command::Session { extension, .. }
-        | Command::Playout { extension, .. } => extension.clone(),
+        | Command::Playout { extension, .. }
+        | Command::Search { extension, .. } => extension.clone(),
         Command::Tournament(a) => a.extension.clone(),
         Command::Variants { .. } | Command::Merge { .. } | Command::Bots { .. } => vec![],
     };
@@ -211,6 +237,23 @@ fn main() -> ExitCode {
             max_plies,
             json,
             allow_missing_rules,
+        ),
+        Command::Search {
+            file,
+            bot,
+            variant,
+            position,
+            seed,
+            json,
+            ..
+        } => search::search(
+            ctx,
+            &file,
+            variant.as_deref(),
+            &bot,
+            position.as_deref(),
+            seed,
+            json,
         ),
         Command::Tournament(_) if !cli.include_path.is_empty() => {
             print_error("--include-path is not taken by `tournament`: its game includes only files under its own directory");

@@ -93,27 +93,61 @@ struct Entry {
 
 /// The transposition table: one entry per slot, always replaced. Entries of earlier searches are ignored
 /// (each search has its own generation), so a search never depends on the one before.
+///
+/// The table starts small and doubles while a search fills more than half of it, up to its size in MiB
+/// (`tt_mb`): a bot uses the memory its searches need, not its whole allowance up front. The growth depends only
+/// on the search, so the search stays deterministic (a smaller table replaces entries a full-size one would
+/// keep: the same settings can search differently from builds whose table was whole from the start).
 pub struct Table {
     entries: Vec<Entry>,
+    /// The most entries the table may grow to (a power of two).
+    max: usize,
+    /// Slots holding an entry of the current generation.
+    used: usize,
     generation: u8,
 }
+
+/// The entries a table starts with (or fewer, where its size allows fewer).
+const FIRST_ENTRIES: usize = 1 << 12;
 
 impl Table {
     pub fn new(mb: usize) -> Table {
         let n = (mb.max(1) << 20) / std::mem::size_of::<Entry>();
-        let n = 1usize << (usize::BITS - 1 - n.leading_zeros());
+        let max = 1usize << (usize::BITS - 1 - n.leading_zeros());
         Table {
-            entries: vec![Entry::default(); n],
+            entries: vec![Entry::default(); max.min(FIRST_ENTRIES)],
+            max,
+            used: 0,
             generation: 0,
         }
     }
 
+    /// The entries allocated now.
+    #[cfg(test)]
+    fn len(&self) -> usize {
+        self.entries.len()
+    }
+
     fn next_generation(&mut self) {
         self.generation = self.generation.wrapping_add(1);
+        self.used = 0;
         if self.generation == 0 {
             self.entries.fill(Entry::default());
             self.generation = 1;
         }
+    }
+
+    /// Doubles the table, keeping the current generation's entries (each lands in a slot of its own: the new
+    /// slot of a key is its old slot plus one more bit of the key).
+    fn grow(&mut self) {
+        let mut bigger = vec![Entry::default(); self.entries.len() * 2];
+        let mask = bigger.len() - 1;
+        for e in &self.entries {
+            if e.generation == self.generation && self.generation != 0 {
+                bigger[(e.key as usize) & mask] = *e;
+            }
+        }
+        self.entries = bigger;
     }
 
     fn slot(&self, key: u64) -> usize {
@@ -126,6 +160,13 @@ impl Table {
     }
 
     fn store(&mut self, key: u64, depth: u32, score: i32, bound: u8, best: usize) {
+        let slot = self.slot(key);
+        if self.entries[slot].generation != self.generation {
+            self.used += 1;
+            if self.used * 2 > self.entries.len() && self.entries.len() < self.max {
+                self.grow();
+            }
+        }
         let slot = self.slot(key);
         self.entries[slot] = Entry {
             key,
@@ -180,6 +221,11 @@ struct Searcher<'a, M: Model> {
     quiescence: u32,
     /// Keys of the game's earlier positions, then of the positions on the current path.
     history: Vec<u64>,
+    /// Per ply: the legal moves of the position there, and its search order (reused from node to node).
+    lists: Vec<M::Moves>,
+    orders: Vec<Vec<u64>>,
+    /// The moves made on the working state, to unmake.
+    undo: M::Undo,
 }
 
 impl<M: Model> Searcher<'_, M> {
@@ -191,8 +237,8 @@ impl<M: Model> Searcher<'_, M> {
         }
     }
 
-    fn evaluate(&self, s: &M::State, moves: &[M::Move]) -> Result<i32, EngineError> {
-        let v = self.model.evaluate(s, moves)?;
+    fn evaluate(&self, s: &M::State, moves: &M::Moves) -> Result<i32, EngineError> {
+        let v = self.model.evaluate_at(s, moves)?;
         let x = (relative(self.model, &v, self.root) * 100.0).round();
         let cap = (WIN - MAX_PLY - 1) as f64;
         Ok(if x.is_nan() {
@@ -216,24 +262,42 @@ impl<M: Model> Searcher<'_, M> {
         self.stop
     }
 
-    /// Move indices in search order: the table's move, then captures (most first), then the rest as generated.
-    fn order(&self, moves: &[M::Move], first: Option<usize>) -> Vec<usize> {
-        let mut idx: Vec<usize> = (0..moves.len()).collect();
-        idx.sort_by_key(|&i| {
-            (
-                Some(i) != first,
-                std::cmp::Reverse(self.model.captures(&moves[i])),
-            )
-        });
-        idx
+    /// The buffers of ply `ply` (taken out; [`Searcher::give_back`] returns them).
+    fn take(&mut self, ply: usize) -> (M::Moves, Vec<u64>) {
+        while self.lists.len() <= ply {
+            self.lists.push(M::Moves::default());
+            self.orders.push(vec![]);
+        }
+        (
+            std::mem::take(&mut self.lists[ply]),
+            std::mem::take(&mut self.orders[ply]),
+        )
+    }
+
+    fn give_back(&mut self, ply: usize, moves: M::Moves, order: Vec<u64>) {
+        self.lists[ply] = moves;
+        self.orders[ply] = order;
+    }
+
+    /// Move indices in search order into `order` (each packed by [`packed`], read by [`index`]): the table's
+    /// move, then captures (most first), then the rest as generated.
+    fn order(&self, moves: &M::Moves, first: Option<usize>, order: &mut Vec<u64>) {
+        order.clear();
+        order.extend(
+            (0..self.model.count(moves))
+                .map(|i| packed(Some(i) != first, self.model.captures_at(moves, i), i)),
+        );
+        order.sort_unstable();
     }
 
     /// Past the depth: the evaluation, or within `left` more plies the better of it and the captures (the
-    /// side to move may always decline to capture). Random players' captures are not followed.
+    /// side to move may always decline to capture). Random players' captures are not followed. `moves` are the
+    /// legal moves of `s`, the position at `ply`.
+    #[allow(clippy::too_many_arguments)]
     fn quiesce(
         &mut self,
-        s: &M::State,
-        moves: &[M::Move],
+        s: &mut M::State,
+        moves: &M::Moves,
         ply: u32,
         left: u32,
         mut alpha: i32,
@@ -243,29 +307,34 @@ impl<M: Model> Searcher<'_, M> {
         if left == 0 || self.model.is_chance(s) {
             return Ok(stand);
         }
-        let mut captures: Vec<usize> = (0..moves.len())
-            .filter(|&i| self.model.captures(&moves[i]) > 0)
-            .collect();
+        let (next, mut captures) = self.take(ply as usize + 1);
+        captures.clear();
+        captures.extend((0..self.model.count(moves)).filter_map(|i| {
+            let c = self.model.captures_at(moves, i);
+            (c > 0).then(|| packed(false, c, i))
+        }));
         if captures.is_empty() {
+            self.give_back(ply as usize + 1, next, captures);
             return Ok(stand);
         }
-        captures.sort_by_key(|&i| std::cmp::Reverse(self.model.captures(&moves[i])));
+        captures.sort_unstable();
         let maximizing = self.model.same_side(self.model.to_move(s), self.root);
         if maximizing && stand >= beta || !maximizing && stand <= alpha {
+            self.give_back(ply as usize + 1, next, captures);
             return Ok(stand);
         }
+        let mut next = next;
         self.history.push(self.model.key(s));
         let mut best = stand;
-        for i in captures {
+        for &x in &captures {
+            let i = index(x);
             if self.out_of_budget() {
                 break;
             }
-            let c = self.model.apply(s, &moves[i]);
-            let next = self.model.legal_moves(&c)?;
-            let v = match self.model.outcome(&c, &next, &self.history)? {
-                Some(r) => self.terminal(&r, ply + 1),
-                None => self.quiesce(&c, &next, ply + 1, left - 1, alpha, beta)?,
-            };
+            self.model.make(s, moves, i, &mut self.undo);
+            let v = self.quiesce_child(s, &mut next, ply + 1, left - 1, alpha, beta);
+            self.model.unmake(s, &mut self.undo);
+            let v = v?;
             if self.stop {
                 break;
             }
@@ -281,31 +350,67 @@ impl<M: Model> Searcher<'_, M> {
             }
         }
         self.history.pop();
+        self.give_back(ply as usize + 1, next, captures);
         Ok(best)
+    }
+
+    /// The value of a capture's position `s` at `ply` in the quiescence search (its moves listed into `next`).
+    fn quiesce_child(
+        &mut self,
+        s: &mut M::State,
+        next: &mut M::Moves,
+        ply: u32,
+        left: u32,
+        alpha: i32,
+        beta: i32,
+    ) -> Result<i32, EngineError> {
+        self.model.list(s, next, &mut self.undo)?;
+        Ok(match self.model.outcome_at(s, next, &self.history)? {
+            Some(r) => self.terminal(&r, ply),
+            None => self.quiesce(s, next, ply, left, alpha, beta)?,
+        })
     }
 
     fn node(
         &mut self,
-        s: &M::State,
+        s: &mut M::State,
+        depth: u32,
+        ply: u32,
+        alpha: i32,
+        beta: i32,
+    ) -> Result<i32, EngineError> {
+        if self.out_of_budget() {
+            return Ok(0);
+        }
+        let (mut moves, mut order) = self.take(ply as usize);
+        let r = self.node_with(s, &mut moves, &mut order, depth, ply, alpha, beta);
+        self.give_back(ply as usize, moves, order);
+        r
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn node_with(
+        &mut self,
+        s: &mut M::State,
+        moves: &mut M::Moves,
+        order: &mut Vec<u64>,
         depth: u32,
         ply: u32,
         mut alpha: i32,
         mut beta: i32,
     ) -> Result<i32, EngineError> {
-        if self.out_of_budget() {
-            return Ok(0);
-        }
-        let moves = self.model.legal_moves(s)?;
-        if let Some(r) = self.model.outcome(s, &moves, &self.history)? {
+        self.model.list(s, moves, &mut self.undo)?;
+        if let Some(r) = self.model.outcome_at(s, moves, &self.history)? {
             return Ok(self.terminal(&r, ply));
         }
-        if depth == 0 || moves.is_empty() {
-            return self.quiesce(s, &moves, ply, self.quiescence, alpha, beta);
+        let n = self.model.count(moves);
+        if depth == 0 || n == 0 {
+            return self.quiesce(s, moves, ply, self.quiescence, alpha, beta);
         }
         let key = self.model.key(s) ^ crate::engine::state::mix(self.root as u64);
         let mut first = None;
         if let Some(e) = self.tt.probe(key) {
-            if (e.best as usize) < moves.len() {
+            if (e.best as usize) < n {
                 first = Some(e.best as usize);
             }
             if e.depth as u32 >= depth {
@@ -318,28 +423,34 @@ impl<M: Model> Searcher<'_, M> {
                 }
             }
         }
-        let order = self.order(&moves, first);
+        self.order(moves, first, order);
         self.history.push(self.model.key(s));
         let (alpha0, beta0) = (alpha, beta);
-        let mut best_i = order[0];
+        let mut best_i = index(order[0]);
         let best;
         let bound;
         if self.model.is_chance(s) {
             let mut sum = 0i64;
-            for &i in &order {
-                let c = self.model.apply(s, &moves[i]);
-                sum += self.node(&c, depth - 1, ply + 1, -INF, INF)? as i64;
+            for &x in order.iter() {
+                let i = index(x);
+                self.model.make(s, moves, i, &mut self.undo);
+                let v = self.node(s, depth - 1, ply + 1, -INF, INF);
+                self.model.unmake(s, &mut self.undo);
+                sum += v? as i64;
                 if self.stop {
                     break;
                 }
             }
-            best = (sum / moves.len() as i64) as i32;
+            best = (sum / n as i64) as i32;
             bound = EXACT;
         } else if self.model.same_side(self.model.to_move(s), self.root) {
             let mut b = -INF;
-            for &i in &order {
-                let c = self.model.apply(s, &moves[i]);
-                let v = self.node(&c, depth - 1, ply + 1, alpha, beta)?;
+            for &x in order.iter() {
+                let i = index(x);
+                self.model.make(s, moves, i, &mut self.undo);
+                let v = self.node(s, depth - 1, ply + 1, alpha, beta);
+                self.model.unmake(s, &mut self.undo);
+                let v = v?;
                 if self.stop {
                     break;
                 }
@@ -362,9 +473,12 @@ impl<M: Model> Searcher<'_, M> {
             };
         } else {
             let mut b = INF;
-            for &i in &order {
-                let c = self.model.apply(s, &moves[i]);
-                let v = self.node(&c, depth - 1, ply + 1, alpha, beta)?;
+            for &x in order.iter() {
+                let i = index(x);
+                self.model.make(s, moves, i, &mut self.undo);
+                let v = self.node(s, depth - 1, ply + 1, alpha, beta);
+                self.model.unmake(s, &mut self.undo);
+                let v = v?;
                 if self.stop {
                     break;
                 }
@@ -396,7 +510,9 @@ impl<M: Model> Searcher<'_, M> {
     }
 }
 
-/// Searches `root` (whose legal moves are `moves`, not empty) and returns the best move's index.
+/// Searches `root` (whose legal moves are `moves`, not empty) and returns the best move's index. The search
+/// lists each position's moves into a buffer per ply and makes and unmakes them on one copy of `root`
+/// ([`Model::list`], [`Model::make`]).
 pub fn search<M: Model>(
     model: &M,
     root: &M::State,
@@ -420,6 +536,9 @@ pub fn search<M: Model>(
         stop: false,
         quiescence: limits.quiescence,
         history,
+        lists: vec![],
+        orders: vec![],
+        undo: M::Undo::default(),
     };
     // Shuffle once (Fisher-Yates with the bot's stream) so equal moves vary between games, then captures first.
     let mut order: Vec<usize> = (0..moves.len()).collect();
@@ -436,12 +555,25 @@ pub fn search<M: Model>(
     if moves.len() == 1 {
         return Ok(result);
     }
+    // The root's moves as a buffer: the same moves in the same order as `moves`.
+    let mut work = root.clone();
+    let mut root_moves = M::Moves::default();
+    model.list(&mut work, &mut root_moves, &mut s.undo)?;
+    if model.count(&root_moves) != moves.len() {
+        return Err(EngineError(format!(
+            "alpha-beta: {} legal moves given for the root, {} listed",
+            moves.len(),
+            model.count(&root_moves)
+        )));
+    }
     for depth in 1..=limits.depth.max(1) {
         let mut alpha = -INF;
         let mut found: Option<(usize, i32)> = None;
         for &i in &order {
-            let c = model.apply(root, &moves[i]);
-            let v = s.node(&c, depth - 1, 1, alpha, INF)?;
+            model.make(&mut work, &root_moves, i, &mut s.undo);
+            let v = s.node(&mut work, depth - 1, 1, alpha, INF);
+            model.unmake(&mut work, &mut s.undo);
+            let v = v?;
             if s.stop {
                 break;
             }
@@ -466,6 +598,19 @@ pub fn search<M: Model>(
     }
     result.nodes = s.nodes;
     Ok(result)
+}
+
+/// A move's place in the search order as one number, smallest first: not the table's move (`later`), fewer
+/// captures, a later index. Sorting these orders the moves as a stable sort by (`later`, most captures) would.
+fn packed(later: bool, captures: usize, i: usize) -> u64 {
+    let half = (u32::MAX >> 1) as u64;
+    let fewer = half - (captures as u64).min(half);
+    ((later as u64) << 63) | (fewer << 32) | (i as u64 & 0xFFFF_FFFF)
+}
+
+/// The move index of a [`packed`] place.
+fn index(x: u64) -> usize {
+    (x & 0xFFFF_FFFF) as usize
 }
 
 /// Whether a score is a forced win or loss (searching deeper will not change it).
@@ -565,6 +710,127 @@ mod tests {
         let moves = model.legal_moves(s).unwrap();
         let mut tt = Table::new(1);
         search(model, s, &moves, &[], l, &mut tt, &mut game_rng(seed, 0)).unwrap()
+    }
+
+    /// The engine's model with the search methods of the generic path (owned lists, a state copy per move).
+    struct ByCopy<'e, 'g>(EngineModel<'e, 'g>);
+
+    impl Model for ByCopy<'_, '_> {
+        type State = State;
+        type Move = Move;
+        crate::bot::search_by_copy!();
+        fn num_players(&self) -> usize {
+            self.0.num_players()
+        }
+        fn to_move(&self, s: &State) -> usize {
+            self.0.to_move(s)
+        }
+        fn is_chance(&self, s: &State) -> bool {
+            self.0.is_chance(s)
+        }
+        fn is_random_player(&self, p: usize) -> bool {
+            self.0.is_random_player(p)
+        }
+        fn same_side(&self, a: usize, b: usize) -> bool {
+            self.0.same_side(a, b)
+        }
+        fn legal_moves(&self, s: &State) -> Result<Vec<Move>, EngineError> {
+            self.0.legal_moves(s)
+        }
+        fn apply(&self, s: &State, m: &Move) -> State {
+            self.0.apply(s, m)
+        }
+        fn outcome(
+            &self,
+            s: &State,
+            moves: &[Move],
+            history: &[u64],
+        ) -> Result<Option<Vec<i8>>, EngineError> {
+            self.0.outcome(s, moves, history)
+        }
+        fn key(&self, s: &State) -> u64 {
+            self.0.key(s)
+        }
+        fn captures(&self, m: &Move) -> usize {
+            self.0.captures(m)
+        }
+        fn evaluate(&self, s: &State, moves: &[Move]) -> Result<Vec<f64>, EngineError> {
+            self.0.evaluate(s, moves)
+        }
+    }
+
+    /// Alpha-beta on the engine's move buffers and make/unmake searches exactly as on owned lists and state
+    /// copies: the same move, score, depth and nodes, from positions along random games of games on every
+    /// listing path (flat with a count plan or a sampling plan, the draughts kernel, royal candidates, owned).
+    #[test]
+    fn buffers_and_make_unmake_search_as_copies_do() {
+        use crate::engine::playout::below;
+        let dir = env!("CARGO_MANIFEST_DIR");
+        for file in [
+            "breakthrough",
+            "english-checkers",
+            "othello",
+            "chess",
+            "connect-four",
+            "oware",
+            "go-9x9",
+            "backgammon",
+        ] {
+            let game = load_file(&format!("{dir}/games/{file}.zrf"));
+            let engine = Engine::new(&game);
+            let l = Limits {
+                depth: 3,
+                quiescence: 2,
+                nodes: Some(3000),
+                time: None,
+            };
+            let mut rng = game_rng(11, 0);
+            let mut s = engine.initial();
+            let mut history = vec![];
+            for ply in 0..40 {
+                let moves = engine.legal_moves(&s).unwrap();
+                if engine.outcome(&s, &moves, &history).unwrap().is_some() {
+                    break;
+                }
+                if ply % 8 == 0 && !engine.is_chance(&s) {
+                    let fast = EngineModel::new(&engine, Weights::default());
+                    let slow = ByCopy(EngineModel::new(&engine, Weights::default()));
+                    let (mut t1, mut t2) = (Table::new(1), Table::new(1));
+                    let a = search(&fast, &s, &moves, &history, l, &mut t1, &mut game_rng(5, 0));
+                    let b = search(&slow, &s, &moves, &history, l, &mut t2, &mut game_rng(5, 0));
+                    assert_eq!(a.unwrap(), b.unwrap(), "{file} ply {ply}");
+                }
+                history.push(s.key());
+                s = engine.apply(&s, &moves[below(&mut rng, moves.len())]);
+            }
+        }
+    }
+
+    #[test]
+    fn the_table_grows_on_demand_up_to_its_size() {
+        let mut tt = Table::new(1);
+        let max = tt.max;
+        assert_eq!(tt.len(), FIRST_ENTRIES.min(max));
+        tt.next_generation();
+        let keys: Vec<u64> = (0..max as u64 * 2)
+            .map(|i| crate::engine::state::mix(i + 1))
+            .collect();
+        for (i, &k) in keys.iter().enumerate() {
+            tt.store(k, 3, i as i32, EXACT, i);
+            // Every entry stored since the last growth is still found right after it is stored.
+            assert_eq!(tt.probe(k).map(|e| e.score), Some(i as i32));
+        }
+        assert_eq!(tt.len(), max, "grown to its size and no further");
+        // A table that only a few entries reach stays at its first size.
+        let mut small = Table::new(64);
+        small.next_generation();
+        for &k in &keys[..100] {
+            small.store(k, 1, 0, EXACT, 0);
+        }
+        assert_eq!(small.len(), FIRST_ENTRIES);
+        // A new search starts counting again: the old entries are dead.
+        small.next_generation();
+        assert!(small.probe(keys[0]).is_none());
     }
 
     #[test]

@@ -71,19 +71,31 @@ impl Evaluator {
         s: &State,
         moves: &[Move],
     ) -> Result<Vec<f64>, EngineError> {
+        self.mobility_counted(engine, s, moves.len())
+    }
+
+    /// [`Evaluator::mobility`] given how many legal moves the player to move has: the others' are counted on the
+    /// engine's fastest listing ([`Engine::count_legal`]), on one copy of the state.
+    pub fn mobility_counted(
+        &self,
+        engine: &Engine,
+        s: &State,
+        moves: usize,
+    ) -> Result<Vec<f64>, EngineError> {
         let game = engine.game;
         let mut mob = vec![0.0; game.players.len()];
         let mover = engine.to_move(s);
+        let mut copy: Option<State> = None;
         for (q, info) in game.players.iter().enumerate() {
             if info.random {
                 continue;
             }
             if q == mover.idx() {
-                mob[q] = moves.len() as f64;
+                mob[q] = moves as f64;
             } else if let Some(turn) = next_turn_of(game, s.turn, Player(q as u8)) {
-                let mut t = s.clone();
+                let t = copy.get_or_insert_with(|| s.clone());
                 t.turn = turn;
-                mob[q] = engine.legal_moves(&t)?.len() as f64;
+                mob[q] = engine.count_legal(t)? as f64;
             }
         }
         Ok(mob)
@@ -96,12 +108,25 @@ impl Evaluator {
         s: &State,
         moves: &[Move],
     ) -> Result<Vec<f64>, EngineError> {
+        self.evaluate_counted(engine, s, moves.len())
+    }
+
+    /// [`Evaluator::evaluate`] given how many legal moves the player to move has.
+    pub fn evaluate_counted(
+        &self,
+        engine: &Engine,
+        s: &State,
+        moves: usize,
+    ) -> Result<Vec<f64>, EngineError> {
         let mut score = self.material(engine.game, s);
         for v in &mut score {
             *v *= self.weights.material;
         }
         if self.weights.mobility != 0.0 {
-            for (v, m) in score.iter_mut().zip(self.mobility(engine, s, moves)?) {
+            for (v, m) in score
+                .iter_mut()
+                .zip(self.mobility_counted(engine, s, moves)?)
+            {
                 *v += self.weights.mobility * m;
             }
         }

@@ -6,8 +6,16 @@
 //! is scored as a draw, or, with `eval_at_cap`, by the evaluation (a logistic of the player's score against
 //! the others' mean). The move played is the most visited one (ties: the better mean, then the first).
 //!
-//! The budget is a number of iterations, optionally a time. All randomness comes from the bot's stream, so
-//! without a time limit the move depends only on the position and that stream.
+//! An iteration plays the moves from the root on one working state (nodes hold no position), lists a node's
+//! moves once, when an iteration first goes through it, and rolls out from the new leaf with
+//! [`Model::rollout`]: for the engine, the loops of `dagaz playout` (move buffers, make/unmake, the native
+//! backends), with no owned move list or state copy per ply.
+//!
+//! The budget is a number of iterations, optionally a time (checked between iterations: a search overshoots it
+//! by at most one rollout). All randomness comes from the bot's stream, so without a time limit the move depends
+//! only on the position and that stream. The stream is drawn from differently than before the rollouts ran on
+//! the fast loops (a rollout's first move was drawn from the leaf's listed moves, every later one from a whole
+//! list): the same seed gives other searches than those earlier builds, as deterministic, for any `--jobs`.
 
 use super::eval::{Evaluator, ValueCache, Weights};
 use super::{relative, Bot, BotError, EngineModel, Model};
@@ -78,8 +86,12 @@ impl From<&MctsConfig> for Params {
 
 const NONE: u32 = u32::MAX;
 
+/// A node of the tree. Nodes hold no position: an iteration plays the moves from the root on one working state.
+/// A node's moves are listed once, when an iteration first goes through it (a leaf only rolled out from is never
+/// listed).
 struct Node<M: Model> {
-    state: M::State,
+    /// Whether `moves`, `children`, `untried` and `terminal` are known yet.
+    listed: bool,
     moves: Vec<M::Move>,
     /// Per move: the child node, or `NONE` while unexpanded.
     children: Vec<u32>,
@@ -106,11 +118,13 @@ pub struct SearchResult {
 
 struct Tree<'a, M: Model> {
     model: &'a M,
+    root: M::State,
     nodes: Vec<Node<M>>,
     /// The game's earlier positions, then those on the current path.
     history: Vec<u64>,
+    /// The nodes of the current iteration's path (reused).
+    path: Vec<u32>,
     players: usize,
-    deadline: Option<Instant>,
 }
 
 fn rewards_of(results: &[i8]) -> Vec<f64> {
@@ -118,37 +132,50 @@ fn rewards_of(results: &[i8]) -> Vec<f64> {
 }
 
 impl<M: Model> Tree<'_, M> {
-    fn make_node(
+    /// A new node for the position `s`, not listed.
+    fn new_node(&mut self, s: &M::State) -> u32 {
+        self.nodes.push(Node {
+            listed: false,
+            moves: vec![],
+            children: vec![],
+            untried: vec![],
+            terminal: None,
+            player: self.model.to_move(s),
+            chance: self.model.is_chance(s),
+            visits: 0,
+            reward: 0.0,
+        });
+        self.nodes.len() as u32 - 1
+    }
+
+    /// Lists node `id`, whose position is `s`: its moves (given at the root), and whether the game is over there.
+    fn list(
         &mut self,
-        state: M::State,
+        id: u32,
+        s: &M::State,
         moves: Option<Vec<M::Move>>,
-    ) -> Result<u32, EngineError> {
+    ) -> Result<(), EngineError> {
         let root = moves.is_some();
         let moves = match moves {
             Some(m) => m,
-            None => self.model.legal_moves(&state)?,
+            None => self.model.legal_moves(s)?,
         };
         // The root is searched even if the history says the game is over: the caller asks for a move.
         let terminal = if root {
             None
         } else {
             self.model
-                .outcome(&state, &moves, &self.history)?
+                .outcome(s, &moves, &self.history)?
                 .map(|r| rewards_of(&r))
         };
         let n = if terminal.is_some() { 0 } else { moves.len() };
-        self.nodes.push(Node {
-            player: self.model.to_move(&state),
-            chance: self.model.is_chance(&state),
-            terminal,
-            children: vec![NONE; n],
-            untried: (0..n as u32).collect(),
-            moves,
-            state,
-            visits: 0,
-            reward: 0.0,
-        });
-        Ok(self.nodes.len() as u32 - 1)
+        let node = &mut self.nodes[id as usize];
+        node.listed = true;
+        node.terminal = terminal;
+        node.children = vec![NONE; n];
+        node.untried = (0..n as u32).collect();
+        node.moves = moves;
+        Ok(())
     }
 
     fn uct_child(&self, n: &Node<M>, c: f64) -> usize {
@@ -168,12 +195,18 @@ impl<M: Model> Tree<'_, M> {
         best.0
     }
 
-    /// One iteration from the root: returns the rewards backed up.
+    /// One iteration from the root: down the tree on one working state (a copy of the root's), a new leaf, a
+    /// rollout from it, the rewards backed up.
     fn iterate(&mut self, p: &Params, rng: &mut ChaCha8Rng) -> Result<(), EngineError> {
         let base = self.history.len();
-        let mut path = vec![0u32];
+        let mut s = self.root.clone();
+        self.path.clear();
+        self.path.push(0);
         let mut at = 0u32;
         let rewards = loop {
+            if !self.nodes[at as usize].listed {
+                self.list(at, &s, None)?;
+            }
             let n = &self.nodes[at as usize];
             if let Some(r) = &n.terminal {
                 break r.clone();
@@ -191,47 +224,41 @@ impl<M: Model> Tree<'_, M> {
             } else {
                 self.uct_child(n, p.exploration)
             };
-            let key = self.model.key(&self.nodes[at as usize].state);
-            self.history.push(key);
+            self.history.push(self.model.key(&s));
+            self.model.play(&mut s, &self.nodes[at as usize].moves[i]);
             let child = self.nodes[at as usize].children[i];
             if child != NONE {
                 at = child;
-                path.push(at);
+                self.path.push(at);
                 continue;
             }
-            let next = {
-                let n = &self.nodes[at as usize];
-                self.model.apply(&n.state, &n.moves[i])
-            };
-            let id = self.make_node(next, None)?;
+            let id = self.new_node(&s);
             let node = &mut self.nodes[at as usize];
             node.children[i] = id;
             if node.chance {
                 node.untried.retain(|&u| u as usize != i);
             }
-            path.push(id);
-            break self.playout(id, p, rng)?;
+            self.path.push(id);
+            break self.playout(s, p, rng)?;
         };
         self.history.truncate(base);
         // Each node holds the reward of the player who moved into it: its parent's player.
-        self.nodes[path[0] as usize].visits += 1;
-        for w in path.windows(2) {
-            let mover = self.nodes[w[0] as usize].player;
-            let n = &mut self.nodes[w[1] as usize];
+        self.nodes[self.path[0] as usize].visits += 1;
+        for w in 1..self.path.len() {
+            let mover = self.nodes[self.path[w - 1] as usize].player;
+            let n = &mut self.nodes[self.path[w] as usize];
             n.visits += 1;
             n.reward += rewards.get(mover).copied().unwrap_or(0.5);
         }
         Ok(())
     }
 
-    fn cap_rewards(
-        &self,
-        s: &M::State,
-        moves: &[M::Move],
-        p: &Params,
-    ) -> Result<Vec<f64>, EngineError> {
+    /// The rewards of a position where the game is not over and no more is played: draws, or with `eval_at_cap`
+    /// the evaluation's.
+    fn cap_rewards(&self, s: &M::State, p: &Params) -> Result<Vec<f64>, EngineError> {
         Ok(if p.eval_at_cap {
-            let v = self.model.evaluate(s, moves)?;
+            let moves = self.model.legal_moves(s)?;
+            let v = self.model.evaluate(s, &moves)?;
             (0..self.players)
                 .map(|q| 1.0 / (1.0 + (-relative(self.model, &v, q)).exp()))
                 .collect()
@@ -240,41 +267,27 @@ impl<M: Model> Tree<'_, M> {
         })
     }
 
+    /// The rewards of a random game from the new leaf `s` ([`Model::rollout`]), at most `playout_plies` long.
     fn playout(
         &mut self,
-        id: u32,
+        mut s: M::State,
         p: &Params,
         rng: &mut ChaCha8Rng,
     ) -> Result<Vec<f64>, EngineError> {
-        let node = &self.nodes[id as usize];
-        if let Some(r) = &node.terminal {
-            return Ok(r.clone());
-        }
-        if node.moves.is_empty() || p.playout_plies == 0 {
-            return self.cap_rewards(&node.state, &node.moves, p);
-        }
-        let base = self.history.len();
-        self.history.push(self.model.key(&node.state));
-        let mut s = self
-            .model
-            .apply(&node.state, &node.moves[below(rng, node.moves.len())]);
-        let mut plies = 1;
-        let r = loop {
+        if p.playout_plies == 0 {
             let moves = self.model.legal_moves(&s)?;
             if let Some(r) = self.model.outcome(&s, &moves, &self.history)? {
-                break rewards_of(&r);
+                return Ok(rewards_of(&r));
             }
-            // Past the deadline a playout ends as at the cap, so a slow game overshoots by one generation at most.
-            let late = self.deadline.is_some_and(|d| Instant::now() >= d);
-            if plies >= p.playout_plies || moves.is_empty() || late {
-                break self.cap_rewards(&s, &moves, p)?;
-            }
-            self.history.push(self.model.key(&s));
-            s = self.model.apply(&s, &moves[below(rng, moves.len())]);
-            plies += 1;
-        };
-        self.history.truncate(base);
-        Ok(r)
+            return self.cap_rewards(&s, p);
+        }
+        match self
+            .model
+            .rollout(&mut s, &mut self.history, p.playout_plies, rng)?
+        {
+            Some(r) => Ok(rewards_of(&r)),
+            None => self.cap_rewards(&s, p),
+        }
     }
 }
 
@@ -288,14 +301,17 @@ pub fn search<M: Model>(
     rng: &mut ChaCha8Rng,
 ) -> Result<SearchResult, EngineError> {
     let n = moves.len();
+    let deadline = p.time.map(|t| Instant::now() + t);
     let mut tree = Tree {
         model,
+        root: root.clone(),
         nodes: Vec::with_capacity(p.iterations.min(1 << 20) as usize + 1),
         history: history.to_vec(),
+        path: vec![],
         players: model.num_players(),
-        deadline: p.time.map(|t| Instant::now() + t),
     };
-    let root_id = tree.make_node(root.clone(), Some(moves))?;
+    let root_id = tree.new_node(root);
+    tree.list(root_id, root, Some(moves))?;
     if n == 1 {
         return Ok(SearchResult {
             best: 0,
@@ -304,7 +320,6 @@ pub fn search<M: Model>(
             means: vec![0.0],
         });
     }
-    let deadline = tree.deadline;
     let mut it = 0;
     while it < p.iterations.max(1) {
         if it > 0 && deadline.is_some_and(|d| Instant::now() >= d) {

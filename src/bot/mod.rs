@@ -29,6 +29,8 @@ mod tests;
 pub use spec::BotSpec;
 
 use crate::compile::Player;
+use crate::engine::apply::Undo;
+use crate::engine::search::SearchMoves;
 use crate::engine::{Engine, EngineError, Move, State};
 use rand_chacha::ChaCha8Rng;
 
@@ -129,6 +131,36 @@ pub trait Model {
     }
     fn legal_moves(&self, s: &Self::State) -> Result<Vec<Self::Move>, EngineError>;
     fn apply(&self, s: &Self::State, m: &Self::Move) -> Self::State;
+    /// Plays `m` on `s` in place: [`Model::apply`] without the copy where the model has it.
+    fn play(&self, s: &mut Self::State, m: &Self::Move) {
+        *s = self.apply(s, m);
+    }
+    /// A uniformly random game from `s`, played on `s` in place, until the game is over (its per-player results)
+    /// or `plies` more plies are played (`None`: `s` then holds the last position, not over). `history` holds the
+    /// keys of the positions before `s`; the rollout may push onto it (the caller truncates it back). Every
+    /// random draw comes from `rng`. This generic loop lists every position's moves; the engine's model plays
+    /// the fast loops of `dagaz playout` instead.
+    fn rollout(
+        &self,
+        s: &mut Self::State,
+        history: &mut Vec<u64>,
+        plies: u32,
+        rng: &mut ChaCha8Rng,
+    ) -> Result<Option<Vec<i8>>, EngineError> {
+        let mut played = 0;
+        loop {
+            let moves = self.legal_moves(s)?;
+            if let Some(r) = self.outcome(s, &moves, history)? {
+                return Ok(Some(r));
+            }
+            if played >= plies || moves.is_empty() {
+                return Ok(None);
+            }
+            history.push(self.key(s));
+            self.play(s, &moves[crate::engine::playout::below(rng, moves.len())]);
+            played += 1;
+        }
+    }
     /// Per-player results (1 win, 0 draw, -1 loss) when the game is over in `s`.
     fn outcome(
         &self,
@@ -143,7 +175,89 @@ pub trait Model {
     /// A heuristic score per player, higher is better, in units of the cheapest piece. `moves` are the legal
     /// moves of the player to move.
     fn evaluate(&self, s: &Self::State, moves: &[Self::Move]) -> Result<Vec<f64>, EngineError>;
+
+    // What alpha-beta searches with: the legal moves into a buffer reused per ply, made and unmade on one working
+    // state. A model without a faster way gets them from the methods above with [`search_by_copy!`].
+
+    /// A reusable buffer of one position's legal moves.
+    type Moves: Default;
+    /// What [`Model::make`] saves for [`Model::unmake`]: a stack (nested makes are unmade in reverse order).
+    type Undo: Default;
+    /// The legal moves of `s` into `out`, in the order of [`Model::legal_moves`]; `s` is left as it was.
+    fn list(
+        &self,
+        s: &mut Self::State,
+        out: &mut Self::Moves,
+        undo: &mut Self::Undo,
+    ) -> Result<(), EngineError>;
+    /// How many moves a buffer holds.
+    fn count(&self, moves: &Self::Moves) -> usize;
+    /// [`Model::captures`] of move `i` of a buffer.
+    fn captures_at(&self, moves: &Self::Moves, i: usize) -> usize;
+    /// [`Model::outcome`] given the legal moves in a buffer.
+    fn outcome_at(
+        &self,
+        s: &Self::State,
+        moves: &Self::Moves,
+        history: &[u64],
+    ) -> Result<Option<Vec<i8>>, EngineError>;
+    /// [`Model::evaluate`] given the legal moves in a buffer.
+    fn evaluate_at(&self, s: &Self::State, moves: &Self::Moves) -> Result<Vec<f64>, EngineError>;
+    /// Plays move `i` of a buffer (listed for `s`) on `s` in place.
+    fn make(&self, s: &mut Self::State, moves: &Self::Moves, i: usize, undo: &mut Self::Undo);
+    /// Takes back the latest [`Model::make`].
+    fn unmake(&self, s: &mut Self::State, undo: &mut Self::Undo);
 }
+
+/// The search methods of [`Model`] from its other methods: owned move lists, a copy of the state per move
+/// (the states before the moves made kept as the undo stack). For models with no faster way (the unit tests'
+/// games).
+#[cfg_attr(not(test), allow(unused_macros))]
+macro_rules! search_by_copy {
+    () => {
+        type Moves = Vec<<Self as $crate::bot::Model>::Move>;
+        type Undo = Vec<<Self as $crate::bot::Model>::State>;
+        fn list(
+            &self,
+            s: &mut Self::State,
+            out: &mut Self::Moves,
+            _undo: &mut Self::Undo,
+        ) -> Result<(), $crate::engine::EngineError> {
+            *out = self.legal_moves(s)?;
+            Ok(())
+        }
+        fn count(&self, moves: &Self::Moves) -> usize {
+            moves.len()
+        }
+        fn captures_at(&self, moves: &Self::Moves, i: usize) -> usize {
+            self.captures(&moves[i])
+        }
+        fn outcome_at(
+            &self,
+            s: &Self::State,
+            moves: &Self::Moves,
+            history: &[u64],
+        ) -> Result<Option<Vec<i8>>, $crate::engine::EngineError> {
+            self.outcome(s, moves, history)
+        }
+        fn evaluate_at(
+            &self,
+            s: &Self::State,
+            moves: &Self::Moves,
+        ) -> Result<Vec<f64>, $crate::engine::EngineError> {
+            self.evaluate(s, moves)
+        }
+        fn make(&self, s: &mut Self::State, moves: &Self::Moves, i: usize, undo: &mut Self::Undo) {
+            let next = self.apply(s, &moves[i]);
+            undo.push(std::mem::replace(s, next));
+        }
+        fn unmake(&self, s: &mut Self::State, undo: &mut Self::Undo) {
+            *s = undo.pop().expect("unmake after make");
+        }
+    };
+}
+#[cfg_attr(not(test), allow(unused_imports))]
+pub(crate) use search_by_copy;
 
 /// The engine as a model, evaluated by an [`eval::Evaluator`].
 pub struct EngineModel<'e, 'g> {
@@ -192,6 +306,24 @@ impl Model for EngineModel<'_, '_> {
         self.engine.apply(s, m)
     }
 
+    fn play(&self, s: &mut State, m: &Move) {
+        self.engine.play(s, m)
+    }
+
+    /// The loops of `dagaz playout` from `s` (`engine::playout::random_game_from`): move buffers, make and unmake,
+    /// the native backends; the same game the generic loop would play only where those loops draw the same way.
+    fn rollout(
+        &self,
+        s: &mut State,
+        history: &mut Vec<u64>,
+        plies: u32,
+        rng: &mut ChaCha8Rng,
+    ) -> Result<Option<Vec<i8>>, EngineError> {
+        let limit = s.ply.saturating_add(plies);
+        let r = crate::engine::playout::random_game_from(self.engine, s, history, rng, limit)?;
+        Ok(r.outcome.map(|o| o.results))
+    }
+
     fn outcome(
         &self,
         s: &State,
@@ -211,6 +343,50 @@ impl Model for EngineModel<'_, '_> {
 
     fn evaluate(&self, s: &State, moves: &[Move]) -> Result<Vec<f64>, EngineError> {
         self.eval.evaluate(self.engine, s, moves)
+    }
+
+    type Moves = SearchMoves;
+    type Undo = Undo;
+
+    fn list(
+        &self,
+        s: &mut State,
+        out: &mut SearchMoves,
+        undo: &mut Undo,
+    ) -> Result<(), EngineError> {
+        self.engine.search_list(s, out, undo)
+    }
+
+    fn count(&self, moves: &SearchMoves) -> usize {
+        moves.len()
+    }
+
+    fn captures_at(&self, moves: &SearchMoves, i: usize) -> usize {
+        moves.captures(i)
+    }
+
+    fn outcome_at(
+        &self,
+        s: &State,
+        moves: &SearchMoves,
+        history: &[u64],
+    ) -> Result<Option<Vec<i8>>, EngineError> {
+        Ok(self
+            .engine
+            .search_outcome(s, moves, history)?
+            .map(|o| o.results))
+    }
+
+    fn evaluate_at(&self, s: &State, moves: &SearchMoves) -> Result<Vec<f64>, EngineError> {
+        self.eval.evaluate_counted(self.engine, s, moves.len())
+    }
+
+    fn make(&self, s: &mut State, moves: &SearchMoves, i: usize, undo: &mut Undo) {
+        self.engine.search_make(s, moves, i, undo)
+    }
+
+    fn unmake(&self, s: &mut State, undo: &mut Undo) {
+        self.engine.unmake(s, undo)
     }
 }
 

@@ -46,6 +46,7 @@ pub struct NimState {
 impl Model for Nim {
     type State = NimState;
     type Move = u32;
+    crate::bot::search_by_copy!();
 
     fn num_players(&self) -> usize {
         2
@@ -116,6 +117,7 @@ const LINES: [[usize; 3]; 8] = [
 impl Model for TicTacToe {
     type State = TttState;
     type Move = usize;
+    crate::bot::search_by_copy!();
 
     fn num_players(&self) -> usize {
         2
@@ -198,6 +200,7 @@ impl Race {
 impl Model for Race {
     type State = RaceState;
     type Move = u32;
+    crate::bot::search_by_copy!();
 
     fn num_players(&self) -> usize {
         self.players + self.dice as usize
@@ -386,6 +389,7 @@ impl Model for TeamRace {
     type State = RaceState;
     /// 0: advance yourself 1; 1: advance your partner 2.
     type Move = u32;
+    crate::bot::search_by_copy!();
 
     fn num_players(&self) -> usize {
         4

@@ -4,6 +4,7 @@
 
 pub mod check;
 pub mod play;
+pub mod search;
 pub mod tournament;
 
 use std::path::PathBuf;

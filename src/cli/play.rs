@@ -139,6 +139,7 @@ pub fn playout(
     }
     let engine = crate::engine::Engine::new(&game);
     let t = std::time::Instant::now();
+    let cpu0 = super::search::thread_cpu_seconds();
     let mut by_type: std::collections::BTreeMap<String, u64> = Default::default();
     let mut wins = vec![0u64; game.players.len()];
     let mut plies = 0u64;
@@ -168,9 +169,14 @@ pub fn playout(
         }
     }
     let secs = t.elapsed().as_secs_f64();
+    // The games' CPU time on this thread (loading left out): the measure `tests/bench/bench.py` compares bots with.
+    let cpu = match (cpu0, super::search::thread_cpu_seconds()) {
+        (Some(a), Some(b)) => b - a,
+        _ => secs,
+    };
     let rate = games as f64 / secs.max(1e-9);
     if json {
-        let v = serde_json::json!({"games": games, "seed": seed, "seconds": secs, "playouts_per_second": rate,
+        let v = serde_json::json!({"games": games, "seed": seed, "seconds": secs, "cpu_seconds": cpu, "playouts_per_second": rate,
             "mean_plies": plies as f64 / games.max(1) as f64, "end_types": by_type, "errors": errors,
             "missing_rules": crate::check::missing_rules_json(&game),
             "wins": game.players.iter().zip(&wins).map(|(p, w)| (p.name.clone(), *w)).collect::<std::collections::BTreeMap<_, _>>()});

@@ -17,6 +17,7 @@ pub mod playout;
 pub mod position;
 pub mod run;
 pub mod sample;
+pub mod search;
 pub mod stack;
 pub mod state;
 

@@ -25,13 +25,15 @@ struct History {
 }
 
 impl History {
-    fn new(engine: &Engine, max_plies: u32) -> History {
+    /// The history of a game from `s`, after the positions `prefix` (oldest first).
+    fn new(engine: &Engine, s: &State, prefix: &[u64], max_plies: u32) -> History {
         let keep = engine.reads_history();
-        let cap = if keep { max_plies as usize + 1 } else { 0 };
-        History {
-            keys: Vec::with_capacity(cap),
-            keep,
+        let mut keys = vec![];
+        if keep {
+            keys.reserve(prefix.len() + capacity(s, max_plies));
+            keys.extend_from_slice(prefix);
         }
+        History { keys, keep }
     }
 
     /// Notes the position about to be left.
@@ -41,6 +43,18 @@ impl History {
             self.keys.push(s.key());
         }
     }
+}
+
+/// The keys a game from `s` may add before ply `max_plies`, as a capacity (bounded: a far cap is met by growth).
+fn capacity(s: &State, max_plies: u32) -> usize {
+    (max_plies.saturating_sub(s.ply) as usize + 1).min(1 << 12)
+}
+
+/// Every key of a game from `s` after the positions `prefix`: the history of the reference loops.
+fn full_history(s: &State, prefix: &[u64], max_plies: u32) -> Vec<u64> {
+    let mut keys = Vec::with_capacity(prefix.len() + capacity(s, max_plies));
+    keys.extend_from_slice(prefix);
+    keys
 }
 
 /// How a random game went if it is over at this ply: its outcome where an end condition holds, else a draw of
@@ -90,19 +104,33 @@ pub fn random_game(
     rng: &mut impl RngCore,
     max_plies: u32,
 ) -> Result<PlayoutResult, EngineError> {
+    random_game_from(engine, &mut engine.initial(), &[], rng, max_plies)
+}
+
+/// [`random_game`] from the position `s` (played on in place: it holds the last position when this returns),
+/// whose game passed the positions with keys `history` before it (oldest first, as [`Engine::outcome`] reads
+/// them). The game stops as a draw of type `move-limit` at ply `max_plies` of the whole game ([`State::ply`],
+/// not counted from `s`). The same loops as from the start: what MCTS rollouts play.
+pub fn random_game_from(
+    engine: &Engine,
+    s: &mut State,
+    history: &[u64],
+    rng: &mut impl RngCore,
+    max_plies: u32,
+) -> Result<PlayoutResult, EngineError> {
     if engine.flat() {
         if let Some(plan) = engine.sample_plan() {
-            return random_game_sampled(engine, plan, rng, max_plies);
+            return random_game_sampled(engine, plan, s, history, rng, max_plies);
         }
-        return random_game_listed(engine, rng, max_plies, true);
+        return random_game_listed(engine, s, history, rng, max_plies, true);
     }
     if engine.royal_listed() {
-        return random_game_royal(engine, rng, max_plies);
+        return random_game_royal(engine, s, history, rng, max_plies);
     }
     if !engine.lazy_legality() {
-        return random_game_counting(engine, rng, max_plies);
+        return counting_from(engine, s, history, rng, max_plies);
     }
-    random_game_drawn(engine, rng, max_plies)
+    drawn_from(engine, s, history, rng, max_plies)
 }
 
 /// [`random_game`] by [`draw_legal`] on owned moves, a state copied per ply: what games with `checkmated` or
@@ -112,21 +140,30 @@ pub fn random_game_drawn(
     rng: &mut impl RngCore,
     max_plies: u32,
 ) -> Result<PlayoutResult, EngineError> {
-    let mut s = engine.initial();
-    let mut history = Vec::with_capacity(max_plies as usize + 1);
+    drawn_from(engine, &mut engine.initial(), &[], rng, max_plies)
+}
+
+fn drawn_from(
+    engine: &Engine,
+    s: &mut State,
+    prefix: &[u64],
+    rng: &mut impl RngCore,
+    max_plies: u32,
+) -> Result<PlayoutResult, EngineError> {
+    let mut history = full_history(s, prefix, max_plies);
     let mut moves_seen = (!engine.tests_moves()).then_some(0);
     loop {
-        let (chosen, n, all_legal) = draw_legal(engine, &s, rng)?;
+        let (chosen, n, all_legal) = draw_legal(engine, s, rng)?;
         let fallback;
         let moves: &[Move] = match &chosen {
             Some(m) => std::slice::from_ref(m),
             None => {
-                fallback = engine.no_candidate(&s);
+                fallback = engine.no_candidate(s);
                 &fallback
             }
         };
         if let Some(r) = over(
-            engine.outcome(&s, moves, &history)?,
+            engine.outcome(s, moves, &history)?,
             s.ply,
             max_plies,
             moves_seen,
@@ -148,7 +185,7 @@ pub fn random_game_drawn(
             // The forced pass, drawn as the only move of its list.
             None => &moves[below(rng, moves.len())],
         };
-        s = engine.apply(&s, m);
+        *s = engine.apply(s, m);
     }
 }
 
@@ -179,13 +216,22 @@ pub fn random_game_counting(
     rng: &mut impl RngCore,
     max_plies: u32,
 ) -> Result<PlayoutResult, EngineError> {
-    let mut s = engine.initial();
-    let mut history = Vec::with_capacity(max_plies as usize + 1);
+    counting_from(engine, &mut engine.initial(), &[], rng, max_plies)
+}
+
+fn counting_from(
+    engine: &Engine,
+    s: &mut State,
+    prefix: &[u64],
+    rng: &mut impl RngCore,
+    max_plies: u32,
+) -> Result<PlayoutResult, EngineError> {
+    let mut history = full_history(s, prefix, max_plies);
     let mut moves_seen = 0;
     loop {
-        let moves = engine.legal_moves(&s)?;
+        let moves = engine.legal_moves(s)?;
         if let Some(r) = over(
-            engine.outcome(&s, &moves, &history)?,
+            engine.outcome(s, &moves, &history)?,
             s.ply,
             max_plies,
             Some(moves_seen),
@@ -195,7 +241,7 @@ pub fn random_game_counting(
         moves_seen += moves.len() as u64;
         history.push(s.key());
         let m = &moves[below(rng, moves.len())];
-        engine.play(&mut s, m);
+        engine.play(s, m);
     }
 }
 
@@ -207,7 +253,7 @@ pub fn random_game_listing(
     rng: &mut impl RngCore,
     max_plies: u32,
 ) -> Result<PlayoutResult, EngineError> {
-    random_game_listed(engine, rng, max_plies, false)
+    random_game_listed(engine, &mut engine.initial(), &[], rng, max_plies, false)
 }
 
 /// [`random_game`] on a move buffer reused from ply to ply (games where `Engine::flat` holds): the same moves
@@ -216,12 +262,13 @@ pub fn random_game_listing(
 /// built, and builds only that move: the same random draws, the same move.
 fn random_game_listed(
     engine: &Engine,
+    s: &mut State,
+    prefix: &[u64],
     rng: &mut impl RngCore,
     max_plies: u32,
     counted: bool,
 ) -> Result<PlayoutResult, EngineError> {
-    let mut s = engine.initial();
-    let mut history = History::new(engine, max_plies);
+    let mut history = History::new(engine, s, prefix, max_plies);
     let mut moves_seen = 0;
     let mut moves = super::MoveList::new();
     // Composite moves stay handles until one is chosen.
@@ -229,10 +276,10 @@ fn random_game_listed(
     let plan = engine.count_plan().filter(|_| counted);
     let mut counter = super::count::Counter::default();
     loop {
-        if let Some(c) = plan.and_then(|p| p.count(engine.game, &s, &mut counter)) {
+        if let Some(c) = plan.and_then(|p| p.count(engine.game, s, &mut counter)) {
             let n = c.total();
             if let Some(r) = over(
-                engine.outcome_of_count(&s, n, c.moves == 0, &history.keys)?,
+                engine.outcome_of_count(s, n, c.moves == 0, &history.keys)?,
                 s.ply,
                 max_plies,
                 Some(moves_seen),
@@ -240,16 +287,16 @@ fn random_game_listed(
                 return Ok(r);
             }
             moves_seen += n as u64;
-            history.note(&s);
+            history.note(s);
             let i = below(rng, n);
             let p = plan.expect("counted with a plan");
-            p.build(engine.game, &mut s, c, i, &mut counter, &mut moves)?;
-            engine.play_listed(&mut s, &moves, 0);
+            p.build(engine.game, s, c, i, &mut counter, &mut moves)?;
+            engine.play_listed(s, &moves, 0);
             continue;
         }
-        engine.legal_into(&s, &mut moves)?;
+        engine.legal_into(s, &mut moves)?;
         if let Some(r) = over(
-            engine.outcome_of_list(&s, &moves, &history.keys)?,
+            engine.outcome_of_list(s, &moves, &history.keys)?,
             s.ply,
             max_plies,
             Some(moves_seen),
@@ -257,10 +304,10 @@ fn random_game_listed(
             return Ok(r);
         }
         moves_seen += moves.len() as u64;
-        history.note(&s);
+        history.note(s);
         let i = below(rng, moves.len());
-        let i = engine.resolve(&s, &mut moves, i)?;
-        engine.play_listed(&mut s, &moves, i);
+        let i = engine.resolve(s, &mut moves, i)?;
+        engine.play_listed(s, &moves, i);
     }
 }
 
@@ -270,24 +317,25 @@ fn random_game_listed(
 /// `swap_remove` as the move was), so the same games, with no state copied and nothing allocated per ply.
 fn random_game_royal(
     engine: &Engine,
+    s: &mut State,
+    prefix: &[u64],
     rng: &mut impl RngCore,
     max_plies: u32,
 ) -> Result<PlayoutResult, EngineError> {
-    let mut s = engine.initial();
-    let mut history = History::new(engine, max_plies);
+    let mut history = History::new(engine, s, prefix, max_plies);
     let mut list = super::MoveList::new();
     let mut order: Vec<u32> = vec![];
     let mut undo = super::apply::Undo::new();
     let mut window = super::end::RepetitionWindow::default();
     loop {
-        engine.candidates_into(&s, &mut list)?;
-        let player = engine.to_move(&s);
+        engine.candidates_into(s, &mut list)?;
+        let player = engine.to_move(s);
         order.clear();
         order.extend(0..list.len() as u32);
         let mut chosen = None;
         while !order.is_empty() {
             let i = order.swap_remove(below(rng, order.len())) as usize;
-            if engine.listed_legal(&mut s, &list, i, player, &mut undo)? {
+            if engine.listed_legal(s, &list, i, player, &mut undo)? {
                 chosen = Some(i);
                 break;
             }
@@ -297,9 +345,9 @@ fn random_game_royal(
             count: chosen.is_some() as usize,
             all_pass: chosen.is_none_or(|i| list.is_pass(i)),
         };
-        window.update(&s, history.keys.len());
+        window.update(s, history.keys.len());
         if let Some(r) = over(
-            engine.outcome_counted(&s, count, window.of(&history.keys))?,
+            engine.outcome_counted(s, count, window.of(&history.keys))?,
             s.ply,
             max_plies,
             None,
@@ -313,8 +361,8 @@ fn random_game_royal(
                 engine.game.title
             )));
         };
-        history.note(&s);
-        engine.play_listed(&mut s, &list, i);
+        history.note(s);
+        engine.play_listed(s, &list, i);
     }
 }
 
@@ -327,24 +375,25 @@ fn random_game_royal(
 fn random_game_sampled(
     engine: &Engine,
     plan: &super::sample::SamplePlan,
+    s: &mut State,
+    prefix: &[u64],
     rng: &mut impl RngCore,
     max_plies: u32,
 ) -> Result<PlayoutResult, EngineError> {
     let game = engine.game;
-    let mut s = engine.initial();
-    let mut history = History::new(engine, max_plies);
+    let mut history = History::new(engine, s, prefix, max_plies);
     let mut moves = super::MoveList::new();
     let mut gens = vec![];
     let mut em = super::gen::Emissions::default();
     loop {
         let entry = &game.turn_order.entries[s.turn];
         let (player, owner) = (entry.player, entry.moves_as);
-        let found = plan.draw(game, &s, player, owner, rng, &mut gens, &mut em)?;
+        let found = plan.draw(game, s, player, owner, rng, &mut gens, &mut em)?;
         moves.clear();
         if found {
             moves.push_singles(&mut em);
         } else {
-            engine.legal_into(&s, &mut moves)?;
+            engine.legal_into(s, &mut moves)?;
             // The proof says a position whose generators all fail has no move but the pass.
             if (0..moves.len()).any(|i| !moves.is_pass(i)) {
                 return Err(EngineError(format!(
@@ -354,15 +403,15 @@ fn random_game_sampled(
             }
         }
         if let Some(r) = over(
-            engine.outcome_of_list(&s, &moves, &history.keys)?,
+            engine.outcome_of_list(s, &moves, &history.keys)?,
             s.ply,
             max_plies,
             None,
         ) {
             return Ok(r);
         }
-        history.note(&s);
+        history.note(s);
         let i = if found { 0 } else { below(rng, moves.len()) };
-        engine.play_listed(&mut s, &moves, i);
+        engine.play_listed(s, &moves, i);
     }
 }

@@ -20,6 +20,13 @@ breakthrough, othello and amazons; chess perft(5) in CPU-seconds) are judged for
 says which are met, standard error names each missed one, and the exit code is 1 if any is missed or cannot be
 judged (OpenSpiel missing, a game failed). `--no-floors` gives the figures only (exit code 0). `--only KEY,...`
 runs some games (and judges only their floors).
+
+Behind those tables, the bots on the same core (issue 20): per game of BOT_GAMES, the CPU time of one MCTS iteration
+from the start position (one search, `dagaz search GAME --bot mcts:iterations=2000,playout_plies=10000 --json`), of
+one random game (`dagaz playout GAME --games N --max-plies 10000 --json`, the loop's CPU time), their ratio (floor:
+at most BOT_RATIO_FLOOR, judged like the others), and alpha-beta nodes per CPU-second (`dagaz search GAME --bot
+alphabeta:depth=30,nodes=20000 --json`). `--before-bin PATH` measures another build of dagaz (one with the `search`
+command) in the same run for before/after columns; `--bots-only` runs this section alone, `--no-bots` leaves it out.
 """
 
 import argparse
@@ -116,6 +123,16 @@ MAX_PLIES = 1000       # dagaz playout cap (its default); a game reaching it end
 SEED = 1
 TARGET_SECONDS = 5.0   # what an automatically chosen perft depth / playout count aims at
 PERFT_TIMEOUT = 120.0  # an automatically chosen depth that runs longer than this is abandoned
+# Issue 20: the bots against random games. The games, the playouts per measurement (about a second of play), the MCTS
+# search and the alpha-beta search timed from the start position, and the floor on (one MCTS iteration) / (one random
+# game), both in CPU time of the measured loop.
+BOT_GAMES = {"breakthrough": 5000, "othello": 3000, "english-checkers": 10000, "chess": 300, "connect-four": 10000,
+             "go-9x9": 300, "oware": 1000}
+BOT_MCTS = "mcts:iterations=2000,playout_plies=10000"
+BOT_PLIES = 10000
+BOT_ALPHABETA = "alphabeta:depth=30,nodes=20000"
+BOT_RATIO_FLOOR = 1.5
+DAGAZ = "./target/release/dagaz"  # --bin changes it
 
 
 def log(*a):
@@ -153,11 +170,11 @@ def pin_prefix(core):
     return ["taskset", "-c", str(core)] if shutil.which("taskset") else []
 
 
-def run_dagaz(args, core, timeout=None):
+def run_dagaz(args, core, timeout=None, binary=None):
     """Run ./target/release/dagaz ARGS --json pinned; return (parsed json, the command as shown) or raise.
 
     The json gets `cpu_share`: the process's CPU time over its wall time, below 1 when other work shared the core."""
-    cmd = pin_prefix(core) + ["./target/release/dagaz"] + [str(a) for a in args] + ["--json"]
+    cmd = pin_prefix(core) + [binary or DAGAZ] + [str(a) for a in args] + ["--json"]
     shown = " ".join(cmd)
     r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
@@ -269,6 +286,87 @@ def bench_openspiel(pyspiel, name, seconds):
     return r
 
 
+def bench_bots(g, core, binary=None):
+    """Issue 20's measurements of one game with one build: µs per MCTS iteration, µs per random game (CPU time of the
+    measured loops), their ratio, alpha-beta nodes per CPU-second."""
+    games = BOT_GAMES[g["key"]]
+    m, m_cmd = run_dagaz(["search", g["file"], "--bot", BOT_MCTS, "--seed", SEED], core, binary=binary)
+    p, p_cmd = run_dagaz(["playout", g["file"], "--games", games, "--seed", SEED, "--max-plies", BOT_PLIES], core,
+                         binary=binary)
+    a, a_cmd = run_dagaz(["search", g["file"], "--bot", BOT_ALPHABETA, "--seed", SEED], core, binary=binary)
+    if not m.get("nodes"):
+        raise RuntimeError(f"`{m_cmd}` searched no iteration")
+    iteration = m["cpu_seconds"] * 1e6 / m["nodes"]
+    game = p["cpu_seconds"] * 1e6 / p["games"]
+    out = dict(iteration_us=iteration, game_us=game, ratio=iteration / game, mean_plies=p["mean_plies"],
+               iterations=m["nodes"], ab_nodes=a["nodes"], ab_nps=a["nodes_per_cpu_second"],
+               commands=[m_cmd, p_cmd, a_cmd])
+    log(f"  {binary or DAGAZ}: MCTS {iteration:,.1f} µs/iteration, random game {game:,.1f} µs, ratio "
+        f"{out['ratio']:.2f}; alpha-beta {out['ab_nps']:,.0f} nodes/s")
+    return out
+
+
+def judge_bots(results):
+    """Issue 20's floor for the games of this run whose bots were measured: a list of (text, met)."""
+    out = []
+    for g, r in results:
+        if g["key"] not in BOT_GAMES or "bots_skipped" not in r and "bots" not in r:
+            continue
+        b = r.get("bots")
+        if b is None:
+            out.append((f"{g['name']}: one MCTS iteration at most {BOT_RATIO_FLOOR:g}x one random game: not measured "
+                        f"({r['bots_skipped']}) — NOT met", False))
+            continue
+        ok = b["ratio"] <= BOT_RATIO_FLOOR
+        out.append((f"{g['name']}: one MCTS iteration at most {BOT_RATIO_FLOOR:g}x one random game: {b['ratio']:.2f}x "
+                    f"({b['iteration_us']:,.1f} µs against {b['game_us']:,.1f} µs) — {'met' if ok else 'NOT met'}",
+                    ok))
+    return out
+
+
+def bots_report(results, before_label, floors):
+    L = []
+    rows = [(g, r) for g, r in results if g["key"] in BOT_GAMES and ("bots" in r or "bots_skipped" in r)]
+    if not rows:
+        return L
+    L.append(f"The bots (issue 20), same core, CPU time of the measured loops: one MCTS iteration = one search "
+             f"`{BOT_MCTS}` from the start position, divided by its iterations; one random game = `playout "
+             f"--max-plies {BOT_PLIES}` divided by its games; alpha-beta = one search `{BOT_ALPHABETA}` from the start "
+             f"position, nodes per CPU-second." + (f" Before: {before_label}, measured in this run." if before_label
+                                                  else ""))
+    L.append("")
+    head = "| game | µs per MCTS iteration | µs per random game | ratio | alpha-beta nodes/s |"
+    sep = "| --- | ---: | ---: | ---: | ---: |"
+    if before_label:
+        head += " before: µs per iteration | before: µs per game | before: ratio | before: alpha-beta nodes/s |"
+        sep += " ---: | ---: | ---: | ---: |"
+    L += [head, sep]
+    for g, r in rows:
+        cells = [g["name"]]
+        for key in ["bots"] + (["bots_before"] if before_label else []):
+            b = r.get(key)
+            if b:
+                cells += [fmt(b["iteration_us"], 1), fmt(b["game_us"], 1), f"{b['ratio']:.2f}", fmt(b["ab_nps"])]
+            else:
+                cells += [r.get(key + "_skipped", r.get("bots_skipped", "—"))] + ["—"] * 3
+        L.append("| " + " | ".join(cells) + " |")
+    L.append("")
+    if floors:
+        F = judge_bots(results)
+        L += [f"Floor of issue 20 (one MCTS iteration over one random game, at most {BOT_RATIO_FLOOR:g}):", ""]
+        L += [f"* {text}" for text, _ in F]
+        missed = [text for text, ok in F if not ok]
+        L += ["", f"**{len(missed)} floor(s) missed.**" if missed else "All floors met.", ""]
+    L.append("```")
+    for g, r in rows:
+        for key in ("bots", "bots_before"):
+            if r.get(key):
+                L += r[key]["commands"]
+    L.append("```")
+    L.append("")
+    return L
+
+
 def fmt(x, digits=0):
     if x is None:
         return "—"
@@ -322,7 +420,7 @@ def judge(results):
     return out
 
 
-def report(m, results, os_status, os_seconds, floors=True):
+def report(m, results, os_status, os_seconds, floors=True, throughput=True, before_label=None):
     L = []
     load = ", ".join(f"{x:.2f}" for x in m["load"]) if m["load"] else "unknown"
     mhz = f" ({m['mhz']:.0f} MHz)" if m["mhz"] else ""
@@ -333,6 +431,9 @@ def report(m, results, os_status, os_seconds, floors=True):
              f"Everything ran on core {m['core']} only ({m['pinned']}); load average before the run: "
              f"{load}; after: {after}.")
     L.append("")
+    if not throughput:
+        L += bots_report(results, before_label, floors)
+        return "\n".join(L)
     L.append("Perft (leaves of the legal-move tree from the start position; release build, one core):")
     L.append("")
     L.append("| game | depth | leaves | seconds | leaves/s | CPU share | leaves per CPU-second |")
@@ -442,6 +543,10 @@ def report(m, results, os_status, os_seconds, floors=True):
             L.append(r["perft"]["command"])
             L.append(r["playout"]["command"])
     L.append("```")
+    bots = bots_report(results, before_label, floors)
+    if bots:
+        L.append("")
+        L += bots[:-1]
     return "\n".join(L)
 
 
@@ -460,7 +565,22 @@ def main():
     ap.add_argument("--no-floors", action="store_true",
                     help="figures only: do not judge issue 11's floors (the exit code is then 0)")
     ap.add_argument("--label", help="what was measured, when not a git checkout (e.g. `games branch at ca0ea19`)")
+    ap.add_argument("--bin", metavar="PATH", help="the dagaz binary to measure (default ./target/release/dagaz)")
+    ap.add_argument("--before-bin", metavar="PATH",
+                    help="another build of dagaz (with the `search` command) whose bots are measured in the same run "
+                         "for the before columns of the bots' table")
+    ap.add_argument("--before-label", metavar="TEXT",
+                    help="what --before-bin is, for the report (e.g. `f89f5ad, before issue 20`; default: its path)")
+    ap.add_argument("--bots-only", action="store_true", help="only the bots' table (no perft, playouts, OpenSpiel)")
+    ap.add_argument("--no-bots", action="store_true", help="leave the bots' table out")
     args = ap.parse_args()
+    global DAGAZ
+    if args.bin:
+        DAGAZ = str(Path(args.bin).resolve())
+        args.no_build = True
+    before_bin = str(Path(args.before_bin).resolve()) if args.before_bin else None
+    if args.bots_only:
+        args.no_openspiel = True
 
     games = GAMES
     if args.only:
@@ -469,6 +589,8 @@ def main():
         if unknown:
             ap.error(f"unknown game(s) {unknown}")
         games = [g for g in GAMES if g["key"] in keys]
+    if args.bots_only:
+        games = [g for g in games if g["key"] in BOT_GAMES]
 
     pyspiel = None
     os_status = "not used (--no-openspiel)"
@@ -489,8 +611,8 @@ def main():
         log("cargo build --release")
         if subprocess.run(["cargo", "build", "--release"], cwd=ROOT).returncode != 0:
             sys.exit("error: cargo build --release failed")
-    if not BIN.exists():
-        sys.exit(f"error: {BIN} is missing; run without --no-build")
+    if not (ROOT / DAGAZ).exists():
+        sys.exit(f"error: {DAGAZ} is missing; run without --no-build")
 
     # Pin this process (OpenSpiel runs in it) to the same core as the dagaz runs.
     pinned = "not pinned: taskset and sched_setaffinity unavailable"
@@ -512,12 +634,22 @@ def main():
         if not (ROOT / g["file"]).exists():
             r["skipped"] = f"no {g['file']}"
             log(f"  skipped: {g['file']} is not in this checkout")
+            if g["key"] in BOT_GAMES and not args.no_bots:
+                r["bots_skipped"] = r["skipped"]
         else:
-            try:
-                r.update(bench_dagaz(g, args.core))
-            except (RuntimeError, subprocess.SubprocessError, ValueError, KeyError) as e:
-                r = {"skipped": "dagaz failed"}
-                log(f"  dagaz failed: {e}")
+            if not args.bots_only:
+                try:
+                    r.update(bench_dagaz(g, args.core))
+                except (RuntimeError, subprocess.SubprocessError, ValueError, KeyError) as e:
+                    r = {"skipped": "dagaz failed"}
+                    log(f"  dagaz failed: {e}")
+            if g["key"] in BOT_GAMES and not args.no_bots:
+                for key, binary in [("bots", None)] + ([("bots_before", before_bin)] if before_bin else []):
+                    try:
+                        r[key] = bench_bots(g, args.core, binary)
+                    except (RuntimeError, subprocess.SubprocessError, ValueError, KeyError) as e:
+                        r[key + "_skipped"] = "dagaz failed"
+                        log(f"  bots ({binary or DAGAZ}) failed: {e}")
         if g["openspiel"] and pyspiel is not None:
             try:
                 r["openspiel"] = bench_openspiel(pyspiel, g["openspiel"], args.openspiel_seconds)
@@ -532,7 +664,10 @@ def main():
     except OSError:
         pass
 
-    text = report(m, results, os_status, args.openspiel_seconds, floors=not args.no_floors)
+    if args.bots_only:
+        results = [(g, r) for g, r in results if g["key"] in BOT_GAMES]
+    text = report(m, results, os_status, args.openspiel_seconds, floors=not args.no_floors,
+                  throughput=not args.bots_only, before_label=args.before_label or args.before_bin)
     print(text)
     if args.json:
         Path(args.json).write_text(json.dumps(dict(machine=m, results=[dict(game=g, **r) for g, r in results]),
@@ -548,7 +683,8 @@ def main():
         out.write_text(f"{head}{BEGIN}\n{text}\n{END}{tail}")
         log(f"wrote {out}")
     if not args.no_floors:
-        missed = [t for t, ok in judge(results) if not ok]
+        missed = [] if args.bots_only else [t for t, ok in judge(results) if not ok]
+        missed += [t for t, ok in judge_bots(results) if not ok]
         for t in missed:
             log(f"floor missed: {t}")
         if missed:
