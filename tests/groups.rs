@@ -3,10 +3,10 @@
 //! fails if its rule is ignored. Go positions are on the 5x5 variant of `games/go-9x9.zrf` (columns a-e,
 //! rows 1-5); Hex on the 9x9 variant of `games/hex.zrf`.
 
-use dagaz::compile::compile;
 use dagaz::engine::{position, Action, Engine, Move, State};
 use dagaz::lang::diag::render_all;
 use dagaz::lang::read_str;
+use dagaz::load::compile_source as compile;
 use dagaz::load::{load, load_game, VariantSel};
 use std::path::Path;
 

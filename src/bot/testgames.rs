@@ -317,7 +317,6 @@ pub fn bare_game() -> Game {
         stacks: false,
         extensions: vec![],
         attack: Default::default(),
-        program_index: Default::default(),
     }
 }
 

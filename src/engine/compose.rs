@@ -1,7 +1,7 @@
 //! Complete moves: composite moves enumerated whole from their parts, and moves of the same net effect merged.
 
 use super::apply::{make_part, make_parts, unmake, Undo};
-use super::gen::{parts, Emissions, TypeFilter};
+use super::gen::{parts, Emissions, ProgramIndex, TypeFilter};
 use super::movelist::MoveList;
 use super::moves::{Action, Move};
 use super::state::State;
@@ -80,6 +80,7 @@ fn work_copy<'s>(work: &'s mut Option<State>, state: &State) -> &'s mut State {
 
 struct Composer<'a> {
     game: &'a Game,
+    index: &'a ProgramIndex,
     player: Player,
     owner: Player,
     out: &'a mut MoveList,
@@ -135,6 +136,7 @@ impl Composer<'_> {
         let base = self.em.len();
         parts(
             self.game,
+            self.index,
             self.work,
             self.player,
             self.owner,
@@ -287,19 +289,22 @@ fn placed_hash(state: &State, actions: &[Action]) -> Option<u64> {
 /// effect merged.
 pub(super) fn complete_moves(
     game: &Game,
+    index: &ProgramIndex,
     state: &State,
     player: Player,
     owner: Player,
     filter: TypeFilter<'_>,
 ) -> Result<Vec<Move>, EngineError> {
     let mut out = MoveList::new();
-    with_scratch(|s| complete_moves_into(game, state, player, owner, filter, &mut out, s))?;
+    with_scratch(|s| complete_moves_into(game, index, state, player, owner, filter, &mut out, s))?;
     Ok(out.to_moves())
 }
 
 /// [`complete_moves`] appended to a move buffer, with the scratch buffers given.
+#[allow(clippy::too_many_arguments)]
 pub fn complete_moves_into(
     game: &Game,
+    index: &ProgramIndex,
     state: &State,
     player: Player,
     owner: Player,
@@ -323,7 +328,7 @@ pub fn complete_moves_into(
     prefix.clear();
     chain.clear();
     let first_move = out.len();
-    parts(game, state, player, owner, filter, None, em)?;
+    parts(game, index, state, player, owner, filter, None, em)?;
     let firsts = em.len();
     let composite = em
         .parts
@@ -343,6 +348,7 @@ pub fn complete_moves_into(
     let out_lazy = out.lazy;
     let mut c = Composer {
         game,
+        index,
         player,
         owner,
         out,
@@ -532,6 +538,7 @@ fn merge_equal_singles(
 /// repetition rule or extension module.
 pub fn generate_into(
     game: &Game,
+    index: &ProgramIndex,
     state: &State,
     out: &mut MoveList,
     scratch: &mut Scratch,
@@ -540,7 +547,7 @@ pub fn generate_into(
     let entry = &game.turn_order.entries[state.turn];
     let (player, owner) = (entry.player, entry.moves_as);
     let mut gen = |f: TypeFilter<'_>, out: &mut MoveList| {
-        complete_moves_into(game, state, player, owner, f, out, scratch)
+        complete_moves_into(game, index, state, player, owner, f, out, scratch)
     };
     // Under `move-priorities`, only the first type with a move counts (as in `gen::legal_moves`).
     match entry.move_type {
@@ -579,6 +586,7 @@ pub fn add_pass(game: &Game, state: &State, out: &mut MoveList) {
 /// continuations are generated again, as the composer generated them, and the part at the recorded index made.
 pub fn resolve(
     game: &Game,
+    index: &ProgramIndex,
     state: &State,
     list: &mut MoveList,
     i: usize,
@@ -604,7 +612,7 @@ pub fn resolve(
         };
         let base = em.len();
         let only = (!anywhere).then_some(at.unwrap_or(Pos(0)));
-        parts(game, work, player, owner, filter, only, em)?;
+        parts(game, index, work, player, owner, filter, only, em)?;
         let idx = base + list.paths[h.path as usize + k] as usize;
         let Some(e) = em.parts.get(idx).copied() else {
             return Err(EngineError(format!(

@@ -1,5 +1,10 @@
 //! The engine: game state, moves, the move-program interpreter, composite moves, options, end of game, perft.
 //! [`Engine`] is the one interface bots, the tournament and `dagaz session` use.
+//!
+//! The engine imports the compiler's data (`crate::compile`) and nothing of `crate::extension`: a game names
+//! its extension modules, and the engine is handed their [`Hooks`] by whoever builds it ([`Engine::new`] and
+//! [`Engine::with_options`] are defined in `crate::load`, which resolves the names through the registry;
+//! [`Engine::with_hooks`] takes any resolver).
 
 pub mod apply;
 pub mod attack;
@@ -9,6 +14,7 @@ pub mod draughts;
 pub mod end;
 pub mod gen;
 pub mod groups;
+pub mod hooks;
 pub mod invariant;
 pub mod movelist;
 pub mod moves;
@@ -21,6 +27,7 @@ pub mod stack;
 pub mod state;
 
 pub use end::Outcome;
+pub use hooks::{Hooks, Resolver};
 pub use movelist::MoveList;
 pub use moves::{Action, Move, Part};
 pub use state::{Piece, State};
@@ -39,9 +46,87 @@ impl std::fmt::Display for EngineError {
 
 impl std::error::Error for EngineError {}
 
+/// Why [`Engine::play_checked`] refused a move.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum IllegalMove {
+    /// The move is not one of the legal moves of the position (there are `legal` of them).
+    NotLegal { legal: usize },
+    /// The legal moves could not be listed.
+    Engine(EngineError),
+}
+
+impl std::fmt::Display for IllegalMove {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            IllegalMove::NotLegal { legal: 0 } => {
+                f.write_str("illegal move: the player to move has no legal move")
+            }
+            IllegalMove::NotLegal { legal } => write!(
+                f,
+                "illegal move: not one of the {legal} legal moves of the position"
+            ),
+            IllegalMove::Engine(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for IllegalMove {}
+
+impl From<EngineError> for IllegalMove {
+    fn from(e: EngineError) -> IllegalMove {
+        IllegalMove::Engine(e)
+    }
+}
+
+/// How an engine plays: which of its backends it may use (see [`Engine::with_hooks`], where they are chosen).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct EngineOptions {
+    /// Force the general path everywhere: moves from the interpreter and the composer, with no native or
+    /// specialised backend (no draughts kernel, no count plan, no sample plan, no royal-listed legality
+    /// path, no first op decided before a program's run). The same moves, outcomes and games, only slower:
+    /// the reference the backends are tested against.
+    pub general_path: bool,
+}
+
+impl EngineOptions {
+    /// The environment variable that forces the general path for every engine built by [`Engine::new`]:
+    /// `1` (or `true`, `yes`, `on`) forces it; unset, empty, `0` (`false`, `no`, `off`) leaves the default.
+    pub const GENERAL_PATH_ENV: &'static str = "DAGAZ_GENERAL_PATH";
+
+    /// The general path everywhere (see [`EngineOptions::general_path`]).
+    pub fn general() -> EngineOptions {
+        EngineOptions { general_path: true }
+    }
+
+    /// The options the environment asks for ([`EngineOptions::GENERAL_PATH_ENV`]); an error names a value
+    /// that is neither on nor off.
+    pub fn from_env() -> Result<EngineOptions, String> {
+        let value = std::env::var_os(Self::GENERAL_PATH_ENV).unwrap_or_default();
+        let text = value.to_string_lossy().trim().to_ascii_lowercase();
+        let general_path = match text.as_str() {
+            "" | "0" | "false" | "no" | "off" => false,
+            "1" | "true" | "yes" | "on" => true,
+            _ => {
+                return Err(format!(
+                    "{}={:?}: expected 1 (force the general path) or 0",
+                    Self::GENERAL_PATH_ENV,
+                    value
+                ))
+            }
+        };
+        Ok(EngineOptions { general_path })
+    }
+}
+
 /// A compiled game with what the engine derives from it once.
 pub struct Engine<'g> {
     pub game: &'g Game,
+    /// How it plays (the general path forced or not).
+    options: EngineOptions,
+    /// The hooks of the game's extension modules, in the order `Game::extensions` names them.
+    hooks: Vec<&'static dyn Hooks>,
+    /// Each piece type's move programs by move type (see [`gen::ProgramIndex`]).
+    index: gen::ProgramIndex,
     /// Per player: the piece types `(checkmated T)` protects; moves that leave one attacked are illegal.
     royal: Vec<Vec<PieceType>>,
     /// The piece types a promotion produces (`(add T)`, `change-type T`): the "kings" of `maximal captures 2`.
@@ -95,8 +180,86 @@ pub fn cond_reads_history(c: &EndCond) -> bool {
     }
 }
 
+/// The backends an engine uses, chosen in one place ([`Backends::choose`]).
+struct Backends {
+    flat: bool,
+    royal_listed: bool,
+    count: Option<count::CountPlan>,
+    sample: Option<sample::SamplePlan>,
+    draughts: Option<draughts::DraughtsPlan>,
+    /// Whether the program index decides a program's first op before its run ([`gen::First`]).
+    decide_first: bool,
+}
+
+impl Backends {
+    /// Every choice of backend for `game`: the general interpreter and composer always serve; on top of them,
+    /// where the analyses accept the game, the draughts kernel (native move lists), the count plan (perft's
+    /// last level and playouts count without building), the sample plan (playouts draw one move by running
+    /// generators), the royal-listed path (candidates in a move buffer, each tested by make and unmake) and
+    /// the first ops decided before a run. With `options.general_path`, none of them.
+    fn choose(game: &Game, royal: &[Vec<PieceType>], options: EngineOptions) -> Backends {
+        let judged_whole = game.phases.is_empty()
+            && matches!(game.options.maximal_captures, MaximalCaptures::No)
+            && game.capture_order.is_empty()
+            && game.invariants.is_empty()
+            && game.forbid_repetition.is_none()
+            && game.extensions.is_empty();
+        // Not a backend: where no rule judges a generated move, the composer lists the moves into a buffer.
+        let flat = judged_whole && royal.iter().all(|r| r.is_empty());
+        if options.general_path {
+            return Backends {
+                flat,
+                royal_listed: false,
+                count: None,
+                sample: None,
+                draughts: None,
+                decide_first: false,
+            };
+        }
+        let royal_listed = judged_whole && !flat && game.options.pass_turn == PassTurn::No;
+        let count = if flat { count::plan(game).ok() } else { None };
+        let sample = if flat && count.is_none() {
+            sample::plan(game).ok()
+        } else {
+            None
+        };
+        let draughts = if flat {
+            draughts::plan(game).ok()
+        } else {
+            None
+        };
+        Backends {
+            flat,
+            royal_listed,
+            count,
+            sample,
+            draughts,
+            decide_first: true,
+        }
+    }
+}
+
 impl<'g> Engine<'g> {
-    pub fn new(game: &'g Game) -> Engine<'g> {
+    /// The engine of `game` playing as `options` say, with the hooks of the game's extension modules as
+    /// `resolve` finds them by name; an error names a module it does not know. (`Engine::new` and
+    /// `Engine::with_options`, in `crate::load`, resolve through the registry of `crate::extension`.)
+    pub fn with_hooks(
+        game: &'g Game,
+        options: EngineOptions,
+        resolve: Resolver<'_>,
+    ) -> Result<Engine<'g>, EngineError> {
+        let hooks = game
+            .extensions
+            .iter()
+            .map(|e| {
+                resolve(&e.name).ok_or_else(|| {
+                    EngineError(format!(
+                        "{}: unknown extension module `{}`",
+                        game.title, e.name
+                    ))
+                })
+            })
+            .collect::<Result<Vec<_>, _>>()?;
         let mut royal = vec![vec![]; game.players.len()];
         fn collect(c: &EndCond, out: &mut Vec<PieceType>) {
             match c {
@@ -137,27 +300,19 @@ impl<'g> Engine<'g> {
         }
         kings.sort();
         kings.dedup();
-        let judged_whole = game.phases.is_empty()
-            && matches!(game.options.maximal_captures, MaximalCaptures::No)
-            && game.capture_order.is_empty()
-            && game.invariants.is_empty()
-            && game.forbid_repetition.is_none()
-            && game.extensions.is_empty();
-        let flat = judged_whole && royal.iter().all(|r| r.is_empty());
-        let royal_listed = judged_whole && !flat && game.options.pass_turn == PassTurn::No;
-        let count = if flat { count::plan(game).ok() } else { None };
-        let sample = if flat && count.is_none() {
-            sample::plan(game).ok()
-        } else {
-            None
-        };
-        let draughts = if flat {
-            draughts::plan(game).ok()
-        } else {
-            None
-        };
-        Engine {
+        let Backends {
+            flat,
+            royal_listed,
+            count,
+            sample,
+            draughts,
+            decide_first,
+        } = Backends::choose(game, &royal, options);
+        Ok(Engine {
             game,
+            options,
+            hooks,
+            index: gen::ProgramIndex::new(game, decide_first),
             royal,
             kings,
             flat,
@@ -174,7 +329,17 @@ impl<'g> Engine<'g> {
                     .end_conditions
                     .iter()
                     .any(|ec| cond_reads_history(&ec.cond)),
-        }
+        })
+    }
+
+    /// The options this engine plays with.
+    pub fn options(&self) -> EngineOptions {
+        self.options
+    }
+
+    /// The hooks of the game's extension modules, in the order the game names them.
+    pub fn extension_hooks(&self) -> &[&'static dyn Hooks] {
+        &self.hooks
     }
 
     /// Whether the end of the game may read the history of position keys (see the field); where it may not,
@@ -195,8 +360,8 @@ impl<'g> Engine<'g> {
 
     pub fn initial(&self) -> State {
         let mut s = State::initial(self.game);
-        if !self.game.extensions.is_empty() {
-            for m in &self.game.extensions {
+        if !self.hooks.is_empty() {
+            for m in &self.hooks {
                 m.setup(self.game, &mut s);
             }
             s.hash = s.full_hash();
@@ -215,9 +380,9 @@ impl<'g> Engine<'g> {
     }
 
     pub fn legal_moves(&self, s: &State) -> Result<Vec<Move>, EngineError> {
-        let mut moves = gen::legal_moves(self.game, s, &self.royal, &self.kings)?;
+        let mut moves = gen::legal_moves(self.game, &self.index, s, &self.royal, &self.kings)?;
         // Extension modules rewrite or filter the complete moves (`crate::extension`).
-        for m in &self.game.extensions {
+        for m in &self.hooks {
             m.moves(self.game, s, &mut moves)?;
         }
         // Ko and superko judge the moves whole, the modules' captures included.
@@ -248,7 +413,9 @@ impl<'g> Engine<'g> {
                 return Ok(());
             }
         }
-        compose::with_scratch(|scratch| compose::generate_into(self.game, s, out, scratch))
+        compose::with_scratch(|scratch| {
+            compose::generate_into(self.game, &self.index, s, out, scratch)
+        })
     }
 
     /// [`Engine::legal_into`] always on the general path (the interpreter and the composer), never on a native
@@ -257,7 +424,9 @@ impl<'g> Engine<'g> {
         if !self.flat {
             return self.legal_into(s, out);
         }
-        compose::with_scratch(|scratch| compose::generate_into(self.game, s, out, scratch))
+        compose::with_scratch(|scratch| {
+            compose::generate_into(self.game, &self.index, s, out, scratch)
+        })
     }
 
     /// The index of move `i` of a move buffer in handle mode ([`MoveList::lazy`]) as a whole move: built and
@@ -267,7 +436,9 @@ impl<'g> Engine<'g> {
         if i < moves.len() && moves.handle(i).is_none() {
             return Ok(i);
         }
-        compose::with_scratch(|scratch| compose::resolve(self.game, s, moves, i, scratch))
+        compose::with_scratch(|scratch| {
+            compose::resolve(self.game, &self.index, s, moves, i, scratch)
+        })
     }
 
     /// [`Engine::outcome`] given the legal moves in a move buffer (games where [`Engine::flat`] holds).
@@ -349,7 +520,9 @@ impl<'g> Engine<'g> {
         }
         // With no pass, no phases and no rule over whole lists, the generation of the flat path lists exactly
         // the candidates.
-        compose::with_scratch(|scratch| compose::generate_into(self.game, s, out, scratch))
+        compose::with_scratch(|scratch| {
+            compose::generate_into(self.game, &self.index, s, out, scratch)
+        })
     }
 
     /// Whether candidate `i` of a list from [`Engine::candidates_into`] is legal for `player`, the player to
@@ -402,7 +575,7 @@ impl<'g> Engine<'g> {
     /// The player to move and the candidate moves (see [`gen::candidates`]): the legal moves are those of them
     /// that [`Engine::candidate_legal`] accepts, or, when none is, [`Engine::no_candidate`].
     pub fn candidates(&self, s: &State) -> Result<(Player, Vec<Move>), EngineError> {
-        gen::candidates(self.game, s, &self.kings)
+        gen::candidates(self.game, &self.index, s, &self.kings)
     }
 
     /// Whether a candidate move of `player` is legal.
@@ -412,7 +585,15 @@ impl<'g> Engine<'g> {
         player: Player,
         m: &Move,
     ) -> Result<bool, EngineError> {
-        gen::candidate_legal(self.game, s, &self.royal, &self.kings, player, m)
+        gen::candidate_legal(
+            self.game,
+            &self.index,
+            s,
+            &self.royal,
+            &self.kings,
+            player,
+            m,
+        )
     }
 
     /// The legal moves when no candidate is legal: the forced pass, or none.
@@ -426,9 +607,24 @@ impl<'g> Engine<'g> {
         gen::apply_move(self.game, s, m)
     }
 
-    /// Plays a move on the state in place (no copy): what a game that never goes back needs.
+    /// Plays a move on the state in place (no copy): what a game that never goes back needs. Unchecked: `m`
+    /// must be one of the legal moves of `s` (as search plays them); [`Engine::play_checked`] refuses any
+    /// other.
     pub fn play(&self, s: &mut State, m: &Move) {
         apply::play(self.game, s, m)
+    }
+
+    /// [`Engine::play`] for a move from outside: refuses, leaving `s` as it was, a move that is not one of the
+    /// legal moves of `s` ([`Engine::legal_moves`]) — a move of the other player, a move of another position,
+    /// any move where there is none. It does not ask whether the game is over ([`Engine::outcome`] needs the
+    /// history of the positions).
+    pub fn play_checked(&self, s: &mut State, m: &Move) -> Result<(), IllegalMove> {
+        let legal = self.legal_moves(s)?;
+        if !legal.contains(m) {
+            return Err(IllegalMove::NotLegal { legal: legal.len() });
+        }
+        self.play(s, m);
+        Ok(())
     }
 
     /// Plays a move on the state in place, saving in `undo` what [`Engine::unmake`] needs to take it back.
@@ -449,7 +645,7 @@ impl<'g> Engine<'g> {
         history: &[u64],
     ) -> Result<Option<Outcome>, EngineError> {
         // An extension module's end of the game comes before the file's own conditions.
-        for m in &self.game.extensions {
+        for m in &self.hooks {
             if let Some(o) = m.outcome(self.game, s, moves, history) {
                 return Ok(Some(o));
             }
