@@ -301,6 +301,10 @@ pub struct ProgramIndex {
     /// Per piece type and slot (`kind * (slots + 1) + slot`): its programs are `entries[range.0..range.1]`.
     ranges: Vec<(u32, u32)>,
     entries: Vec<Entry>,
+    /// The engine's general path is forced (`EngineOptions::general_path`): no first op is decided before
+    /// a run, and the legality tests build no [`LegalityCache`]. Carried here because the index goes wherever
+    /// moves are generated.
+    general: bool,
 }
 
 /// A program of a piece type, with its first op when [`parts`] may decide it.
@@ -364,9 +368,9 @@ pub(crate) fn type_slots(game: &Game) -> usize {
 }
 
 impl ProgramIndex {
-    /// The index of `game`'s programs; with `decide_first`, each program's first op where [`parts`] may decide
-    /// it before the run (see [`First`]), else every first op left to the run (the general path).
-    pub fn new(game: &Game, decide_first: bool) -> ProgramIndex {
+    /// The index of `game`'s programs, with each program's first op where [`parts`] may decide it before the
+    /// run (see [`First`]); on the `general` path, every first op is left to the run.
+    pub fn new(game: &Game, general: bool) -> ProgramIndex {
         let slot = |t: Option<MoveType>| t.map_or(0, |t| t.idx() + 1);
         let slots = type_slots(game);
         let mut ranges = Vec::with_capacity(game.pieces.len() * (slots + 1));
@@ -376,10 +380,10 @@ impl ProgramIndex {
                 let start = entries.len() as u32;
                 for (j, p) in piece.moves.iter().enumerate() {
                     if k == slots || slot(p.move_type) == k {
-                        let (first, dir) = if decide_first {
-                            First::of(p)
-                        } else {
+                        let (first, dir) = if general {
                             (First::Run, Dir(0))
+                        } else {
+                            First::of(p)
                         };
                         entries.push(Entry {
                             prog: j as u16,
@@ -395,7 +399,14 @@ impl ProgramIndex {
             slots,
             ranges,
             entries,
+            general,
         }
+    }
+
+    /// Whether the engine's general path is forced (see the field).
+    #[inline]
+    pub fn general(&self) -> bool {
+        self.general
     }
 
     /// The move programs of piece type `kind` with move type `t`, in declaration order.
@@ -761,7 +772,11 @@ fn finish_legal(
     mut moves: Vec<Move>,
 ) -> Result<Vec<Move>, EngineError> {
     if let Some(types) = royal.get(player.idx()).filter(|t| !t.is_empty()) {
-        let cache = LegalityCache::build(game, state, player, types)?;
+        let cache = if index.general() {
+            None
+        } else {
+            LegalityCache::build(game, state, player, types)?
+        };
         let mut keep = Vec::with_capacity(moves.len());
         for m in moves {
             let after = apply_move(game, state, &m);
@@ -1193,7 +1208,7 @@ mod tests {
             let Ok(game) = load_game(&path, &VariantSel::First) else {
                 continue;
             };
-            let index = ProgramIndex::new(&game, true);
+            let index = ProgramIndex::new(&game, false);
             let types = (0..game.move_types.len() + 2).map(|t| match t {
                 0 => None,
                 t => Some(MoveType((t - 1) as u16)),
@@ -1261,7 +1276,7 @@ mod tests {
                 let entry = &game.turn_order.entries[s.turn];
                 let (player, owner) = (entry.player, entry.moves_as);
                 let mut fast = Emissions::default();
-                let index = ProgramIndex::new(&game, true);
+                let index = ProgramIndex::new(&game, false);
                 parts(
                     &game,
                     &index,

@@ -31,7 +31,7 @@ pub fn filter(
     let mut caches = Vec::with_capacity(game.invariants.len());
     for inv in &game.invariants {
         caches.push(match &inv.cond {
-            InvCond::NotAttacked { types, all: false } => {
+            InvCond::NotAttacked { types, all: false } if !index.general() => {
                 gen::LegalityCache::build(game, state, player, types)?
             }
             _ => None,

@@ -187,16 +187,17 @@ struct Backends {
     count: Option<count::CountPlan>,
     sample: Option<sample::SamplePlan>,
     draughts: Option<draughts::DraughtsPlan>,
-    /// Whether the program index decides a program's first op before its run ([`gen::First`]).
-    decide_first: bool,
+    /// The general path is forced: the program index decides no program's first op before its run
+    /// ([`gen::First`]), and the legality tests build no [`gen::LegalityCache`].
+    general: bool,
 }
 
 impl Backends {
     /// Every choice of backend for `game`: the general interpreter and composer always serve; on top of them,
     /// where the analyses accept the game, the draughts kernel (native move lists), the count plan (perft's
     /// last level and playouts count without building), the sample plan (playouts draw one move by running
-    /// generators), the royal-listed path (candidates in a move buffer, each tested by make and unmake) and
-    /// the first ops decided before a run. With `options.general_path`, none of them.
+    /// generators), the royal-listed path (candidates in a move buffer, each tested by make and unmake), the
+    /// first ops decided before a run and the legality cache. With `options.general_path`, none of them.
     fn choose(game: &Game, royal: &[Vec<PieceType>], options: EngineOptions) -> Backends {
         let judged_whole = game.phases.is_empty()
             && matches!(game.options.maximal_captures, MaximalCaptures::No)
@@ -213,7 +214,7 @@ impl Backends {
                 count: None,
                 sample: None,
                 draughts: None,
-                decide_first: false,
+                general: true,
             };
         }
         let royal_listed = judged_whole && !flat && game.options.pass_turn == PassTurn::No;
@@ -234,7 +235,7 @@ impl Backends {
             count,
             sample,
             draughts,
-            decide_first: true,
+            general: false,
         }
     }
 }
@@ -306,13 +307,13 @@ impl<'g> Engine<'g> {
             count,
             sample,
             draughts,
-            decide_first,
+            general,
         } = Backends::choose(game, &royal, options);
         Ok(Engine {
             game,
             options,
             hooks,
-            index: gen::ProgramIndex::new(game, decide_first),
+            index: gen::ProgramIndex::new(game, general),
             royal,
             kings,
             flat,

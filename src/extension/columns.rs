@@ -225,7 +225,7 @@ pub(super) fn expand(
     }
     let mut x = Expander {
         game,
-        index: ProgramIndex::new(game, true),
+        index: ProgramIndex::new(game, false),
         rules,
         player,
         out: others,
