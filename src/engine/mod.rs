@@ -83,8 +83,9 @@ impl From<EngineError> for IllegalMove {
 pub struct EngineOptions {
     /// Force the general path everywhere: moves from the interpreter and the composer, with no native or
     /// specialised backend (no draughts kernel, no count plan, no sample plan, no royal-listed legality
-    /// path, no first op decided before a program's run). The same moves, outcomes and games, only slower:
-    /// the reference the backends are tested against.
+    /// path, no first op decided before a program's run, no legality cache). The same moves, outcomes and
+    /// games, only slower: the reference the backends are tested against. (The bytecode's fused ops are the
+    /// compiler's and stay.)
     pub general_path: bool,
 }
 
