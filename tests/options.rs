@@ -3,9 +3,9 @@
 
 mod common;
 
-use dagaz::compile::compile;
 use dagaz::engine::{position, Engine};
 use dagaz::lang::read_str;
+use dagaz::load::compile_source as compile;
 
 fn game(src: &str) -> dagaz::Game {
     let read = read_str("inline.zrf", src, std::path::Path::new("."));

@@ -77,8 +77,8 @@ pub fn lookup(known: &[&'static dyn Module], name: &str) -> Option<&'static dyn 
 /// The hint for an unknown module name: the known ones, or why there are none.
 fn known_hint(known: &[&'static dyn Module]) -> String {
     if known.is_empty() {
-        "this compile was given no extension modules; load the game through `dagaz::load` \
-         (`load::compile_source`), which knows every registered module"
+        "this compile was given no extension modules; `dagaz::load::compile_source` knows every \
+         registered module"
             .to_string()
     } else {
         let names: Vec<_> = known.iter().map(|m| m.name()).collect();

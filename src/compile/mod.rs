@@ -788,10 +788,15 @@ impl Compiler<'_> {
     }
 }
 
-/// Compiles one game or variant. Errors and warnings go to `diags`; `None` when there were errors. No extension
-/// module is known: a game that names one does not compile (`crate::load::compile_source` knows them all).
-pub fn compile(src: &GameSource, diags: &mut Vec<Diagnostic>) -> Option<Game> {
-    compile_with(src, diags, &[], &[])
+/// Compiles one game or variant, knowing the extension modules `known` (which the file may name). Errors and
+/// warnings go to `diags`; `None` when there were errors. `crate::load::compile_source` gives every
+/// registered module.
+pub fn compile(
+    src: &GameSource,
+    diags: &mut Vec<Diagnostic>,
+    known: &[&'static dyn Module],
+) -> Option<Game> {
+    compile_with(src, diags, known, &[])
 }
 
 /// [`compile`] knowing the extension modules `known`, which the file may name (`(extension NAME)`), for a

@@ -660,8 +660,8 @@ pub(super) fn perft(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::compile::compile;
     use crate::lang::read_str;
+    use crate::load::compile_source as compile;
 
     fn game(src: &str) -> Game {
         let read = read_str("inline.zrf", src, std::path::Path::new("."));
