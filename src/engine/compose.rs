@@ -31,12 +31,12 @@ impl Hasher for IdentityHasher {
 type KeySet = HashSet<u64, BuildHasherDefault<IdentityHasher>>;
 
 /// Parts one composite move may have.
-const MAX_PARTS: usize = 256;
+pub(super) const MAX_PARTS: usize = 256;
 /// Complete moves one position may have.
-const MAX_MOVES: usize = 200_000;
+pub(super) const MAX_MOVES: usize = 200_000;
 /// Parts all the complete moves of one position may have together: long composite moves times many moves
 /// would otherwise reach gigabytes before either limit above (a fuzzed file: 2.9 GB).
-const MAX_TOTAL_PARTS: usize = 2_000_000;
+pub(super) const MAX_TOTAL_PARTS: usize = 2_000_000;
 
 /// What listing moves reuses from ply to ply, per thread: the emitted parts (a stack: each level of a
 /// composite move appends its continuations and truncates back), the working state and its undo log, the
@@ -123,11 +123,9 @@ impl Composer<'_> {
             || self.finished >= MAX_MOVES
             || self.total_parts >= MAX_TOTAL_PARTS
         {
-            return Err(EngineError(format!(
-                "{}: a composite move grew past {MAX_PARTS} parts, or the position past {MAX_MOVES} moves or \
-                 {MAX_TOTAL_PARTS} parts in all",
-                self.game.title
-            )));
+            return Err(EngineError::TooLarge {
+                game: self.game.title.clone(),
+            });
         }
         let filter = match types {
             Some(t) => TypeFilter::Only(Some(t)),
@@ -615,10 +613,10 @@ pub fn resolve(
         parts(game, index, work, player, owner, filter, only, em)?;
         let idx = base + list.paths[h.path as usize + k] as usize;
         let Some(e) = em.parts.get(idx).copied() else {
-            return Err(EngineError(format!(
-                "{}: a listed move could not be rebuilt",
-                game.title
-            )));
+            return Err(EngineError::Inconsistent {
+                game: game.title.clone(),
+                what: "a listed move could not be rebuilt".into(),
+            });
         };
         apply_part_view(game, work, em.view(idx));
         chosen.push(idx);

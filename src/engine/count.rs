@@ -525,7 +525,10 @@ impl CountPlan {
             out.push_pass();
             return Ok(());
         }
-        let lost = || EngineError(format!("{}: a counted move could not be built", game.title));
+        let lost = || EngineError::Inconsistent {
+            game: game.title.clone(),
+            what: "a counted move could not be built".into(),
+        };
         let mut k = i;
         let p = *c
             .prefixes

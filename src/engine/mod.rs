@@ -35,12 +35,70 @@ pub use state::{Piece, State};
 use crate::compile::*;
 
 /// An error while playing: a runaway program, a composite move that does not end. Names the game and where.
+/// Rendered in one place (its `Display`).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct EngineError(pub String);
+pub enum EngineError {
+    /// A move program ran more steps than its budget from one square (an endless `while`?).
+    Runaway {
+        game: String,
+        /// The square the program started from, by name.
+        from: String,
+        /// The program's source text.
+        program: String,
+    },
+    /// The move programs of one position emitted more actions than the interpreter keeps.
+    TooManyActions { game: String },
+    /// A composite move grew past the composer's parts, or a position past its moves or parts in all.
+    TooLarge { game: String },
+    /// The game names an extension module that the engine's resolver does not know.
+    UnknownModule { game: String, module: String },
+    /// A method that serves some games only was called for another (`what` says which).
+    NotServed { game: String, what: &'static str },
+    /// The engine contradicted itself (a listed move that cannot be rebuilt, a counted one that cannot be
+    /// built, ...): a bug, `what` says where.
+    Inconsistent { game: String, what: String },
+    /// Any other error, as its text (extension modules, callers outside the engine).
+    Other(String),
+}
+
+/// [`EngineError::Other`]: the constructor the error had when it was a tuple struct of its text, kept for
+/// callers outside the engine.
+#[allow(non_snake_case)]
+pub fn EngineError(message: String) -> EngineError {
+    EngineError::Other(message)
+}
 
 impl std::fmt::Display for EngineError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
+        match self {
+            EngineError::Runaway {
+                game,
+                from,
+                program,
+            } => write!(
+                f,
+                "{game}: a move program ran more than {} steps from {from} (an endless `while`?): {program}",
+                run::STEP_BUDGET
+            ),
+            EngineError::TooManyActions { game } => write!(
+                f,
+                "{game}: the move programs of one position emitted more than {} actions",
+                run::MAX_EMITTED_ACTIONS
+            ),
+            EngineError::TooLarge { game } => write!(
+                f,
+                "{game}: a composite move grew past {} parts, or the position past {} moves or {} parts in all",
+                compose::MAX_PARTS,
+                compose::MAX_MOVES,
+                compose::MAX_TOTAL_PARTS
+            ),
+            EngineError::UnknownModule { game, module } => {
+                write!(f, "{game}: unknown extension module `{module}`")
+            }
+            EngineError::NotServed { game, what } => write!(f, "{game}: {what}"),
+            EngineError::Inconsistent { game, what } => write!(f, "{game}: {what}"),
+            EngineError::Other(text) => f.write_str(text),
+        }
     }
 }
 
@@ -254,11 +312,9 @@ impl<'g> Engine<'g> {
             .extensions
             .iter()
             .map(|e| {
-                resolve(&e.name).ok_or_else(|| {
-                    EngineError(format!(
-                        "{}: unknown extension module `{}`",
-                        game.title, e.name
-                    ))
+                resolve(&e.name).ok_or_else(|| EngineError::UnknownModule {
+                    game: game.title.clone(),
+                    module: e.name.clone(),
                 })
             })
             .collect::<Result<Vec<_>, _>>()?;
@@ -403,10 +459,10 @@ impl<'g> Engine<'g> {
     /// [`Engine::legal_moves`]; only for games where [`Engine::flat`] holds (otherwise an error).
     pub fn legal_into(&self, s: &State, out: &mut MoveList) -> Result<(), EngineError> {
         if !self.flat {
-            return Err(EngineError(format!(
-                "{}: the move buffer does not apply this game's rules on complete moves",
-                self.game.title
-            )));
+            return Err(EngineError::NotServed {
+                game: self.game.title.clone(),
+                what: "the move buffer does not apply this game's rules on complete moves",
+            });
         }
         // A draughts plan lists the moves natively where it takes the position (no scratch needed).
         if let Some(plan) = &self.draughts {
@@ -515,10 +571,10 @@ impl<'g> Engine<'g> {
     /// only for games where [`Engine::royal_listed`] holds (otherwise an error).
     pub fn candidates_into(&self, s: &State, out: &mut MoveList) -> Result<(), EngineError> {
         if !self.royal_listed {
-            return Err(EngineError(format!(
-                "{}: the move buffer does not list this game's candidates",
-                self.game.title
-            )));
+            return Err(EngineError::NotServed {
+                game: self.game.title.clone(),
+                what: "the move buffer does not list this game's candidates",
+            });
         }
         // With no pass, no phases and no rule over whole lists, the generation of the flat path lists exactly
         // the candidates.
@@ -790,6 +846,65 @@ mod tests {
     use super::*;
     use crate::engine::playout::{below, game_rng};
     use crate::load::{load_game, VariantSel};
+
+    /// Each kind of error renders the text the engine gave it when errors were their text (tests and outputs
+    /// read it).
+    #[test]
+    fn errors_render_their_old_texts() {
+        let g = || "Chess".to_string();
+        let cases = [
+            (
+                EngineError::Runaway {
+                    game: g(),
+                    from: "e2".into(),
+                    program: "(n add)".into(),
+                },
+                "Chess: a move program ran more than 1000000 steps from e2 (an endless `while`?): (n add)",
+            ),
+            (
+                EngineError::TooManyActions { game: g() },
+                "Chess: the move programs of one position emitted more than 10000000 actions",
+            ),
+            (
+                EngineError::TooLarge { game: g() },
+                "Chess: a composite move grew past 256 parts, or the position past 200000 moves or 2000000 \
+                 parts in all",
+            ),
+            (
+                EngineError::UnknownModule {
+                    game: g(),
+                    module: "gravity".into(),
+                },
+                "Chess: unknown extension module `gravity`",
+            ),
+            (
+                EngineError::Inconsistent {
+                    game: g(),
+                    what: "a listed move could not be rebuilt".into(),
+                },
+                "Chess: a listed move could not be rebuilt",
+            ),
+            (EngineError("any text".into()), "any text"),
+        ];
+        for (e, text) in cases {
+            assert_eq!(e.to_string(), text);
+        }
+        // A live one: the move buffer refuses chess, whose royal pieces judge the complete moves.
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("games/chess.zrf");
+        let game = load_game(&path, &VariantSel::First).unwrap();
+        let engine = Engine::with_options(&game, EngineOptions::default());
+        let err = engine
+            .legal_into(&engine.initial(), &mut MoveList::new())
+            .unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            format!(
+                "{}: the move buffer does not apply this game's rules on complete moves",
+                game.title
+            )
+        );
+        assert!(matches!(err, EngineError::NotServed { .. }));
+    }
 
     /// The incremental Zobrist hash equals the hash computed from scratch after every move of random games, in
     /// games with captures, promotions, attributes, castling and composite moves.

@@ -116,7 +116,7 @@ impl Expander<'_> {
         prefix: &mut Vec<Part>,
     ) -> Result<(), EngineError> {
         if prefix.len() > 512 {
-            return Err(EngineError(format!(
+            return Err(EngineError::Other(format!(
                 "{}: a column's capture went past 512 legs",
                 self.game.title
             )));
