@@ -435,7 +435,7 @@ pub fn describe(g: &Game) -> String {
         }
     }
     for m in &g.extensions {
-        let _ = writeln!(o, "  extension module {}: {}", m.name(), m.description());
+        let _ = writeln!(o, "  extension module {}: {}", m.name, m.description);
     }
     if !g.missing_rules.is_empty() {
         let _ = writeln!(
@@ -510,7 +510,7 @@ pub fn describe_json(g: &Game) -> Value {
         })).collect::<Vec<_>>(),
         "missing_rules": missing_rules_json(g),
         "stacks": g.has_stacks(),
-        "extensions": g.extensions.iter().map(|m| json!({"name": m.name(), "description": m.description()})).collect::<Vec<_>>(),
+        "extensions": g.extensions.iter().map(|m| json!({"name": m.name, "description": m.description})).collect::<Vec<_>>(),
         "capture_order": crate::compile::ordering::describe(g),
         "forbid_repetition": g.forbid_repetition.map(crate::compile::groups::rule_name),
     })

@@ -1,9 +1,60 @@
 //! Loading a game file: read, preprocess, select a variant, compile. The one entry point the command line,
 //! the tests and the tournament use.
+//!
+//! This is also where a game's extension modules, which it names, meet their code: the compiler is handed
+//! the registered modules ([`crate::extension::modules`]), and [`Engine::new`] resolves the names to the
+//! modules' hooks ([`crate::extension::hooks`]), so that neither `compile` nor `engine` imports
+//! `extension`.
 
 use crate::compile::{self, Game};
+use crate::engine::{Engine, EngineError, EngineOptions};
 use crate::lang::{self, Diagnostic, GameSource, ReadFile};
 use std::path::Path;
+
+impl<'g> Engine<'g> {
+    /// The engine of `game`, with its extension modules' hooks from the registry; the general path is forced
+    /// where the environment asks for it (`DAGAZ_GENERAL_PATH=1`, see [`EngineOptions::from_env`]; a value
+    /// that is neither on nor off forces it too, the command line refuses it up front).
+    ///
+    /// # Panics
+    /// When the game names a module the registry does not know, which a game compiled through this module
+    /// never does (see [`Engine::try_new`]).
+    pub fn new(game: &'g Game) -> Engine<'g> {
+        let options = EngineOptions::from_env().unwrap_or(EngineOptions::general());
+        Engine::with_options(game, options)
+    }
+
+    /// [`Engine::new`] with the options given (the environment is not read): e.g.
+    /// [`EngineOptions::general`] forces the general path.
+    ///
+    /// # Panics
+    /// As [`Engine::new`].
+    pub fn with_options(game: &'g Game, options: EngineOptions) -> Engine<'g> {
+        match Engine::try_with_options(game, options) {
+            Ok(e) => e,
+            Err(e) => panic!("{e}"),
+        }
+    }
+
+    /// [`Engine::new`], with an error for a module the registry does not know.
+    pub fn try_new(game: &'g Game) -> Result<Engine<'g>, EngineError> {
+        let options = EngineOptions::from_env().unwrap_or(EngineOptions::general());
+        Engine::try_with_options(game, options)
+    }
+
+    /// [`Engine::with_options`], with an error for a module the registry does not know.
+    pub fn try_with_options(
+        game: &'g Game,
+        options: EngineOptions,
+    ) -> Result<Engine<'g>, EngineError> {
+        Engine::with_hooks(game, options, &crate::extension::hooks)
+    }
+}
+
+/// Compiles one game or variant with every registered extension module known ([`compile::compile_with`]).
+pub fn compile_source(src: &GameSource, diags: &mut Vec<Diagnostic>) -> Option<Game> {
+    compile::compile_with(src, diags, &crate::extension::modules(), &[])
+}
 
 /// Which game of a file: a 1-based number or a title (case-insensitive).
 #[derive(Clone, Debug, Default)]
@@ -98,16 +149,17 @@ pub fn compile_selected_with(
     sel: &VariantSel,
     extensions: &[String],
 ) -> (Option<Game>, Vec<Diagnostic>) {
-    let modules: Vec<_> = extensions
+    let known = crate::extension::modules();
+    let extra: Vec<_> = extensions
         .iter()
-        .filter_map(|n| crate::extension::lookup(n))
+        .filter_map(|n| compile::extension::lookup(&known, n))
         .collect();
     let mut diagnostics = vec![];
     if file.has_errors() {
         return (None, diagnostics);
     }
     let mut game = match sel.pick(&file.games) {
-        Ok(src) => compile::compile_with(src, &mut diagnostics, &modules),
+        Ok(src) => compile::compile_with(src, &mut diagnostics, &known, &extra),
         Err(e) => {
             diagnostics.push(Diagnostic::global(e));
             None
@@ -116,7 +168,7 @@ pub fn compile_selected_with(
     if let Some(g) = &mut game {
         g.missing_rules.extend(compile::missing::of_file(file));
         compile::missing::locate(&mut g.missing_rules, &file.sources);
-        crate::extension::drop_covered(g);
+        compile::extension::drop_covered(g);
     }
     (game, diagnostics)
 }

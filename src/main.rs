@@ -161,6 +161,11 @@ fn main() -> ExitCode {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
     let cli = Cli::parse();
+    // `DAGAZ_GENERAL_PATH` (every engine on the general path) must say on or off.
+    if let Err(e) = dagaz::engine::EngineOptions::from_env() {
+        print_error(&e);
+        return ExitCode::FAILURE;
+    }
     // Unknown module names are refused before anything is read.
     let names = match &cli.command {
         Command::Check { extension, .. }

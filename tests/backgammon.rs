@@ -3,6 +3,8 @@
 //! off, doubles, the use of both dice and of the larger one, the end. Points are named from White's side:
 //! White moves towards p1, Black towards p24; Black enters on p1-p6, White on p19-p24.
 
+mod common;
+
 use dagaz::engine::{position, Engine, Move, State};
 use dagaz::load::{load_game, VariantSel};
 use dagaz::Game;
@@ -383,4 +385,10 @@ fn random_games_end_with_all_checkers_borne_off_and_the_hash_stays_whole() {
         }
     }
     panic!("no end in 2000 plies");
+}
+
+/// Every test of this file once more with the general path forced (`DAGAZ_GENERAL_PATH=1`).
+#[test]
+fn on_the_general_path() {
+    common::rerun_on_general_path("on_the_general_path");
 }

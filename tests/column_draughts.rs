@@ -2,6 +2,8 @@
 //! `src/extension/adiuh_checkers.rs`): the rules their Dagaz scripts add to the ZRF, each tested on a small
 //! position where the ZRF alone would play otherwise. Columns in positions are written from the bottom up.
 
+mod common;
+
 use dagaz::compile::Game;
 use dagaz::engine::{position, Action, Engine, Move, State};
 use dagaz::load::{load_game, VariantSel};
@@ -185,4 +187,10 @@ fn the_hash_stays_whole_and_columns_form_in_random_games() {
         }
         assert!(tallest >= 3, "{file}: no column of three formed");
     }
+}
+
+/// Every test of this file once more with the general path forced (`DAGAZ_GENERAL_PATH=1`).
+#[test]
+fn on_the_general_path() {
+    common::rerun_on_general_path("on_the_general_path");
 }

@@ -9,8 +9,9 @@
 mod common;
 
 use common::RulesOutside;
-use dagaz::compile::{compile, engine_of};
+use dagaz::compile::engine_of;
 use dagaz::lang::read_file;
+use dagaz::load::compile_source as compile;
 use std::collections::BTreeMap;
 use std::path::Path;
 

@@ -10,10 +10,11 @@
 
 mod common;
 
-use dagaz::compile::{compile, engine_of};
+use dagaz::compile::engine_of;
 use dagaz::engine::playout::{game_rng, random_game};
 use dagaz::engine::Engine;
 use dagaz::lang::read_file;
+use dagaz::load::compile_source as compile;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};

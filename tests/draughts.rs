@@ -147,7 +147,7 @@ fn compile_src(src: &str) -> Game {
     let read = dagaz::lang::read_str("t.zrf", src, Path::new("."));
     assert!(!read.has_errors(), "{:?}", read.diagnostics);
     let mut diags = vec![];
-    let g = dagaz::compile::compile(&read.games[0], &mut diags);
+    let g = dagaz::load::compile_source(&read.games[0], &mut diags);
     assert!(diags.iter().all(|d| !d.is_error()), "{diags:?}");
     g.unwrap()
 }

@@ -316,3 +316,9 @@ fn a_session_plays_with_the_modules() {
     assert_eq!(out[1]["to_move"], "White");
     assert_eq!(out[1]["moves"].as_array().unwrap().len(), 7, "{:?}", out[1]);
 }
+
+/// Every test of this file once more with the general path forced (`DAGAZ_GENERAL_PATH=1`).
+#[test]
+fn on_the_general_path() {
+    common::rerun_on_general_path("on_the_general_path");
+}

@@ -25,12 +25,16 @@
 //! re-recording needs its reason in the commit message). `GOLDEN_SHOW=FILE:VARIANT:LINE:PLY` (FILE a part of
 //! the path; VARIANT as in the trace, `3` or `3+go`) prints the readable sorted effects at that ply.
 //!
-//! The default run checks `games/` and the whole corpus: about 30 s of one core (load and compile included).
+//! The default run checks `games/` and the whole corpus: about 30 s of one core (load and compile included),
+//! twice: once with the engine's default backends, listing the moves the fastest way the engine has (a move
+//! buffer from the draughts kernel or the composer, the royal-listed candidates), once with the general path
+//! forced (`EngineOptions::general`: `legal_moves` from the interpreter and the composer alone).
 
 mod common;
 
 use dagaz::compile::Game;
-use dagaz::engine::{Engine, Move, State};
+use dagaz::engine::apply::Undo;
+use dagaz::engine::{Engine, EngineError, EngineOptions, Move, MoveList, State};
 use dagaz::lang::{read_file_with, ReadOptions};
 use dagaz::load::{compile_selected_with, VariantSel};
 use std::collections::BTreeMap;
@@ -209,6 +213,32 @@ fn dump(game: &Game, s: &State, out: &mut String) {
 }
 
 /// One line of play, as recorded: per ply `count:hash`, then how it ended.
+/// The legal moves of `s`, listed the fastest way the engine has on its path: into a move buffer where one
+/// serves the game (the draughts kernel's or the composer's list), as the royal-listed candidates each tested
+/// by make and unmake, else [`Engine::legal_moves`] (the only way on the general path but for the composer's
+/// buffer). Every way gives the same moves.
+fn listed_moves(engine: &Engine, s: &State) -> Result<Vec<Move>, EngineError> {
+    if engine.flat() {
+        let mut list = MoveList::new();
+        engine.legal_into(s, &mut list)?;
+        return Ok(list.to_moves());
+    }
+    if engine.royal_listed() {
+        let mut list = MoveList::new();
+        engine.candidates_into(s, &mut list)?;
+        let player = engine.to_move(s);
+        let (mut work, mut undo) = (s.clone(), Undo::new());
+        let mut legal = vec![];
+        for i in 0..list.len() {
+            if engine.listed_legal(&mut work, &list, i, player, &mut undo)? {
+                legal.push(list.to_move(i));
+            }
+        }
+        return Ok(legal);
+    }
+    engine.legal_moves(s)
+}
+
 fn play_line(engine: &Engine, line: u32, plies: u32, show: Option<u32>) -> (Vec<String>, String) {
     let game = engine.game;
     let mut s = engine.initial();
@@ -217,7 +247,7 @@ fn play_line(engine: &Engine, line: u32, plies: u32, show: Option<u32>) -> (Vec<
     let mut expanded = 0usize;
     let mut buf = String::new();
     for k in 0.. {
-        let moves: Vec<Move> = match engine.legal_moves(&s) {
+        let moves: Vec<Move> = match listed_moves(engine, &s) {
             Ok(m) => m,
             Err(e) => return (plies_out, format!("error {}", first_line(&e.to_string()))),
         };
@@ -343,7 +373,7 @@ fn show_request() -> Option<(String, String, u32, u32)> {
 }
 
 /// The trace of one source file: its lines of text, each `name<TAB>key<TAB>payload`.
-fn trace_file(source: &Path) -> Vec<String> {
+fn trace_file(source: &Path, options: EngineOptions) -> Vec<String> {
     let name = source_name(source);
     let plies = SHORT
         .iter()
@@ -404,7 +434,7 @@ fn trace_file(source: &Path) -> Vec<String> {
                 game.title,
                 missing.join("; ")
             ));
-            let engine = Engine::new(&game);
+            let engine = Engine::with_options(&game, options);
             for line in 0..LINES {
                 let show_here = show.as_ref().and_then(|(f, sv, sl, sp)| {
                     (name.contains(f.as_str()) && *sv == v && *sl == line).then_some(*sp)
@@ -434,9 +464,15 @@ fn games_files() -> Vec<PathBuf> {
     v
 }
 
-/// Traces the files on two threads, then compares with (or, under `GOLDEN_RECORD=1`, writes) their golden
-/// files. `whole` says whether the golden files are checked whole (every file they list was traced).
-fn run(files: &[PathBuf], whole: bool) {
+/// Traces the files on two threads with engines built with `options`, then compares with (or, under
+/// `GOLDEN_RECORD=1`, writes) their golden files. `whole` says whether the golden files are checked whole
+/// (every file they list was traced).
+fn run(files: &[PathBuf], whole: bool, options: EngineOptions) {
+    let record = std::env::var_os("GOLDEN_RECORD").is_some_and(|v| v == "1");
+    if record && options.general_path {
+        // The default backends record; the general path is checked against the recording afterwards.
+        return;
+    }
     let next = AtomicUsize::new(0);
     let results: Mutex<BTreeMap<PathBuf, Vec<String>>> = Mutex::new(BTreeMap::new());
     let threads = std::thread::available_parallelism()
@@ -448,7 +484,7 @@ fn run(files: &[PathBuf], whole: bool) {
                 let i = next.fetch_add(1, Ordering::SeqCst);
                 let Some(f) = files.get(i) else { break };
                 let t = std::time::Instant::now();
-                let lines = trace_file(f);
+                let lines = trace_file(f, options);
                 if std::env::var_os("GOLDEN_TIMES").is_some() {
                     eprintln!("{:6.2} s {}", t.elapsed().as_secs_f64(), f.display());
                 }
@@ -468,7 +504,6 @@ fn run(files: &[PathBuf], whole: bool) {
             .extend(lines.iter().cloned());
         traced_names.entry(g).or_default().push(source_name(f));
     }
-    let record = std::env::var_os("GOLDEN_RECORD").is_some_and(|v| v == "1");
     let mut failures = vec![];
     for (g, lines) in &by_golden {
         let header = "# golden traces (tests/golden.rs): source<TAB>variant[/line]<TAB>record; \
@@ -574,12 +609,24 @@ fn describe(src: &str, key: &str, want: &str, have: &str) -> String {
 
 #[test]
 fn golden_games() {
-    run(&games_files(), true);
+    run(&games_files(), true, EngineOptions::default());
 }
 
 #[test]
 fn golden_corpus() {
-    run(&common::corpus_files(), true);
+    run(&common::corpus_files(), true, EngineOptions::default());
+}
+
+/// [`golden_games`] with the general path forced.
+#[test]
+fn golden_games_general_path() {
+    run(&games_files(), true, EngineOptions::general());
+}
+
+/// [`golden_corpus`] with the general path forced.
+#[test]
+fn golden_corpus_general_path() {
+    run(&common::corpus_files(), true, EngineOptions::general());
 }
 
 /// A share of the corpus, for a quick look while working on the engine:
@@ -588,5 +635,5 @@ fn golden_corpus() {
 #[ignore]
 fn golden_corpus_quarter() {
     let files: Vec<PathBuf> = common::corpus_files().into_iter().step_by(4).collect();
-    run(&files, false);
+    run(&files, false, EngineOptions::default());
 }

@@ -3,10 +3,12 @@
 //! fails if its rule is ignored. Go positions are on the 5x5 variant of `games/go-9x9.zrf` (columns a-e,
 //! rows 1-5); Hex on the 9x9 variant of `games/hex.zrf`.
 
-use dagaz::compile::compile;
+mod common;
+
 use dagaz::engine::{position, Action, Engine, Move, State};
 use dagaz::lang::diag::render_all;
 use dagaz::lang::read_str;
+use dagaz::load::compile_source as compile;
 use dagaz::load::{load, load_game, VariantSel};
 use std::path::Path;
 
@@ -662,4 +664,10 @@ fn connects_with_three_zones_needs_one_group_touching_all() {
     assert_eq!(over(&s).expect("all three").results, vec![1, -1]);
     // Two groups: a1-a2 (left) and c4-d4 (top, right) do not.
     assert!(over(&stones(&g, "B", &["a1", "a2", "c4", "d4"], &[])).is_none());
+}
+
+/// Every test of this file once more with the general path forced (`DAGAZ_GENERAL_PATH=1`).
+#[test]
+fn on_the_general_path() {
+    common::rerun_on_general_path("on_the_general_path");
 }

@@ -426,3 +426,9 @@ fn a_mate_by_a_given_piece_type_may_be_forbidden() {
     );
     assert!(has(&drops, "c2-a2") && !has(&drops, "Pawn@a2"), "{drops:?}");
 }
+
+/// Every test of this file once more with the general path forced (`DAGAZ_GENERAL_PATH=1`).
+#[test]
+fn on_the_general_path() {
+    common::rerun_on_general_path("on_the_general_path");
+}

@@ -3,8 +3,9 @@
 //! and `tournament` refuse the game in one line unless given `--allow-missing-rules`; a run that plays anyway
 //! lists what it played without in `config.toml` and `report.md`, and can be resumed.
 
-use dagaz::compile::{compile, MissingKind};
+use dagaz::compile::MissingKind;
 use dagaz::lang::read_str;
+use dagaz::load::compile_source as compile;
 use serde_json::Value;
 use std::io::Write;
 use std::path::{Path, PathBuf};

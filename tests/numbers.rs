@@ -2,10 +2,10 @@
 //! Lines of Action (`games/lines-of-action.zrf`, Sackson's rules) for `count` along a line, move variables,
 //! comparisons and `connected`; tiny inline games for game and player variables, and the errors.
 
-use dagaz::compile::compile;
 use dagaz::engine::{position, Engine};
 use dagaz::lang::diag::render_all;
 use dagaz::lang::read_str;
+use dagaz::load::compile_source as compile;
 use dagaz::load::{load, load_game, VariantSel};
 use std::path::Path;
 

@@ -1,9 +1,11 @@
 //! Options and end-condition rules on tiny games written inline: each test states the rule and a position
 //! where it decides the move list or the outcome.
 
-use dagaz::compile::compile;
+mod common;
+
 use dagaz::engine::{position, Engine};
 use dagaz::lang::read_str;
+use dagaz::load::compile_source as compile;
 
 fn game(src: &str) -> dagaz::Game {
     let read = read_str("inline.zrf", src, std::path::Path::new("."));
@@ -111,4 +113,10 @@ fn end_priorities_decide_between_conditions_that_hold_at_once() {
             .expect("the game is over");
         assert_eq!(o.name, expected, "with {priority:?}");
     }
+}
+
+/// Every test of this file once more with the general path forced (`DAGAZ_GENERAL_PATH=1`).
+#[test]
+fn on_the_general_path() {
+    common::rerun_on_general_path("on_the_general_path");
 }

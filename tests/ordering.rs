@@ -243,3 +243,9 @@ fn capture_order_errors_have_spans() {
     .render();
     assert!(hint.contains("did you mean `by-king`?"), "{hint}");
 }
+
+/// Every test of this file once more with the general path forced (`DAGAZ_GENERAL_PATH=1`).
+#[test]
+fn on_the_general_path() {
+    common::rerun_on_general_path("on_the_general_path");
+}

@@ -2,10 +2,31 @@
 //! function per game family runs every listed position up to a leaf budget; the `_deep` variants (ignored by
 //! default, see README) run the depths the issues require.
 
-use dagaz::engine::{position, Engine};
+use dagaz::compile::Game;
+use dagaz::engine::{position, Engine, EngineOptions};
 use dagaz::load::{load_game, VariantSel};
 use serde_json::Value;
+use std::cell::Cell;
 use std::path::Path;
+
+thread_local! {
+    /// The options of the engines this test thread builds: each test runs on its own thread, the default
+    /// backends unless [`on_general_path`] runs it.
+    static OPTIONS: Cell<EngineOptions> = Cell::new(EngineOptions::default());
+}
+
+/// The engine of a test: the default backends, or the general path inside [`on_general_path`] (the
+/// environment is not read, so both ways run whatever `DAGAZ_GENERAL_PATH` says).
+fn engine_for(game: &Game) -> Engine<'_> {
+    Engine::with_options(game, OPTIONS.with(|o| o.get()))
+}
+
+/// Runs a test with every engine on the general path (`EngineOptions::general`).
+fn on_general_path(test: fn()) {
+    OPTIONS.with(|o| o.set(EngineOptions::general()));
+    test();
+    OPTIONS.with(|o| o.set(EngineOptions::default()));
+}
 
 fn reference() -> Value {
     let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/reference/perft.json");
@@ -192,7 +213,7 @@ fn check_sel(sel: &Sel, file: &str, budget: u64, only_deep: bool) {
         None => VariantSel::First,
     };
     let game = load_game(&Path::new(env!("CARGO_MANIFEST_DIR")).join(file), &which).unwrap();
-    let engine = Engine::new(&game);
+    let engine = engine_for(&game);
     let reference = reference();
     let entries: Vec<&Value> = reference["entries"]
         .as_array()
@@ -558,7 +579,7 @@ fn xiangqi_start_converts() {
     let game = load_game(&path, &VariantSel::First).unwrap();
     let fen = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
     let parsed = position::parse(&game, &xiangqi_fen(fen)).unwrap();
-    let initial = Engine::new(&game).initial();
+    let initial = engine_for(&game).initial();
     assert_eq!(parsed.cells, initial.cells);
     assert_eq!(parsed.turn, initial.turn);
 }
@@ -606,7 +627,7 @@ fn draughts_start_positions_convert() {
             &VariantSel::First,
         )
         .unwrap();
-        let engine = Engine::new(&game);
+        let engine = engine_for(&game);
         let parsed = position::parse(&game, &convert(fen)).unwrap();
         let initial = engine.initial();
         assert_eq!(parsed.cells, initial.cells, "{file}: {fen}");
@@ -633,7 +654,7 @@ fn check_family_variant(family: &str, file: &str, variant: VariantSel, max_depth
         .map(|n| n.as_u64().unwrap())
         .collect();
     let game = load_game(&Path::new(env!("CARGO_MANIFEST_DIR")).join(file), &variant).unwrap();
-    let engine = Engine::new(&game);
+    let engine = engine_for(&game);
     let start = engine.initial();
     let mut failures = vec![];
     for (i, &expected) in counts.iter().enumerate().take(max_depth) {
@@ -674,7 +695,7 @@ fn lines_of_action() {
         &VariantSel::First,
     )
     .unwrap();
-    let engine = Engine::new(&game);
+    let engine = engine_for(&game);
     let start = engine.initial();
     for (d, want) in [(1, 36), (2, 1_244), (3, 44_952), (4, 1_563_208)] {
         assert_eq!(
@@ -720,7 +741,7 @@ fn start_perft(file: &str, depth: u32) -> u64 {
         &VariantSel::First,
     )
     .unwrap();
-    let engine = Engine::new(&game);
+    let engine = engine_for(&game);
     engine.perft(&engine.initial(), depth).unwrap()
 }
 
@@ -862,4 +883,85 @@ fn hex_9x9_deep() {
 #[ignore = "deep: Bashni d8; see README"]
 fn bashni_deep() {
     assert_eq!(start_perft("games/bashni.zrf", 8), 925_862, "bashni d8");
+}
+
+/// Every perft test above once more with the general path forced (`EngineOptions::general`: no draughts
+/// kernel, count plan, sample plan, royal-listed path, first-op decision or legality cache): the same counts
+/// from the interpreter and the composer alone.
+mod general_path {
+    macro_rules! on_general_path {
+        ($($test:ident),* $(,)?) => {
+            $(
+                #[test]
+                fn $test() {
+                    super::on_general_path(super::$test);
+                }
+            )*
+        };
+    }
+
+    on_general_path!(
+        chess,
+        breakthrough,
+        english_checkers,
+        english_checkers_6x6,
+        russian_draughts,
+        brazilian_draughts,
+        international_draughts,
+        italian_draughts,
+        turkish_draughts,
+        othello,
+        amazons,
+        xiangqi,
+        shogi,
+        shogi_d4,
+        nine_mens_morris,
+        lines_of_action,
+        oware,
+        kalah,
+        lasca,
+        bashni,
+        connect_four,
+        go_5x5,
+        go_9x9,
+        hex_9x9,
+    );
+}
+
+/// The switch turns every backend off, and the default keeps them: the two ways above differ.
+#[test]
+fn the_general_path_uses_no_backend() {
+    let load = |f: &str| {
+        load_game(
+            &Path::new(env!("CARGO_MANIFEST_DIR")).join(f),
+            &VariantSel::First,
+        )
+        .unwrap()
+    };
+    let (checkers, othello, breakthrough, chess) = (
+        load("games/english-checkers.zrf"),
+        load("games/othello.zrf"),
+        load("games/breakthrough.zrf"),
+        load("games/chess.zrf"),
+    );
+    let default = |g| Engine::with_options(g, EngineOptions::default());
+    let general = |g| Engine::with_options(g, EngineOptions::general());
+    assert!(default(&checkers).draughts_plan().is_some());
+    assert!(default(&othello).count_plan().is_some() || default(&othello).sample_plan().is_some());
+    assert!(default(&breakthrough).sample_plan().is_some());
+    assert!(default(&chess).royal_listed());
+    for g in [&checkers, &othello, &breakthrough, &chess] {
+        let e = general(g);
+        assert!(e.options().general_path);
+        assert!(
+            e.draughts_plan().is_none() && e.count_plan().is_none(),
+            "{}",
+            g.title
+        );
+        assert!(
+            e.sample_plan().is_none() && !e.royal_listed(),
+            "{}",
+            g.title
+        );
+    }
 }

@@ -166,8 +166,8 @@ fn deep_nesting_is_an_error_under_every_command() {
 /// engine) stays within a thread stack smaller than the tournament's (2 MB) in a release build.
 #[test]
 fn the_deepest_accepted_game_compiles_prints_and_plays_on_a_small_stack() {
-    use dagaz::compile::compile;
     use dagaz::engine::Engine;
+    use dagaz::load::compile_source as compile;
     // Depths count the lists around the innermost word: game 1, piece 2, moves 3, a program 4.
     let k = 120; // `(verify` at 5, then 2k levels of `(not (not`: 245
     let cond = format!("{}empty?{}", "(not (not ".repeat(k), "))".repeat(k));

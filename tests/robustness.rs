@@ -3,8 +3,8 @@
 
 mod common;
 
-use dagaz::compile::compile;
 use dagaz::lang::read_bytes;
+use dagaz::load::compile_source as compile;
 use std::path::{Path, PathBuf};
 use std::sync::mpsc;
 use std::time::Duration;

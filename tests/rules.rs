@@ -352,3 +352,9 @@ fn blocked_holds_when_the_only_move_is_the_forced_pass() {
     assert!(!moves[0].is_pass());
     assert_eq!(e.outcome(&b_to_move, &moves, &[]).unwrap(), None);
 }
+
+/// Every test of this file once more with the general path forced (`DAGAZ_GENERAL_PATH=1`).
+#[test]
+fn on_the_general_path() {
+    common::rerun_on_general_path("on_the_general_path");
+}

@@ -163,3 +163,9 @@ fn captures_to_hand_errors_have_places() {
         }
     }
 }
+
+/// Every test of this file once more with the general path forced (`DAGAZ_GENERAL_PATH=1`).
+#[test]
+fn on_the_general_path() {
+    common::rerun_on_general_path("on_the_general_path");
+}

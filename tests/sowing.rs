@@ -2,6 +2,8 @@
 //! rules) and `games/kalah.zrf` (Kalah(6,4)): each position is built from the published rule it tests, and
 //! each test fails if that rule is ignored. Perft is in `tests/perft.rs`.
 
+mod common;
+
 use dagaz::engine::{position, Engine, Move, State};
 use dagaz::lang::diag::render_all;
 use dagaz::load::{load, load_game, VariantSel};
@@ -707,4 +709,10 @@ fn corpus_ohvalhu_relays_sows_again_and_captures_with_the_module() {
         );
     }
     assert_eq!(end.as_deref(), Some("row empty"));
+}
+
+/// Every test of this file once more with the general path forced (`DAGAZ_GENERAL_PATH=1`).
+#[test]
+fn on_the_general_path() {
+    common::rerun_on_general_path("on_the_general_path");
 }

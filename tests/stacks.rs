@@ -2,6 +2,8 @@
 //! (the comments of `games/lasca.zrf` and `games/bashni.zrf`), the position format of columns, and the hash.
 //! Columns in positions are written from the bottom up: the last `piece` line on a square is the top.
 
+mod common;
+
 use dagaz::compile::Game;
 use dagaz::engine::{position, Engine, Move, State};
 use dagaz::lang::diag::render_all;
@@ -355,7 +357,7 @@ fn inline(src: &str) -> Game {
     let read = read_str("inline.zrf", src, Path::new("."));
     assert!(!read.has_errors(), "{:?}", read.diagnostics);
     let mut diags = vec![];
-    let g = dagaz::compile::compile(&read.games[0], &mut diags);
+    let g = dagaz::load::compile_source(&read.games[0], &mut diags);
     assert!(diags.iter().all(|d| !d.is_error()), "{:?}", diags);
     g.unwrap()
 }
@@ -479,4 +481,10 @@ fn a_board_model_option_is_a_missing_rule_that_points_to_stacks() {
     let text = render_all(&l.diagnostics, &l.file.sources);
     assert!(text.contains("declares `(stacks)`"), "{text}");
     std::fs::remove_dir_all(&dir).ok();
+}
+
+/// Every test of this file once more with the general path forced (`DAGAZ_GENERAL_PATH=1`).
+#[test]
+fn on_the_general_path() {
+    common::rerun_on_general_path("on_the_general_path");
 }

@@ -3,6 +3,8 @@
 //! Morris tests state the published rule they check (the rules written at the top of
 //! games/nine-mens-morris.zrf); each fails if the form it checks is ignored.
 
+mod common;
+
 use dagaz::compile::Game;
 use dagaz::engine::{position, Engine, Move};
 use dagaz::load::{load_game, VariantSel};
@@ -536,4 +538,10 @@ fn make_and_unmake_keep_the_last_mover() {
             s = applied;
         }
     }
+}
+
+/// Every test of this file once more with the general path forced (`DAGAZ_GENERAL_PATH=1`).
+#[test]
+fn on_the_general_path() {
+    common::rerun_on_general_path("on_the_general_path");
 }

@@ -178,7 +178,7 @@ fn exercise(path: &Path) -> String {
     if !read.has_errors() {
         for g in read.games.iter().take(16) {
             let mut d = vec![];
-            let Some(game) = dagaz::compile::compile(g, &mut d) else {
+            let Some(game) = dagaz::load::compile_source(g, &mut d) else {
                 let _ = dagaz::lang::diag::render_all(&d, &read.sources);
                 continue;
             };

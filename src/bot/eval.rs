@@ -133,7 +133,7 @@ impl Evaluator {
         // An extension module that evaluates the game (`Extension::evaluate`) knows its representation better
         // than the generic count of pieces (a backgammon point is one piece holding many checkers): its value
         // replaces material and mobility for the players it gives one for.
-        for m in &engine.game.extensions {
+        for m in engine.extension_hooks() {
             for (q, v) in score.iter_mut().enumerate() {
                 if let Some(h) = m.evaluate(engine.game, s, Player(q as u8)) {
                     *v = self.weights.material * h;

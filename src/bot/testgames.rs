@@ -14,7 +14,7 @@ pub fn load_zrf(name: &str, text: &str) -> Game {
     } else {
         file.games
             .first()
-            .and_then(|g| crate::compile::compile(g, &mut diags))
+            .and_then(|g| crate::load::compile_source(g, &mut diags))
     };
     game.unwrap_or_else(|| {
         let errors: Vec<_> = diags.iter().filter(|d| d.is_error()).cloned().collect();
@@ -320,7 +320,6 @@ pub fn bare_game() -> Game {
         stacks: false,
         extensions: vec![],
         attack: Default::default(),
-        program_index: Default::default(),
     }
 }
 

@@ -157,7 +157,7 @@ pub fn check_many(ctx: &Context, files: &[PathBuf], quiet: bool) -> ExitCode {
                 }
                 let mut diags = vec![];
                 games += 1;
-                match crate::compile::compile(g, &mut diags) {
+                match crate::load::compile_source(g, &mut diags) {
                     Some(mut game) => {
                         if let Err(e) = ctx.add_extensions(&mut game) {
                             first_error = Some(format!("{}: {e}", f.display()));

@@ -632,13 +632,26 @@ pub struct Game {
     /// pieces under each top only in games that declare it.
     pub stacks: bool,
     /// Rust extension modules (`(extension NAME)` in the file, `--extension NAME` on the command line), in
-    /// the order they were named; see `crate::extension`. Empty for almost every game.
-    pub extensions: Vec<&'static dyn crate::extension::Extension>,
+    /// the order they were named, by name: the engine resolves them (see `docs/extensions.md`). Empty for
+    /// almost every game.
+    pub extensions: Vec<ExtensionRef>,
     /// Which move programs `attacked?` checks backwards (`compile/attack.rs`), classified on first use, so that
     /// modules attached after compiling are seen.
     pub attack: std::sync::OnceLock<super::attack::AttackTable>,
-    /// Each piece type's move programs by move type (`engine::gen::ProgramIndex`), built on first use.
-    pub program_index: std::sync::OnceLock<crate::engine::gen::ProgramIndex>,
+}
+
+/// An extension module a game names, with what the compiler learnt of it (see `compile::extension::Module`):
+/// plain data; the engine resolves the name to the module's hooks.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ExtensionRef {
+    /// The module's registered name (`connect-four`).
+    pub name: String,
+    /// Its one line on what it plays.
+    pub description: String,
+    /// Whether the module's game keeps columns of pieces, as if the file declared `(stacks)`.
+    pub stacks: bool,
+    /// The missing rules the module supplies (`Module::covers`).
+    pub covers: Vec<String>,
 }
 
 impl Game {
@@ -648,17 +661,31 @@ impl Game {
         self.attack.get_or_init(|| super::attack::classify(self))
     }
 
-    /// Each piece type's move programs by move type (see [`crate::engine::gen::ProgramIndex`]).
-    #[inline]
-    pub fn program_index(&self) -> &crate::engine::gen::ProgramIndex {
-        self.program_index
-            .get_or_init(|| crate::engine::gen::ProgramIndex::new(self))
-    }
-
     /// Whether states of this game keep columns.
     #[inline]
     pub fn has_stacks(&self) -> bool {
-        self.stacks || (!self.extensions.is_empty() && self.extensions.iter().any(|m| m.stacks()))
+        self.stacks || (!self.extensions.is_empty() && self.extensions.iter().any(|m| m.stacks))
+    }
+
+    /// The attribute bits a new piece of a type starts with.
+    pub fn initial_attrs(&self, kind: PieceType) -> AttrBits {
+        let mut bits = AttrBits::default();
+        for (a, v) in &self.pieces[kind.idx()].attributes {
+            if *v {
+                bits.set(a.idx(), true);
+            }
+        }
+        if !self.int_attributes.is_empty() {
+            for (a, text) in &self.pieces[kind.idx()].constants {
+                if let Some(k) = self.int_attributes.iter().position(|x| x == a) {
+                    let v = super::numbers::int_value(text);
+                    bits.set_int(k, v);
+                    // As a predicate, an integer attribute is true when it is not 0.
+                    bits.set(a.idx(), v != 0);
+                }
+            }
+        }
+        bits
     }
 
     pub fn piece_type(&self, name: &str) -> Option<PieceType> {

@@ -5,7 +5,7 @@
 pub mod attack;
 pub mod board;
 pub mod code;
-mod extension;
+pub mod extension;
 pub mod game;
 pub mod groups;
 pub mod hand;
@@ -19,6 +19,7 @@ pub mod sow;
 pub mod stacks;
 pub mod turns;
 
+pub use extension::Module;
 pub use game::*;
 pub use groups::RepetitionRule;
 pub use missing::{MissingKind, MissingRule};
@@ -116,8 +117,10 @@ struct Compiler<'d> {
     /// The integer attributes by name, with their fields, for `(sum ATTR ...)` in end conditions.
     int_attr_names: Vec<(String, u8)>,
     /// The modules the file names and those of the command line: asked about setup positions the board
-    /// lacks (`Extension::setup_position`).
-    modules: Vec<&'static dyn crate::extension::Extension>,
+    /// lacks (`Module::setup_position`).
+    modules: Vec<&'static dyn Module>,
+    /// The modules a file may name (the caller's; see [`compile_with`]).
+    known: &'d [&'static dyn Module],
 }
 
 impl Compiler<'_> {
@@ -785,18 +788,26 @@ impl Compiler<'_> {
     }
 }
 
-/// Compiles one game or variant. Errors and warnings go to `diags`; `None` when there were errors.
-pub fn compile(src: &GameSource, diags: &mut Vec<Diagnostic>) -> Option<Game> {
-    compile_with(src, diags, &[])
+/// Compiles one game or variant, knowing the extension modules `known` (which the file may name). Errors and
+/// warnings go to `diags`; `None` when there were errors. `crate::load::compile_source` gives every
+/// registered module.
+pub fn compile(
+    src: &GameSource,
+    diags: &mut Vec<Diagnostic>,
+    known: &[&'static dyn Module],
+) -> Option<Game> {
+    compile_with(src, diags, known, &[])
 }
 
-/// [`compile`] for a game that the command line gives `modules` too (they are attached afterwards, by
-/// `extension::attach`): they are asked, with the file's own modules, about setup positions the board
+/// [`compile`] knowing the extension modules `known`, which the file may name (`(extension NAME)`), for a
+/// game that the caller gives the modules `extra` too (the command line's, attached afterwards by
+/// [`extension::attach`]): they are asked, with the file's own modules, about setup positions the board
 /// lacks.
 pub fn compile_with(
     src: &GameSource,
     diags: &mut Vec<Diagnostic>,
-    modules: &[&'static dyn crate::extension::Extension],
+    known: &[&'static dyn Module],
+    extra: &[&'static dyn Module],
 ) -> Option<Game> {
     let errors_before = diags.iter().filter(|d| d.is_error()).count();
     if let Some((engine, span)) = engine_of(src) {
@@ -820,9 +831,10 @@ pub fn compile_with(
                     .is_some_and(|h| h.eq_ignore_ascii_case("extension"))
             })
             .flat_map(|s| s.args().iter().filter_map(|a| a.text()))
-            .filter_map(crate::extension::lookup)
-            .chain(modules.iter().copied())
+            .filter_map(|name| extension::lookup(known, name))
+            .chain(extra.iter().copied())
             .collect(),
+        known,
     };
     let by_head = |h: &str| -> Vec<&Node> {
         src.sections
@@ -951,7 +963,7 @@ pub fn compile_with(
     let mut invariants = vec![];
     let mut forbid_repetition = None;
     let mut teams: Vec<u8> = (0..players.len() as u8).collect();
-    let mut extensions: Vec<(&'static dyn crate::extension::Extension, crate::lang::Span)> = vec![];
+    let mut extensions: Vec<(&'static dyn Module, crate::lang::Span)> = vec![];
     for s in &src.sections {
         let Some(head) = s.head().map(|h| h.to_ascii_lowercase()) else {
             c.diags.push(Diagnostic::warning(
@@ -1083,7 +1095,6 @@ pub fn compile_with(
         extensions: vec![],
         stacks,
         attack: Default::default(),
-        program_index: Default::default(),
     };
     sow::check_capacity(&game, c.diags);
     // Cheap checks before attack searches (`compile/attack.rs`): the same moves, less work.

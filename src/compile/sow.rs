@@ -379,9 +379,7 @@ pub fn check_capacity(game: &Game, diags: &mut Vec<Diagnostic>) {
             .setup
             .pieces
             .iter()
-            .map(|&(_, kind, _)| {
-                crate::engine::state::initial_attrs(game, kind).get_int(s.field as usize) as i64
-            })
+            .map(|&(_, kind, _)| game.initial_attrs(kind).get_int(s.field as usize) as i64)
             .sum();
         if total > 127 {
             diags.push(

@@ -1,7 +1,7 @@
 //! Complete moves: composite moves enumerated whole from their parts, and moves of the same net effect merged.
 
 use super::apply::{make_part, make_parts, unmake, Undo};
-use super::gen::{parts, Emissions, TypeFilter};
+use super::gen::{parts, Emissions, ProgramIndex, TypeFilter};
 use super::movelist::MoveList;
 use super::moves::{Action, Move};
 use super::state::State;
@@ -31,12 +31,12 @@ impl Hasher for IdentityHasher {
 type KeySet = HashSet<u64, BuildHasherDefault<IdentityHasher>>;
 
 /// Parts one composite move may have.
-const MAX_PARTS: usize = 256;
+pub(super) const MAX_PARTS: usize = 256;
 /// Complete moves one position may have.
-const MAX_MOVES: usize = 200_000;
+pub(super) const MAX_MOVES: usize = 200_000;
 /// Parts all the complete moves of one position may have together: long composite moves times many moves
 /// would otherwise reach gigabytes before either limit above (a fuzzed file: 2.9 GB).
-const MAX_TOTAL_PARTS: usize = 2_000_000;
+pub(super) const MAX_TOTAL_PARTS: usize = 2_000_000;
 
 /// What listing moves reuses from ply to ply, per thread: the emitted parts (a stack: each level of a
 /// composite move appends its continuations and truncates back), the working state and its undo log, the
@@ -80,6 +80,7 @@ fn work_copy<'s>(work: &'s mut Option<State>, state: &State) -> &'s mut State {
 
 struct Composer<'a> {
     game: &'a Game,
+    index: &'a ProgramIndex,
     player: Player,
     owner: Player,
     out: &'a mut MoveList,
@@ -122,11 +123,9 @@ impl Composer<'_> {
             || self.finished >= MAX_MOVES
             || self.total_parts >= MAX_TOTAL_PARTS
         {
-            return Err(EngineError(format!(
-                "{}: a composite move grew past {MAX_PARTS} parts, or the position past {MAX_MOVES} moves or \
-                 {MAX_TOTAL_PARTS} parts in all",
-                self.game.title
-            )));
+            return Err(EngineError::TooLarge {
+                game: self.game.title.clone(),
+            });
         }
         let filter = match types {
             Some(t) => TypeFilter::Only(Some(t)),
@@ -135,6 +134,7 @@ impl Composer<'_> {
         let base = self.em.len();
         parts(
             self.game,
+            self.index,
             self.work,
             self.player,
             self.owner,
@@ -287,19 +287,22 @@ fn placed_hash(state: &State, actions: &[Action]) -> Option<u64> {
 /// effect merged.
 pub(super) fn complete_moves(
     game: &Game,
+    index: &ProgramIndex,
     state: &State,
     player: Player,
     owner: Player,
     filter: TypeFilter<'_>,
 ) -> Result<Vec<Move>, EngineError> {
     let mut out = MoveList::new();
-    with_scratch(|s| complete_moves_into(game, state, player, owner, filter, &mut out, s))?;
+    with_scratch(|s| complete_moves_into(game, index, state, player, owner, filter, &mut out, s))?;
     Ok(out.to_moves())
 }
 
 /// [`complete_moves`] appended to a move buffer, with the scratch buffers given.
+#[allow(clippy::too_many_arguments)]
 pub fn complete_moves_into(
     game: &Game,
+    index: &ProgramIndex,
     state: &State,
     player: Player,
     owner: Player,
@@ -323,7 +326,7 @@ pub fn complete_moves_into(
     prefix.clear();
     chain.clear();
     let first_move = out.len();
-    parts(game, state, player, owner, filter, None, em)?;
+    parts(game, index, state, player, owner, filter, None, em)?;
     let firsts = em.len();
     let composite = em
         .parts
@@ -343,6 +346,7 @@ pub fn complete_moves_into(
     let out_lazy = out.lazy;
     let mut c = Composer {
         game,
+        index,
         player,
         owner,
         out,
@@ -532,6 +536,7 @@ fn merge_equal_singles(
 /// repetition rule or extension module.
 pub fn generate_into(
     game: &Game,
+    index: &ProgramIndex,
     state: &State,
     out: &mut MoveList,
     scratch: &mut Scratch,
@@ -540,7 +545,7 @@ pub fn generate_into(
     let entry = &game.turn_order.entries[state.turn];
     let (player, owner) = (entry.player, entry.moves_as);
     let mut gen = |f: TypeFilter<'_>, out: &mut MoveList| {
-        complete_moves_into(game, state, player, owner, f, out, scratch)
+        complete_moves_into(game, index, state, player, owner, f, out, scratch)
     };
     // Under `move-priorities`, only the first type with a move counts (as in `gen::legal_moves`).
     match entry.move_type {
@@ -579,6 +584,7 @@ pub fn add_pass(game: &Game, state: &State, out: &mut MoveList) {
 /// continuations are generated again, as the composer generated them, and the part at the recorded index made.
 pub fn resolve(
     game: &Game,
+    index: &ProgramIndex,
     state: &State,
     list: &mut MoveList,
     i: usize,
@@ -604,13 +610,13 @@ pub fn resolve(
         };
         let base = em.len();
         let only = (!anywhere).then_some(at.unwrap_or(Pos(0)));
-        parts(game, work, player, owner, filter, only, em)?;
+        parts(game, index, work, player, owner, filter, only, em)?;
         let idx = base + list.paths[h.path as usize + k] as usize;
         let Some(e) = em.parts.get(idx).copied() else {
-            return Err(EngineError(format!(
-                "{}: a listed move could not be rebuilt",
-                game.title
-            )));
+            return Err(EngineError::Inconsistent {
+                game: game.title.clone(),
+                what: "a listed move could not be rebuilt".into(),
+            });
         };
         apply_part_view(game, work, em.view(idx));
         chosen.push(idx);

@@ -525,7 +525,10 @@ impl CountPlan {
             out.push_pass();
             return Ok(());
         }
-        let lost = || EngineError(format!("{}: a counted move could not be built", game.title));
+        let lost = || EngineError::Inconsistent {
+            game: game.title.clone(),
+            what: "a counted move could not be built".into(),
+        };
         let mut k = i;
         let p = *c
             .prefixes
@@ -660,8 +663,8 @@ pub(super) fn perft(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::compile::compile;
     use crate::lang::read_str;
+    use crate::load::compile_source as compile;
 
     fn game(src: &str) -> Game {
         let read = read_str("inline.zrf", src, std::path::Path::new("."));

@@ -301,6 +301,10 @@ pub struct ProgramIndex {
     /// Per piece type and slot (`kind * (slots + 1) + slot`): its programs are `entries[range.0..range.1]`.
     ranges: Vec<(u32, u32)>,
     entries: Vec<Entry>,
+    /// The engine's general path is forced (`EngineOptions::general_path`): no first op is decided before
+    /// a run, and the legality tests build no [`LegalityCache`]. Carried here because the index goes wherever
+    /// moves are generated.
+    general: bool,
 }
 
 /// A program of a piece type, with its first op when [`parts`] may decide it.
@@ -364,7 +368,9 @@ pub(crate) fn type_slots(game: &Game) -> usize {
 }
 
 impl ProgramIndex {
-    pub fn new(game: &Game) -> ProgramIndex {
+    /// The index of `game`'s programs, with each program's first op where [`parts`] may decide it before the
+    /// run (see [`First`]); on the `general` path, every first op is left to the run.
+    pub fn new(game: &Game, general: bool) -> ProgramIndex {
         let slot = |t: Option<MoveType>| t.map_or(0, |t| t.idx() + 1);
         let slots = type_slots(game);
         let mut ranges = Vec::with_capacity(game.pieces.len() * (slots + 1));
@@ -374,7 +380,11 @@ impl ProgramIndex {
                 let start = entries.len() as u32;
                 for (j, p) in piece.moves.iter().enumerate() {
                     if k == slots || slot(p.move_type) == k {
-                        let (first, dir) = First::of(p);
+                        let (first, dir) = if general {
+                            (First::Run, Dir(0))
+                        } else {
+                            First::of(p)
+                        };
                         entries.push(Entry {
                             prog: j as u16,
                             dir,
@@ -389,7 +399,14 @@ impl ProgramIndex {
             slots,
             ranges,
             entries,
+            general,
         }
+    }
+
+    /// Whether the engine's general path is forced (see the field).
+    #[inline]
+    pub fn general(&self) -> bool {
+        self.general
     }
 
     /// The move programs of piece type `kind` with move type `t`, in declaration order.
@@ -420,8 +437,10 @@ impl ProgramIndex {
 /// Every single part available to `player` in `state`: moves of its pieces and drops from its reserve.
 /// `only` restricts generation to the piece on one square (the continuation of a composite move), `types`
 /// to moves of one type.
+#[allow(clippy::too_many_arguments)]
 pub fn parts(
     game: &Game,
+    index: &ProgramIndex,
     state: &State,
     player: Player,
     owner: Player,
@@ -437,7 +456,6 @@ pub fn parts(
     let mut run = Run::new(game, state, player, Mode::Generate, out);
     run.owner = owner;
     let shared = game.options.shared_pieces;
-    let index = game.program_index();
     // The mover's navigation, as `Run::exec` picks it.
     let nav = game.board.nav.get(player.idx()).map_or(&[][..], |v| &v[..]);
     let nd = game.board.directions.len();
@@ -589,12 +607,13 @@ pub fn parts(
 /// numbers: each pass is a ply, and the game is over once both players have passed in a row.
 pub fn legal_moves(
     game: &Game,
+    index: &ProgramIndex,
     state: &State,
     royal: &[Vec<PieceType>],
     kings: &[PieceType],
 ) -> Result<Vec<Move>, EngineError> {
-    let (player, moves) = candidates(game, state, kings)?;
-    finish_legal(game, state, royal, kings, player, moves)
+    let (player, moves) = candidates(game, index, state, kings)?;
+    finish_legal(game, index, state, royal, kings, player, moves)
 }
 
 /// The player to move and its candidate moves: every complete move after move priorities, maximal captures
@@ -602,33 +621,40 @@ pub fn legal_moves(
 /// [`legal_moves`] is these, filtered by [`candidate_legal`], with the pass added as [`finish_legal`] says.
 pub fn candidates(
     game: &Game,
+    index: &ProgramIndex,
     state: &State,
     kings: &[PieceType],
 ) -> Result<(Player, Vec<Move>), EngineError> {
     let entry = turn_of(game, state);
     let player = entry.player;
-    let mut moves = generated(game, state, entry)?;
+    let mut moves = generated(game, index, state, entry)?;
     order_filters(game, state, kings, &mut moves);
     Ok((player, moves))
 }
 
 /// The complete moves of the turn, under phases and move priorities.
-fn generated(game: &Game, state: &State, entry: &TurnEntry) -> Result<Vec<Move>, EngineError> {
+fn generated(
+    game: &Game,
+    index: &ProgramIndex,
+    state: &State,
+    entry: &TurnEntry,
+) -> Result<Vec<Move>, EngineError> {
     let (player, owner) = (entry.player, entry.moves_as);
     if !game.phases.is_empty() {
-        return phase_moves(game, state, entry);
+        return phase_moves(game, index, state, entry);
     }
     // Under `move-priorities`, only the first type with a move counts: generate the types in that order and
     // stop at the first that has one. Types not listed rank below all listed ones (README: decisions).
     let moves = match entry.move_type {
-        Some(t) => complete_moves(game, state, player, owner, TypeFilter::Only(Some(t)))?,
+        Some(t) => complete_moves(game, index, state, player, owner, TypeFilter::Only(Some(t)))?,
         None if game.move_priorities.is_empty() => {
-            complete_moves(game, state, player, owner, TypeFilter::Any)?
+            complete_moves(game, index, state, player, owner, TypeFilter::Any)?
         }
         None => {
             let mut found = vec![];
             for &t in &game.move_priorities {
-                found = complete_moves(game, state, player, owner, TypeFilter::Only(Some(t)))?;
+                found =
+                    complete_moves(game, index, state, player, owner, TypeFilter::Only(Some(t)))?;
                 if !found.is_empty() {
                     break;
                 }
@@ -636,6 +662,7 @@ fn generated(game: &Game, state: &State, entry: &TurnEntry) -> Result<Vec<Move>,
             if found.is_empty() {
                 found = complete_moves(
                     game,
+                    index,
                     state,
                     player,
                     owner,
@@ -651,7 +678,12 @@ fn generated(game: &Game, state: &State, entry: &TurnEntry) -> Result<Vec<Move>,
 /// The moves of the phase the player to move is in (see [`Phase`]): the first phase whose condition holds
 /// gives the move types; `move-priorities` orders them as it orders all types without phases. No phase holds:
 /// no move.
-fn phase_moves(game: &Game, state: &State, entry: &TurnEntry) -> Result<Vec<Move>, EngineError> {
+fn phase_moves(
+    game: &Game,
+    index: &ProgramIndex,
+    state: &State,
+    entry: &TurnEntry,
+) -> Result<Vec<Move>, EngineError> {
     let (player, owner) = (entry.player, entry.moves_as);
     let mut phase = None;
     for p in &game.phases {
@@ -672,16 +704,17 @@ fn phase_moves(game: &Game, state: &State, entry: &TurnEntry) -> Result<Vec<Move
         if !types.contains(&t) {
             return Ok(vec![]);
         }
-        return complete_moves(game, state, player, owner, TypeFilter::Only(Some(t)));
+        return complete_moves(game, index, state, player, owner, TypeFilter::Only(Some(t)));
     }
     for &t in game.move_priorities.iter().filter(|t| types.contains(t)) {
-        let found = complete_moves(game, state, player, owner, TypeFilter::Only(Some(t)))?;
+        let found = complete_moves(game, index, state, player, owner, TypeFilter::Only(Some(t)))?;
         if !found.is_empty() {
             return Ok(found);
         }
     }
     complete_moves(
         game,
+        index,
         state,
         player,
         owner,
@@ -731,6 +764,7 @@ fn order_filters(game: &Game, state: &State, kings: &[PieceType], moves: &mut Ve
 /// invariants, move by move, then passing.
 fn finish_legal(
     game: &Game,
+    index: &ProgramIndex,
     state: &State,
     royal: &[Vec<PieceType>],
     kings: &[PieceType],
@@ -738,7 +772,11 @@ fn finish_legal(
     mut moves: Vec<Move>,
 ) -> Result<Vec<Move>, EngineError> {
     if let Some(types) = royal.get(player.idx()).filter(|t| !t.is_empty()) {
-        let cache = LegalityCache::build(game, state, player, types)?;
+        let cache = if index.general() {
+            None
+        } else {
+            LegalityCache::build(game, state, player, types)?
+        };
         let mut keep = Vec::with_capacity(moves.len());
         for m in moves {
             let after = apply_move(game, state, &m);
@@ -753,7 +791,7 @@ fn finish_legal(
         moves = keep;
     }
     if !game.invariants.is_empty() {
-        moves = super::invariant::filter(game, state, player, moves, royal, kings)?;
+        moves = super::invariant::filter(game, index, state, player, moves, royal, kings)?;
     }
     add_pass(game, state, &mut moves);
     Ok(moves)
@@ -773,8 +811,10 @@ pub fn add_pass(game: &Game, state: &State, moves: &mut Vec<Move>) {
 
 /// Whether a candidate move (see [`candidates`]) is legal: the tests [`finish_legal`] makes of each move, one
 /// move alone (the `checkmated` rule, then every invariant), with the same answers.
+#[allow(clippy::too_many_arguments)]
 pub fn candidate_legal(
     game: &Game,
+    index: &ProgramIndex,
     state: &State,
     royal: &[Vec<PieceType>],
     kings: &[PieceType],
@@ -793,7 +833,7 @@ pub fn candidate_legal(
     }
     if !m.is_pass() {
         for inv in &game.invariants {
-            if !super::invariant::holds(game, &inv.cond, m, &after, player, royal, kings)? {
+            if !super::invariant::holds(game, index, &inv.cond, m, &after, player, royal, kings)? {
                 return Ok(false);
             }
         }
@@ -1168,7 +1208,7 @@ mod tests {
             let Ok(game) = load_game(&path, &VariantSel::First) else {
                 continue;
             };
-            let index = game.program_index();
+            let index = ProgramIndex::new(&game, false);
             let types = (0..game.move_types.len() + 2).map(|t| match t {
                 0 => None,
                 t => Some(MoveType((t - 1) as u16)),
@@ -1236,7 +1276,18 @@ mod tests {
                 let entry = &game.turn_order.entries[s.turn];
                 let (player, owner) = (entry.player, entry.moves_as);
                 let mut fast = Emissions::default();
-                parts(&game, &s, player, owner, TypeFilter::Any, None, &mut fast).unwrap();
+                let index = ProgramIndex::new(&game, false);
+                parts(
+                    &game,
+                    &index,
+                    &s,
+                    player,
+                    owner,
+                    TypeFilter::Any,
+                    None,
+                    &mut fast,
+                )
+                .unwrap();
                 let mut whole = Emissions::default();
                 {
                     let mut run = Run::new(&game, &s, player, Mode::Generate, &mut whole);

@@ -3,7 +3,7 @@
 //! `checkmated` ([`gen::attacked_by`]: every enemy program is run against the square); allies (`(allies ...)`)
 //! never attack each other.
 
-use super::gen::{self, attacked_by, turn_of};
+use super::gen::{self, attacked_by, turn_of, ProgramIndex};
 use super::{EngineError, Move, State};
 use crate::compile::*;
 use std::cell::Cell;
@@ -16,8 +16,10 @@ thread_local! {
 }
 
 /// Keeps the moves after which every invariant of the game holds for `player`.
+#[allow(clippy::too_many_arguments)]
 pub fn filter(
     game: &Game,
+    index: &ProgramIndex,
     state: &State,
     player: Player,
     moves: Vec<Move>,
@@ -29,7 +31,7 @@ pub fn filter(
     let mut caches = Vec::with_capacity(game.invariants.len());
     for inv in &game.invariants {
         caches.push(match &inv.cond {
-            InvCond::NotAttacked { types, all: false } => {
+            InvCond::NotAttacked { types, all: false } if !index.general() => {
                 gen::LegalityCache::build(game, state, player, types)?
             }
             _ => None,
@@ -47,7 +49,7 @@ pub fn filter(
                 (Some(c), InvCond::NotAttacked { types, .. }) => {
                     !c.attacked_after(game, &after, &m, player, types)?
                 }
-                _ => holds(game, &inv.cond, &m, &after, player, royal, kings)?,
+                _ => holds(game, index, &inv.cond, &m, &after, player, royal, kings)?,
             };
             if !ok {
                 continue 'moves;
@@ -59,8 +61,10 @@ pub fn filter(
 }
 
 /// Whether the condition holds for `player`, who made `m`, reaching `after`.
+#[allow(clippy::too_many_arguments)]
 pub fn holds(
     game: &Game,
+    index: &ProgramIndex,
     c: &InvCond,
     m: &Move,
     after: &State,
@@ -107,7 +111,7 @@ pub fn holds(
                     false
                 } else {
                     IN_MATE_TEST.with(|f| f.set(true));
-                    let replies = gen::legal_moves(game, after, royal, kings);
+                    let replies = gen::legal_moves(game, index, after, royal, kings);
                     IN_MATE_TEST.with(|f| f.set(false));
                     replies?.iter().all(Move::is_pass)
                 }
@@ -115,7 +119,7 @@ pub fn holds(
         }
         InvCond::And(cs) => {
             for c in cs {
-                if !holds(game, c, m, after, player, royal, kings)? {
+                if !holds(game, index, c, m, after, player, royal, kings)? {
                     return Ok(false);
                 }
             }
@@ -123,13 +127,13 @@ pub fn holds(
         }
         InvCond::Or(cs) => {
             for c in cs {
-                if holds(game, c, m, after, player, royal, kings)? {
+                if holds(game, index, c, m, after, player, royal, kings)? {
                     return Ok(true);
                 }
             }
             false
         }
-        InvCond::Not(c) => !holds(game, c, m, after, player, royal, kings)?,
+        InvCond::Not(c) => !holds(game, index, c, m, after, player, royal, kings)?,
     })
 }
 

@@ -1,5 +1,10 @@
 //! The engine: game state, moves, the move-program interpreter, composite moves, options, end of game, perft.
 //! [`Engine`] is the one interface bots, the tournament and `dagaz session` use.
+//!
+//! The engine imports the compiler's data (`crate::compile`) and nothing of `crate::extension`: a game names
+//! its extension modules, and the engine is handed their [`Hooks`] by whoever builds it ([`Engine::new`] and
+//! [`Engine::with_options`] are defined in `crate::load`, which resolves the names through the registry;
+//! [`Engine::with_hooks`] takes any resolver).
 
 pub mod apply;
 pub mod attack;
@@ -9,6 +14,7 @@ pub mod draughts;
 pub mod end;
 pub mod gen;
 pub mod groups;
+pub mod hooks;
 pub mod invariant;
 pub mod movelist;
 pub mod moves;
@@ -22,6 +28,7 @@ pub mod stack;
 pub mod state;
 
 pub use end::Outcome;
+pub use hooks::{Hooks, Resolver};
 pub use movelist::MoveList;
 pub use moves::{Action, Move, Part};
 pub use state::{Piece, State};
@@ -29,20 +36,157 @@ pub use state::{Piece, State};
 use crate::compile::*;
 
 /// An error while playing: a runaway program, a composite move that does not end. Names the game and where.
+/// Rendered in one place (its `Display`).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct EngineError(pub String);
+pub enum EngineError {
+    /// A move program ran more steps than its budget from one square (an endless `while`?).
+    Runaway {
+        game: String,
+        /// The square the program started from, by name.
+        from: String,
+        /// The program's source text.
+        program: String,
+    },
+    /// The move programs of one position emitted more actions than the interpreter keeps.
+    TooManyActions { game: String },
+    /// A composite move grew past the composer's parts, or a position past its moves or parts in all.
+    TooLarge { game: String },
+    /// The game names an extension module that the engine's resolver does not know.
+    UnknownModule { game: String, module: String },
+    /// A method that serves some games only was called for another (`what` says which).
+    NotServed { game: String, what: &'static str },
+    /// The engine contradicted itself (a listed move that cannot be rebuilt, a counted one that cannot be
+    /// built, ...): a bug, `what` says where.
+    Inconsistent { game: String, what: String },
+    /// Any other error, as its text (extension modules, callers outside the engine).
+    Other(String),
+}
+
+/// [`EngineError::Other`]: the constructor the error had when it was a tuple struct of its text, kept for
+/// callers outside the engine.
+#[allow(non_snake_case)]
+pub fn EngineError(message: String) -> EngineError {
+    EngineError::Other(message)
+}
 
 impl std::fmt::Display for EngineError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
+        match self {
+            EngineError::Runaway {
+                game,
+                from,
+                program,
+            } => write!(
+                f,
+                "{game}: a move program ran more than {} steps from {from} (an endless `while`?): {program}",
+                run::STEP_BUDGET
+            ),
+            EngineError::TooManyActions { game } => write!(
+                f,
+                "{game}: the move programs of one position emitted more than {} actions",
+                run::MAX_EMITTED_ACTIONS
+            ),
+            EngineError::TooLarge { game } => write!(
+                f,
+                "{game}: a composite move grew past {} parts, or the position past {} moves or {} parts in all",
+                compose::MAX_PARTS,
+                compose::MAX_MOVES,
+                compose::MAX_TOTAL_PARTS
+            ),
+            EngineError::UnknownModule { game, module } => {
+                write!(f, "{game}: unknown extension module `{module}`")
+            }
+            EngineError::NotServed { game, what } => write!(f, "{game}: {what}"),
+            EngineError::Inconsistent { game, what } => write!(f, "{game}: {what}"),
+            EngineError::Other(text) => f.write_str(text),
+        }
     }
 }
 
 impl std::error::Error for EngineError {}
 
+/// Why [`Engine::play_checked`] refused a move.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum IllegalMove {
+    /// The move is not one of the legal moves of the position (there are `legal` of them).
+    NotLegal { legal: usize },
+    /// The legal moves could not be listed.
+    Engine(EngineError),
+}
+
+impl std::fmt::Display for IllegalMove {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            IllegalMove::NotLegal { legal: 0 } => {
+                f.write_str("illegal move: the player to move has no legal move")
+            }
+            IllegalMove::NotLegal { legal } => write!(
+                f,
+                "illegal move: not one of the {legal} legal moves of the position"
+            ),
+            IllegalMove::Engine(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for IllegalMove {}
+
+impl From<EngineError> for IllegalMove {
+    fn from(e: EngineError) -> IllegalMove {
+        IllegalMove::Engine(e)
+    }
+}
+
+/// How an engine plays: which of its backends it may use (see [`Engine::with_hooks`], where they are chosen).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct EngineOptions {
+    /// Force the general path everywhere: moves from the interpreter and the composer, with no native or
+    /// specialised backend (no draughts kernel, no count plan, no sample plan, no royal-listed legality
+    /// path, no first op decided before a program's run, no legality cache). The same moves, outcomes and
+    /// games, only slower: the reference the backends are tested against. (The bytecode's fused ops are the
+    /// compiler's and stay.)
+    pub general_path: bool,
+}
+
+impl EngineOptions {
+    /// The environment variable that forces the general path for every engine built by [`Engine::new`]:
+    /// `1` (or `true`, `yes`, `on`) forces it; unset, empty, `0` (`false`, `no`, `off`) leaves the default.
+    pub const GENERAL_PATH_ENV: &'static str = "DAGAZ_GENERAL_PATH";
+
+    /// The general path everywhere (see [`EngineOptions::general_path`]).
+    pub fn general() -> EngineOptions {
+        EngineOptions { general_path: true }
+    }
+
+    /// The options the environment asks for ([`EngineOptions::GENERAL_PATH_ENV`]); an error names a value
+    /// that is neither on nor off.
+    pub fn from_env() -> Result<EngineOptions, String> {
+        let value = std::env::var_os(Self::GENERAL_PATH_ENV).unwrap_or_default();
+        let text = value.to_string_lossy().trim().to_ascii_lowercase();
+        let general_path = match text.as_str() {
+            "" | "0" | "false" | "no" | "off" => false,
+            "1" | "true" | "yes" | "on" => true,
+            _ => {
+                return Err(format!(
+                    "{}={:?}: expected 1 (force the general path) or 0",
+                    Self::GENERAL_PATH_ENV,
+                    value
+                ))
+            }
+        };
+        Ok(EngineOptions { general_path })
+    }
+}
+
 /// A compiled game with what the engine derives from it once.
 pub struct Engine<'g> {
     pub game: &'g Game,
+    /// How it plays (the general path forced or not).
+    options: EngineOptions,
+    /// The hooks of the game's extension modules, in the order `Game::extensions` names them.
+    hooks: Vec<&'static dyn Hooks>,
+    /// Each piece type's move programs by move type (see [`gen::ProgramIndex`]).
+    index: gen::ProgramIndex,
     /// Per player: the piece types `(checkmated T)` protects; moves that leave one attacked are illegal.
     royal: Vec<Vec<PieceType>>,
     /// The piece types a promotion produces (`(add T)`, `change-type T`): the "kings" of `maximal captures 2`.
@@ -96,8 +240,85 @@ pub fn cond_reads_history(c: &EndCond) -> bool {
     }
 }
 
+/// The backends an engine uses, chosen in one place ([`Backends::choose`]).
+struct Backends {
+    flat: bool,
+    royal_listed: bool,
+    count: Option<count::CountPlan>,
+    sample: Option<sample::SamplePlan>,
+    draughts: Option<draughts::DraughtsPlan>,
+    /// The general path is forced: the program index decides no program's first op before its run
+    /// ([`gen::First`]), and the legality tests build no [`gen::LegalityCache`].
+    general: bool,
+}
+
+impl Backends {
+    /// Every choice of backend for `game`: the general interpreter and composer always serve; on top of them,
+    /// where the analyses accept the game, the draughts kernel (native move lists), the count plan (perft's
+    /// last level and playouts count without building), the sample plan (playouts draw one move by running
+    /// generators), the royal-listed path (candidates in a move buffer, each tested by make and unmake), the
+    /// first ops decided before a run and the legality cache. With `options.general_path`, none of them.
+    fn choose(game: &Game, royal: &[Vec<PieceType>], options: EngineOptions) -> Backends {
+        let judged_whole = game.phases.is_empty()
+            && matches!(game.options.maximal_captures, MaximalCaptures::No)
+            && game.capture_order.is_empty()
+            && game.invariants.is_empty()
+            && game.forbid_repetition.is_none()
+            && game.extensions.is_empty();
+        // Not a backend: where no rule judges a generated move, the composer lists the moves into a buffer.
+        let flat = judged_whole && royal.iter().all(|r| r.is_empty());
+        if options.general_path {
+            return Backends {
+                flat,
+                royal_listed: false,
+                count: None,
+                sample: None,
+                draughts: None,
+                general: true,
+            };
+        }
+        let royal_listed = judged_whole && !flat && game.options.pass_turn == PassTurn::No;
+        let count = if flat { count::plan(game).ok() } else { None };
+        let sample = if flat && count.is_none() {
+            sample::plan(game).ok()
+        } else {
+            None
+        };
+        let draughts = if flat {
+            draughts::plan(game).ok()
+        } else {
+            None
+        };
+        Backends {
+            flat,
+            royal_listed,
+            count,
+            sample,
+            draughts,
+            general: false,
+        }
+    }
+}
+
 impl<'g> Engine<'g> {
-    pub fn new(game: &'g Game) -> Engine<'g> {
+    /// The engine of `game` playing as `options` say, with the hooks of the game's extension modules as
+    /// `resolve` finds them by name; an error names a module it does not know. (`Engine::new` and
+    /// `Engine::with_options`, in `crate::load`, resolve through the registry of `crate::extension`.)
+    pub fn with_hooks(
+        game: &'g Game,
+        options: EngineOptions,
+        resolve: Resolver<'_>,
+    ) -> Result<Engine<'g>, EngineError> {
+        let hooks = game
+            .extensions
+            .iter()
+            .map(|e| {
+                resolve(&e.name).ok_or_else(|| EngineError::UnknownModule {
+                    game: game.title.clone(),
+                    module: e.name.clone(),
+                })
+            })
+            .collect::<Result<Vec<_>, _>>()?;
         let mut royal = vec![vec![]; game.players.len()];
         fn collect(c: &EndCond, out: &mut Vec<PieceType>) {
             match c {
@@ -138,27 +359,19 @@ impl<'g> Engine<'g> {
         }
         kings.sort();
         kings.dedup();
-        let judged_whole = game.phases.is_empty()
-            && matches!(game.options.maximal_captures, MaximalCaptures::No)
-            && game.capture_order.is_empty()
-            && game.invariants.is_empty()
-            && game.forbid_repetition.is_none()
-            && game.extensions.is_empty();
-        let flat = judged_whole && royal.iter().all(|r| r.is_empty());
-        let royal_listed = judged_whole && !flat && game.options.pass_turn == PassTurn::No;
-        let count = if flat { count::plan(game).ok() } else { None };
-        let sample = if flat && count.is_none() {
-            sample::plan(game).ok()
-        } else {
-            None
-        };
-        let draughts = if flat {
-            draughts::plan(game).ok()
-        } else {
-            None
-        };
-        Engine {
+        let Backends {
+            flat,
+            royal_listed,
+            count,
+            sample,
+            draughts,
+            general,
+        } = Backends::choose(game, &royal, options);
+        Ok(Engine {
             game,
+            options,
+            hooks,
+            index: gen::ProgramIndex::new(game, general),
             royal,
             kings,
             flat,
@@ -175,7 +388,17 @@ impl<'g> Engine<'g> {
                     .end_conditions
                     .iter()
                     .any(|ec| cond_reads_history(&ec.cond)),
-        }
+        })
+    }
+
+    /// The options this engine plays with.
+    pub fn options(&self) -> EngineOptions {
+        self.options
+    }
+
+    /// The hooks of the game's extension modules, in the order the game names them.
+    pub fn extension_hooks(&self) -> &[&'static dyn Hooks] {
+        &self.hooks
     }
 
     /// Whether the end of the game may read the history of position keys (see the field); where it may not,
@@ -196,8 +419,8 @@ impl<'g> Engine<'g> {
 
     pub fn initial(&self) -> State {
         let mut s = State::initial(self.game);
-        if !self.game.extensions.is_empty() {
-            for m in &self.game.extensions {
+        if !self.hooks.is_empty() {
+            for m in &self.hooks {
                 m.setup(self.game, &mut s);
             }
             s.hash = s.full_hash();
@@ -216,9 +439,9 @@ impl<'g> Engine<'g> {
     }
 
     pub fn legal_moves(&self, s: &State) -> Result<Vec<Move>, EngineError> {
-        let mut moves = gen::legal_moves(self.game, s, &self.royal, &self.kings)?;
+        let mut moves = gen::legal_moves(self.game, &self.index, s, &self.royal, &self.kings)?;
         // Extension modules rewrite or filter the complete moves (`crate::extension`).
-        for m in &self.game.extensions {
+        for m in &self.hooks {
             m.moves(self.game, s, &mut moves)?;
         }
         // Ko and superko judge the moves whole, the modules' captures included.
@@ -237,10 +460,10 @@ impl<'g> Engine<'g> {
     /// [`Engine::legal_moves`]; only for games where [`Engine::flat`] holds (otherwise an error).
     pub fn legal_into(&self, s: &State, out: &mut MoveList) -> Result<(), EngineError> {
         if !self.flat {
-            return Err(EngineError(format!(
-                "{}: the move buffer does not apply this game's rules on complete moves",
-                self.game.title
-            )));
+            return Err(EngineError::NotServed {
+                game: self.game.title.clone(),
+                what: "the move buffer does not apply this game's rules on complete moves",
+            });
         }
         // A draughts plan lists the moves natively where it takes the position (no scratch needed).
         if let Some(plan) = &self.draughts {
@@ -249,7 +472,9 @@ impl<'g> Engine<'g> {
                 return Ok(());
             }
         }
-        compose::with_scratch(|scratch| compose::generate_into(self.game, s, out, scratch))
+        compose::with_scratch(|scratch| {
+            compose::generate_into(self.game, &self.index, s, out, scratch)
+        })
     }
 
     /// [`Engine::legal_into`] always on the general path (the interpreter and the composer), never on a native
@@ -258,7 +483,9 @@ impl<'g> Engine<'g> {
         if !self.flat {
             return self.legal_into(s, out);
         }
-        compose::with_scratch(|scratch| compose::generate_into(self.game, s, out, scratch))
+        compose::with_scratch(|scratch| {
+            compose::generate_into(self.game, &self.index, s, out, scratch)
+        })
     }
 
     /// The index of move `i` of a move buffer in handle mode ([`MoveList::lazy`]) as a whole move: built and
@@ -268,7 +495,9 @@ impl<'g> Engine<'g> {
         if i < moves.len() && moves.handle(i).is_none() {
             return Ok(i);
         }
-        compose::with_scratch(|scratch| compose::resolve(self.game, s, moves, i, scratch))
+        compose::with_scratch(|scratch| {
+            compose::resolve(self.game, &self.index, s, moves, i, scratch)
+        })
     }
 
     /// [`Engine::outcome`] given the legal moves in a move buffer (games where [`Engine::flat`] holds).
@@ -343,14 +572,16 @@ impl<'g> Engine<'g> {
     /// only for games where [`Engine::royal_listed`] holds (otherwise an error).
     pub fn candidates_into(&self, s: &State, out: &mut MoveList) -> Result<(), EngineError> {
         if !self.royal_listed {
-            return Err(EngineError(format!(
-                "{}: the move buffer does not list this game's candidates",
-                self.game.title
-            )));
+            return Err(EngineError::NotServed {
+                game: self.game.title.clone(),
+                what: "the move buffer does not list this game's candidates",
+            });
         }
         // With no pass, no phases and no rule over whole lists, the generation of the flat path lists exactly
         // the candidates.
-        compose::with_scratch(|scratch| compose::generate_into(self.game, s, out, scratch))
+        compose::with_scratch(|scratch| {
+            compose::generate_into(self.game, &self.index, s, out, scratch)
+        })
     }
 
     /// Whether candidate `i` of a list from [`Engine::candidates_into`] is legal for `player`, the player to
@@ -403,7 +634,7 @@ impl<'g> Engine<'g> {
     /// The player to move and the candidate moves (see [`gen::candidates`]): the legal moves are those of them
     /// that [`Engine::candidate_legal`] accepts, or, when none is, [`Engine::no_candidate`].
     pub fn candidates(&self, s: &State) -> Result<(Player, Vec<Move>), EngineError> {
-        gen::candidates(self.game, s, &self.kings)
+        gen::candidates(self.game, &self.index, s, &self.kings)
     }
 
     /// Whether a candidate move of `player` is legal.
@@ -413,7 +644,15 @@ impl<'g> Engine<'g> {
         player: Player,
         m: &Move,
     ) -> Result<bool, EngineError> {
-        gen::candidate_legal(self.game, s, &self.royal, &self.kings, player, m)
+        gen::candidate_legal(
+            self.game,
+            &self.index,
+            s,
+            &self.royal,
+            &self.kings,
+            player,
+            m,
+        )
     }
 
     /// The legal moves when no candidate is legal: the forced pass, or none.
@@ -427,9 +666,24 @@ impl<'g> Engine<'g> {
         gen::apply_move(self.game, s, m)
     }
 
-    /// Plays a move on the state in place (no copy): what a game that never goes back needs.
+    /// Plays a move on the state in place (no copy): what a game that never goes back needs. Unchecked: `m`
+    /// must be one of the legal moves of `s` (as search plays them); [`Engine::play_checked`] refuses any
+    /// other.
     pub fn play(&self, s: &mut State, m: &Move) {
         apply::play(self.game, s, m)
+    }
+
+    /// [`Engine::play`] for a move from outside: refuses, leaving `s` as it was, a move that is not one of the
+    /// legal moves of `s` ([`Engine::legal_moves`]) — a move of the other player, a move of another position,
+    /// any move where there is none. It does not ask whether the game is over ([`Engine::outcome`] needs the
+    /// history of the positions).
+    pub fn play_checked(&self, s: &mut State, m: &Move) -> Result<(), IllegalMove> {
+        let legal = self.legal_moves(s)?;
+        if !legal.contains(m) {
+            return Err(IllegalMove::NotLegal { legal: legal.len() });
+        }
+        self.play(s, m);
+        Ok(())
     }
 
     /// Plays a move on the state in place, saving in `undo` what [`Engine::unmake`] needs to take it back.
@@ -450,7 +704,7 @@ impl<'g> Engine<'g> {
         history: &[u64],
     ) -> Result<Option<Outcome>, EngineError> {
         // An extension module's end of the game comes before the file's own conditions.
-        for m in &self.game.extensions {
+        for m in &self.hooks {
             if let Some(o) = m.outcome(self.game, s, moves, history) {
                 return Ok(Some(o));
             }
@@ -593,6 +847,65 @@ mod tests {
     use super::*;
     use crate::engine::playout::{below, game_rng};
     use crate::load::{load_game, VariantSel};
+
+    /// Each kind of error renders the text the engine gave it when errors were their text (tests and outputs
+    /// read it).
+    #[test]
+    fn errors_render_their_old_texts() {
+        let g = || "Chess".to_string();
+        let cases = [
+            (
+                EngineError::Runaway {
+                    game: g(),
+                    from: "e2".into(),
+                    program: "(n add)".into(),
+                },
+                "Chess: a move program ran more than 1000000 steps from e2 (an endless `while`?): (n add)",
+            ),
+            (
+                EngineError::TooManyActions { game: g() },
+                "Chess: the move programs of one position emitted more than 10000000 actions",
+            ),
+            (
+                EngineError::TooLarge { game: g() },
+                "Chess: a composite move grew past 256 parts, or the position past 200000 moves or 2000000 \
+                 parts in all",
+            ),
+            (
+                EngineError::UnknownModule {
+                    game: g(),
+                    module: "gravity".into(),
+                },
+                "Chess: unknown extension module `gravity`",
+            ),
+            (
+                EngineError::Inconsistent {
+                    game: g(),
+                    what: "a listed move could not be rebuilt".into(),
+                },
+                "Chess: a listed move could not be rebuilt",
+            ),
+            (EngineError("any text".into()), "any text"),
+        ];
+        for (e, text) in cases {
+            assert_eq!(e.to_string(), text);
+        }
+        // A live one: the move buffer refuses chess, whose royal pieces judge the complete moves.
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("games/chess.zrf");
+        let game = load_game(&path, &VariantSel::First).unwrap();
+        let engine = Engine::with_options(&game, EngineOptions::default());
+        let err = engine
+            .legal_into(&engine.initial(), &mut MoveList::new())
+            .unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            format!(
+                "{}: the move buffer does not apply this game's rules on complete moves",
+                game.title
+            )
+        );
+        assert!(matches!(err, EngineError::NotServed { .. }));
+    }
 
     /// The incremental Zobrist hash equals the hash computed from scratch after every move of random games, in
     /// games with captures, promotions, attributes, castling and composite moves.

@@ -742,10 +742,10 @@ impl SamplePlan {
         match out.len() {
             0 => Ok(false),
             1 => Ok(true),
-            n => Err(EngineError(format!(
-                "{}: a sampled move generator yielded {n} parts",
-                game.title
-            ))),
+            n => Err(EngineError::Inconsistent {
+                game: game.title.clone(),
+                what: format!("a sampled move generator yielded {n} parts"),
+            }),
         }
     }
 

@@ -395,23 +395,8 @@ impl Iterator for BitIter {
     }
 }
 
-/// The attribute bits a new piece of a type starts with.
+/// The attribute bits a new piece of a type starts with ([`Game::initial_attrs`]).
+#[inline]
 pub fn initial_attrs(game: &Game, kind: PieceType) -> AttrBits {
-    let mut bits = AttrBits::default();
-    for (a, v) in &game.pieces[kind.idx()].attributes {
-        if *v {
-            bits.set(a.idx(), true);
-        }
-    }
-    if !game.int_attributes.is_empty() {
-        for (a, text) in &game.pieces[kind.idx()].constants {
-            if let Some(k) = game.int_attributes.iter().position(|x| x == a) {
-                let v = crate::compile::numbers::int_value(text);
-                bits.set_int(k, v);
-                // As a predicate, an integer attribute is true when it is not 0.
-                bits.set(a.idx(), v != 0);
-            }
-        }
-    }
-    bits
+    game.initial_attrs(kind)
 }

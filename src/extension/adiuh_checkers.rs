@@ -19,8 +19,9 @@
 //! A whole turn is one move (`super::columns`).
 
 use super::columns::{expand, LegRules};
-use super::Extension;
+use crate::compile::Module;
 use crate::compile::*;
+use crate::engine::Hooks;
 use crate::engine::{EngineError, Move, Outcome, State};
 
 pub struct AdiuhCheckers;
@@ -53,7 +54,7 @@ fn upper_half(game: &Game, pos: Pos) -> bool {
     }
 }
 
-impl Extension for AdiuhCheckers {
+impl Module for AdiuhCheckers {
     fn name(&self) -> &'static str {
         "adiuh-checkers"
     }
@@ -76,6 +77,12 @@ impl Extension for AdiuhCheckers {
         true
     }
 
+    fn covers(&self) -> &[&str] {
+        &["no-end-condition"]
+    }
+}
+
+impl Hooks for AdiuhCheckers {
     fn moves(&self, game: &Game, state: &State, moves: &mut Vec<Move>) -> Result<(), EngineError> {
         let Some((king, man, zone)) = types(game) else {
             return Ok(());
@@ -124,9 +131,5 @@ impl Extension for AdiuhCheckers {
             name: "no moves, pieces by halves".into(),
             priority: 0,
         })
-    }
-
-    fn covers(&self) -> &[&str] {
-        &["no-end-condition"]
     }
 }

@@ -16,8 +16,9 @@
 //!
 //! Which rules apply is read from the move: a drop (no `from`) or a move along the row.
 
-use super::Extension;
+use crate::compile::Module;
 use crate::compile::{Dir, Game, Player, Pos, Variable};
+use crate::engine::Hooks;
 use crate::engine::{Action, EngineError, Move, Outcome, State};
 
 /// The module (registered in [`super::MODULES`]).
@@ -101,7 +102,7 @@ fn result(results: Vec<i8>, end: &str) -> Option<Outcome> {
     })
 }
 
-impl Extension for Alak {
+impl Module for Alak {
     fn name(&self) -> &'static str {
         "alak"
     }
@@ -146,6 +147,17 @@ impl Extension for Alak {
         Ok(())
     }
 
+    fn covers(&self) -> &[&str] {
+        &[
+            "no-end-condition",
+            "alak-extension",
+            "alak-ko",
+            "alak-variant-extension",
+        ]
+    }
+}
+
+impl Hooks for Alak {
     fn moves(&self, game: &Game, state: &State, moves: &mut Vec<Move>) -> Result<(), EngineError> {
         let mover = game.turn_order.entries[state.turn].moves_as;
         let ko = ko_slot(game);
@@ -219,14 +231,5 @@ impl Extension for Alak {
             std::cmp::Ordering::Equal => vec![0, 0],
         };
         result(r, "territory")
-    }
-
-    fn covers(&self) -> &[&str] {
-        &[
-            "no-end-condition",
-            "alak-extension",
-            "alak-ko",
-            "alak-variant-extension",
-        ]
     }
 }

@@ -29,9 +29,10 @@
 //! empty point or the tray (`Place`); a hit adds a part that puts the bar's new count there (`Place`), shown
 //! as `Checker@bbar`. Sequences that reach the same position are one move.
 
-use super::Extension;
+use crate::compile::Module;
 use crate::compile::{Game, PieceType, Player, Pos};
 use crate::engine::state::initial_attrs;
+use crate::engine::Hooks;
 use crate::engine::{Action, EngineError, Move, Outcome, Part, Piece, State};
 use rustc_hash::FxHashSet;
 
@@ -423,7 +424,7 @@ impl Backgammon {
     }
 }
 
-impl Extension for Backgammon {
+impl Module for Backgammon {
     fn name(&self) -> &'static str {
         "backgammon"
     }
@@ -437,6 +438,13 @@ impl Extension for Backgammon {
         layout(game).map(|_| ())
     }
 
+    fn covers(&self) -> &[&str] {
+        // `setup` reads a point listed n times in the board setup as n checkers (the `count` attribute).
+        &["no-end-condition", "stacked-setup"]
+    }
+}
+
+impl Hooks for Backgammon {
     fn setup(&self, game: &Game, state: &mut State) {
         let Ok(l) = layout(game) else { return };
         // A point listed n times in the setup holds n checkers.
@@ -487,11 +495,6 @@ impl Extension for Backgammon {
             name: "all checkers borne off".into(),
             priority: 0,
         })
-    }
-
-    fn covers(&self) -> &[&str] {
-        // `setup` reads a point listed n times in the board setup as n checkers (the `count` attribute).
-        &["no-end-condition", "stacked-setup"]
     }
 
     fn evaluate(&self, game: &Game, state: &State, player: Player) -> Option<f64> {

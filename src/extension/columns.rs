@@ -9,7 +9,7 @@
 //! rules allow from the landing square is a further part. Every effect is an action of the move.
 
 use crate::compile::*;
-use crate::engine::gen::{apply_move, apply_part, legal_moves};
+use crate::engine::gen::{apply_move, apply_part, legal_moves, ProgramIndex};
 use crate::engine::state::mix;
 use crate::engine::{Action, EngineError, Move, Part, State};
 
@@ -99,6 +99,8 @@ fn takes(part: &Part) -> bool {
 
 struct Expander<'a> {
     game: &'a Game,
+    /// The game's programs by move type, for the continuations' generation.
+    index: ProgramIndex,
     rules: &'a LegRules,
     player: Player,
     out: Vec<Move>,
@@ -114,7 +116,7 @@ impl Expander<'_> {
         prefix: &mut Vec<Part>,
     ) -> Result<(), EngineError> {
         if prefix.len() > 512 {
-            return Err(EngineError(format!(
+            return Err(EngineError::Other(format!(
                 "{}: a column's capture went past 512 legs",
                 self.game.title
             )));
@@ -164,7 +166,7 @@ impl Expander<'_> {
             if goes_on {
                 // The same column moves on from `to`, never back toward `from`.
                 let back = toward(game, player, to, from);
-                let next: Vec<Part> = legal_moves(game, &after, &[], &[])?
+                let next: Vec<Part> = legal_moves(game, &self.index, &after, &[], &[])?
                     .into_iter()
                     .filter(|m| m.parts.len() == 1 && m.parts[0].from == Some(to))
                     .filter(|m| {
@@ -223,6 +225,7 @@ pub(super) fn expand(
     }
     let mut x = Expander {
         game,
+        index: ProgramIndex::new(game, false),
         rules,
         player,
         out: others,

@@ -7,8 +7,9 @@
 //! row). Lines run along every direction that has a reverse. Gravity only removes moves, and the end is read
 //! from the position, so moves, hashing and perft stay those of the file.
 
-use super::Extension;
+use crate::compile::Module;
 use crate::compile::{Dir, Game, Player, Pos, NO_POS};
+use crate::engine::Hooks;
 use crate::engine::{EngineError, Move, Outcome, State};
 
 /// The module (registered in [`super::MODULES`]).
@@ -60,7 +61,7 @@ fn line_owner(game: &Game, state: &State) -> Option<Player> {
     None
 }
 
-impl Extension for ConnectFour {
+impl Module for ConnectFour {
     fn name(&self) -> &'static str {
         "connect-four"
     }
@@ -79,6 +80,12 @@ impl Extension for ConnectFour {
         Ok(())
     }
 
+    fn covers(&self) -> &[&str] {
+        &["no-end-condition"]
+    }
+}
+
+impl Hooks for ConnectFour {
     fn moves(&self, game: &Game, state: &State, moves: &mut Vec<Move>) -> Result<(), EngineError> {
         let Some(s) = down(game) else { return Ok(()) };
         // A drop must rest on a disc or on the bottom row.
@@ -117,9 +124,5 @@ impl Extension for ConnectFour {
             });
         }
         None
-    }
-
-    fn covers(&self) -> &[&str] {
-        &["no-end-condition"]
     }
 }

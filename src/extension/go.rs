@@ -22,9 +22,10 @@
 //! `go-mark` (a drawing of the last stone) and `atari` (move-ordering patterns for Dagaz's bot) are screen
 //! and bot aids, not rules.
 
-use super::Extension;
+use crate::compile::Module;
 use crate::compile::{Game, Player, RepetitionRule};
 use crate::engine::groups;
+use crate::engine::Hooks;
 use crate::engine::{Action, EngineError, Move, Outcome, State};
 
 /// The `go` module (registered in [`super::MODULES`]).
@@ -78,7 +79,7 @@ fn outcome(results: Vec<i8>, end_type: &str, name: &str) -> Option<Outcome> {
     })
 }
 
-impl Extension for Go {
+impl Module for Go {
     fn name(&self) -> &'static str {
         "go"
     }
@@ -102,6 +103,12 @@ impl Extension for Go {
         Ok(())
     }
 
+    fn covers(&self) -> &[&str] {
+        &["no-end-condition", "go-capturing", "go-ko", "ko"]
+    }
+}
+
+impl Hooks for Go {
     fn moves(&self, game: &Game, state: &State, moves: &mut Vec<Move>) -> Result<(), EngineError> {
         capture_groups(game, state, moves);
         Ok(())
@@ -142,10 +149,6 @@ impl Extension for Go {
         };
         outcome(results, "area", "area scoring")
     }
-
-    fn covers(&self) -> &[&str] {
-        &["no-end-condition", "go-capturing", "go-ko", "ko"]
-    }
 }
 
 /// Whether `player` has lost stones: fewer on the board than it has put down from its reserve.
@@ -168,7 +171,7 @@ fn lost_stones(game: &Game, state: &State, player: Player) -> bool {
     on_board < put_down
 }
 
-impl Extension for AtariGo {
+impl Module for AtariGo {
     fn name(&self) -> &'static str {
         "atari-go"
     }
@@ -188,6 +191,12 @@ impl Extension for AtariGo {
         Ok(())
     }
 
+    fn covers(&self) -> &[&str] {
+        &["no-end-condition", "go-capturing", "atari-go-goal"]
+    }
+}
+
+impl Hooks for AtariGo {
     fn moves(&self, game: &Game, state: &State, moves: &mut Vec<Move>) -> Result<(), EngineError> {
         capture_groups(game, state, moves);
         Ok(())
@@ -209,9 +218,5 @@ impl Extension for AtariGo {
         }
         let results = losers.iter().map(|&l| if l { -1 } else { 1 }).collect();
         outcome(results, "first-capture", "first capture")
-    }
-
-    fn covers(&self) -> &[&str] {
-        &["no-end-condition", "go-capturing", "atari-go-goal"]
     }
 }

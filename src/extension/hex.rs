@@ -16,9 +16,10 @@
 //! (`a1` ... `k11`), as the corpus file's are; `check` refuses another board. `hex-setup` and `hex-hints`
 //! are screen aids, not rules.
 
-use super::Extension;
+use crate::compile::Module;
 use crate::compile::{Game, Player, Pos, ZoneId};
 use crate::engine::groups;
+use crate::engine::Hooks;
 use crate::engine::{Action, EngineError, Move, Outcome, Part, Piece, State};
 
 /// The module (registered in [`super::MODULES`]).
@@ -55,7 +56,7 @@ fn reflect(game: &Game, pos: Pos) -> Option<Pos> {
     game.board.position(&name)
 }
 
-impl Extension for Hex {
+impl Module for Hex {
     fn name(&self) -> &'static str {
         "hex"
     }
@@ -90,6 +91,12 @@ impl Extension for Hex {
         Ok(())
     }
 
+    fn covers(&self) -> &[&str] {
+        &["no-end-condition", "hex-goal", "hex-pie"]
+    }
+}
+
+impl Hooks for Hex {
     fn moves(&self, game: &Game, state: &State, moves: &mut Vec<Move>) -> Result<(), EngineError> {
         if state.ply != 1 {
             return Ok(());
@@ -147,9 +154,5 @@ impl Extension for Hex {
             }
         }
         None
-    }
-
-    fn covers(&self) -> &[&str] {
-        &["no-end-condition", "hex-goal", "hex-pie"]
     }
 }

@@ -15,12 +15,13 @@
 //! Where a player's store is: the position the direction `fr` leads to, for that player (the files link
 //! `a2` to `X1` by `fr` and mirror `fr` and `er` for North). Pits: the zone `home` of each player.
 
-use super::Extension;
 use crate::compile::sow::GrandSlam;
+use crate::compile::Module;
 use crate::compile::{AttrId, Dir, Game, Instr, MoveType, PieceType, Player, Pos};
 use crate::engine::gen::apply_part;
 use crate::engine::gen::sow::{count_actions, counts, lap, sow, Rules};
 use crate::engine::moves::Action;
+use crate::engine::Hooks;
 use crate::engine::{EngineError, Move, Outcome, Part, State};
 
 /// The attribute that counts a pile's seeds.
@@ -275,7 +276,7 @@ pub static ALEMUNGULA: OwareLike = OwareLike {
     ],
 };
 
-impl Extension for OwareLike {
+impl Module for OwareLike {
     fn name(&self) -> &'static str {
         self.name
     }
@@ -292,6 +293,12 @@ impl Extension for OwareLike {
         check_board(game)
     }
 
+    fn covers(&self) -> &[&str] {
+        self.covers
+    }
+}
+
+impl Hooks for OwareLike {
     fn setup(&self, game: &Game, state: &mut State) {
         fill(game, state, self.seeds);
     }
@@ -357,10 +364,6 @@ impl Extension for OwareLike {
         let me = game.turn_order.entries[state.turn].player;
         let empty = row(game, &counts(state, k), me) == 0;
         mancala_outcome(game, state, empty, "no seeds")
-    }
-
-    fn covers(&self) -> &[&str] {
-        self.covers
     }
 }
 
@@ -442,7 +445,7 @@ impl Kalah {
     }
 }
 
-impl Extension for Kalah {
+impl Module for Kalah {
     fn name(&self) -> &'static str {
         "kalah"
     }
@@ -468,6 +471,18 @@ impl Extension for Kalah {
         )
     }
 
+    fn covers(&self) -> &[&str] {
+        &[
+            "no-end-condition",
+            "dakon-extension",
+            "dakon-goal",
+            "dakon-restrictions",
+            "mancala-setup",
+        ]
+    }
+}
+
+impl Hooks for Kalah {
     fn setup(&self, game: &Game, state: &mut State) {
         fill(game, state, 6);
     }
@@ -507,16 +522,6 @@ impl Extension for Kalah {
         let ended = (0..2).any(|p| row(game, &c, Player(p)) == 0);
         mancala_outcome(game, state, ended, "row empty")
     }
-
-    fn covers(&self) -> &[&str] {
-        &[
-            "no-end-condition",
-            "dakon-extension",
-            "dakon-goal",
-            "dakon-restrictions",
-            "mancala-setup",
-        ]
-    }
 }
 
 /// `mini-mancala`: Dagaz's Mini Mancala (`mini-mancala-extension`, `mancala-setup` 2, `mini-mancala-ai`):
@@ -526,7 +531,7 @@ impl Extension for Kalah {
 /// `STALEMATE = -1`).
 pub struct MiniMancala;
 
-impl Extension for MiniMancala {
+impl Module for MiniMancala {
     fn name(&self) -> &'static str {
         "mini-mancala"
     }
@@ -549,6 +554,16 @@ impl Extension for MiniMancala {
         Ok(())
     }
 
+    fn covers(&self) -> &[&str] {
+        &[
+            "no-end-condition",
+            "mini-mancala-extension",
+            "mancala-setup",
+        ]
+    }
+}
+
+impl Hooks for MiniMancala {
     fn setup(&self, game: &Game, state: &mut State) {
         fill(game, state, 2);
     }
@@ -595,14 +610,6 @@ impl Extension for MiniMancala {
         let me = game.turn_order.entries[state.turn].player;
         moves.is_empty().then(|| decide(0, 1, me, "no move"))
     }
-
-    fn covers(&self) -> &[&str] {
-        &[
-            "no-end-condition",
-            "mini-mancala-extension",
-            "mancala-setup",
-        ]
-    }
 }
 
 /// `bakuk`: Dagaz's Bakuk (`bakuk-extension`, `mancala-setup` 6, `mancala-goal`): three pits a side, six
@@ -614,7 +621,7 @@ impl Extension for MiniMancala {
 /// decide.
 pub struct Bakuk;
 
-impl Extension for Bakuk {
+impl Module for Bakuk {
     fn name(&self) -> &'static str {
         "bakuk"
     }
@@ -631,6 +638,17 @@ impl Extension for Bakuk {
         check_board(game)
     }
 
+    fn covers(&self) -> &[&str] {
+        &[
+            "no-end-condition",
+            "bakuk-extension",
+            "mancala-setup",
+            "mancala-goal",
+        ]
+    }
+}
+
+impl Hooks for Bakuk {
     fn setup(&self, game: &Game, state: &mut State) {
         fill(game, state, 6);
     }
@@ -698,15 +716,6 @@ impl Extension for Bakuk {
         let me = game.turn_order.entries[state.turn].player;
         let empty = row(game, &counts(state, k), me) == 0;
         mancala_outcome(game, state, empty, "no seeds")
-    }
-
-    fn covers(&self) -> &[&str] {
-        &[
-            "no-end-condition",
-            "bakuk-extension",
-            "mancala-setup",
-            "mancala-goal",
-        ]
     }
 }
 
@@ -913,7 +922,7 @@ impl DakonLike {
     }
 }
 
-impl Extension for DakonLike {
+impl Module for DakonLike {
     fn name(&self) -> &'static str {
         self.name
     }
@@ -930,6 +939,12 @@ impl Extension for DakonLike {
         check_board(game)
     }
 
+    fn covers(&self) -> &[&str] {
+        self.covers
+    }
+}
+
+impl Hooks for DakonLike {
     fn setup(&self, game: &Game, state: &mut State) {
         fill(game, state, self.seeds);
     }
@@ -1008,9 +1023,5 @@ impl Extension for DakonLike {
         let me = game.turn_order.entries[state.turn].player;
         let sum = |p: Player| store(game, p).map_or(0, |s| c[s.idx()]) + row(game, &c, p);
         ended.then(|| decide(sum(me), sum(Player(1 - me.0)), me, "row empty"))
-    }
-
-    fn covers(&self) -> &[&str] {
-        self.covers
     }
 }

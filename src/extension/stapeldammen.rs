@@ -13,13 +13,14 @@
 //! A whole turn is one move (`super::columns`).
 
 use super::columns::{expand, LegRules};
-use super::Extension;
+use crate::compile::Module;
 use crate::compile::*;
+use crate::engine::Hooks;
 use crate::engine::{EngineError, Move, Outcome, State};
 
 pub struct Stapeldammen;
 
-impl Extension for Stapeldammen {
+impl Module for Stapeldammen {
     fn name(&self) -> &'static str {
         "stapeldammen"
     }
@@ -40,6 +41,12 @@ impl Extension for Stapeldammen {
         true
     }
 
+    fn covers(&self) -> &[&str] {
+        &["no-end-condition"]
+    }
+}
+
+impl Hooks for Stapeldammen {
     fn moves(&self, game: &Game, state: &State, moves: &mut Vec<Move>) -> Result<(), EngineError> {
         let rules = LegRules {
             flying: vec![],
@@ -68,9 +75,5 @@ impl Extension for Stapeldammen {
             name: "no moves".into(),
             priority: 0,
         })
-    }
-
-    fn covers(&self) -> &[&str] {
-        &["no-end-condition"]
     }
 }

@@ -226,3 +226,32 @@ pub fn variants_where(
     }
     out
 }
+
+/// Runs this test binary again with the general path forced (`DAGAZ_GENERAL_PATH=1`, which every
+/// `Engine::new` reads: no draughts kernel, count or sample plan, royal-listed path, first-op decision or
+/// legality cache), skipping the test `me` that calls it: the file's tests both ways in one `cargo test`.
+/// Fails with the child's output where a test fails there.
+#[allow(dead_code)]
+pub fn rerun_on_general_path(me: &str) {
+    if std::env::var_os("DAGAZ_GENERAL_PATH").is_some_and(|v| v == "1") {
+        // Already the rerun (or a whole run on the general path): nothing more to do.
+        return;
+    }
+    let exe = std::env::current_exe().expect("the test binary");
+    let out = std::process::Command::new(exe)
+        .env("DAGAZ_GENERAL_PATH", "1")
+        .args(["--skip", me])
+        .output()
+        .expect("the test binary runs again");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "the tests fail on the general path (DAGAZ_GENERAL_PATH=1):\n{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // The rerun ran tests: a filter that matched nothing would pass without testing anything.
+    assert!(
+        stdout.contains("test result: ok.") && !stdout.contains("ok. 0 passed"),
+        "the rerun on the general path ran no test:\n{stdout}"
+    );
+}

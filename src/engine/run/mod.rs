@@ -21,11 +21,11 @@ use crate::compile::code::{Op, FAIL, START};
 use crate::compile::*;
 
 /// Instructions one program run may execute before it is declared runaway.
-const STEP_BUDGET: u32 = 1_000_000;
+pub(super) const STEP_BUDGET: u32 = 1_000_000;
 /// Actions the parts emitted by one position's programs may hold together. Changes made before an `add` are
 /// carried into every later part of the run, so a `while` that changes and adds at each step grows
 /// quadratically: a fuzzed file reached 3.2 GB within the step budget.
-const MAX_EMITTED_ACTIONS: usize = 10_000_000;
+pub(super) const MAX_EMITTED_ACTIONS: usize = 10_000_000;
 
 /// Why a program run stopped early.
 pub(in crate::engine) enum Stop {
@@ -403,17 +403,15 @@ impl<'a> Run<'a> {
     #[inline(never)]
     fn stopped(&self, e: Stop, prog: &MoveProgram, start: Pos) -> EngineError {
         match e {
-            Stop::Path | Stop::Found => EngineError(String::new()),
-            Stop::TooMany => EngineError(format!(
-                "{}: the move programs of one position emitted more than {MAX_EMITTED_ACTIONS} actions",
-                self.game.title
-            )),
-            Stop::Budget => EngineError(format!(
-                "{}: a move program ran more than {STEP_BUDGET} steps from {} (an endless `while`?): {}",
-                self.game.title,
-                self.game.board.pos_name(start),
-                prog.source
-            )),
+            Stop::Path | Stop::Found => EngineError::Other(String::new()),
+            Stop::TooMany => EngineError::TooManyActions {
+                game: self.game.title.clone(),
+            },
+            Stop::Budget => EngineError::Runaway {
+                game: self.game.title.clone(),
+                from: self.game.board.pos_name(start).to_string(),
+                program: prog.source.to_string(),
+            },
         }
     }
 }

@@ -1,0 +1,56 @@
+//! The engine's half of an extension module: the hooks [`Engine`](super::Engine) calls while playing. The
+//! modules implement it in `crate::extension`; the engine imports none of them. A [`Game`] names its modules
+//! (`Game::extensions`), and whoever builds the engine resolves the names to hooks (`Engine::new`, in
+//! `crate::load`, through the registry of `crate::extension`; or [`Engine::with_hooks`](super::Engine::with_hooks)
+//! with any resolver).
+//!
+//! The contract (`docs/extensions.md`): a module's effects are actions in the moves it returns, never hidden
+//! changes of the state, so that `apply` stays pure, a move carries its whole net effect, and notation,
+//! deduplication, hashing and perft stay exact; a module is deterministic (the same state gives the same
+//! moves and outcome). Every hook has a default that does nothing, so a module writes only what it changes.
+//! A game with no module pays one test of an empty slice per call.
+
+use super::{EngineError, Move, Outcome, State};
+use crate::compile::{Game, Player};
+
+/// What the engine calls of an extension module: in [`Engine::initial`](super::Engine::initial) (`setup`),
+/// [`Engine::legal_moves`](super::Engine::legal_moves) (`moves`, after the rules' own generation),
+/// [`Engine::outcome`](super::Engine::outcome) (`outcome`, before the file's own end conditions), and the
+/// bots' evaluation (`evaluate`).
+pub trait Hooks: Send + Sync {
+    /// Changes the start position (`Engine::initial`). The state's hash is recomputed after every module's
+    /// setup, so a module may write cells, reserves and variables directly here.
+    fn setup(&self, _game: &Game, _state: &mut State) {}
+
+    /// Generates, rewrites or filters the complete legal moves of `state`, after the rules' own generation
+    /// (and after the earlier modules). Every effect is an action in a move.
+    fn moves(
+        &self,
+        _game: &Game,
+        _state: &State,
+        _moves: &mut Vec<Move>,
+    ) -> Result<(), EngineError> {
+        Ok(())
+    }
+
+    /// An end of the game the module decides, tested before the file's own end conditions: `moves` are the
+    /// legal moves of `state` (after every module), `history` the keys of the earlier positions.
+    fn outcome(
+        &self,
+        _game: &Game,
+        _state: &State,
+        _moves: &[Move],
+        _history: &[u64],
+    ) -> Option<Outcome> {
+        None
+    }
+
+    /// A hint for bots: the value of `state` for `player` (positive is good), or `None` to let the bot use
+    /// its own evaluation.
+    fn evaluate(&self, _game: &Game, _state: &State, _player: Player) -> Option<f64> {
+        None
+    }
+}
+
+/// Finds the hooks of an extension module by its name (`Game::extensions`).
+pub type Resolver<'a> = &'a dyn Fn(&str) -> Option<&'static dyn Hooks>;
