@@ -583,7 +583,7 @@ impl TournamentConfig {
 
     /// Reads a TOML file: a relative `game` path in it is relative to the file's folder.
     pub fn read_file(path: &Path) -> Result<TournamentConfig, String> {
-        let text = std::fs::read_to_string(path)
+        let text = lang::read_settings(path)
             .map_err(|e| format!("cannot read `{}`: {e}", path.display()))?;
         let mut c = Self::from_toml(&text).map_err(|e| format!("{}: {e}", path.display()))?;
         let dir = path.parent().filter(|d| !d.as_os_str().is_empty());
