@@ -36,6 +36,20 @@ fn runs(dir: &Path) -> Vec<PathBuf> {
     v
 }
 
+/// The default tournament's bots as the code has them are the ones the README names (it used to name others:
+/// no `playout_plies`, and `alphabeta-3` taken for the preset, which has a node cap).
+#[test]
+fn the_readme_names_the_default_bots_as_the_code_has_them() {
+    let readme =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
+    for bot in dagaz::tournament::config::DEFAULT_BOTS {
+        assert!(
+            readme.contains(&format!("`{bot}`")),
+            "README.md does not name the default bot `{bot}`"
+        );
+    }
+}
+
 #[test]
 fn the_set_up_commands_run_as_written() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
