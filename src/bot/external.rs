@@ -49,21 +49,22 @@ enum Output {
     Line(Vec<u8>),
     /// More than [`MAX_ANSWER_BYTES`] without a newline; nothing more is read.
     TooLong,
-    /// A request could not be written: the bot closed its standard input (the writer's error).
-    InputClosed(String),
 }
 
 /// Requests handed to the writer thread and not yet written: one move request, a `new-game` and a `quit`
 /// at most are ever outstanding for a bot that reads.
 const WRITES_AHEAD: usize = 4;
 
+/// How often a bot waited on is checked for a failed write.
+const WRITE_CHECK: Duration = Duration::from_millis(20);
+
 /// Writes each request handed over to the bot's standard input, on a thread of its own; the first failure is
-/// sent to the answer channel (where the bot's crash is noticed) and ends the thread. It ends too when the
-/// process is dropped (the channel closes) or killed (the write fails).
-fn write_requests(mut stdin: ChildStdin, requests: Receiver<Vec<u8>>, answers: SyncSender<Output>) {
+/// sent to `failed` (the bot closed its input) and ends the thread. It ends too when the process is dropped
+/// (the channel closes) or killed (the write fails).
+fn write_requests(mut stdin: ChildStdin, requests: Receiver<Vec<u8>>, failed: SyncSender<String>) {
     for r in requests {
         if let Err(e) = stdin.write_all(&r).and_then(|_| stdin.flush()) {
-            let _ = answers.send(Output::InputClosed(e.to_string()));
+            let _ = failed.try_send(e.to_string());
             return;
         }
     }
@@ -104,8 +105,9 @@ struct Process {
     child: Child,
     /// The value of [`TOKEN_VAR`] in its environment, which its descendants inherit.
     token: String,
-    /// To the writer thread ([`write_requests`]).
+    /// To the writer thread ([`write_requests`]), and its failure.
     stdin: SyncSender<Vec<u8>>,
+    write_failed: Receiver<String>,
     lines: Receiver<Output>,
     stderr: Arc<Mutex<VecDeque<String>>>,
     /// No request answered yet: the startup time is added to the limit.
@@ -230,7 +232,7 @@ impl ExternalBot {
         let stderr = child.stderr.take().expect("piped stderr");
         let (tx, lines) = mpsc::sync_channel(LINES_AHEAD);
         let (requests, to_write) = mpsc::sync_channel(WRITES_AHEAD);
-        let failed = tx.clone();
+        let (failed, write_failed) = mpsc::sync_channel(1);
         std::thread::spawn(move || write_requests(stdin, to_write, failed));
         std::thread::spawn(move || read_lines(stdout, tx));
         let tail = Arc::new(Mutex::new(VecDeque::new()));
@@ -253,6 +255,7 @@ impl ExternalBot {
             child,
             token,
             stdin: requests,
+            write_failed,
             lines,
             stderr: tail,
             fresh: true,
@@ -709,6 +712,9 @@ impl Bot for ExternalBot {
             Some(p) => p,
             None => self.spawn()?,
         };
+        if let Ok(e) = p.write_failed.try_recv() {
+            return Err(input_closed(p, &e));
+        }
         // Lines that came since the last answer answer no request: discarded (and counted).
         loop {
             match p.lines.try_recv() {
@@ -721,7 +727,6 @@ impl Bot for ExternalBot {
                     p.kill();
                     return Err(BotError::Illegal(too_long()));
                 }
-                Ok(Output::InputClosed(e)) => return Err(input_closed(p, &e)),
                 Err(mpsc::TryRecvError::Empty) => break,
                 Err(mpsc::TryRecvError::Disconnected) => {
                     return Err(BotError::Crashed(p.post_mortem()));
@@ -750,15 +755,20 @@ impl Bot for ExternalBot {
         let deadline = std::time::Instant::now() + Duration::from_millis(limit);
         loop {
             let left = deadline.saturating_duration_since(std::time::Instant::now());
-            let bytes = match p.lines.recv_timeout(left) {
+            let bytes = match p.lines.recv_timeout(left.min(WRITE_CHECK)) {
                 Ok(Output::Line(l)) if l.trim_ascii().is_empty() => continue,
                 Ok(Output::Line(l)) => l,
                 Ok(Output::TooLong) => {
                     p.kill();
                     return Err(BotError::Illegal(too_long()));
                 }
-                Ok(Output::InputClosed(e)) => return Err(input_closed(p, &e)),
                 Err(RecvTimeoutError::Timeout) => {
+                    if let Ok(e) = p.write_failed.try_recv() {
+                        return Err(input_closed(p, &e));
+                    }
+                    if std::time::Instant::now() < deadline {
+                        continue;
+                    }
                     p.kill();
                     return Err(BotError::Timeout(format!(
                         "no answer within {limit} ms from `{}`",

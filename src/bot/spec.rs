@@ -57,11 +57,16 @@ fn unknown_bot(arg: &str, dirs: &[std::path::PathBuf]) -> String {
     let names: Vec<String> = list_presets(dirs).into_iter().map(|p| p.name).collect();
     let closest = names
         .iter()
-        .map(|n| (edit_distance(&arg.to_lowercase(), &n.to_lowercase()), n))
-        .filter(|(d, n)| *d <= 2.max(n.len() / 3))
+        .map(|n| {
+            let (a, b) = (arg.to_lowercase(), n.to_lowercase());
+            // Ties go to the longer common start (`mcts-1kk`: `mcts-1k` before `mcts-10k`).
+            let common = a.chars().zip(b.chars()).take_while(|(x, y)| x == y).count();
+            (edit_distance(&a, &b), std::cmp::Reverse(common), n)
+        })
+        .filter(|(d, _, n)| *d <= 2.max(n.len() / 3))
         .min();
     let hint = match closest {
-        Some((_, n)) => format!("did you mean `{n}`? "),
+        Some((_, _, n)) => format!("did you mean `{n}`? "),
         None => String::new(),
     };
     format!(
