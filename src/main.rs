@@ -14,9 +14,15 @@ use std::process::ExitCode;
 struct Cli {
     #[command(subcommand)]
     command: Command,
-    /// A directory whose files games may include, besides their own directory tree (repeatable; not for
-    /// `tournament`, whose game reads only its own tree).
-    #[arg(long, global = true, value_name = "DIR")]
+}
+
+/// `--include-path`: taken by the commands that read a game given on the command line, not by `tournament`
+/// (whose game includes only files under its own directory, so that a run resumes anywhere), which then
+/// neither lists nor accepts it.
+#[derive(clap::Args, Clone, Default)]
+struct Includes {
+    /// A directory whose files games may include, besides their own directory tree (repeatable).
+    #[arg(long, value_name = "DIR")]
     include_path: Vec<PathBuf>,
 }
 
@@ -43,9 +49,15 @@ enum Command {
         /// (repeatable).
         #[arg(long = "extension", value_name = "NAME")]
         extension: Vec<String>,
+        #[command(flatten)]
+        includes: Includes,
     },
     /// List the games and variants of a file.
-    Variants { file: PathBuf },
+    Variants {
+        file: PathBuf,
+        #[command(flatten)]
+        includes: Includes,
+    },
     /// Count the leaf positions of the legal-move tree to a depth (move-generator check and benchmark).
     Perft {
         file: PathBuf,
@@ -67,6 +79,8 @@ enum Command {
         /// (repeatable).
         #[arg(long = "extension", value_name = "NAME")]
         extension: Vec<String>,
+        #[command(flatten)]
+        includes: Includes,
     },
     /// Drive the engine through JSON lines on stdin/stdout (see docs/protocol.md).
     Session {
@@ -78,6 +92,8 @@ enum Command {
         /// (repeatable).
         #[arg(long = "extension", value_name = "NAME")]
         extension: Vec<String>,
+        #[command(flatten)]
+        includes: Includes,
     },
     /// Play uniformly random games and report how they ended and how fast.
     Playout {
@@ -106,6 +122,8 @@ enum Command {
         /// (repeatable).
         #[arg(long = "extension", value_name = "NAME")]
         extension: Vec<String>,
+        #[command(flatten)]
+        includes: Includes,
     },
     /// Search the start position once with one built-in bot and print the move, the work (alpha-beta: nodes;
     /// MCTS: iterations) and the search's CPU time: what tests/bench/bench.py times the bots with.
@@ -131,6 +149,8 @@ enum Command {
         /// (repeatable).
         #[arg(long = "extension", value_name = "NAME")]
         extension: Vec<String>,
+        #[command(flatten)]
+        includes: Includes,
     },
     /// Put the shards of a run (`tournament --shard K/N`, played anywhere) together into one run folder, the same
     /// as one machine would have written: games, standings, end conditions, reports, the SPRT decided on the
@@ -166,6 +186,18 @@ fn main() -> ExitCode {
         print_error(&e);
         return ExitCode::FAILURE;
     }
+    // A tournament writes to bot processes: one that closes its input must lose its game (the write fails),
+    // not end the run with SIGPIPE. Its own output is written with errors ignored.
+    #[cfg(unix)]
+    if matches!(cli.command, Command::Tournament(_)) {
+        unsafe {
+            libc::signal(libc::SIGPIPE, libc::SIG_IGN);
+        }
+    }
+    // What a bot starts and leaves behind becomes ours, to be ended with the run (its only children are bots).
+    if matches!(cli.command, Command::Tournament(_)) {
+        dagaz::bot::external::become_subreaper();
+    }
     // Unknown module names are refused before anything is read.
     let names = match &cli.command {
         Command::Check { extension, .. }
@@ -180,8 +212,17 @@ fn main() -> ExitCode {
         print_error(&dagaz::extension::unknown(bad));
         return ExitCode::FAILURE;
     }
+    let includes = match &cli.command {
+        Command::Check { includes, .. }
+        | Command::Variants { includes, .. }
+        | Command::Perft { includes, .. }
+        | Command::Session { includes, .. }
+        | Command::Playout { includes, .. }
+        | Command::Search { includes, .. } => includes.include_path.clone(),
+        Command::Tournament(_) | Command::Merge { .. } | Command::Bots { .. } => vec![],
+    };
     let ctx = Context {
-        include_paths: cli.include_path.clone(),
+        include_paths: includes,
         extensions: names,
     };
     let ctx = &ctx;
@@ -200,7 +241,7 @@ fn main() -> ExitCode {
                 check::check_many(ctx, &files, quiet)
             }
         }
-        Command::Variants { file } => check::variants(ctx, &file),
+        Command::Variants { file, .. } => check::variants(ctx, &file),
         Command::Merge { out, dirs } => tournament::merge(&out, &dirs),
         Command::Bots { bots_dir } => {
             tournament::bots(&bots_dir);
@@ -260,10 +301,6 @@ fn main() -> ExitCode {
             seed,
             json,
         ),
-        Command::Tournament(_) if !cli.include_path.is_empty() => {
-            print_error("--include-path is not taken by `tournament`: its game includes only files under its own directory");
-            ExitCode::FAILURE
-        }
         Command::Tournament(args) => match tournament::tournament(args) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {

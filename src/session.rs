@@ -109,17 +109,93 @@ pub fn state_json(g: &Game, s: &State) -> Value {
     })
 }
 
-/// Runs a session until end of input or `quit`.
-pub fn run(game: &Game, input: impl BufRead, mut output: impl Write) -> std::io::Result<()> {
+/// The longest request line read, in bytes (a `load` carries a whole position): a longer line is answered
+/// with an error and skipped, so that no input can make the session hold more than this.
+pub const MAX_LINE_BYTES: usize = 1 << 20;
+
+/// A line of input: its bytes (without the newline), or that it was longer than [`MAX_LINE_BYTES`] (the rest
+/// of it read and dropped). `None` at the end of the input.
+enum Line {
+    Bytes(Vec<u8>),
+    TooLong,
+}
+
+fn next_line(r: &mut impl BufRead) -> std::io::Result<Option<Line>> {
+    let mut line = Vec::new();
+    let mut too_long = false;
+    let mut any = false;
+    loop {
+        let buf = match r.fill_buf() {
+            Ok(b) => b,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if buf.is_empty() {
+            return Ok(any.then(|| {
+                if too_long {
+                    Line::TooLong
+                } else {
+                    Line::Bytes(line)
+                }
+            }));
+        }
+        any = true;
+        let (part, end) = match buf.iter().position(|&b| b == b'\n') {
+            Some(i) => (&buf[..i], Some(i + 1)),
+            None => (buf, None),
+        };
+        if !too_long {
+            if line.len() + part.len() > MAX_LINE_BYTES {
+                too_long = true;
+                line = Vec::new();
+            } else {
+                line.extend_from_slice(part);
+            }
+        }
+        let used = end.unwrap_or(buf.len());
+        r.consume(used);
+        if end.is_some() {
+            return Ok(Some(if too_long {
+                Line::TooLong
+            } else {
+                Line::Bytes(line)
+            }));
+        }
+    }
+}
+
+/// Runs a session until end of input or `quit`. A line that is too long, not UTF-8 or not JSON gets an error
+/// answer, and the session goes on.
+pub fn run(game: &Game, mut input: impl BufRead, mut output: impl Write) -> std::io::Result<()> {
     let engine = Engine::new(game);
     let mut stack: Vec<State> = vec![engine.initial()];
     let mut history: Vec<u64> = vec![];
-    for (lineno, line) in input.lines().enumerate() {
-        let line = line?;
+    let mut lineno = 0usize;
+    while let Some(line) = next_line(&mut input)? {
+        lineno += 1;
+        let line = match line {
+            Line::TooLong => {
+                let e = format!("line {lineno}: longer than {MAX_LINE_BYTES} bytes; skipped");
+                writeln!(output, "{}", json!({ "error": e }))?;
+                output.flush()?;
+                continue;
+            }
+            Line::Bytes(b) => match String::from_utf8(b) {
+                Ok(l) => l,
+                Err(e) => {
+                    let e = format!("line {lineno}: not UTF-8: {}", e.utf8_error());
+                    writeln!(output, "{}", json!({ "error": e }))?;
+                    output.flush()?;
+                    continue;
+                }
+            },
+        };
+        let line = line.strip_suffix('\r').unwrap_or(&line);
         if line.trim().is_empty() {
             continue;
         }
-        let reply = match serde_json::from_str::<Value>(&line) {
+        let lineno = lineno - 1;
+        let reply = match serde_json::from_str::<Value>(line) {
             Err(e) => json!({"error": format!("line {}: not JSON: {e}", lineno + 1)}),
             Ok(req) => {
                 let cmd = req.get("cmd").and_then(Value::as_str).unwrap_or("");

@@ -610,3 +610,27 @@ fn many_variants_of_a_big_game_do_not_multiply_memory() {
         );
     }
 }
+
+/// A chain of includes deeper than the limit (16) is reported as too deep; it used to read "includes itself",
+/// though no file did. A file that does include itself still says so.
+#[test]
+fn an_include_chain_too_deep_is_not_called_a_cycle() {
+    let d = temp_dir("include-deep");
+    for i in 0..20 {
+        write(
+            &d,
+            &format!("f{i}.zrf"),
+            &format!("(include \"f{}.zrf\")", i + 1),
+        );
+    }
+    write(&d, "f20.zrf", "(define step ($1 (verify empty?) add))");
+    let f = write(&d, "game.zrf", &format!("(include \"f0.zrf\")\n{GAME}"));
+    let r = dagaz(&["check", &f]);
+    assert_eq!(r.code, 1, "{}", r.all());
+    assert!(r.stderr.contains("more than 16 deep"), "{}", r.all());
+    assert!(!r.stderr.contains("includes itself"), "{}", r.all());
+    write(&d, "self.zrf", "(include \"self.zrf\")");
+    let f = write(&d, "game2.zrf", &format!("(include \"self.zrf\")\n{GAME}"));
+    let r = dagaz(&["check", &f]);
+    assert!(r.stderr.contains("includes itself"), "{}", r.all());
+}

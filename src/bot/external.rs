@@ -7,6 +7,12 @@
 //! [`BotError::Illegal`]. After any of these the process is killed and started anew at the next request, so a
 //! tournament records the game as lost (`bot-error`) and goes on. Its standard error is kept (the last lines)
 //! for the error message.
+//!
+//! Requests are written by a thread of the process's own, so that a bot that does not read its input (a
+//! request larger than the pipe holds) cannot block the game: its time budget runs from the moment the request
+//! is handed over, and it loses on time like a bot that does not answer. A write that fails (the bot closed
+//! its input) is reported at once as a crash. The `dagaz` binary ignores SIGPIPE, so such a write is an error,
+//! not the end of the runner.
 
 use super::{Bot, BotError};
 use crate::engine::{Engine, Move, State};
@@ -19,6 +25,7 @@ use std::collections::VecDeque;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::atomic::{AtomicI32, Ordering};
+use std::sync::mpsc::TrySendError;
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, SyncSender};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -42,6 +49,25 @@ enum Output {
     Line(Vec<u8>),
     /// More than [`MAX_ANSWER_BYTES`] without a newline; nothing more is read.
     TooLong,
+}
+
+/// Requests handed to the writer thread and not yet written: one move request, a `new-game` and a `quit`
+/// at most are ever outstanding for a bot that reads.
+const WRITES_AHEAD: usize = 4;
+
+/// How often a bot waited on is checked for a failed write.
+const WRITE_CHECK: Duration = Duration::from_millis(20);
+
+/// Writes each request handed over to the bot's standard input, on a thread of its own; the first failure is
+/// sent to `failed` (the bot closed its input) and ends the thread. It ends too when the process is dropped
+/// (the channel closes) or killed (the write fails).
+fn write_requests(mut stdin: ChildStdin, requests: Receiver<Vec<u8>>, failed: SyncSender<String>) {
+    for r in requests {
+        if let Err(e) = stdin.write_all(&r).and_then(|_| stdin.flush()) {
+            let _ = failed.try_send(e.to_string());
+            return;
+        }
+    }
 }
 
 /// The settings of an external bot (the keys of its preset).
@@ -77,7 +103,11 @@ impl Default for ExternalConfig {
 /// A running bot process.
 struct Process {
     child: Child,
-    stdin: ChildStdin,
+    /// The value of [`TOKEN_VAR`] in its environment, which its descendants inherit.
+    token: String,
+    /// To the writer thread ([`write_requests`]), and its failure.
+    stdin: SyncSender<Vec<u8>>,
+    write_failed: Receiver<String>,
     lines: Receiver<Output>,
     stderr: Arc<Mutex<VecDeque<String>>>,
     /// No request answered yet: the startup time is added to the limit.
@@ -90,6 +120,8 @@ impl Process {
         // Forgotten before it is reaped: once reaped, its id may name a new bot's process.
         forget(self.child.id());
         let _ = self.child.wait();
+        // What left its process group (`setsid`) goes too.
+        sweep_token(&self.token);
     }
 
     /// The exit status (after waiting a little for it) and the last lines of standard error.
@@ -107,6 +139,7 @@ impl Process {
         kill_tree(&mut self.child);
         forget(self.child.id());
         let waited = self.child.wait();
+        sweep_token(&self.token);
         let status = match waited {
             Ok(s) if gone => s.to_string(),
             _ => "closed its output".into(),
@@ -181,6 +214,8 @@ impl ExternalBot {
         }
         #[cfg(unix)]
         std::os::unix::process::CommandExt::process_group(&mut cmd, 0);
+        let token = new_token();
+        cmd.env(TOKEN_VAR, &token);
         self.starts += 1;
         let mut child = {
             // Registered under the lock, so that `kill_scope` cannot run between the start and the record.
@@ -188,7 +223,7 @@ impl ExternalBot {
             let child = cmd.spawn().map_err(|e| {
                 BotError::Crashed(format!("cannot start `{}`: {e}", self.command_line()))
             })?;
-            live.push((child.id(), SCOPE.with(|s| s.get())));
+            live.push((child.id(), SCOPE.with(|s| s.get()), token.clone()));
             remember_for_signals(child.id());
             child
         };
@@ -196,6 +231,9 @@ impl ExternalBot {
         let stdout = child.stdout.take().expect("piped stdout");
         let stderr = child.stderr.take().expect("piped stderr");
         let (tx, lines) = mpsc::sync_channel(LINES_AHEAD);
+        let (requests, to_write) = mpsc::sync_channel(WRITES_AHEAD);
+        let (failed, write_failed) = mpsc::sync_channel(1);
+        std::thread::spawn(move || write_requests(stdin, to_write, failed));
         std::thread::spawn(move || read_lines(stdout, tx));
         let tail = Arc::new(Mutex::new(VecDeque::new()));
         let t = tail.clone();
@@ -215,7 +253,9 @@ impl ExternalBot {
         });
         Ok(Process {
             child,
-            stdin,
+            token,
+            stdin: requests,
+            write_failed,
             lines,
             stderr: tail,
             fresh: true,
@@ -361,8 +401,8 @@ fn read_line_capped(r: &mut impl BufRead, cap: usize) -> std::io::Result<Option<
 /// The process groups of bot processes started and not yet reaped, each with the scope (a tournament run)
 /// of the thread that started it: [`kill_scope`] ends a run's when the run ends, even those of games whose
 /// thread was abandoned.
-fn live_groups() -> std::sync::MutexGuard<'static, Vec<(u32, u64)>> {
-    static LIVE: Mutex<Vec<(u32, u64)>> = Mutex::new(Vec::new());
+fn live_groups() -> std::sync::MutexGuard<'static, Vec<(u32, u64, String)>> {
+    static LIVE: Mutex<Vec<(u32, u64, String)>> = Mutex::new(Vec::new());
     LIVE.lock().unwrap_or_else(|e| e.into_inner())
 }
 
@@ -383,7 +423,7 @@ pub fn new_scope() -> u64 {
 
 /// Drops a process about to be reaped from the live list.
 fn forget(pid: u32) {
-    live_groups().retain(|&(p, _)| p != pid);
+    live_groups().retain(|(p, _, _)| *p != pid);
     if let Ok(pid) = i32::try_from(pid) {
         for slot in &SIGNAL_SLOTS {
             if slot
@@ -419,6 +459,12 @@ pub fn kill_bots_on_signals() {
     #[cfg(unix)]
     {
         extern "C" fn on_signal(sig: libc::c_int) {
+            // write(2) is safe in a handler; the note was set before the handler was installed.
+            if let Some(note) = INTERRUPT_NOTE.get() {
+                unsafe {
+                    libc::write(2, note.as_ptr() as *const libc::c_void, note.len());
+                }
+            }
             for slot in &SIGNAL_SLOTS {
                 let pid = slot.load(Ordering::SeqCst);
                 if pid > 0 {
@@ -444,13 +490,131 @@ pub fn kill_bots_on_signals() {
 
 /// Kills the process group of every bot process of `scope` still running (the end of a tournament run).
 /// The leaders are not reaped yet, so their ids (the groups' ids) cannot have been reused.
+/// What standard error says when a signal (Ctrl-C) ends the process, e.g. how to finish the run.
+static INTERRUPT_NOTE: std::sync::OnceLock<Vec<u8>> = std::sync::OnceLock::new();
+
+/// Sets the note written when a signal ends the process (once; call before [`kill_bots_on_signals`]).
+pub fn set_interrupt_note(note: &str) {
+    let _ = INTERRUPT_NOTE.set(note.as_bytes().to_vec());
+}
+
 pub fn kill_scope(scope: u64) {
-    let live = live_groups();
-    for &(pid, s) in live.iter() {
-        if s == scope {
-            kill_group(pid);
+    let tokens: Vec<String> = {
+        let live = live_groups();
+        for (pid, s, _) in live.iter() {
+            if *s == scope {
+                kill_group(*pid);
+            }
+        }
+        live.iter()
+            .filter(|(_, s, _)| *s == scope)
+            .map(|(_, _, t)| t.clone())
+            .collect()
+    };
+    for t in &tokens {
+        sweep_token(t);
+    }
+    if SUBREAPER.load(Ordering::SeqCst) {
+        // The binary's run: every process left with us as its parent came from a bot (only bots are started).
+        sweep(|ours, _| ours);
+    }
+}
+
+/// The environment variable that marks a bot process and, by inheritance, everything it starts: a value per
+/// process started ([`new_token`]). A descendant that left the bot's process group (`setsid`) is found by it.
+pub const TOKEN_VAR: &str = "DAGAZ_BOT_TOKEN";
+
+fn new_token() -> String {
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+    format!(
+        "{}-{}",
+        std::process::id(),
+        NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+    )
+}
+
+/// Set once this process is the subreaper of what its bots start ([`become_subreaper`]).
+static SUBREAPER: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Makes this process the parent of every orphan its bots leave (Linux: `PR_SET_CHILD_SUBREAPER`), so that
+/// the end of a run can find and end them even if they changed their environment. For the `dagaz` binary,
+/// whose only children are bots: a library caller's other children would be taken for bots' at the end of a
+/// run.
+pub fn become_subreaper() {
+    #[cfg(target_os = "linux")]
+    unsafe {
+        if libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0 {
+            SUBREAPER.store(true, Ordering::SeqCst);
         }
     }
+}
+
+/// Ends every process (but a live bot) whose environment carries this bot's token: what the bot started,
+/// wherever it went.
+fn sweep_token(token: &str) {
+    let mut want = format!("{TOKEN_VAR}={token}").into_bytes();
+    want.push(0);
+    sweep(|_, env| env.windows(want.len()).any(|w| w == want.as_slice()));
+}
+
+/// Kills the processes `hit(ours, environment)` picks (`ours`: this process is its parent), other than live bots (their own paths end them), and
+/// reaps those that are our children, the killed ones and the zombies orphans left; again until none is
+/// found (a killed process's children are found in the next round).
+fn sweep(hit: impl Fn(bool, &[u8]) -> bool) {
+    #[cfg(target_os = "linux")]
+    {
+        let me = std::process::id() as i32;
+        for _round in 0..16 {
+            let live: Vec<u32> = live_groups().iter().map(|(p, _, _)| *p).collect();
+            let Ok(dir) = std::fs::read_dir("/proc") else {
+                return;
+            };
+            let mut found = false;
+            for e in dir.flatten() {
+                let Some(pid) = e.file_name().to_str().and_then(|s| s.parse::<i32>().ok()) else {
+                    continue;
+                };
+                if pid == me || live.contains(&(pid as u32)) {
+                    continue;
+                }
+                // State and parent: after the last `)` of `pid (comm) S ppid ...`.
+                let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
+                    continue;
+                };
+                let mut rest = stat
+                    .rsplit_once(')')
+                    .map_or("", |(_, r)| r)
+                    .split_whitespace();
+                let state = rest.next().unwrap_or("");
+                let ours = rest.next().and_then(|p| p.parse::<i32>().ok()) == Some(me);
+                if state == "Z" {
+                    if ours {
+                        unsafe {
+                            libc::waitpid(pid, std::ptr::null_mut(), libc::WNOHANG);
+                        }
+                    }
+                    continue;
+                }
+                // Unreadable (another user's, a kernel thread's, one just gone): not a bot's.
+                let env = std::fs::read(format!("/proc/{pid}/environ")).unwrap_or_default();
+                if !hit(ours, &env) {
+                    continue;
+                }
+                found = true;
+                unsafe {
+                    libc::kill(pid, libc::SIGKILL);
+                    if ours {
+                        libc::waitpid(pid, std::ptr::null_mut(), 0);
+                    }
+                }
+            }
+            if !found {
+                return;
+            }
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = hit;
 }
 
 /// Whether the child has exited, without reaping it.
@@ -499,6 +663,21 @@ fn kill_tree(child: &mut Child) {
     let _ = child.kill();
 }
 
+/// A message as the line written to the bot.
+fn line_of(v: &Value) -> Vec<u8> {
+    let mut line = v.to_string().into_bytes();
+    line.push(b'\n');
+    line
+}
+
+/// The bot closed its standard input: a crash, with what the process says of itself.
+fn input_closed(p: Process, error: &str) -> BotError {
+    BotError::Crashed(format!(
+        "closed its standard input ({error}); {}",
+        p.post_mortem()
+    ))
+}
+
 fn too_long() -> String {
     format!("an answer line longer than {MAX_ANSWER_BYTES} bytes")
 }
@@ -533,6 +712,9 @@ impl Bot for ExternalBot {
             Some(p) => p,
             None => self.spawn()?,
         };
+        if let Ok(e) = p.write_failed.try_recv() {
+            return Err(input_closed(p, &e));
+        }
         // Lines that came since the last answer answer no request: discarded (and counted).
         loop {
             match p.lines.try_recv() {
@@ -551,11 +733,20 @@ impl Bot for ExternalBot {
                 }
             }
         }
-        if writeln!(p.stdin, "{request}")
-            .and_then(|_| p.stdin.flush())
-            .is_err()
-        {
-            return Err(BotError::Crashed(p.post_mortem()));
+        // Handed to the writer thread: the clock runs whether or not the bot reads it.
+        match p.stdin.try_send(line_of(&request)) {
+            Ok(()) => {}
+            // Earlier messages still unread: the bot does not read its input.
+            Err(TrySendError::Full(_)) => {
+                p.kill();
+                return Err(BotError::Timeout(format!(
+                    "`{}` does not read its input",
+                    self.command_line()
+                )));
+            }
+            Err(TrySendError::Disconnected(_)) => {
+                return Err(BotError::Crashed(p.post_mortem()));
+            }
         }
         let mut limit = self.config.time_ms;
         if p.fresh {
@@ -564,7 +755,7 @@ impl Bot for ExternalBot {
         let deadline = std::time::Instant::now() + Duration::from_millis(limit);
         loop {
             let left = deadline.saturating_duration_since(std::time::Instant::now());
-            let bytes = match p.lines.recv_timeout(left) {
+            let bytes = match p.lines.recv_timeout(left.min(WRITE_CHECK)) {
                 Ok(Output::Line(l)) if l.trim_ascii().is_empty() => continue,
                 Ok(Output::Line(l)) => l,
                 Ok(Output::TooLong) => {
@@ -572,6 +763,12 @@ impl Bot for ExternalBot {
                     return Err(BotError::Illegal(too_long()));
                 }
                 Err(RecvTimeoutError::Timeout) => {
+                    if let Ok(e) = p.write_failed.try_recv() {
+                        return Err(input_closed(p, &e));
+                    }
+                    if std::time::Instant::now() < deadline {
+                        continue;
+                    }
                     p.kill();
                     return Err(BotError::Timeout(format!(
                         "no answer within {limit} ms from `{}`",
@@ -617,12 +814,9 @@ impl Bot for ExternalBot {
 
     fn reset(&mut self) {
         if let Some(p) = &mut self.process {
-            let ok = writeln!(
-                p.stdin,
-                "{}",
-                json!({"type": "new-game", "protocol": PROTOCOL})
-            )
-            .and_then(|_| p.stdin.flush());
+            let ok = p
+                .stdin
+                .try_send(line_of(&json!({"type": "new-game", "protocol": PROTOCOL})));
             if ok.is_err() {
                 if let Some(p) = self.process.take() {
                     p.kill();
@@ -634,9 +828,8 @@ impl Bot for ExternalBot {
 
 impl Drop for ExternalBot {
     fn drop(&mut self) {
-        if let Some(mut p) = self.process.take() {
-            let _ = writeln!(p.stdin, "{}", json!({"type": "quit"}));
-            let _ = p.stdin.flush();
+        if let Some(p) = self.process.take() {
+            let _ = p.stdin.try_send(line_of(&json!({"type": "quit"})));
             // A moment to exit on its own; then its whole group goes, whatever it left running (it is not
             // reaped before, so its id still names its group).
             for _ in 0..20 {
@@ -785,6 +978,99 @@ for line in sys.stdin:
         let alive =
             std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|s| !s.contains(") Z "));
         assert!(!alive, "the bot's own child {pid} is still running");
+        std::fs::remove_dir_all(dir).ok();
+    }
+
+    /// A bot that never reads its input, asked with a request larger than a pipe holds (about 1 MB here):
+    /// the write used to block the game until the process ended (30 s); now the bot loses on its own time.
+    #[cfg(unix)]
+    #[test]
+    fn a_bot_that_does_not_read_a_large_request_loses_on_its_own_time() {
+        let mut bot = ExternalBot::new(
+            "deaf",
+            ExternalConfig {
+                command: "sleep 30".into(),
+                time_ms: 300,
+                startup_ms: 0,
+                ..Default::default()
+            },
+        )
+        .unwrap();
+        let game = bare_game();
+        let engine = Engine::new(&game);
+        let s = engine.initial();
+        let moves = vec![Move::default(); 20_000];
+        assert!(bot.request(&engine, &s, &moves, 1, 1).to_string().len() > 256 * 1024);
+        let t = std::time::Instant::now();
+        let e = bot
+            .choose(&engine, &s, &moves, &[], &mut game_rng(1, 0))
+            .unwrap_err();
+        assert!(matches!(e, BotError::Timeout(_)), "{e}");
+        assert!(t.elapsed() < Duration::from_secs(10), "{:?}", t.elapsed());
+    }
+
+    /// A bot that closes its input: the next request is an error that says so (a crash), not a SIGPIPE.
+    #[cfg(unix)]
+    #[test]
+    fn a_bot_that_closes_its_input_crashes_at_the_next_request() {
+        let (dir, config) = script(
+            "closes",
+            "        os.close(0); print(json.dumps({'id': 0}), flush=True); time.sleep(3)",
+        );
+        let mut bot = ExternalBot::new("ext", config).unwrap();
+        assert_eq!(ask(&mut bot, 1), Ok(0));
+        let e = ask(&mut bot, 2).unwrap_err();
+        assert!(
+            matches!(&e, BotError::Crashed(m) if m.contains("closed its standard input")),
+            "{e}"
+        );
+        assert_eq!(ask(&mut bot, 3), Ok(1), "the restarted process answers");
+        std::fs::remove_dir_all(dir).ok();
+    }
+
+    /// A grandchild that leaves the bot's process group and session (`setsid`) used to outlive the bot; it
+    /// carries the bot's token, and ends when the bot is dropped at the end of its game.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_grandchild_that_calls_setsid_ends_with_the_bot() {
+        let dir = std::env::temp_dir().join(format!("dagaz-bot-{}-setsid", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let pidfile = dir.join("gc.pid");
+        std::fs::write(
+            dir.join("bot.py"),
+            format!(
+                "import json, os, subprocess, sys, time\n\
+                 subprocess.Popen([sys.executable, '-c', 'import os, time; \
+                 open({p:?} + \".tmp\", \"w\").write(str(os.getpid())); os.rename({p:?} + \".tmp\", {p:?}); \
+                 time.sleep(60)'], start_new_session=True, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL)\n\
+                 while not os.path.exists({p:?}): time.sleep(0.01)\n\
+                 for line in sys.stdin:\n    print(json.dumps({{'id': 0}}), flush=True)\n",
+                p = pidfile.display().to_string()
+            ),
+        )
+        .unwrap();
+        let mut bot = ExternalBot::new(
+            "ext",
+            ExternalConfig {
+                command: format!("python3 {}", dir.join("bot.py").display()),
+                time_ms: 5000,
+                startup_ms: 5000,
+                ..Default::default()
+            },
+        )
+        .unwrap();
+        assert_eq!(ask(&mut bot, 1), Ok(0));
+        let pid = std::fs::read_to_string(&pidfile).unwrap();
+        let alive = || {
+            std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|s| !s.contains(") Z "))
+        };
+        assert!(alive(), "the grandchild {pid} runs while the bot does");
+        drop(bot);
+        let gone = (0..100).any(|_| {
+            std::thread::sleep(Duration::from_millis(20));
+            !alive()
+        });
+        assert!(gone, "the bot's setsid grandchild {pid} is still running");
         std::fs::remove_dir_all(dir).ok();
     }
 

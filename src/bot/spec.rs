@@ -52,6 +52,46 @@ pub const BUILTIN_PRESETS: [(&str, &str); 6] = [
     ("mcts-10k", include_str!("../../bots/mcts-10k.toml")),
 ];
 
+/// A bot name that is neither a preset nor a kind: the message names the closest preset, if one is close.
+fn unknown_bot(arg: &str, dirs: &[std::path::PathBuf]) -> String {
+    let names: Vec<String> = list_presets(dirs).into_iter().map(|p| p.name).collect();
+    let closest = names
+        .iter()
+        .map(|n| {
+            let (a, b) = (arg.to_lowercase(), n.to_lowercase());
+            // Ties go to the longer common start (`mcts-1kk`: `mcts-1k` before `mcts-10k`).
+            let common = a.chars().zip(b.chars()).take_while(|(x, y)| x == y).count();
+            (edit_distance(&a, &b), std::cmp::Reverse(common), n)
+        })
+        .filter(|(d, _, n)| *d <= 2.max(n.len() / 3))
+        .min();
+    let hint = match closest {
+        Some((_, _, n)) => format!("did you mean `{n}`? "),
+        None => String::new(),
+    };
+    format!(
+        "no bot preset or kind `{arg}`: {hint}`dagaz bots` lists the presets; a bot is also written inline as \
+         `kind:key=value,...` with kind {}",
+        KINDS.join(", ")
+    )
+}
+
+/// Levenshtein distance, by characters.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut prev = row[0];
+        row[0] = i + 1;
+        for (j, &cb) in b.iter().enumerate() {
+            let cur = row[j + 1];
+            row[j + 1] = (prev + usize::from(ca != cb)).min(row[j] + 1).min(cur + 1);
+            prev = cur;
+        }
+    }
+    row[b.len()]
+}
+
 /// A preset that `dagaz bots` lists: its name, where it comes from, and its settings inline.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PresetInfo {
@@ -141,7 +181,7 @@ impl BotSpec {
 
     /// Reads a preset file; its name defaults to the file stem.
     pub fn load(path: &Path) -> Result<BotSpec, String> {
-        let text = std::fs::read_to_string(path)
+        let text = crate::lang::read_settings(path)
             .map_err(|e| format!("cannot read bot preset `{}`: {e}", path.display()))?;
         let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or("bot");
         Self::from_toml(&text, stem).map_err(|e| format!("{}: {e}", path.display()))
@@ -195,6 +235,9 @@ impl BotSpec {
             if let Some((name, text)) = BUILTIN_PRESETS.iter().find(|(n, _)| *n == arg) {
                 return Self::from_toml(text, name)
                     .map_err(|e| format!("built-in preset `{name}`: {e}"));
+            }
+            if !KINDS.contains(&arg.trim()) {
+                return Err(unknown_bot(arg, dirs));
             }
         }
         Self::parse_inline(arg)
@@ -339,6 +382,26 @@ mod tests {
         let BotSpec::External(c) = &s else { panic!() };
         assert_eq!((c.command.as_str(), c.time_ms), ("python3 x.py", 50));
         assert_eq!(s.name(), "7");
+    }
+
+    /// A misspelled preset used to be reported as an unknown kind; now the message names the closest preset
+    /// and `dagaz bots`.
+    #[test]
+    fn a_misspelled_preset_names_the_closest_one() {
+        let e = BotSpec::resolve("mcts-1kk").unwrap_err();
+        assert!(
+            e.contains("did you mean `mcts-1k`?") && e.contains("dagaz bots"),
+            "{e}"
+        );
+        let e = BotSpec::resolve("alphabeta3").unwrap_err();
+        assert!(e.contains("did you mean `alphabeta-3`?"), "{e}");
+        let e = BotSpec::resolve("zzzzzzzz").unwrap_err();
+        assert!(
+            !e.contains("did you mean") && e.contains("dagaz bots"),
+            "{e}"
+        );
+        // A kind alone is still a bot.
+        assert!(BotSpec::resolve("mcts").is_ok());
     }
 
     #[test]

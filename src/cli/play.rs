@@ -43,7 +43,7 @@ pub fn perft(
     let s = match position {
         None => engine.initial(),
         Some(p) => {
-            let text = match std::fs::read_to_string(p) {
+            let text = match crate::lang::read_settings(p) {
                 Ok(t) => t,
                 Err(e) => {
                     eprintln!("error: cannot read `{}`: {e}", p.display());

@@ -30,8 +30,9 @@ pub struct TournamentArgs {
     /// same seed gives the same games for any --jobs (default 1).
     #[arg(long)]
     pub seed: Option<u64>,
-    /// Games played at once (default: the number of cores); the results do not depend on it.
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    /// Games played at once (default: the number of cores; at most 16 per core); the results do not depend on
+    /// it.
+    #[arg(long, value_parser = parse_jobs)]
     pub jobs: Option<u64>,
     /// A game still going after this many plies is a draw of type `move-limit` (default 500).
     #[arg(long)]
@@ -79,6 +80,40 @@ pub struct TournamentArgs {
     /// (repeatable; `dagaz bots` lists what a name finds).
     #[arg(long, value_name = "DIR")]
     pub bots_dir: Vec<PathBuf>,
+}
+
+/// Games played at once per core, at most: past this a run only adds threads (each game has its own, and
+/// `--jobs 10000` used to start thousands and finish nothing). External bots that wait on the clock are
+/// why it is more than one.
+pub const JOBS_PER_CORE: u64 = 16;
+
+/// `--jobs`: a whole number from 1.
+fn parse_jobs(s: &str) -> Result<u64, String> {
+    match s.trim().parse::<u64>() {
+        Ok(0) => Err("it must be at least 1 (games played at once)".into()),
+        Ok(n) => Ok(n),
+        Err(_) => Err(format!(
+            "`{s}` is not a number of games to play at once (a whole number from 1)"
+        )),
+    }
+}
+
+/// The games played at once: `--jobs`, or the number of cores, capped at [`JOBS_PER_CORE`] per core with a
+/// warning.
+pub fn jobs_for(asked: Option<u64>, cores: usize) -> (usize, Option<String>) {
+    let cores = cores.max(1) as u64;
+    let most = cores * JOBS_PER_CORE;
+    match asked {
+        None => (cores as usize, None),
+        Some(j) if j > most => (
+            most as usize,
+            Some(format!(
+                "--jobs {j} is more than {JOBS_PER_CORE} per core ({cores} core{}): playing {most} games at once",
+                if cores == 1 { "" } else { "s" }
+            )),
+        ),
+        Some(j) => (j as usize, None),
+    }
 }
 
 /// `dagaz bots`: one line per preset, in lookup order.
@@ -234,10 +269,11 @@ pub fn tournament(a: TournamentArgs) -> Result<(), String> {
         // The run's config.toml names the game relative to the run's folder: it resumes from anywhere.
         t.config.rebase(&out)?;
     }
-    let jobs = a.jobs.map_or_else(
-        || std::thread::available_parallelism().map_or(1, |n| n.get()),
-        |j| j as usize,
-    );
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let (jobs, capped) = jobs_for(a.jobs, cores);
+    if let Some(w) = capped {
+        eprintln!("warning: {w}");
+    }
     let progress = if a.quiet {
         Progress::None
     } else if std::io::stderr().is_terminal() {
@@ -254,6 +290,7 @@ pub fn tournament(a: TournamentArgs) -> Result<(), String> {
     // A folder another run holds: its one-line error before anything else is printed (the run takes the
     // lock for good itself).
     drop(crate::tournament::writers::RunFiles::new(&out, t.max_seats()).lock()?);
+    crate::bot::external::set_interrupt_note(&interrupt_note(&out));
     crate::bot::external::kill_bots_on_signals();
     if !a.quiet {
         eprintln!(
@@ -277,13 +314,20 @@ pub fn tournament(a: TournamentArgs) -> Result<(), String> {
         );
     }
     let r = run(&t, &opts)?;
-    print!("{}", report::render_standings(&r.summary));
+    let mut text = report::render_standings(&r.summary);
     let verdicts = report::variant_verdicts(&r.summary);
     if !verdicts.is_empty() {
-        println!("\nDo the variants differ? (report.md says how each is tested)");
+        text.push_str("\nDo the variants differ? (report.md says how each is tested)\n");
         for v in verdicts {
-            println!("  {}", v.replace("**", ""));
+            text.push_str(&format!("  {}\n", v.replace("**", "")));
         }
+    }
+    // SIGPIPE is ignored during a tournament (`main`): a reader that went away (`| head`) loses the rest of
+    // the standings, which are in the run's files anyway, without a panic.
+    {
+        use std::io::Write;
+        let mut out = std::io::stdout().lock();
+        let _ = out.write_all(text.as_bytes()).and_then(|_| out.flush());
     }
     if !a.quiet {
         eprintln!(
@@ -300,6 +344,20 @@ pub fn tournament(a: TournamentArgs) -> Result<(), String> {
         );
     }
     Ok(())
+}
+
+/// What Ctrl-C (or SIGTERM, SIGHUP) prints: the run is not lost, and how to finish it.
+fn interrupt_note(out: &std::path::Path) -> String {
+    let dir = out.display().to_string();
+    let dir = if dir.contains(char::is_whitespace) {
+        format!("'{dir}'")
+    } else {
+        dir
+    };
+    format!(
+        "\ninterrupted: the games finished so far are kept in {dir}; `dagaz tournament --resume --out {dir}` \
+         finishes the run\n"
+    )
 }
 
 /// The local-free UTC date and time, `YYYYMMDD-HHMMSS`, for default run names.

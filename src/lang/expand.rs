@@ -122,10 +122,20 @@ impl Includes<'_> {
             ));
             return None;
         }
-        if self.open.contains(&canonical) || self.open.len() >= MAX_INCLUDE_DEPTH {
+        if self.open.contains(&canonical) {
             self.diags.push(Diagnostic::error(
                 node.span,
                 format!("`{name}` includes itself"),
+            ));
+            return None;
+        }
+        if self.open.len() >= MAX_INCLUDE_DEPTH {
+            self.diags.push(Diagnostic::error(
+                node.span,
+                format!(
+                    "`{name}` is not included: the files include each other more than {MAX_INCLUDE_DEPTH} \
+                     deep"
+                ),
             ));
             return None;
         }

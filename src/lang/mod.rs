@@ -74,6 +74,15 @@ pub fn read_file_with(path: &Path, opts: &ReadOptions) -> ReadFile {
     }
 }
 
+/// The largest settings file read (`--config`, a run's `config.toml`, a bot preset, a `--position` file).
+pub const MAX_SETTINGS_BYTES: u64 = 1 << 20;
+
+/// A settings file as text, at most [`MAX_SETTINGS_BYTES`]; the error says which limit or fault it met.
+pub fn read_settings(path: &Path) -> std::io::Result<String> {
+    String::from_utf8(read_capped(path, MAX_SETTINGS_BYTES)?)
+        .map_err(|e| std::io::Error::other(format!("it is not UTF-8 text ({})", e.utf8_error())))
+}
+
 /// Reads at most `max` bytes of a file; a longer one is an error (it may be endless, like a device).
 pub fn read_capped(path: &Path, max: u64) -> std::io::Result<Vec<u8>> {
     use std::io::Read;

@@ -394,6 +394,43 @@ pub struct Variant {
     /// Its title (unique within the run).
     pub title: String,
     pub game: Arc<Game>,
+    /// The game with its engine, built once here and shared by every game of the run.
+    pub rules: Arc<super::rules::Rules>,
+    /// The hashes of the bytes this variant was compiled from (the game file's, and its included files'),
+    /// taken when the file was read, so that the fingerprint does not read it again.
+    pub(crate) source: Arc<SourceHashes>,
+}
+
+/// What [`Tournament::fingerprint`] records of the game's files.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct SourceHashes {
+    /// FNV-1a of the game file's bytes.
+    pub hash: String,
+    /// FNV-1a of the included files' paths and texts, or `none`.
+    pub includes: String,
+}
+
+impl SourceHashes {
+    /// The hashes of a file as read from `bytes` in `dir` (its included files from `file`'s sources).
+    fn of(bytes: &[u8], file: &lang::ReadFile, dir: &Path) -> SourceHashes {
+        let mut all = vec![];
+        for f in file.sources.files().iter().skip(1) {
+            // Relative to the game's folder: the same wherever the run is resumed from.
+            let path = f.path.strip_prefix(dir).unwrap_or(&f.path);
+            all.extend_from_slice(path.to_string_lossy().as_bytes());
+            all.push(0);
+            all.extend_from_slice(f.text.as_bytes());
+            all.push(0);
+        }
+        SourceHashes {
+            hash: fnv1a(bytes),
+            includes: if all.is_empty() {
+                "none".to_string()
+            } else {
+                fnv1a(&all)
+            },
+        }
+    }
 }
 
 impl Variant {
@@ -546,7 +583,7 @@ impl TournamentConfig {
 
     /// Reads a TOML file: a relative `game` path in it is relative to the file's folder.
     pub fn read_file(path: &Path) -> Result<TournamentConfig, String> {
-        let text = std::fs::read_to_string(path)
+        let text = lang::read_settings(path)
             .map_err(|e| format!("cannot read `{}`: {e}", path.display()))?;
         let mut c = Self::from_toml(&text).map_err(|e| format!("{}: {e}", path.display()))?;
         let dir = path.parent().filter(|d| !d.as_os_str().is_empty());
@@ -617,7 +654,8 @@ impl TournamentConfig {
         }
         let variants = self.load_variants()?;
         if self.game_hash.is_none() && !self.game.starts_with(BUILTIN_PREFIX) {
-            self.game_hash = Some(fnv1a(&self.game_bytes()?.0));
+            // The hash of the bytes the variants were compiled from: the file is read once.
+            self.game_hash = variants.first().map(|v| v.source.hash.clone());
         }
         Tournament::new(self, variants, bots)
     }
@@ -625,8 +663,9 @@ impl TournamentConfig {
     /// Compiles the selected variants of the game.
     pub fn load_variants(&self) -> Result<Vec<Variant>, String> {
         let (bytes, dir) = self.game_bytes()?;
+        let hash = fnv1a(&bytes);
         if let Some(h) = &self.game_hash {
-            if !self.game.starts_with(BUILTIN_PREFIX) && *h != fnv1a(&bytes) {
+            if !self.game.starts_with(BUILTIN_PREFIX) && *h != hash {
                 return Err(format!(
                     "`{}` has changed since the run started (its hash was {h}); the run cannot be resumed with it",
                     self.game_path().display()
@@ -642,6 +681,9 @@ impl TournamentConfig {
         if file.has_errors() {
             return Err(lang::diag::render_all(&file.diagnostics, &file.sources));
         }
+        let mut source = SourceHashes::of(&[], &file, &dir);
+        source.hash = hash;
+        let source = Arc::new(source);
         let sels: Vec<VariantSel> = match self.variants.as_slice() {
             [] => vec![VariantSel::First],
             [all] if all.eq_ignore_ascii_case("all") => file
@@ -666,9 +708,12 @@ impl TournamentConfig {
             if variants.iter().any(|v| v.title == title) {
                 title = format!("{title} ({})", game.variant);
             }
+            let game = Arc::new(game);
             variants.push(Variant {
                 title,
-                game: Arc::new(game),
+                rules: Arc::new(super::rules::Rules::new(game.clone())),
+                game,
+                source: source.clone(),
             });
         }
         if variants.is_empty() {
@@ -777,28 +822,19 @@ impl Tournament {
     /// `--jobs`, and each bot's full specification. A run records it when it starts and a resume compares.
     pub fn fingerprint(&self) -> Vec<(String, String)> {
         let c = &self.config;
-        let (hash, includes) = match c.game_bytes() {
-            Ok((bytes, dir)) => {
-                let hash = fnv1a(&bytes);
-                // The files it includes, read again as the run read them: their paths and texts.
-                let file = lang::read_bytes(&c.game, bytes, &dir);
-                let mut all = vec![];
-                for f in file.sources.files().iter().skip(1) {
-                    // Relative to the game's folder: the same wherever the run is resumed from.
-                    let path = f.path.strip_prefix(&dir).unwrap_or(&f.path);
-                    all.extend_from_slice(path.to_string_lossy().as_bytes());
-                    all.push(0);
-                    all.extend_from_slice(f.text.as_bytes());
-                    all.push(0);
-                }
-                let includes = if all.is_empty() {
-                    "none".to_string()
-                } else {
-                    fnv1a(&all)
-                };
-                (hash, includes)
-            }
-            Err(e) => (format!("unreadable: {e}"), String::new()),
+        // The hashes taken when the variants were read; the file is read again only for variants that did
+        // not come from it.
+        let read = |c: &TournamentConfig| -> Result<SourceHashes, String> {
+            let (bytes, dir) = c.game_bytes()?;
+            let file = lang::read_bytes(&c.game, bytes.clone(), &dir);
+            Ok(SourceHashes::of(&bytes, &file, &dir))
+        };
+        let (hash, includes) = match self.variants.first().map(|v| (*v.source).clone()) {
+            Some(s) => (s.hash, s.includes),
+            None => match read(c) {
+                Ok(s) => (s.hash, s.includes),
+                Err(e) => (format!("unreadable: {e}"), String::new()),
+            },
         };
         let mut f = vec![
             (

@@ -2,6 +2,7 @@
 //! from the records of those games.
 //!
 //! The pipeline, one module per step:
+//! * [`rules`]: a variant's compiled game and its engine, built once per run and shared by every game;
 //! * [`config`]: the settings (command line, a TOML file, or a run's `config.toml`), compiled into a
 //!   [`Tournament`] with its variants and bot factories;
 //! * [`schedule`]: which bots play which seats in which game, with explicit game and pair ids;
@@ -19,7 +20,7 @@
 //!   line and the calendar date they share);
 //! * [`html`]: `report.html`, the run's charts and a few sample games stepped through on the game's board.
 //!
-//! Each module imports only modules above it in this order: `stats`, `text`; `config`; `schedule`, `record`,
+//! Each module imports only modules above it in this order: `stats`, `text`; `rules`; `config`; `schedule`, `record`,
 //! `sprt`; `report`; `records_out`; `writers`; `html`; `progress`; `runner`; `merge`. So records feed
 //! statistics, and statistics feed writers, never the other way.
 //!
@@ -38,6 +39,7 @@ mod progress;
 pub mod record;
 pub mod records_out;
 pub mod report;
+pub mod rules;
 pub mod runner;
 pub mod schedule;
 pub mod sprt;

@@ -143,7 +143,7 @@ impl GameFiles {
         }
         if let (Some((i, _)), Some(w)) = (v, self.sgf.as_mut()) {
             if let Some(board) = &self.go_boards[i] {
-                let text = sgf_game(&t.variants[i].game, board, g, &self.date);
+                let text = sgf_game(t.variants[i].rules.engine(), board, g, &self.date);
                 w.1.write_all(text.as_bytes()).map_err(|e| e.to_string())?;
             }
         }
@@ -270,7 +270,10 @@ fn pgn_game(
     }
     out.push('\n');
     let san = match variant {
-        Some((i, true)) => san_moves(&t.variants[i].game, &g.moves).ok(),
+        Some((i, true)) => {
+            let engine = t.variants[i].rules.engine();
+            san_moves_with(engine, engine.initial(), &g.moves).ok()
+        }
         _ => None,
     };
     let moves = san.unwrap_or_else(|| g.moves.clone());
@@ -356,7 +359,8 @@ pub fn go_board(game: &Game) -> Option<GoBoard> {
 }
 
 /// One game as an SGF game tree: size, players, result, then a node per move (`B[cd]`; a pass is `B[]`).
-fn sgf_game(game: &Game, board: &GoBoard, g: &GameRecord, date: &str) -> String {
+fn sgf_game(engine: &Engine, board: &GoBoard, g: &GameRecord, date: &str) -> String {
+    let game = engine.game;
     let esc = |v: &str| v.replace('\\', "\\\\").replace(']', "\\]");
     let result = match g.results.as_slice() {
         [b, w] if b > w => "B+".to_string(),
@@ -376,7 +380,6 @@ fn sgf_game(game: &Game, board: &GoBoard, g: &GameRecord, date: &str) -> String 
         esc(&format!("end: {}; seed {}", g.end_name, g.seed))
     );
     // Replayed to find each move's point: a drop's notation names its position, a pass has none.
-    let engine = Engine::new(game);
     let mut s = engine.initial();
     for m in &g.moves {
         let Ok(legal) = engine.legal_moves(&s) else {
@@ -436,7 +439,16 @@ pub fn san_moves(game: &Game, moves: &[String]) -> Result<Vec<String>, String> {
 
 /// As [`san_moves`], from a given position.
 pub fn san_moves_from(game: &Game, start: State, moves: &[String]) -> Result<Vec<String>, String> {
-    let engine = Engine::new(game);
+    san_moves_with(&Engine::new(game), start, moves)
+}
+
+/// As [`san_moves_from`], with an engine already built (a run's, shared by all its games).
+pub fn san_moves_with(
+    engine: &Engine,
+    start: State,
+    moves: &[String],
+) -> Result<Vec<String>, String> {
+    let game = engine.game;
     let mut s = start;
     let mut out = vec![];
     for m in moves {

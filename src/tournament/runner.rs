@@ -12,15 +12,15 @@ use super::config::{seats_of, BotEntry, Tournament};
 pub use super::progress::Progress;
 use super::progress::ProgressView;
 use super::record::{GameRecord, GameTiming, BOT_ERROR, ENGINE_ERROR, MOVE_LIMIT};
+use super::rules::Rules;
 use super::schedule::{Pairing, Schedule};
 pub(crate) use super::sprt::SprtTracker;
 pub use super::sprt::{outcome_of, SprtStatus};
 use super::writers::{self, RunFiles};
 use super::{report, Summary};
 use crate::bot::{Bot, BotError};
-use crate::compile::Game;
 use crate::engine::playout::{below, game_rng};
-use crate::engine::{Engine, EngineError, State};
+use crate::engine::{EngineError, State};
 use rand_chacha::ChaCha8Rng;
 use rand_core::{RngCore, SeedableRng};
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -197,7 +197,7 @@ pub fn run(t: &Tournament, opts: &RunOptions) -> Result<RunOutcome, String> {
             .map_err(|e| format!("cannot start the worker threads: {e}"))?;
         let next = AtomicU64::new(0);
         let shared = Shared {
-            games: t.variants.iter().map(|v| v.game.clone()).collect(),
+            rules: t.variants.iter().map(|v| v.rules.clone()).collect(),
             titles: t.variants.iter().map(|v| v.title.clone()).collect(),
             bots: t.bots.clone(),
             seed: t.config.seed,
@@ -394,7 +394,8 @@ impl Collector {
 
 /// What every game needs from the run.
 struct Shared {
-    games: Vec<Arc<Game>>,
+    /// Per variant, built once for the whole run.
+    rules: Vec<Arc<Rules>>,
     titles: Vec<String>,
     bots: Vec<BotEntry>,
     seed: u64,
@@ -430,7 +431,7 @@ pub(crate) struct Live {
 
 /// A game's own copy of what it needs (its thread may outlive the pool's wait for it).
 pub(crate) struct Job {
-    game: Arc<Game>,
+    rules: Arc<Rules>,
     pairing: Pairing,
     bots: Vec<BotEntry>,
     seed: u64,
@@ -517,7 +518,7 @@ fn play_supervised(
         evals: vec![],
     }));
     let job = Job {
-        game: shared.games[p.variant].clone(),
+        rules: shared.rules[p.variant].clone(),
         pairing: p.clone(),
         bots: shared.bots.clone(),
         seed: shared.seed,
@@ -530,8 +531,7 @@ fn play_supervised(
     let finish = |mut l: Live| {
         l.timing.wall = started.elapsed().as_secs_f64();
         if !l.evals.is_empty() && l.record.is_rated() {
-            let game = &shared.games[p.variant];
-            let seats = seats_of(game);
+            let seats = seats_of(shared.rules[p.variant].game());
             // Per seat, in seat order, as the results are.
             let by_seat: Vec<Vec<f64>> = l
                 .evals
@@ -739,8 +739,9 @@ fn play(job: &Job, live: &Mutex<Live>) -> Option<()> {
 }
 
 fn play_inner(job: &Job, live: &Mutex<Live>) -> Result<Option<()>, EngineError> {
-    let game = &*job.game;
-    let engine = Engine::new(game);
+    // The run's engine for this variant, shared with every other game: nothing is derived per game.
+    let engine = job.rules.engine();
+    let game = engine.game;
     let seat_players = seats_of(game);
     let mut seat_of_player = vec![None; game.players.len()];
     for (seat, &p) in seat_players.iter().enumerate() {
@@ -779,11 +780,11 @@ fn play_inner(job: &Job, live: &Mutex<Live>) -> Result<Option<()>, EngineError> 
     // material and mobility ([`crate::bot::eval`]), as (own − the others' mean)/(own + the others' mean).
     let evaluator = job
         .record_evals
-        .then(|| crate::bot::eval::Evaluator::new(&engine, Default::default()));
+        .then(|| crate::bot::eval::Evaluator::new(engine, Default::default()));
     let record_eval = |s: &State| -> Result<(), EngineError> {
         if let Some(ev) = &evaluator {
             let moves = engine.legal_moves(s)?;
-            let e = relative_evals(&ev.evaluate(&engine, s, &moves)?);
+            let e = relative_evals(&ev.evaluate(engine, s, &moves)?);
             lock(live).evals.push(e);
         }
         Ok(())
@@ -871,7 +872,7 @@ fn play_inner(job: &Job, live: &Mutex<Live>) -> Result<Option<()>, EngineError> 
                 let bot = &mut bots[seat];
                 let rng = &mut seat_rngs[seat];
                 let r = catch_unwind(AssertUnwindSafe(|| {
-                    bot.choose(&engine, &s, &moves, &history, rng)
+                    bot.choose(engine, &s, &moves, &history, rng)
                 }));
                 let t1 = Instant::now();
                 let mut l = lock(live);

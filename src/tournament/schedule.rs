@@ -5,6 +5,11 @@
 //! orders of its bots over the seats, all from the same opening, so that no bot gains from its seat. The
 //! schedule interleaves: round r holds pair r of every variant and encounter, so that a run stopped early (or
 //! by the SPRT) has played every encounter about equally. Game ids and pair ids count up in that order.
+//!
+//! Past [`MAX_FULL_GROUP`] orders (more than 6 seats) a group cannot hold every order (12 seats: 479,001,600
+//! games), so it holds n: the rotations of one order, each bot once in each seat, the order drawn from the
+//! round and the encounter. No order is ever stored: the k-th of a group is computed when its game is asked
+//! for, so the schedule's memory does not depend on the number of seats.
 
 use super::config::Format;
 
@@ -36,7 +41,12 @@ fn combinations(items: &[usize], k: usize) -> Vec<Vec<usize>> {
     out
 }
 
+/// The most seat orders a group holds in full (6 seats: 720 orders); a game of more seats plays the n
+/// rotations of one order per group.
+pub const MAX_FULL_GROUP: u64 = 720;
+
 /// Every order of `items`, starting with `items` itself, in lexicographic order of positions.
+#[cfg(test)]
 fn permutations(items: &[usize]) -> Vec<Vec<usize>> {
     if items.len() <= 1 {
         return vec![items.to_vec()];
@@ -67,18 +77,80 @@ pub fn encounters(format: Format, bots: usize, seats: usize) -> Vec<Vec<usize>> 
     }
 }
 
-/// Pairs (groups of seat orders) per encounter: `games` rounded up to whole pairs of `seats`! games.
+/// `n`!, or `None` past 64 bits.
+fn factorial(n: usize) -> Option<u64> {
+    (1..=n as u64).try_fold(1u64, |f, k| f.checked_mul(k))
+}
+
+/// The games of a group at a game of `seats` seats: every order (`seats`!) up to [`MAX_FULL_GROUP`], else
+/// the `seats` rotations of one order.
+pub fn group_of(seats: usize) -> u64 {
+    match factorial(seats) {
+        Some(f) if f <= MAX_FULL_GROUP => f.max(1),
+        _ => seats as u64,
+    }
+}
+
+/// Pairs (groups of seat orders) per encounter: `games` rounded up to whole groups (see [`group_of`]).
 pub fn pairs_per_encounter(games: u64, seats: usize) -> u64 {
-    let group = (1..=seats as u64).product::<u64>().max(1);
-    games.div_ceil(group).max(1)
+    games.div_ceil(group_of(seats)).max(1)
+}
+
+/// The `k`-th order of `0..n` in lexicographic order (the factorial number system); `n`! must fit in 64
+/// bits.
+fn nth_order(n: usize, mut k: u64) -> Vec<usize> {
+    let mut rest: Vec<usize> = (0..n).collect();
+    let mut out = Vec::with_capacity(n);
+    for i in (0..n).rev() {
+        let f = factorial(i).unwrap_or(u64::MAX);
+        let at = (k / f) as usize;
+        k %= f;
+        out.push(rest.remove(at));
+    }
+    out
+}
+
+/// SplitMix64: the stream that draws a large group's base order.
+fn splitmix(x: &mut u64) -> u64 {
+    *x = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    let mut z = *x;
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// The base order of a large group: a shuffle of `0..n` drawn from the round and the encounter alone.
+fn base_order(n: usize, round: u64, encounter: usize) -> Vec<usize> {
+    let mut x = round
+        .wrapping_mul(0x2545_f491_4f6c_dd1d)
+        .wrapping_add(encounter as u64);
+    let mut order: Vec<usize> = (0..n).collect();
+    for i in (1..n).rev() {
+        let j = (splitmix(&mut x) % (i as u64 + 1)) as usize;
+        order.swap(i, j);
+    }
+    order
+}
+
+/// The `k`-th seat order of the group of `round` of `encounter`, at a game of `seats` seats: positions into
+/// the encounter's bots, seat by seat.
+fn seat_order(seats: usize, round: u64, encounter: usize, k: u64) -> Vec<usize> {
+    match factorial(seats) {
+        Some(f) if f <= MAX_FULL_GROUP => nth_order(seats, k),
+        _ => {
+            let base = base_order(seats, round, encounter);
+            (0..seats).map(|s| base[(s + k as usize) % seats]).collect()
+        }
+    }
 }
 
 /// One variant's part of the schedule.
 #[derive(Clone, Debug)]
 struct VariantPlan {
     encounters: Vec<Vec<usize>>,
-    /// The seat orders of a group, as positions into an encounter's bots, in schedule order.
-    orders: Vec<Vec<usize>>,
+    seats: usize,
+    /// The games of a group ([`group_of`]); the orders themselves are computed when asked for.
+    group: u64,
     /// Pairs (rounds) of each encounter.
     pairs: u64,
 }
@@ -119,7 +191,8 @@ impl Schedule {
             .iter()
             .map(|&s| VariantPlan {
                 encounters: encounters(format, bots, s),
-                orders: permutations(&(0..s).collect::<Vec<_>>()),
+                seats: s,
+                group: group_of(s),
                 pairs: pairs_per_encounter(games, s),
             })
             .collect();
@@ -143,7 +216,7 @@ impl Schedule {
                 let e = plans[v].encounters.len() as u64;
                 pairs_per_round += e;
                 games_per_round = e
-                    .checked_mul(plans[v].orders.len() as u64)
+                    .checked_mul(plans[v].group)
                     .and_then(|g| g.checked_add(games_per_round))
                     .ok_or_else(too_many)?;
             }
@@ -189,9 +262,9 @@ impl Schedule {
         self.pairs
     }
 
-    /// The games of a pair of variant `v` (`seats`! of them, with consecutive ids).
+    /// The games of a pair of variant `v` ([`group_of`] its seats, with consecutive ids).
     pub fn group_size(&self, variant: usize) -> u64 {
-        self.plans.get(variant).map_or(0, |p| p.orders.len() as u64)
+        self.plans.get(variant).map_or(0, |p| p.group)
     }
 
     /// The game with this id.
@@ -210,7 +283,7 @@ impl Schedule {
         let mut pair_id = seg.first_pair + round * seg.pairs_per_round;
         for &v in &seg.variants {
             let plan = &self.plans[v];
-            let group = plan.orders.len() as u64;
+            let group = plan.group;
             let games = plan.encounters.len() as u64 * group;
             if rest >= games {
                 rest -= games;
@@ -218,7 +291,7 @@ impl Schedule {
                 continue;
             }
             let e = (rest / group) as usize;
-            let order = &plan.orders[(rest % group) as usize];
+            let order = seat_order(plan.seats, seg.rounds.0 + round, e, rest % group);
             let bots = &plan.encounters[e];
             return Some(Pairing {
                 game_id,
@@ -346,6 +419,47 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// The k-th order computed alone is the k-th of the full enumeration, for every group held in full.
+    #[test]
+    fn orders_are_computed_as_enumerated() {
+        for n in 0..=6 {
+            let all = permutations(&(0..n).collect::<Vec<_>>());
+            assert_eq!(all.len() as u64, group_of(n));
+            for (k, o) in all.iter().enumerate() {
+                assert_eq!(&nth_order(n, k as u64), o, "{n} seats, order {k}");
+            }
+        }
+    }
+
+    /// 12 seats: a group is the 12 rotations of one order (each bot once in each seat), not 12! games, and
+    /// the schedule stores no order (issue 21: 5.4 GB, then an abort).
+    #[test]
+    fn many_seats_play_rotations_of_one_order() {
+        let s = Schedule::new(Format::RoundRobin, 12, &[12], 24).unwrap();
+        assert_eq!((s.len(), s.pairs(), s.group_size(0)), (24, 2, 12));
+        let games: Vec<Pairing> = s.iter_from(0).collect();
+        for group in games.chunks(12) {
+            for seat in 0..12 {
+                let mut bots: Vec<usize> = group.iter().map(|p| p.seats[seat]).collect();
+                bots.sort();
+                assert_eq!(bots, (0..12).collect::<Vec<_>>(), "seat {seat}");
+            }
+            assert!(group.iter().all(|p| p.pair_id == group[0].pair_id));
+        }
+        // The two groups start from different orders, the same ones every time.
+        assert_ne!(games[0].seats, games[12].seats);
+        assert_eq!(
+            Schedule::new(Format::RoundRobin, 12, &[12], 24)
+                .unwrap()
+                .get(13),
+            Some(games[13].clone())
+        );
+        // 7 seats is past the full groups; 6 is not.
+        assert_eq!((group_of(6), group_of(7), group_of(30)), (720, 7, 30));
+        let big = Schedule::new(Format::Gauntlet, 30, &[30], 1).unwrap();
+        assert_eq!(big.get(0).unwrap().seats.len(), 30);
     }
 
     #[test]

@@ -206,8 +206,8 @@ fn frame(l: &Layout, s: &State) -> Vec<(usize, usize, usize, usize)> {
 
 /// The game replayed: the frames, and where the replay stopped early (a move of the record not legal, an
 /// engine error), if it did.
-fn replay(game: &Game, l: &Layout, r: &GameRecord) -> (Frames, Option<String>) {
-    let engine = Engine::new(game);
+fn replay(engine: &Engine, l: &Layout, r: &GameRecord) -> (Frames, Option<String>) {
+    let game = engine.game;
     let mut s = engine.initial();
     let labels = labels(game);
     let mut f = Frames {
@@ -328,7 +328,7 @@ pub fn sample(t: &Tournament, n: usize, r: &GameRecord) -> Markup {
         None => Err("its variant is not part of this run".to_string()),
         Some(g) => layout(g),
     };
-    let (Some(game), Ok(l)) = (game, board.as_ref()) else {
+    let (Some(v), Ok(l)) = (variant, board.as_ref()) else {
         let why = board.err().unwrap_or_default();
         return html! {
             div.sample id=(id) {
@@ -338,7 +338,7 @@ pub fn sample(t: &Tournament, n: usize, r: &GameRecord) -> Markup {
             }
         };
     };
-    let (mut frames, stopped) = replay(game, l, r);
+    let (mut frames, stopped) = replay(v.rules.engine(), l, r);
     frames.cells = l
         .cells
         .iter()
