@@ -37,7 +37,7 @@ const MAX_STDERR_LINE: usize = 1024;
 const LINES_AHEAD: usize = 16;
 
 /// What the reader thread hands over from the bot's standard output.
-enum Output {
+pub(crate) enum Output {
     /// One line, without its newline (not yet checked to be UTF-8).
     Line(Vec<u8>),
     /// More than [`MAX_ANSWER_BYTES`] without a newline; nothing more is read.
@@ -75,7 +75,7 @@ impl Default for ExternalConfig {
 }
 
 /// A running bot process.
-struct Process {
+pub(crate) struct Process {
     child: Child,
     stdin: ChildStdin,
     lines: Receiver<Output>,
@@ -85,7 +85,7 @@ struct Process {
 }
 
 impl Process {
-    fn kill(mut self) {
+    pub(crate) fn kill(mut self) {
         kill_tree(&mut self.child);
         // Forgotten before it is reaped: once reaped, its id may name a new bot's process.
         forget(self.child.id());
@@ -93,7 +93,7 @@ impl Process {
     }
 
     /// The exit status (after waiting a little for it) and the last lines of standard error.
-    fn post_mortem(mut self) -> String {
+    pub(crate) fn post_mortem(mut self) -> String {
         // Polled without reaping, so that its id still names its group when the group is killed.
         let mut gone = false;
         for _ in 0..50 {
@@ -167,7 +167,7 @@ impl ExternalBot {
         s
     }
 
-    fn spawn(&mut self) -> Result<Process, BotError> {
+    pub(crate) fn spawn(&mut self) -> Result<Process, BotError> {
         let mut words = self.config.command.split_whitespace();
         let program = words.next().unwrap_or_default();
         let mut cmd = Command::new(program);
@@ -647,6 +647,36 @@ impl Drop for ExternalBot {
             }
             p.kill();
         }
+    }
+}
+
+/// The process machinery as the protocol adapters (`super::protocol`: UCI, GTP) use it: the same start in a
+/// process group of its own, the same capped line reader, the same ends.
+impl Process {
+    /// Starts the process of `config` (its command, arguments and folder; the time limits are the caller's).
+    pub(crate) fn start(config: &ExternalConfig) -> Result<Process, BotError> {
+        ExternalBot::new("", config.clone())
+            .map_err(BotError::Crashed)?
+            .spawn()
+    }
+
+    /// Writes one line to the process's standard input and flushes it.
+    pub(crate) fn write_line(&mut self, line: &str) -> std::io::Result<()> {
+        writeln!(self.stdin, "{line}").and_then(|_| self.stdin.flush())
+    }
+
+    /// The next line of standard output within `timeout`: `Ok(None)` for a line past [`MAX_ANSWER_BYTES`]
+    /// (nothing more is read then).
+    pub(crate) fn next_line(&self, timeout: Duration) -> Result<Option<Vec<u8>>, RecvTimeoutError> {
+        match self.lines.recv_timeout(timeout)? {
+            Output::Line(l) => Ok(Some(l)),
+            Output::TooLong => Ok(None),
+        }
+    }
+
+    /// Whether the process has exited (not reaped).
+    pub(crate) fn has_exited(&self) -> bool {
+        exited(&self.child)
     }
 }
 

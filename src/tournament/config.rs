@@ -448,7 +448,7 @@ impl BotEntry {
             BotSpec::Random(_) => true,
             BotSpec::Alphabeta(c) => c.time_ms.is_none(),
             BotSpec::Mcts(c) => c.time_ms.is_none(),
-            BotSpec::External(_) => false,
+            BotSpec::External(_) | BotSpec::Uci(_) | BotSpec::Gtp(_) => false,
         };
         let own_ms = match &spec {
             BotSpec::Random(_) => None,
@@ -456,6 +456,8 @@ impl BotEntry {
             BotSpec::Mcts(c) => c.time_ms,
             // The first answer of a new process gets the startup time too.
             BotSpec::External(c) => Some(c.time_ms + c.startup_ms),
+            BotSpec::Uci(c) => Some(c.time_ms + c.startup_ms),
+            BotSpec::Gtp(c) => Some(c.time_ms + c.startup_ms),
         };
         BotEntry {
             name,
@@ -612,10 +614,19 @@ impl TournamentConfig {
     /// Checks the settings, compiles the variants and resolves the bots.
     pub fn load(mut self) -> Result<Tournament, String> {
         let mut bots = vec![];
+        let mut specs = vec![];
         for b in &self.bots {
-            bots.push(BotEntry::from_spec(b.resolve_in(&self.bots_dirs)?));
+            let spec = b.resolve_in(&self.bots_dirs)?;
+            specs.push(spec.clone());
+            bots.push(BotEntry::from_spec(spec));
         }
         let variants = self.load_variants()?;
+        // Engines over their own protocols need the game in their notation: refused now, not game by game.
+        for spec in &specs {
+            for v in &variants {
+                spec.check_game(&v.game)?;
+            }
+        }
         if self.game_hash.is_none() && !self.game.starts_with(BUILTIN_PREFIX) {
             self.game_hash = Some(fnv1a(&self.game_bytes()?.0));
         }
