@@ -412,3 +412,124 @@ impl GoNotation {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::Engine;
+    use crate::load::{load_game, VariantSel};
+
+    fn game(file: &str) -> Game {
+        load_game(std::path::Path::new(file), &VariantSel::First).unwrap()
+    }
+
+    /// Plays UCI moves from the start: each must name exactly one legal move.
+    fn play(e: &Engine, n: &ChessNotation, line: &[&str]) -> State {
+        let mut s = e.initial();
+        for u in line {
+            let moves = e.legal_moves(&s).unwrap();
+            let found: Vec<&Move> = moves
+                .iter()
+                .filter(|m| n.move_name(&s, m).as_deref() == Some(*u))
+                .collect();
+            assert_eq!(found.len(), 1, "{u}");
+            s = e.apply(&s, found[0]);
+        }
+        s
+    }
+
+    fn fen(e: &Engine, n: &ChessNotation, s: &State) -> String {
+        n.fen(e.game, s, e.to_move(s), &e.legal_moves(s).unwrap())
+    }
+
+    #[test]
+    fn chess_fen_and_uci_moves() {
+        let g = game("games/chess.zrf");
+        let e = Engine::new(&g);
+        let n = ChessNotation::of(&g).unwrap();
+        let s = e.initial();
+        assert_eq!(fen(&e, &n, &s), CHESS_START);
+        let mut names: Vec<String> = e
+            .legal_moves(&s)
+            .unwrap()
+            .iter()
+            .map(|m| n.move_name(&s, m).unwrap())
+            .collect();
+        names.sort();
+        assert_eq!(names.len(), 20);
+        assert_eq!(names[0], "a2a3");
+        assert!(names.contains(&"g1f3".to_string()));
+        // No black pawn can take on e3: no en-passant square (as Stockfish writes FEN).
+        let s = play(&e, &n, &["e2e4"]);
+        assert_eq!(
+            fen(&e, &n, &s),
+            "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
+        );
+        // d5 can take on e6 en passant.
+        let s = play(&e, &n, &["d2d4", "a7a6", "d4d5", "e7e5"]);
+        assert_eq!(
+            fen(&e, &n, &s),
+            "rnbqkbnr/1ppp1ppp/p7/3Pp3/8/8/PPP1PPPP/RNBQKBNR w KQkq e6 0 3"
+        );
+        play(&e, &n, &["d2d4", "a7a6", "d4d5", "e7e5", "d5e6"]);
+        // Castling is the king's move; it and a rook's move take rights away.
+        let s = play(
+            &e,
+            &n,
+            &[
+                "e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "g8f6", "e1g1", "a8b8",
+            ],
+        );
+        assert_eq!(
+            fen(&e, &n, &s),
+            "1rbqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQ1RK1 w k - 0 5"
+        );
+        // Promotion names the new piece; taking the a8 rook takes black's long castling away.
+        let s = play(
+            &e,
+            &n,
+            &[
+                "a2a4", "b7b5", "a4b5", "a7a6", "b5a6", "c8b7", "a6b7", "b8c6", "b7a8q",
+            ],
+        );
+        assert_eq!(
+            fen(&e, &n, &s),
+            "Q2qkbnr/2pppppp/2n5/8/8/8/1PPPPPPP/RNBQKBNR b KQk - 0 5"
+        );
+    }
+
+    #[test]
+    fn games_without_a_notation_say_what_is_missing() {
+        let go = game("games/go-9x9.zrf");
+        let e = ChessNotation::of(&go).unwrap_err();
+        assert!(e.contains("Stone") && e.contains("dropped"), "{e}");
+        let chess = game("games/chess.zrf");
+        let e = GoNotation::of(&chess).unwrap_err();
+        assert!(
+            e.contains("Pawn") && e.contains("moves on the board"),
+            "{e}"
+        );
+        let oware = game("games/oware.zrf");
+        assert!(GoNotation::of(&oware).is_err());
+    }
+
+    #[test]
+    fn gtp_vertices_skip_i() {
+        let g = game("games/go-9x9.zrf");
+        let n = GoNotation::of(&g).unwrap();
+        assert_eq!(n.size(), 9);
+        let v = |name: &str| n.vertex(g.board.position(name).unwrap()).unwrap();
+        assert_eq!(
+            (v("a1"), v("h8"), v("j9"), v("j1")),
+            ("A1".into(), "H8".into(), "J9".into(), "J1".into())
+        );
+        let e = Engine::new(&g);
+        let moves = e.legal_moves(&e.initial()).unwrap();
+        let mut names: Vec<String> = moves.iter().filter_map(|m| n.move_name(m)).collect();
+        assert_eq!(names.len(), moves.len());
+        names.sort();
+        names.dedup();
+        assert_eq!(names.len(), 82, "81 points and a pass");
+        assert!(names.contains(&"pass".to_string()) && !names.iter().any(|m| m.starts_with('I')));
+    }
+}
