@@ -1,8 +1,8 @@
-//! Real engines as players over their own protocols (issue 23): Stockfish over UCI on chess, GNU Go over GTP on
-//! Go 9x9, and deliberately broken engines (small scripts) that must lose each game with the right `bot-error`
+//! Real engines as players over their own protocols (issue 23): Stockfish over UCI on chess, Fairy-Stockfish on
+//! xiangqi, GNU Go over GTP on Go 9x9, and deliberately broken engines (small scripts) that must lose each game with the right `bot-error`
 //! while the run finishes.
 //!
-//! `.ci/run` installs Debian's `stockfish` and `gnugo` and sets `DAGAZ_REQUIRE_ENGINES=1`, so there a missing
+//! `.ci/run` installs Debian's `stockfish`, `fairy-stockfish` and `gnugo` and sets `DAGAZ_REQUIRE_ENGINES=1`, so there a missing
 //! engine fails the test; elsewhere a test whose engine is not installed says so and does nothing.
 
 use std::path::{Path, PathBuf};
@@ -135,6 +135,41 @@ fn gnugo_against_mcts_on_go_9x9_plays_only_legal_moves() {
             g[3] != "bot-error" && g[3] != "move-limit",
             "not a game ended by its rules: {g:?}"
         );
+    }
+    eprintln!(
+        "winners: {:?}",
+        games.iter().map(|g| (&g[2], &g[4])).collect::<Vec<_>>()
+    );
+    std::fs::remove_dir_all(d).ok();
+}
+
+#[test]
+fn fairy_stockfish_plays_xiangqi_over_uci() {
+    let Some(fsf) = engine("fairy-stockfish") else {
+        return;
+    };
+    let d = scratch("xiangqi");
+    // games/xiangqi.zrf's letters (K A B N R C P) are Fairy-Stockfish's; Red moves first (FEN's `w`).
+    let bot =
+        format!("uci:command={fsf},nodes=1000,option.UCI_Variant=xiangqi,option.Hash=16,name=fsf");
+    let games = tournament(
+        &d,
+        &[
+            "games/xiangqi.zrf",
+            "--bots",
+            &bot,
+            "alphabeta:depth=1,name=ab1",
+            "--games",
+            "2",
+            "--jobs",
+            "2",
+            "--max-plies",
+            "300",
+        ],
+    );
+    assert_eq!(games.len(), 2);
+    for g in &games {
+        assert!(g[3] != "bot-error", "a bot error: {g:?}");
     }
     eprintln!(
         "winners: {:?}",
