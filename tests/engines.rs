@@ -1,5 +1,5 @@
 //! Real engines as players over their own protocols (issue 23): Stockfish over UCI on chess, Fairy-Stockfish on
-//! xiangqi, GNU Go over GTP on Go 9x9, and deliberately broken engines (small scripts) that must lose each game with the right `bot-error`
+//! xiangqi (UCI) and shogi (USI), GNU Go over GTP on Go 9x9, and deliberately broken engines (small scripts) that must lose each game with the right `bot-error`
 //! while the run finishes.
 //!
 //! `.ci/run` installs Debian's `stockfish`, `fairy-stockfish` and `gnugo` and sets `DAGAZ_REQUIRE_ENGINES=1`, so there a missing
@@ -170,6 +170,42 @@ fn fairy_stockfish_plays_xiangqi_over_uci() {
     assert_eq!(games.len(), 2);
     for g in &games {
         assert!(g[3] != "bot-error", "a bot error: {g:?}");
+    }
+    eprintln!(
+        "winners: {:?}",
+        games.iter().map(|g| (&g[2], &g[4])).collect::<Vec<_>>()
+    );
+    std::fs::remove_dir_all(d).ok();
+}
+
+#[test]
+fn fairy_stockfish_plays_shogi_over_usi() {
+    let Some(fsf) = engine("fairy-stockfish") else {
+        return;
+    };
+    let d = scratch("shogi");
+    // SFEN with hands from the reserves, drops (`P*5e`) and promotions (`8h2b+`).
+    let bot = format!("usi:command={fsf},nodes=1000,option.USI_Hash=16,name=fsf");
+    let games = tournament(
+        &d,
+        &[
+            "games/shogi.zrf",
+            "--bots",
+            &bot,
+            "alphabeta:depth=1,name=ab1",
+            "--games",
+            "2",
+            "--jobs",
+            "2",
+            "--max-plies",
+            "120",
+        ],
+    );
+    assert_eq!(games.len(), 2);
+    for g in &games {
+        assert!(g[3] != "bot-error", "a bot error: {g:?}");
+        // Something was dropped or promoted: the notation was exercised.
+        assert!(g[5].contains('@') || g[5].contains('='), "{g:?}");
     }
     eprintln!(
         "winners: {:?}",

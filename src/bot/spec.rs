@@ -38,11 +38,20 @@ pub enum BotSpec {
     Mcts(MctsConfig),
     External(ExternalConfig),
     Uci(UciConfig),
+    Usi(UciConfig),
     Gtp(GtpConfig),
 }
 
 /// The kinds, as written in presets and inline specs.
-pub const KINDS: [&str; 6] = ["random", "alphabeta", "mcts", "external", "uci", "gtp"];
+pub const KINDS: [&str; 7] = [
+    "random",
+    "alphabeta",
+    "mcts",
+    "external",
+    "uci",
+    "usi",
+    "gtp",
+];
 
 /// The presets built into the binary, so that `--bots mcts-1k` works from any directory (`dagaz bots` lists
 /// them). The files of `bots/` are their source; a file of the same name in `./bots/` or a `--bots-dir` comes
@@ -246,7 +255,7 @@ impl BotSpec {
             BotSpec::Alphabeta(c) => &mut c.name,
             BotSpec::Mcts(c) => &mut c.name,
             BotSpec::External(c) => &mut c.name,
-            BotSpec::Uci(c) => &mut c.name,
+            BotSpec::Uci(c) | BotSpec::Usi(c) => &mut c.name,
             BotSpec::Gtp(c) => &mut c.name,
         }
     }
@@ -287,7 +296,7 @@ impl BotSpec {
             BotSpec::Alphabeta(c) => &c.name,
             BotSpec::Mcts(c) => &c.name,
             BotSpec::External(c) => &c.name,
-            BotSpec::Uci(c) => &c.name,
+            BotSpec::Uci(c) | BotSpec::Usi(c) => &c.name,
             BotSpec::Gtp(c) => &c.name,
         };
         n.clone().unwrap_or_else(|| self.kind().to_string())
@@ -300,6 +309,7 @@ impl BotSpec {
             BotSpec::Mcts(_) => "mcts",
             BotSpec::External(_) => "external",
             BotSpec::Uci(_) => "uci",
+            BotSpec::Usi(_) => "usi",
             BotSpec::Gtp(_) => "gtp",
         }
     }
@@ -340,7 +350,7 @@ impl BotSpec {
                 )?;
                 bad(c.time_ms >= 1, "`time_ms` must be at least 1")
             }
-            BotSpec::Uci(c) => c.validate(),
+            BotSpec::Uci(c) | BotSpec::Usi(c) => c.validate(),
             BotSpec::Gtp(c) => c.validate(),
         }
     }
@@ -355,6 +365,7 @@ impl BotSpec {
             BotSpec::Mcts(c) => Box::new(MctsBot::new(name, c.clone())),
             BotSpec::External(c) => Box::new(ExternalBot::new(name, c.clone())?),
             BotSpec::Uci(c) => Box::new(UciBot::new(name, c.clone())?),
+            BotSpec::Usi(c) => Box::new(UciBot::usi(name, c.clone())?),
             BotSpec::Gtp(c) => Box::new(GtpBot::new(name, c.clone())?),
         })
     }
@@ -363,9 +374,10 @@ impl BotSpec {
     /// long algebraic moves; GTP: vertices on a square board). The error names what is missing. Checked
     /// before a run starts, so a bot that cannot play is refused before the first game.
     pub fn check_game(&self, game: &crate::compile::Game) -> Result<(), String> {
-        use super::protocol::notation::{ChessNotation, GoNotation};
+        use super::protocol::notation::{ChessNotation, GoNotation, ShogiNotation};
         let r = match self {
             BotSpec::Uci(_) => ChessNotation::of(game).map(|_| ()),
+            BotSpec::Usi(_) => ShogiNotation::of(game).map(|_| ()),
             BotSpec::Gtp(_) => GoNotation::of(game).map(|_| ()),
             _ => Ok(()),
         };

@@ -448,7 +448,7 @@ impl BotEntry {
             BotSpec::Random(_) => true,
             BotSpec::Alphabeta(c) => c.time_ms.is_none(),
             BotSpec::Mcts(c) => c.time_ms.is_none(),
-            BotSpec::External(_) | BotSpec::Uci(_) | BotSpec::Gtp(_) => false,
+            BotSpec::External(_) | BotSpec::Uci(_) | BotSpec::Usi(_) | BotSpec::Gtp(_) => false,
         };
         let own_ms = match &spec {
             BotSpec::Random(_) => None,
@@ -456,7 +456,7 @@ impl BotEntry {
             BotSpec::Mcts(c) => c.time_ms,
             // The first answer of a new process gets the startup time too.
             BotSpec::External(c) => Some(c.time_ms + c.startup_ms),
-            BotSpec::Uci(c) => Some(c.time_ms + c.startup_ms),
+            BotSpec::Uci(c) | BotSpec::Usi(c) => Some(c.time_ms + c.startup_ms),
             BotSpec::Gtp(c) => Some(c.time_ms + c.startup_ms),
         };
         BotEntry {

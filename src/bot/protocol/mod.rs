@@ -205,7 +205,7 @@ pub(crate) fn moves_so_far(
         .take_while(|&i| cache[i].0 == history[i] && cache[i].3.key() == dest(i))
         .count();
     cache.truncate(keep);
-    for i in cache.len()..history.len() {
+    for (i, &key) in history.iter().enumerate().skip(cache.len()) {
         let at = before(cache, i);
         let next_key = dest(i);
         let moves = engine.legal_moves(&at).ok()?;
@@ -220,7 +220,7 @@ pub(crate) fn moves_so_far(
             }
         }
         let (m, s) = found?;
-        cache.push((history[i], engine.to_move(&at), m, s));
+        cache.push((key, engine.to_move(&at), m, s));
     }
     Some(
         cache

@@ -344,20 +344,165 @@ impl ChessNotation {
         };
         let mut s = self.square(from)?;
         s.push_str(&self.square(to)?);
-        let promoted = m
-            .parts
-            .iter()
-            .flat_map(|p| &p.actions)
-            .filter_map(|a| match a {
-                Action::ChangeType { at, kind } if *at == to => Some(*kind),
-                _ => None,
-            })
-            .last();
+        let promoted = promoted(m, to);
         if let Some(k) = promoted.filter(|&k| k != first.piece) {
             s.push(self.letters[k.idx()].to_ascii_lowercase());
         }
         Some(s)
     }
+}
+
+/// The SFEN of shogi's start position.
+pub const SHOGI_START: &str = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1";
+
+/// SFEN and USI moves for a shogi-like game: two players on a board of at most 9 files whose pieces have
+/// notations of one letter or `+` and a letter (a promoted piece). The first player (Black, sente, `b`) in upper
+/// case, at the bottom; files are numbered from the right (9 to 1), ranks lettered from the top (`7g`); hands
+/// come from the players' reserves; a drop is `P*5e`, a promotion ends in `+`.
+#[derive(Clone, Debug)]
+pub struct ShogiNotation {
+    pub grid: Grid,
+    /// Per piece type, its notation in upper case (`P`, `+P`).
+    names: Vec<String>,
+}
+
+impl ShogiNotation {
+    pub fn of(game: &Game) -> Result<ShogiNotation, String> {
+        let what = |e: String| format!("`{}` has no SFEN/USI notation: {e}", game.title);
+        if game.players.len() != 2 || game.players.iter().any(|p| p.random) {
+            return Err(what("SFEN is for two players without dice".into()));
+        }
+        let grid = Grid::of(game).map_err(what)?;
+        if grid.files > 9 || grid.ranks > 26 {
+            return Err(what(format!(
+                "the board is {}x{}; USI numbers at most 9 files",
+                grid.files, grid.ranks
+            )));
+        }
+        let mut names: Vec<String> = vec![];
+        for p in &game.pieces {
+            let n = p
+                .notation
+                .as_deref()
+                .unwrap_or("")
+                .trim()
+                .to_ascii_uppercase();
+            let letter = n.strip_prefix('+').unwrap_or(&n);
+            if letter.len() != 1 || !letter.chars().all(|c| c.is_ascii_alphabetic()) {
+                return Err(what(format!(
+                    "piece `{}` has no notation of one letter or `+` and a letter",
+                    p.name
+                )));
+            }
+            if let Some(q) = names.iter().position(|x| *x == n) {
+                return Err(what(format!(
+                    "pieces `{}` and `{}` share the notation `{n}`",
+                    game.pieces[q].name, p.name
+                )));
+            }
+            names.push(n);
+        }
+        Ok(ShogiNotation { grid, names })
+    }
+
+    pub fn square(&self, p: Pos) -> Option<String> {
+        let (f, r) = self.grid.coord(p)?;
+        Some(format!(
+            "{}{}",
+            self.grid.files - f,
+            (b'a' + (self.grid.ranks - 1 - r) as u8) as char
+        ))
+    }
+
+    fn name(&self, kind: PieceType, owner: Player) -> String {
+        let n = &self.names[kind.idx()];
+        if owner.0 == 0 {
+            n.clone()
+        } else {
+            n.to_ascii_lowercase()
+        }
+    }
+
+    /// The SFEN of a state: board, side to move, hands (from the reserves), move number.
+    pub fn sfen(&self, game: &Game, s: &State, to_move: Player) -> String {
+        let g = &self.grid;
+        let mut rows = vec![];
+        for r in (0..g.ranks).rev() {
+            let mut row = String::new();
+            let mut empty = 0;
+            for f in 0..g.files {
+                match s.get(g.at(f, r)) {
+                    Some(p) => {
+                        if empty > 0 {
+                            row.push_str(&empty.to_string());
+                            empty = 0;
+                        }
+                        row.push_str(&self.name(p.kind, p.owner));
+                    }
+                    None => empty += 1,
+                }
+            }
+            if empty > 0 {
+                row.push_str(&empty.to_string());
+            }
+            rows.push(row);
+        }
+        let np = game.pieces.len();
+        // Hands in the usual order: rook, bishop, gold, silver, knight, lance, pawn, then any other.
+        let rank = |t: usize| "RBGSNLP".find(self.names[t].as_str()).unwrap_or(7 + t);
+        let mut types: Vec<usize> = (0..np).collect();
+        types.sort_by_key(|&t| rank(t));
+        let mut hands = String::new();
+        for player in [Player(0), Player(1)] {
+            for &t in &types {
+                let n = s.reserves.get(player.idx() * np + t).copied().unwrap_or(0);
+                if n > 0 {
+                    if n > 1 {
+                        hands.push_str(&n.to_string());
+                    }
+                    hands.push_str(&self.name(PieceType(t as u16), player));
+                }
+            }
+        }
+        if hands.is_empty() {
+            hands.push('-');
+        }
+        let side = if to_move.0 == 0 { "b" } else { "w" };
+        format!("{} {side} {hands} {}", rows.join("/"), s.ply + 1)
+    }
+
+    /// A move in USI: `7g7f`, `8h2b+` (promoting), `P*5e` (a drop). `None` for a pass.
+    pub fn move_name(&self, m: &Move) -> Option<String> {
+        let first = m.parts.first()?;
+        let to = m.parts.last()?.to?;
+        let Some(from) = first.from else {
+            let n = &self.names[first.piece.idx()];
+            return Some(format!(
+                "{}*{}",
+                n.trim_start_matches('+'),
+                self.square(to)?
+            ));
+        };
+        let mut s = self.square(from)?;
+        s.push_str(&self.square(to)?);
+        if promoted(m, to).is_some_and(|k| k != first.piece && self.names[k.idx()].starts_with('+'))
+        {
+            s.push('+');
+        }
+        Some(s)
+    }
+}
+
+/// The type the piece arriving at `to` takes during the move (a promotion), if it changes.
+fn promoted(m: &Move, to: Pos) -> Option<PieceType> {
+    m.parts
+        .iter()
+        .flat_map(|p| &p.actions)
+        .filter_map(|a| match a {
+            Action::ChangeType { at, kind } if *at == to => Some(*kind),
+            _ => None,
+        })
+        .next_back()
 }
 
 /// GTP's vertices for a game of stones put on the points of a square board (Go): `D4`, columns lettered
@@ -511,6 +656,29 @@ mod tests {
         );
         let oware = game("games/oware.zrf");
         assert!(GoNotation::of(&oware).is_err());
+    }
+
+    #[test]
+    fn shogi_sfen_and_usi_moves() {
+        let g = game("games/shogi.zrf");
+        let e = Engine::new(&g);
+        let n = ShogiNotation::of(&g).unwrap();
+        let mut s = e.initial();
+        assert_eq!(n.sfen(&g, &s, e.to_move(&s)), SHOGI_START);
+        // 7g7f 3c3d 8h2b+ (the bishop takes and promotes) 3a2b (the silver takes back), then a bishop drop.
+        for u in ["7g7f", "3c3d", "8h2b+", "3a2b", "B*4e"] {
+            let moves = e.legal_moves(&s).unwrap();
+            let found: Vec<&Move> = moves
+                .iter()
+                .filter(|m| n.move_name(m).as_deref() == Some(u))
+                .collect();
+            assert_eq!(found.len(), 1, "{u}");
+            s = e.apply(&s, found[0]);
+        }
+        assert_eq!(
+            n.sfen(&g, &s, e.to_move(&s)),
+            "lnsgkg1nl/1r5s1/pppppp1pp/6p2/5B3/2P6/PP1PPPPPP/7R1/LNSGKGSNL w b 6"
+        );
     }
 
     #[test]

@@ -6,8 +6,11 @@
 //! then `go` with the bot's `nodes`, `depth` and `movetime`; the answer is the `bestmove`, with the last
 //! `info` line's `score cp|mate`, `depth` and `nodes` ([`SearchInfo`]). The move is matched against the legal
 //! moves by its squares and promotion ([`ChessNotation::move_name`]).
+//!
+//! The `usi` kind is the same dialogue in the Universal Shogi Interface's words (`usi`/`usiok`, `usinewgame`,
+//! `position startpos|sfen ...`), with SFEN and USI moves ([`ShogiNotation`]); `bestmove resign` loses the game.
 
-use super::notation::{ChessNotation, CHESS_START};
+use super::notation::{ChessNotation, ShogiNotation, CHESS_START, SHOGI_START};
 use super::{match_move, moves_so_far, Conn, SearchInfo};
 use crate::bot::external::ExternalConfig;
 use crate::bot::{Bot, BotError};
@@ -125,15 +128,70 @@ fn option_text(v: &toml::Value) -> Option<String> {
     }
 }
 
-/// A bot that asks a UCI engine.
+/// The protocol's words: UCI, or USI for shogi engines.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dialect {
+    Uci,
+    Usi,
+}
+
+impl Dialect {
+    fn word(self) -> &'static str {
+        match self {
+            Dialect::Uci => "uci",
+            Dialect::Usi => "usi",
+        }
+    }
+}
+
+/// A game's notation in the dialect.
+enum Notation {
+    Chess(ChessNotation),
+    Shogi(ShogiNotation),
+}
+
+impl Notation {
+    fn of(d: Dialect, game: &crate::compile::Game) -> Result<Notation, String> {
+        match d {
+            Dialect::Uci => ChessNotation::of(game).map(Notation::Chess),
+            Dialect::Usi => ShogiNotation::of(game).map(Notation::Shogi),
+        }
+    }
+
+    fn move_name(&self, before: &State, m: &Move) -> Option<String> {
+        match self {
+            Notation::Chess(n) => n.move_name(before, m),
+            Notation::Shogi(n) => n.move_name(m),
+        }
+    }
+
+    /// `fen FEN` or `sfen SFEN`, and whether it is the protocol's `startpos`.
+    fn position(&self, engine: &Engine, s: &State, moves: &[Move]) -> (String, bool) {
+        match self {
+            Notation::Chess(n) => {
+                let fen = n.fen(engine.game, s, engine.to_move(s), moves);
+                let start = fen == CHESS_START;
+                (format!("fen {fen}"), start)
+            }
+            Notation::Shogi(n) => {
+                let sfen = n.sfen(engine.game, s, engine.to_move(s));
+                let start = sfen == SHOGI_START;
+                (format!("sfen {sfen}"), start)
+            }
+        }
+    }
+}
+
+/// A bot that asks a UCI (or USI) engine.
 pub struct UciBot {
     name: String,
+    dialect: Dialect,
     config: UciConfig,
     conn: Option<Conn>,
     /// `ucinewgame` is due before the next search.
     new_game: bool,
     /// The notation of the game last played (its address, to notice another game).
-    notation: Option<(usize, ChessNotation)>,
+    notation: Option<(usize, Notation)>,
     cache: Vec<(u64, Player, Move, State)>,
     /// What the engine reported with its last move.
     pub last: SearchInfo,
@@ -143,9 +201,23 @@ pub struct UciBot {
 
 impl UciBot {
     pub fn new(name: impl Into<String>, config: UciConfig) -> Result<UciBot, String> {
+        Self::with_dialect(name, config, Dialect::Uci)
+    }
+
+    /// A USI (shogi) engine.
+    pub fn usi(name: impl Into<String>, config: UciConfig) -> Result<UciBot, String> {
+        Self::with_dialect(name, config, Dialect::Usi)
+    }
+
+    fn with_dialect(
+        name: impl Into<String>,
+        config: UciConfig,
+        dialect: Dialect,
+    ) -> Result<UciBot, String> {
         config.validate()?;
         Ok(UciBot {
             name: name.into(),
+            dialect,
             config,
             conn: None,
             new_game: true,
@@ -164,13 +236,15 @@ impl UciBot {
     fn start(&mut self) -> Result<Conn, BotError> {
         let mut c = Conn::start(&self.config.external())?;
         let startup = Self::limit(self.config.startup_ms);
-        c.send("uci")?;
+        let word = self.dialect.word();
+        c.send(word)?;
         let mut name = None;
-        c.read_until(startup, "`uciok`", |l| {
+        let ok = format!("{word}ok");
+        c.read_until(startup, &format!("`{ok}`"), |l| {
             if let Some(n) = l.strip_prefix("id name ") {
                 name = Some(n.trim().to_string());
             }
-            Ok((l == "uciok").then_some(()))
+            Ok((l == ok).then_some(()))
         })?;
         self.engine_name = name;
         for (k, v) in &self.config.option {
@@ -185,7 +259,7 @@ impl UciBot {
     /// The `position` command for `state`.
     fn position(
         &mut self,
-        n: &ChessNotation,
+        n: &Notation,
         engine: &Engine,
         state: &State,
         moves: &[Move],
@@ -197,16 +271,15 @@ impl UciBot {
                 .collect::<Option<Vec<String>>>()
         });
         let Some(line) = line else {
-            let fen = n.fen(engine.game, state, engine.to_move(state), moves);
-            return Ok(format!("position fen {fen}"));
+            return Ok(format!("position {}", n.position(engine, state, moves).0));
         };
         let start = engine.initial();
         let start_moves = engine.legal_moves(&start)?;
-        let fen = n.fen(engine.game, &start, engine.to_move(&start), &start_moves);
-        let mut cmd = if fen == CHESS_START && self.config.variant().is_none() {
+        let (text, standard) = n.position(engine, &start, &start_moves);
+        let mut cmd = if standard && self.config.variant().is_none() {
             "position startpos".to_string()
         } else {
-            format!("position fen {fen}")
+            format!("position {text}")
         };
         if !line.is_empty() {
             cmd.push_str(" moves ");
@@ -239,7 +312,7 @@ impl UciBot {
     ) -> Result<usize, BotError> {
         let key = engine.game as *const _ as usize;
         if self.notation.as_ref().is_none_or(|(k, _)| *k != key) {
-            let n = ChessNotation::of(engine.game).map_err(BotError::Crashed)?;
+            let n = Notation::of(self.dialect, engine.game).map_err(BotError::Crashed)?;
             self.notation = Some((key, n));
             self.cache.clear();
         }
@@ -253,7 +326,7 @@ impl UciBot {
 
     fn search_with(
         &mut self,
-        n: &ChessNotation,
+        n: &Notation,
         engine: &Engine,
         state: &State,
         moves: &[Move],
@@ -267,11 +340,12 @@ impl UciBot {
             }
         };
         if self.new_game {
-            c.send("ucinewgame")?;
+            let newgame = format!("{}newgame", self.dialect.word());
+            c.send(&newgame)?;
             c.send("isready")?;
             c.read_until(
                 Self::limit(self.config.startup_ms),
-                "`readyok` after `ucinewgame`",
+                &format!("`readyok` after `{newgame}`"),
                 |l| Ok((l == "readyok").then_some(())),
             )?;
             self.new_game = false;
@@ -294,7 +368,13 @@ impl UciBot {
             Ok(None)
         })?;
         self.last = info;
-        if best == "(none)" || best == "0000" {
+        if best == "resign" {
+            return Err(BotError::Resigned(format!(
+                "`bestmove resign` after `{}`",
+                super::clip(&position)
+            )));
+        }
+        if best == "(none)" || best == "0000" || best == "win" {
             return Err(BotError::Illegal(format!(
                 "the engine answered `bestmove {best}` (no move) where there are {} legal moves, after `{position}`{}",
                 moves.len(),
