@@ -256,3 +256,127 @@ pub(crate) fn match_move(
         )),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::uci::UciBot;
+    use super::*;
+    use crate::bot::{Bot, BotSpec};
+    use crate::engine::playout::game_rng;
+    use crate::load::{load_game, VariantSel};
+
+    #[test]
+    fn engine_options_inline_and_in_presets() {
+        let s = BotSpec::parse_inline(
+            "uci:command=stockfish,nodes=20000,option.Hash=16,option.UCI_Variant=xiangqi,name=sf",
+        )
+        .unwrap();
+        let BotSpec::Uci(c) = &s else { panic!("{s:?}") };
+        assert_eq!(c.option["Hash"], toml::Value::Integer(16));
+        assert_eq!(
+            c.option["UCI_Variant"],
+            toml::Value::String("xiangqi".into())
+        );
+        assert_eq!(
+            s.inline(),
+            "uci:args=[],command=stockfish,nodes=20000,option.Hash=16,option.UCI_Variant=xiangqi,startup_ms=10000,time_ms=60000"
+        );
+        // What config.toml keeps reads back the same.
+        let table = toml::Table::try_from(&s).unwrap();
+        let back = BotSpec::from_toml(&toml::to_string(&table).unwrap(), "x").unwrap();
+        assert_eq!(back, s);
+        let e = BotSpec::parse_inline("uci:command=sf,nodes=1,option.Hash=1,option.Hash=2")
+            .unwrap_err();
+        assert!(e.contains("twice"), "{e}");
+        let e = BotSpec::parse_inline("gtp:command=gnugo,nodes=5").unwrap_err();
+        assert!(e.contains("unknown field `nodes`"), "{e}");
+    }
+
+    /// A fake engine that writes every line it reads to a log and answers the moves it is given, in turn.
+    fn logging_engine(tag: &str, answers: &[&str]) -> (std::path::PathBuf, UciBot) {
+        let dir = std::env::temp_dir().join(format!("dagaz-uci-{}-{tag}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let log = dir.join("log");
+        let _ = std::fs::remove_file(&log);
+        let script = dir.join("engine.py");
+        std::fs::write(
+            &script,
+            format!(
+                r#"import sys
+answers = {answers:?}
+log = open({log:?}, "a")
+for line in sys.stdin:
+    log.write(line); log.flush()
+    w = line.split()
+    if not w: continue
+    if w[0] == "uci": print("uciok", flush=True)
+    elif w[0] == "isready": print("readyok", flush=True)
+    elif w[0] == "go":
+        print("info depth 3 score cp 12 nodes 77")
+        print("bestmove " + answers.pop(0), flush=True)
+    elif w[0] == "quit": break
+"#,
+                log = log.display().to_string()
+            ),
+        )
+        .unwrap();
+        let bot = UciBot::new(
+            "fake",
+            super::uci::UciConfig {
+                command: format!("python3 {}", script.display()),
+                nodes: Some(5),
+                ..Default::default()
+            },
+        )
+        .unwrap();
+        (log, bot)
+    }
+
+    #[test]
+    fn the_game_so_far_is_sent_as_start_position_and_moves() {
+        let g = load_game(std::path::Path::new("games/chess.zrf"), &VariantSel::First).unwrap();
+        let e = Engine::new(&g);
+        let (log, mut bot) = logging_engine("moves", &["e2e4", "g1f3", "d2d4"]);
+        let n = notation::ChessNotation::of(&g).unwrap();
+        let play = |s: &State, u: &str| {
+            let moves = e.legal_moves(s).unwrap();
+            let m = moves
+                .iter()
+                .find(|m| n.move_name(s, m).as_deref() == Some(u))
+                .unwrap();
+            e.apply(s, m)
+        };
+        let mut rng = game_rng(1, 0);
+        let s0 = e.initial();
+        let moves = e.legal_moves(&s0).unwrap();
+        let i = bot.choose(&e, &s0, &moves, &[], &mut rng).unwrap();
+        assert_eq!(n.move_name(&s0, &moves[i]).as_deref(), Some("e2e4"));
+        assert_eq!(
+            (bot.last.score_cp, bot.last.depth, bot.last.nodes),
+            (Some(12), Some(3), Some(77))
+        );
+        let s1 = play(&s0, "e2e4");
+        let s2 = play(&s1, "e7e5");
+        let moves = e.legal_moves(&s2).unwrap();
+        let history = [s0.key(), s1.key()];
+        bot.choose(&e, &s2, &moves, &history, &mut rng).unwrap();
+        // Without the keys that lead to it, the position alone.
+        bot.choose(&e, &s2, &moves, &[], &mut rng).unwrap();
+        drop(bot);
+        let text = std::fs::read_to_string(&log).unwrap();
+        let sent: Vec<&str> = text.lines().filter(|l| l.starts_with("position")).collect();
+        assert_eq!(
+            sent,
+            [
+                "position startpos",
+                "position startpos moves e2e4 e7e5",
+                "position fen rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
+            ]
+        );
+        assert!(
+            text.starts_with("uci\nisready\nucinewgame\nisready\n"),
+            "{text}"
+        );
+        assert!(text.contains("go nodes 5\n"), "{text}");
+    }
+}
