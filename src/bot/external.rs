@@ -44,7 +44,7 @@ const MAX_STDERR_LINE: usize = 1024;
 const LINES_AHEAD: usize = 16;
 
 /// What the reader thread hands over from the bot's standard output.
-enum Output {
+pub(crate) enum Output {
     /// One line, without its newline (not yet checked to be UTF-8).
     Line(Vec<u8>),
     /// More than [`MAX_ANSWER_BYTES`] without a newline; nothing more is read.
@@ -54,6 +54,10 @@ enum Output {
 /// Requests handed to the writer thread and not yet written: one move request, a `new-game` and a `quit`
 /// at most are ever outstanding for a bot that reads.
 const WRITES_AHEAD: usize = 4;
+
+/// How long a protocol adapter's line may wait for room among the [`WRITES_AHEAD`] unread ones (a handshake
+/// sends several lines at once; an engine that reads drains them at once).
+const ENGINE_WRITE_WAIT: Duration = Duration::from_secs(5);
 
 /// How often a bot waited on is checked for a failed write.
 const WRITE_CHECK: Duration = Duration::from_millis(20);
@@ -101,7 +105,7 @@ impl Default for ExternalConfig {
 }
 
 /// A running bot process.
-struct Process {
+pub(crate) struct Process {
     child: Child,
     /// The value of [`TOKEN_VAR`] in its environment, which its descendants inherit.
     token: String,
@@ -115,7 +119,7 @@ struct Process {
 }
 
 impl Process {
-    fn kill(mut self) {
+    pub(crate) fn kill(mut self) {
         kill_tree(&mut self.child);
         // Forgotten before it is reaped: once reaped, its id may name a new bot's process.
         forget(self.child.id());
@@ -125,7 +129,7 @@ impl Process {
     }
 
     /// The exit status (after waiting a little for it) and the last lines of standard error.
-    fn post_mortem(mut self) -> String {
+    pub(crate) fn post_mortem(mut self) -> String {
         // Polled without reaping, so that its id still names its group when the group is killed.
         let mut gone = false;
         for _ in 0..50 {
@@ -200,7 +204,7 @@ impl ExternalBot {
         s
     }
 
-    fn spawn(&mut self) -> Result<Process, BotError> {
+    pub(crate) fn spawn(&mut self) -> Result<Process, BotError> {
         let mut words = self.config.command.split_whitespace();
         let program = words.next().unwrap_or_default();
         let mut cmd = Command::new(program);
@@ -840,6 +844,63 @@ impl Drop for ExternalBot {
             }
             p.kill();
         }
+    }
+}
+
+/// The process machinery as the protocol adapters (`super::protocol`: UCI, GTP) use it: the same start in a
+/// process group of its own, the same capped line reader, the same ends.
+impl Process {
+    /// Starts the process of `config` (its command, arguments and folder; the time limits are the caller's).
+    pub(crate) fn start(config: &ExternalConfig) -> Result<Process, BotError> {
+        ExternalBot::new("", config.clone())
+            .map_err(BotError::Crashed)?
+            .spawn()
+    }
+
+    /// Hands one line to the process's writer thread ([`write_requests`]). An engine that has closed its input
+    /// gives `BrokenPipe`; one that leaves [`WRITES_AHEAD`] lines unread for [`ENGINE_WRITE_WAIT`] gives
+    /// `WouldBlock` (it does not read), so a deaf engine never blocks the game.
+    pub(crate) fn write_line(&mut self, line: &str) -> std::io::Result<()> {
+        use std::io::{Error, ErrorKind};
+        if let Ok(e) = self.write_failed.try_recv() {
+            return Err(Error::new(ErrorKind::BrokenPipe, e));
+        }
+        let mut bytes = Vec::with_capacity(line.len() + 1);
+        bytes.extend_from_slice(line.as_bytes());
+        bytes.push(b'\n');
+        let deadline = std::time::Instant::now() + ENGINE_WRITE_WAIT;
+        loop {
+            match self.stdin.try_send(bytes) {
+                Ok(()) => return Ok(()),
+                Err(TrySendError::Disconnected(_)) => {
+                    return Err(Error::new(ErrorKind::BrokenPipe, "the engine's input is closed"))
+                }
+                Err(TrySendError::Full(b)) => {
+                    if std::time::Instant::now() >= deadline {
+                        return Err(Error::new(
+                            ErrorKind::WouldBlock,
+                            "the engine does not read its input",
+                        ));
+                    }
+                    bytes = b;
+                    std::thread::sleep(Duration::from_millis(1));
+                }
+            }
+        }
+    }
+
+    /// The next line of standard output within `timeout`: `Ok(None)` for a line past [`MAX_ANSWER_BYTES`]
+    /// (nothing more is read then).
+    pub(crate) fn next_line(&self, timeout: Duration) -> Result<Option<Vec<u8>>, RecvTimeoutError> {
+        match self.lines.recv_timeout(timeout)? {
+            Output::Line(l) => Ok(Some(l)),
+            Output::TooLong => Ok(None),
+        }
+    }
+
+    /// Whether the process has exited (not reaped).
+    pub(crate) fn has_exited(&self) -> bool {
+        exited(&self.child)
     }
 }
 

@@ -8,7 +8,8 @@
 //! * [`alphabeta`]: iterative-deepening alpha-beta (paranoid for more than two players) with a transposition
 //!   table and move ordering;
 //! * [`mcts`]: UCT with random playouts, rewards per player, chance nodes for random (`?`) players;
-//! * [`external`]: a process of any language speaking the JSON-lines protocol of `docs/bot-protocol.md`.
+//! * [`external`]: a process of any language speaking the JSON-lines protocol of `docs/bot-protocol.md`;
+//! * [`protocol`]: real engines over their own protocols, UCI ([`protocol::uci`]) and GTP ([`protocol::gtp`]).
 //!
 //! The searches are written against the small [`Model`] trait rather than [`Engine`] directly: the engine is
 //! one model ([`EngineModel`], with the evaluation of [`eval`]), and the unit tests use tiny hand-written games
@@ -19,6 +20,7 @@ pub mod alphabeta;
 pub mod eval;
 pub mod external;
 pub mod mcts;
+pub mod protocol;
 pub mod random;
 pub mod spec;
 #[cfg(test)]
@@ -45,6 +47,8 @@ pub enum BotError {
     Illegal(String),
     /// The engine failed while the bot searched (a runaway move program, ...).
     Engine(EngineError),
+    /// The bot resigned the game (a GTP engine's `resign`): a loss, recorded as such, not as a fault.
+    Resigned(String),
 }
 
 impl std::fmt::Display for BotError {
@@ -54,6 +58,7 @@ impl std::fmt::Display for BotError {
             BotError::Timeout(m) => write!(f, "bot timed out: {m}"),
             BotError::Illegal(m) => write!(f, "bot answered an illegal move: {m}"),
             BotError::Engine(e) => write!(f, "engine error during search: {e}"),
+            BotError::Resigned(m) => write!(f, "bot resigned: {m}"),
         }
     }
 }

@@ -15,6 +15,8 @@
 use super::alphabeta::{AlphaBetaBot, AlphaBetaConfig};
 use super::external::{ExternalBot, ExternalConfig};
 use super::mcts::{MctsBot, MctsConfig};
+use super::protocol::gtp::{GtpBot, GtpConfig};
+use super::protocol::uci::{UciBot, UciConfig};
 use super::random::RandomBot;
 use super::Bot;
 use serde::{Deserialize, Serialize};
@@ -35,10 +37,21 @@ pub enum BotSpec {
     Alphabeta(AlphaBetaConfig),
     Mcts(MctsConfig),
     External(ExternalConfig),
+    Uci(UciConfig),
+    Usi(UciConfig),
+    Gtp(GtpConfig),
 }
 
 /// The kinds, as written in presets and inline specs.
-pub const KINDS: [&str; 4] = ["random", "alphabeta", "mcts", "external"];
+pub const KINDS: [&str; 7] = [
+    "random",
+    "alphabeta",
+    "mcts",
+    "external",
+    "uci",
+    "usi",
+    "gtp",
+];
 
 /// The presets built into the binary, so that `--bots mcts-1k` works from any directory (`dagaz bots` lists
 /// them). The files of `bots/` are their source; a file of the same name in `./bots/` or a `--bots-dir` comes
@@ -146,6 +159,41 @@ pub fn list_presets(dirs: &[std::path::PathBuf]) -> Vec<PresetInfo> {
 /// Keys whose inline values are always strings (never read as numbers or booleans).
 const STRING_KEYS: [&str; 3] = ["name", "command", "dir"];
 
+/// `key=value` as an inline spec writes it.
+fn inline_item(k: &str, v: &toml::Value) -> String {
+    match v {
+        toml::Value::String(s) => format!("{k}={s}"),
+        v => format!("{k}={v}"),
+    }
+}
+
+/// Inline engine options (`option.Hash=16`, one key with a dot) into the `option` table a preset writes
+/// (`[option]` / `option.Hash = 16`).
+fn fold_options(table: &mut toml::Table) -> Result<(), String> {
+    let dotted: Vec<String> = table
+        .keys()
+        .filter(|k| k.starts_with("option."))
+        .cloned()
+        .collect();
+    for k in dotted {
+        let v = table.remove(&k).unwrap_or(toml::Value::Boolean(false));
+        let name = &k["option.".len()..];
+        if name.is_empty() {
+            return Err(format!("`{k}` names no option"));
+        }
+        let options = table
+            .entry("option")
+            .or_insert_with(|| toml::Value::Table(toml::Table::new()));
+        let toml::Value::Table(options) = options else {
+            return Err("`option` must be a table of engine options".into());
+        };
+        if options.insert(name.to_string(), v).is_some() {
+            return Err(format!("option `{name}` is given twice"));
+        }
+    }
+    Ok(())
+}
+
 impl BotSpec {
     /// A preset's text; `default_name` is used when it sets no `name`.
     pub fn from_toml(text: &str, default_name: &str) -> Result<BotSpec, String> {
@@ -153,7 +201,8 @@ impl BotSpec {
         Self::from_table(table, default_name)
     }
 
-    fn from_table(table: toml::Table, default_name: &str) -> Result<BotSpec, String> {
+    fn from_table(mut table: toml::Table, default_name: &str) -> Result<BotSpec, String> {
+        fold_options(&mut table)?;
         match table.get("kind") {
             None => {
                 return Err(format!(
@@ -249,6 +298,8 @@ impl BotSpec {
             BotSpec::Alphabeta(c) => &mut c.name,
             BotSpec::Mcts(c) => &mut c.name,
             BotSpec::External(c) => &mut c.name,
+            BotSpec::Uci(c) | BotSpec::Usi(c) => &mut c.name,
+            BotSpec::Gtp(c) => &mut c.name,
         }
     }
 
@@ -265,9 +316,13 @@ impl BotSpec {
         let items: Vec<String> = table
             .iter()
             .filter(|(k, _)| *k != "kind" && *k != "name")
-            .map(|(k, v)| match v {
-                toml::Value::String(s) => format!("{k}={s}"),
-                v => format!("{k}={v}"),
+            .flat_map(|(k, v)| match v {
+                // Engine options: `option.Hash=16`.
+                toml::Value::Table(t) => t
+                    .iter()
+                    .map(|(o, v)| inline_item(&format!("{k}.{o}"), v))
+                    .collect(),
+                v => vec![inline_item(k, v)],
             })
             .collect();
         if items.is_empty() {
@@ -284,6 +339,8 @@ impl BotSpec {
             BotSpec::Alphabeta(c) => &c.name,
             BotSpec::Mcts(c) => &c.name,
             BotSpec::External(c) => &c.name,
+            BotSpec::Uci(c) | BotSpec::Usi(c) => &c.name,
+            BotSpec::Gtp(c) => &c.name,
         };
         n.clone().unwrap_or_else(|| self.kind().to_string())
     }
@@ -294,6 +351,9 @@ impl BotSpec {
             BotSpec::Alphabeta(_) => "alphabeta",
             BotSpec::Mcts(_) => "mcts",
             BotSpec::External(_) => "external",
+            BotSpec::Uci(_) => "uci",
+            BotSpec::Usi(_) => "usi",
+            BotSpec::Gtp(_) => "gtp",
         }
     }
 
@@ -333,6 +393,8 @@ impl BotSpec {
                 )?;
                 bad(c.time_ms >= 1, "`time_ms` must be at least 1")
             }
+            BotSpec::Uci(c) | BotSpec::Usi(c) => c.validate(),
+            BotSpec::Gtp(c) => c.validate(),
         }
     }
 
@@ -345,7 +407,24 @@ impl BotSpec {
             BotSpec::Alphabeta(c) => Box::new(AlphaBetaBot::new(name, c.clone())),
             BotSpec::Mcts(c) => Box::new(MctsBot::new(name, c.clone())),
             BotSpec::External(c) => Box::new(ExternalBot::new(name, c.clone())?),
+            BotSpec::Uci(c) => Box::new(UciBot::new(name, c.clone())?),
+            BotSpec::Usi(c) => Box::new(UciBot::usi(name, c.clone())?),
+            BotSpec::Gtp(c) => Box::new(GtpBot::new(name, c.clone())?),
         })
+    }
+
+    /// Whether the bot can play `game`: the protocol adapters need the game in their notation (UCI: FEN and
+    /// long algebraic moves; GTP: vertices on a square board). The error names what is missing. Checked
+    /// before a run starts, so a bot that cannot play is refused before the first game.
+    pub fn check_game(&self, game: &crate::compile::Game) -> Result<(), String> {
+        use super::protocol::notation::{ChessNotation, GoNotation, ShogiNotation};
+        let r = match self {
+            BotSpec::Uci(_) => ChessNotation::of(game).map(|_| ()),
+            BotSpec::Usi(_) => ShogiNotation::of(game).map(|_| ()),
+            BotSpec::Gtp(_) => GoNotation::of(game).map(|_| ()),
+            _ => Ok(()),
+        };
+        r.map_err(|e| format!("bot `{}` ({}) cannot play: {e}", self.name(), self.kind()))
     }
 }
 

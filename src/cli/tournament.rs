@@ -131,6 +131,10 @@ pub fn bots(dirs: &[PathBuf]) {
         "\n{} presets. Use one by name (`--bots mcts-1k`), as a file, or inline (`mcts:iterations=500`).",
         presets.len()
     );
+    println!(
+        "Kinds: {}; `uci` and `gtp` run real engines over their protocols (README, \"Real engines\").",
+        crate::bot::spec::KINDS.join(", ")
+    );
 }
 
 /// The tournament's settings from the flags, a TOML file and the defaults, in that order of precedence.

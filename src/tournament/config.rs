@@ -485,7 +485,7 @@ impl BotEntry {
             BotSpec::Random(_) => true,
             BotSpec::Alphabeta(c) => c.time_ms.is_none(),
             BotSpec::Mcts(c) => c.time_ms.is_none(),
-            BotSpec::External(_) => false,
+            BotSpec::External(_) | BotSpec::Uci(_) | BotSpec::Usi(_) | BotSpec::Gtp(_) => false,
         };
         let own_ms = match &spec {
             BotSpec::Random(_) => None,
@@ -493,6 +493,8 @@ impl BotEntry {
             BotSpec::Mcts(c) => c.time_ms,
             // The first answer of a new process gets the startup time too.
             BotSpec::External(c) => Some(c.time_ms + c.startup_ms),
+            BotSpec::Uci(c) | BotSpec::Usi(c) => Some(c.time_ms + c.startup_ms),
+            BotSpec::Gtp(c) => Some(c.time_ms + c.startup_ms),
         };
         BotEntry {
             name,
@@ -649,10 +651,19 @@ impl TournamentConfig {
     /// Checks the settings, compiles the variants and resolves the bots.
     pub fn load(mut self) -> Result<Tournament, String> {
         let mut bots = vec![];
+        let mut specs = vec![];
         for b in &self.bots {
-            bots.push(BotEntry::from_spec(b.resolve_in(&self.bots_dirs)?));
+            let spec = b.resolve_in(&self.bots_dirs)?;
+            specs.push(spec.clone());
+            bots.push(BotEntry::from_spec(spec));
         }
         let variants = self.load_variants()?;
+        // Engines over their own protocols need the game in their notation: refused now, not game by game.
+        for spec in &specs {
+            for v in &variants {
+                spec.check_game(&v.game)?;
+            }
+        }
         if self.game_hash.is_none() && !self.game.starts_with(BUILTIN_PREFIX) {
             // The hash of the bytes the variants were compiled from: the file is read once.
             self.game_hash = variants.first().map(|v| v.source.hash.clone());

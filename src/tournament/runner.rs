@@ -712,11 +712,15 @@ fn end_bot_error(r: &mut GameRecord, seat: usize, what: &str, msg: &str) {
     r.results = (0..r.bots.len())
         .map(|i| if i == seat { -1 } else { 1 })
         .collect();
-    r.end_type = BOT_ERROR.into();
+    // A resignation (a GTP engine's `resign`) is a loss of its own end type, not a fault.
+    r.end_type = if what == RESIGN { RESIGN } else { BOT_ERROR }.into();
     r.end_name = what.into();
     r.end_priority = 0;
     r.error = one_line(&format!("{}: {msg}", r.bots[seat]));
 }
+
+/// The end type and name of a game a bot resigned.
+const RESIGN: &str = "resign";
 
 fn bot_error_kind(e: &BotError) -> &'static str {
     match e {
@@ -724,6 +728,7 @@ fn bot_error_kind(e: &BotError) -> &'static str {
         BotError::Timeout(_) => "timeout",
         BotError::Illegal(_) => "illegal",
         BotError::Engine(_) => "engine",
+        BotError::Resigned(_) => RESIGN,
     }
 }
 
