@@ -1,6 +1,8 @@
 //! Alpha-beta: iterative-deepening minimax with alpha-beta pruning, a transposition table on the position hash,
-//! move ordering (the table's move, then captures, most first), and a quiescence search of captures past the
-//! depth.
+//! move ordering (the table's move, then captures, most first, then killer moves and the history heuristic),
+//! and a quiescence search of captures past the depth. With two players on opposite sides it is a
+//! principal-variation search with aspiration windows at the root and late-move reductions; where the side to
+//! move is in check it searches one ply deeper, and captures may extend a line by a few plies ([`Features`]).
 //!
 //! Scores are from the point of view of the player to move at the root. With two players this is negamax;
 //! with more it is the *paranoid* search: every other player is assumed to play against the root player, but
@@ -11,8 +13,8 @@
 //!
 //! The budget is a depth, optionally a number of nodes (then the search stops inside an iteration and keeps the
 //! best move found so far) and optionally a time. Without a time limit the result depends only on the position
-//! and the random stream: the root moves are shuffled once with it (so that equal moves vary between games), the
-//! table is private to each call.
+//! and the random stream (and, with `tt_reuse`, on the bot's earlier searches in the game, whose table entries it
+//! reads): the root moves are shuffled once with it (so that equal moves vary between games).
 
 use super::eval::{Evaluator, ValueCache, Weights};
 use super::{relative, Bot, BotError, EngineModel, Model};
@@ -118,8 +120,8 @@ struct Entry {
     generation: u8,
 }
 
-/// The transposition table: one entry per slot, always replaced. Entries of earlier searches are ignored
-/// (each search has its own generation), so a search never depends on the one before.
+/// The transposition table: one entry per slot, always replaced. Entries of an earlier generation are ignored: a
+/// search starts a generation of its own, or with `tt_reuse` keeps the one of the game (a new game starts one).
 ///
 /// The table starts small and doubles while a search fills more than half of it, up to its size in MiB
 /// (`tt_mb`): a bot uses the memory its searches need, not its whole allowance up front. The growth depends only
