@@ -47,6 +47,9 @@ pub struct AlphaBetaConfig {
     pub material: f64,
     /// Evaluation weight of each legal move.
     pub mobility: f64,
+    /// Piece values, one per piece type in the game's order (`dagaz tune` writes them); empty: the game's own.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub values: Vec<f64>,
     /// Transposition table size in MiB.
     pub tt_mb: usize,
     /// Keep the transposition table's entries from one move of a game to the next (cleared by a new game).
@@ -81,6 +84,7 @@ impl Default for AlphaBetaConfig {
             time_ms: None,
             material: w.material,
             mobility: w.mobility,
+            values: vec![],
             tt_mb: 16,
             tt_reuse: true,
             pvs: true,
@@ -932,10 +936,21 @@ impl Bot for AlphaBetaBot {
         if engine.is_chance(state) {
             return Ok(below(rng, moves.len()));
         }
+        let values = if self.config.values.is_empty() {
+            self.values.values(engine)
+        } else if self.config.values.len() == engine.game.pieces.len() {
+            self.config.values.clone()
+        } else {
+            return Err(BotError::Engine(EngineError(format!(
+                "alphabeta: `values` gives {} piece values, the game has {} piece types",
+                self.config.values.len(),
+                engine.game.pieces.len()
+            ))));
+        };
         let model = EngineModel {
             engine,
             eval: Evaluator {
-                values: self.values.values(engine),
+                values,
                 weights: Weights {
                     material: self.config.material,
                     mobility: self.config.mobility,

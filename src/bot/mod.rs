@@ -25,6 +25,7 @@ pub mod spec;
 mod testgames;
 #[cfg(test)]
 mod tests;
+pub mod tune;
 
 pub use spec::BotSpec;
 
