@@ -1,7 +1,7 @@
 //! The `dagaz` command line: parses arguments, calls the library, maps errors to exit codes.
 
 use clap::{Parser, Subcommand};
-use dagaz::cli::{check, play, print_error, search, tournament, Context};
+use dagaz::cli::{check, play, print_error, search, tournament, tune, Context};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -152,6 +152,37 @@ enum Command {
         #[command(flatten)]
         includes: Includes,
     },
+    /// Fit the evaluation's piece values and mobility weight to self-play games by logistic regression on
+    /// their outcomes (Texel's method) and write an alpha-beta preset that uses them (two-player games).
+    Tune {
+        file: PathBuf,
+        /// A variant by 1-based number or by title (default: the first game).
+        #[arg(long)]
+        variant: Option<String>,
+        /// Self-play games.
+        #[arg(long, default_value_t = 200)]
+        games: u32,
+        /// The self-play bots' depth (alpha-beta).
+        #[arg(long, default_value_t = 2)]
+        depth: u32,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Random plies at the start of each game.
+        #[arg(long, default_value_t = 4)]
+        opening_plies: u32,
+        /// Games longer than this count as draws.
+        #[arg(long, default_value_t = 300)]
+        max_plies: u32,
+        /// Write the preset here (a `.toml` file usable as `--bots FILE`); default: print it.
+        #[arg(long)]
+        out: Option<PathBuf>,
+        /// Add a Rust extension module to the game, as if the file named it with `(extension NAME)`
+        /// (repeatable).
+        #[arg(long = "extension", value_name = "NAME")]
+        extension: Vec<String>,
+        #[command(flatten)]
+        includes: Includes,
+    },
     /// Put the shards of a run (`tournament --shard K/N`, played anywhere) together into one run folder, the same
     /// as one machine would have written: games, standings, end conditions, reports, the SPRT decided on the
     /// merged pairs.
@@ -204,7 +235,8 @@ fn main() -> ExitCode {
         | Command::Perft { extension, .. }
         | Command::Session { extension, .. }
         | Command::Playout { extension, .. }
-        | Command::Search { extension, .. } => extension.clone(),
+        | Command::Search { extension, .. }
+        | Command::Tune { extension, .. } => extension.clone(),
         Command::Tournament(a) => a.extension.clone(),
         Command::Variants { .. } | Command::Merge { .. } | Command::Bots { .. } => vec![],
     };
@@ -218,7 +250,8 @@ fn main() -> ExitCode {
         | Command::Perft { includes, .. }
         | Command::Session { includes, .. }
         | Command::Playout { includes, .. }
-        | Command::Search { includes, .. } => includes.include_path.clone(),
+        | Command::Search { includes, .. }
+        | Command::Tune { includes, .. } => includes.include_path.clone(),
         Command::Tournament(_) | Command::Merge { .. } | Command::Bots { .. } => vec![],
     };
     let ctx = Context {
@@ -300,6 +333,30 @@ fn main() -> ExitCode {
             position.as_deref(),
             seed,
             json,
+        ),
+        Command::Tune {
+            file,
+            variant,
+            games,
+            depth,
+            seed,
+            opening_plies,
+            max_plies,
+            out,
+            ..
+        } => tune::tune(
+            ctx,
+            &file,
+            variant.as_deref(),
+            &dagaz::bot::tune::TuneOptions {
+                games,
+                depth,
+                seed,
+                opening_plies,
+                max_plies,
+                ..Default::default()
+            },
+            out.as_deref(),
         ),
         Command::Tournament(args) => match tournament::tournament(args) {
             Ok(()) => ExitCode::SUCCESS,

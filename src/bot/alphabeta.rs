@@ -1,6 +1,8 @@
 //! Alpha-beta: iterative-deepening minimax with alpha-beta pruning, a transposition table on the position hash,
-//! move ordering (the table's move, then captures, most first), and a quiescence search of captures past the
-//! depth.
+//! move ordering (the table's move, then captures, most first, then killer moves and the history heuristic),
+//! and a quiescence search of captures past the depth. With two players on opposite sides it is a
+//! principal-variation search with aspiration windows at the root and late-move reductions; where the side to
+//! move is in check it searches one ply deeper, and captures may extend a line by a few plies ([`Features`]).
 //!
 //! Scores are from the point of view of the player to move at the root. With two players this is negamax;
 //! with more it is the *paranoid* search: every other player is assumed to play against the root player, but
@@ -11,8 +13,8 @@
 //!
 //! The budget is a depth, optionally a number of nodes (then the search stops inside an iteration and keeps the
 //! best move found so far) and optionally a time. Without a time limit the result depends only on the position
-//! and the random stream: the root moves are shuffled once with it (so that equal moves vary between games), the
-//! table is private to each call.
+//! and the random stream (and, with `tt_reuse`, on the bot's earlier searches in the game, whose table entries it
+//! reads): the root moves are shuffled once with it (so that equal moves vary between games).
 
 use super::eval::{Evaluator, ValueCache, Weights};
 use super::{relative, Bot, BotError, EngineModel, Model};
@@ -45,8 +47,30 @@ pub struct AlphaBetaConfig {
     pub material: f64,
     /// Evaluation weight of each legal move.
     pub mobility: f64,
+    /// Piece values, one per piece type in the game's order (`dagaz tune` writes them); empty: the game's own.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub values: Vec<f64>,
     /// Transposition table size in MiB.
     pub tt_mb: usize,
+    /// Keep the transposition table's entries from one move of a game to the next (cleared by a new game).
+    pub tt_reuse: bool,
+    /// Principal-variation search: every move after the first searched with a null window first (two-player
+    /// games only).
+    pub pvs: bool,
+    /// Half-width of the aspiration window around the last iteration's score, in hundredths of the cheapest
+    /// piece (two-player games only; 0: a full window).
+    pub aspiration: u32,
+    /// Order quiet moves that caused cutoffs at the same ply (two per ply) first after captures.
+    pub killers: bool,
+    /// Order the other quiet moves by how often (weighted by depth squared) they caused a cutoff.
+    pub history: bool,
+    /// Late-move reductions: quiet moves after this many searched one ply shallower (two at depth 6 and after
+    /// 12 moves), searched again at full depth when they beat the best so far (0: off; two-player games only).
+    pub lmr: u32,
+    /// Search one ply deeper where the player to move is in check (games with royal pieces).
+    pub check_extension: bool,
+    /// Plies by which captures may extend one line of the search (0: none).
+    pub capture_extension: u32,
 }
 
 impl Default for AlphaBetaConfig {
@@ -60,7 +84,16 @@ impl Default for AlphaBetaConfig {
             time_ms: None,
             material: w.material,
             mobility: w.mobility,
+            values: vec![],
             tt_mb: 16,
+            tt_reuse: true,
+            pvs: true,
+            aspiration: 50,
+            killers: true,
+            history: true,
+            lmr: 3,
+            check_extension: true,
+            capture_extension: 0,
         }
     }
 }
@@ -91,8 +124,8 @@ struct Entry {
     generation: u8,
 }
 
-/// The transposition table: one entry per slot, always replaced. Entries of earlier searches are ignored
-/// (each search has its own generation), so a search never depends on the one before.
+/// The transposition table: one entry per slot, always replaced. Entries of an earlier generation are ignored: a
+/// search starts a generation of its own, or with `tt_reuse` keeps the one of the game (a new game starts one).
 ///
 /// The table starts small and doubles while a search fills more than half of it, up to its size in MiB
 /// (`tt_mb`): a bot uses the memory its searches need, not its whole allowance up front. The growth depends only
@@ -207,7 +240,55 @@ pub struct Limits {
     pub quiescence: u32,
     pub nodes: Option<u64>,
     pub time: Option<Duration>,
+    pub features: Features,
 }
+
+/// The enhancements of a search (see [`AlphaBetaConfig`] for each).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Features {
+    pub tt_reuse: bool,
+    pub pvs: bool,
+    pub aspiration: u32,
+    pub killers: bool,
+    pub history: bool,
+    pub lmr: u32,
+    pub check_extension: bool,
+    pub capture_extension: u32,
+}
+
+impl Features {
+    /// None: plain alpha-beta with the table's move and captures first.
+    pub fn plain() -> Features {
+        Features {
+            tt_reuse: false,
+            pvs: false,
+            aspiration: 0,
+            killers: false,
+            history: false,
+            lmr: 0,
+            check_extension: false,
+            capture_extension: 0,
+        }
+    }
+
+    pub fn of(c: &AlphaBetaConfig) -> Features {
+        Features {
+            tt_reuse: c.tt_reuse,
+            pvs: c.pvs,
+            aspiration: c.aspiration,
+            killers: c.killers,
+            history: c.history,
+            lmr: c.lmr,
+            check_extension: c.check_extension,
+            capture_extension: c.capture_extension,
+        }
+    }
+}
+
+/// Slots of the history table per player (a power of two; move keys are folded into it).
+const HISTORY_SLOTS: usize = 1 << 12;
+/// The most a history entry counts; killers order before any quiet move below it.
+const HISTORY_MAX: i32 = 0x3000_0000;
 
 struct Searcher<'a, M: Model> {
     model: &'a M,
@@ -226,6 +307,17 @@ struct Searcher<'a, M: Model> {
     orders: Vec<Vec<u64>>,
     /// The moves made on the working state, to unmake.
     undo: M::Undo,
+    f: Features,
+    /// Two players on opposite sides and no random player: PVS, aspiration and reductions apply.
+    zero_sum: bool,
+    /// The depth of the current iteration (extensions stop at twice it).
+    iteration: u32,
+    /// Plies of capture extension on the current line.
+    extended: u32,
+    /// Per ply: two move keys that caused cutoffs there (0: none).
+    killer: Vec<[u32; 2]>,
+    /// Per player (modulo 4) and folded move key: the cutoffs' depth-squared sums.
+    hist: Vec<i32>,
 }
 
 impl<M: Model> Searcher<'_, M> {
@@ -267,6 +359,7 @@ impl<M: Model> Searcher<'_, M> {
         while self.lists.len() <= ply {
             self.lists.push(M::Moves::default());
             self.orders.push(vec![]);
+            self.killer.push([0; 2]);
         }
         (
             std::mem::take(&mut self.lists[ply]),
@@ -280,14 +373,70 @@ impl<M: Model> Searcher<'_, M> {
     }
 
     /// Move indices in search order into `order` (each packed by [`packed`], read by [`index`]): the table's
-    /// move, then captures (most first), then the rest as generated.
-    fn order(&self, moves: &M::Moves, first: Option<usize>, order: &mut Vec<u64>) {
+    /// move, then captures (most first), then the killers, then the rest by their history (as generated
+    /// without).
+    fn order(
+        &self,
+        moves: &M::Moves,
+        first: Option<usize>,
+        ply: usize,
+        player: usize,
+        order: &mut Vec<u64>,
+    ) {
         order.clear();
-        order.extend(
-            (0..self.model.count(moves))
-                .map(|i| packed(Some(i) != first, self.model.captures_at(moves, i), i)),
-        );
+        let killers = if self.f.killers {
+            self.killer[ply]
+        } else {
+            [0; 2]
+        };
+        let keyed = self.f.killers || self.f.history;
+        order.extend((0..self.model.count(moves)).map(|i| {
+            let c = self.model.captures_at(moves, i);
+            let rank = if c > 0 || !keyed {
+                capture_rank(c)
+            } else {
+                let k = self.model.move_key_at(moves, i);
+                if k != 0 && k == killers[0] {
+                    KILLER_RANK
+                } else if k != 0 && k == killers[1] {
+                    KILLER_RANK + 1
+                } else if self.f.history && k != 0 {
+                    QUIET_RANK - self.hist[hist_slot(player, k)] as u32
+                } else {
+                    QUIET_RANK
+                }
+            };
+            packed(Some(i) != first, rank, i)
+        }));
         order.sort_unstable();
+    }
+
+    /// Whether move `i` is one of the killers of `ply`.
+    fn is_killer(&self, moves: &M::Moves, i: usize, ply: usize) -> bool {
+        if !self.f.killers {
+            return false;
+        }
+        let k = self.model.move_key_at(moves, i);
+        k != 0 && self.killer[ply].contains(&k)
+    }
+
+    /// A quiet move caused a cutoff at `ply` with `depth` left: it becomes the first killer there and its
+    /// history grows.
+    fn cutoff(&mut self, moves: &M::Moves, i: usize, ply: usize, player: usize, depth: u32) {
+        if !(self.f.killers || self.f.history) {
+            return;
+        }
+        let k = self.model.move_key_at(moves, i);
+        if k == 0 {
+            return;
+        }
+        if self.f.killers && self.killer[ply][0] != k {
+            self.killer[ply] = [k, self.killer[ply][0]];
+        }
+        if self.f.history {
+            let h = &mut self.hist[hist_slot(player, k)];
+            *h = (*h + (depth * depth) as i32).min(HISTORY_MAX);
+        }
     }
 
     /// Past the depth: the evaluation, or within `left` more plies the better of it and the captures (the
@@ -311,7 +460,7 @@ impl<M: Model> Searcher<'_, M> {
         captures.clear();
         captures.extend((0..self.model.count(moves)).filter_map(|i| {
             let c = self.model.captures_at(moves, i);
-            (c > 0).then(|| packed(false, c, i))
+            (c > 0).then(|| packed(false, capture_rank(c), i))
         }));
         if captures.is_empty() {
             self.give_back(ply as usize + 1, next, captures);
@@ -388,22 +537,52 @@ impl<M: Model> Searcher<'_, M> {
         r
     }
 
+    /// The value of move `i` of `moves` (listed for `s` at `ply`) searched to `depth` with the window
+    /// (`alpha`, `beta`), both from the point of view of the side moving: `sign` 1 for the root's side, -1 for
+    /// the others (whose window and value are negated).
+    #[allow(clippy::too_many_arguments)]
+    fn child(
+        &mut self,
+        s: &mut M::State,
+        moves: &M::Moves,
+        i: usize,
+        depth: u32,
+        ply: u32,
+        alpha: i32,
+        beta: i32,
+        sign: i32,
+    ) -> Result<i32, EngineError> {
+        let (a, b) = if sign > 0 {
+            (alpha, beta)
+        } else {
+            (-beta, -alpha)
+        };
+        self.model.make(s, moves, i, &mut self.undo);
+        let v = self.node(s, depth, ply + 1, a, b);
+        self.model.unmake(s, &mut self.undo);
+        Ok(sign * v?)
+    }
+
     #[allow(clippy::too_many_arguments)]
     fn node_with(
         &mut self,
         s: &mut M::State,
         moves: &mut M::Moves,
         order: &mut Vec<u64>,
-        depth: u32,
+        mut depth: u32,
         ply: u32,
-        mut alpha: i32,
-        mut beta: i32,
+        alpha: i32,
+        beta: i32,
     ) -> Result<i32, EngineError> {
         self.model.list(s, moves, &mut self.undo)?;
         if let Some(r) = self.model.outcome_at(s, moves, &self.history)? {
             return Ok(self.terminal(&r, ply));
         }
         let n = self.model.count(moves);
+        let in_check = self.f.check_extension && n > 0 && self.model.in_check(s)?;
+        if in_check && ply < 2 * self.iteration {
+            depth += 1;
+        }
         if depth == 0 || n == 0 {
             return self.quiesce(s, moves, ply, self.quiescence, alpha, beta);
         }
@@ -423,9 +602,9 @@ impl<M: Model> Searcher<'_, M> {
                 }
             }
         }
-        self.order(moves, first, order);
+        let player = self.model.to_move(s);
+        self.order(moves, first, ply as usize, player, order);
         self.history.push(self.model.key(s));
-        let (alpha0, beta0) = (alpha, beta);
         let mut best_i = index(order[0]);
         let best;
         let bound;
@@ -443,61 +622,89 @@ impl<M: Model> Searcher<'_, M> {
             }
             best = (sum / n as i64) as i32;
             bound = EXACT;
-        } else if self.model.same_side(self.model.to_move(s), self.root) {
-            let mut b = -INF;
-            for &x in order.iter() {
+        } else {
+            // The side to move's point of view: the root's side maximizes the score, the others minimize it
+            // (maximize its negation).
+            let sign = if self.model.same_side(player, self.root) {
+                1
+            } else {
+                -1
+            };
+            let (mut a, b) = if sign > 0 {
+                (alpha, beta)
+            } else {
+                (-beta, -alpha)
+            };
+            let a0 = a;
+            let pvs = self.zero_sum && self.f.pvs;
+            let lmr = if self.zero_sum { self.f.lmr } else { 0 };
+            let mut bv = -INF;
+            for (k, &x) in order.iter().enumerate() {
                 let i = index(x);
-                self.model.make(s, moves, i, &mut self.undo);
-                let v = self.node(s, depth - 1, ply + 1, alpha, beta);
-                self.model.unmake(s, &mut self.undo);
-                let v = v?;
+                let captures = self.model.captures_at(moves, i);
+                let extend = captures > 0
+                    && self.extended < self.f.capture_extension
+                    && ply < 2 * self.iteration;
+                let d = depth - 1 + extend as u32;
+                self.extended += extend as u32;
+                // Late quiet moves first to a reduced depth with a null window: only one that beats the best
+                // so far is searched in full.
+                let reduce = if lmr > 0
+                    && k >= lmr as usize
+                    && depth >= 3
+                    && captures == 0
+                    && !in_check
+                    && !self.is_killer(moves, i, ply as usize)
+                {
+                    1 + (depth >= 6 && k >= 12) as u32
+                } else {
+                    0
+                };
+                let mut v = a + 1;
+                if reduce > 0 {
+                    v = self.child(s, moves, i, d - reduce, ply, a, a + 1, sign)?;
+                }
+                if v > a && !self.stop {
+                    v = if pvs && k > 0 {
+                        let w = self.child(s, moves, i, d, ply, a, a + 1, sign)?;
+                        if w > a && w < b && !self.stop {
+                            self.child(s, moves, i, d, ply, a, b, sign)?
+                        } else {
+                            w
+                        }
+                    } else {
+                        self.child(s, moves, i, d, ply, a, b, sign)?
+                    };
+                }
+                self.extended -= extend as u32;
                 if self.stop {
                     break;
                 }
-                if v > b {
-                    b = v;
+                if v > bv {
+                    bv = v;
                     best_i = i;
                 }
-                alpha = alpha.max(v);
-                if alpha >= beta {
+                a = a.max(v);
+                if a >= b {
+                    if captures == 0 {
+                        self.cutoff(moves, i, ply as usize, player, depth);
+                    }
                     break;
                 }
             }
-            best = b;
-            bound = if b <= alpha0 {
+            // The bound in the mover's view, then in the root's.
+            let mover = if bv <= a0 {
                 UPPER
-            } else if b >= beta0 {
+            } else if bv >= b {
                 LOWER
             } else {
                 EXACT
             };
-        } else {
-            let mut b = INF;
-            for &x in order.iter() {
-                let i = index(x);
-                self.model.make(s, moves, i, &mut self.undo);
-                let v = self.node(s, depth - 1, ply + 1, alpha, beta);
-                self.model.unmake(s, &mut self.undo);
-                let v = v?;
-                if self.stop {
-                    break;
-                }
-                if v < b {
-                    b = v;
-                    best_i = i;
-                }
-                beta = beta.min(v);
-                if alpha >= beta {
-                    break;
-                }
-            }
-            best = b;
-            bound = if b >= beta0 {
-                LOWER
-            } else if b <= alpha0 {
-                UPPER
-            } else {
-                EXACT
+            best = sign * bv;
+            bound = match (sign > 0, mover) {
+                (false, UPPER) => LOWER,
+                (false, LOWER) => UPPER,
+                (_, m) => m,
             };
         }
         self.history.pop();
@@ -509,7 +716,6 @@ impl<M: Model> Searcher<'_, M> {
         Ok(best)
     }
 }
-
 /// Searches `root` (whose legal moves are `moves`, not empty) and returns the best move's index. The search
 /// lists each position's moves into a buffer per ply and makes and unmakes them on one copy of `root`
 /// ([`Model::list`], [`Model::make`]).
@@ -522,10 +728,17 @@ pub fn search<M: Model>(
     tt: &mut Table,
     rng: &mut ChaCha8Rng,
 ) -> Result<SearchResult, EngineError> {
-    tt.next_generation();
+    if !limits.features.tt_reuse || tt.generation == 0 {
+        tt.next_generation();
+    }
     let root_player = model.to_move(root);
     let mut history = history.to_vec();
     history.push(model.key(root));
+    let stakes: Vec<usize> = (0..model.num_players())
+        .filter(|&p| !model.is_random_player(p))
+        .collect();
+    let zero_sum = stakes.len() == 2 && !model.same_side(stakes[0], stakes[1]);
+    let f = limits.features;
     let mut s = Searcher {
         model,
         root: root_player,
@@ -539,6 +752,16 @@ pub fn search<M: Model>(
         lists: vec![],
         orders: vec![],
         undo: M::Undo::default(),
+        f,
+        zero_sum,
+        iteration: 0,
+        extended: 0,
+        killer: vec![],
+        hist: if f.history {
+            vec![0; 4 * HISTORY_SLOTS]
+        } else {
+            vec![]
+        },
     };
     // Shuffle once (Fisher-Yates with the bot's stream) so equal moves vary between games, then captures first.
     let mut order: Vec<usize> = (0..moves.len()).collect();
@@ -566,31 +789,64 @@ pub fn search<M: Model>(
             model.count(&root_moves)
         )));
     }
+    let pvs = zero_sum && f.pvs;
     for depth in 1..=limits.depth.max(1) {
-        let mut alpha = -INF;
-        let mut found: Option<(usize, i32)> = None;
-        for &i in &order {
-            model.make(&mut work, &root_moves, i, &mut s.undo);
-            let v = s.node(&mut work, depth - 1, 1, alpha, INF);
-            model.unmake(&mut work, &mut s.undo);
-            let v = v?;
+        s.iteration = depth;
+        // The aspiration window: around the last score, widened on the side that fails (to the full window).
+        let w = if zero_sum { f.aspiration as i32 } else { 0 };
+        let (mut lo, mut hi) = if w > 0 && depth > 1 && !score_is_decided(result.score) {
+            (result.score - w, result.score + w)
+        } else {
+            (-INF, INF)
+        };
+        let mut found: Option<(usize, i32)>;
+        loop {
+            let mut alpha = lo;
+            found = None;
+            for (k, &i) in order.iter().enumerate() {
+                let v = if pvs && k > 0 {
+                    let t =
+                        s.child(&mut work, &root_moves, i, depth - 1, 0, alpha, alpha + 1, 1)?;
+                    if t > alpha && t < hi && !s.stop {
+                        s.child(&mut work, &root_moves, i, depth - 1, 0, alpha, hi, 1)?
+                    } else {
+                        t
+                    }
+                } else {
+                    s.child(&mut work, &root_moves, i, depth - 1, 0, alpha, hi, 1)?
+                };
+                if s.stop {
+                    break;
+                }
+                if found.is_none_or(|(_, b)| v > b) {
+                    found = Some((i, v));
+                }
+                alpha = alpha.max(v);
+                if alpha >= hi {
+                    break;
+                }
+            }
             if s.stop {
                 break;
             }
-            if found.is_none_or(|(_, b)| v > b) {
-                found = Some((i, v));
+            match found {
+                Some((_, v)) if v <= lo && lo > -INF => lo = -INF,
+                Some((_, v)) if v >= hi && hi < INF => hi = INF,
+                _ => break,
             }
-            alpha = alpha.max(v);
         }
         if let Some((best, score)) = found {
-            // A cut-short iteration still searched the previous best first: whatever beat it is better.
-            result.best = best;
-            result.score = score;
-            if !s.stop {
-                result.depth = depth;
+            // A cut-short iteration still searched the previous best first: whatever beat it is better (but a
+            // score at or below the window's floor says nothing).
+            if !s.stop || score > lo {
+                result.best = best;
+                result.score = score;
+                if !s.stop {
+                    result.depth = depth;
+                }
+                let at = order.iter().position(|&i| i == best).unwrap();
+                order[..=at].rotate_right(1);
             }
-            let at = order.iter().position(|&i| i == best).unwrap();
-            order[..=at].rotate_right(1);
         }
         if s.stop || score_is_decided(result.score) {
             break;
@@ -600,12 +856,30 @@ pub fn search<M: Model>(
     Ok(result)
 }
 
-/// A move's place in the search order as one number, smallest first: not the table's move (`later`), fewer
-/// captures, a later index. Sorting these orders the moves as a stable sort by (`later`, most captures) would.
-fn packed(later: bool, captures: usize, i: usize) -> u64 {
-    let half = (u32::MAX >> 1) as u64;
-    let fewer = half - (captures as u64).min(half);
-    ((later as u64) << 63) | (fewer << 32) | (i as u64 & 0xFFFF_FFFF)
+/// A move's place in the search order as one number, smallest first: not the table's move (`later`), its rank
+/// (below 2^31: [`capture_rank`], killers, quiet moves by history), a later index. Sorting these orders the
+/// moves as a stable sort by (`later`, rank) would.
+fn packed(later: bool, rank: u32, i: usize) -> u64 {
+    ((later as u64) << 63) | ((rank as u64 & 0x7FFF_FFFF) << 32) | (i as u64 & 0xFFFF_FFFF)
+}
+
+/// The rank of the first killer (the second's is one more): after every capture, before every quiet move.
+const KILLER_RANK: u32 = 0x1_0000;
+/// The rank of a quiet move with no history (one with history ranks lower by it, still after the killers).
+const QUIET_RANK: u32 = 0x7FFF_FFFF;
+
+/// The rank of a move capturing `c` pieces: most first, quiet moves ([`QUIET_RANK`]) last.
+fn capture_rank(c: usize) -> u32 {
+    if c == 0 {
+        QUIET_RANK
+    } else {
+        0xFFFF - c.min(0xFFFF) as u32
+    }
+}
+
+/// The history table's slot of a move key for a player.
+fn hist_slot(player: usize, key: u32) -> usize {
+    (player & 3) * HISTORY_SLOTS + (key as usize & (HISTORY_SLOTS - 1))
 }
 
 /// The move index of a [`packed`] place.
@@ -662,10 +936,21 @@ impl Bot for AlphaBetaBot {
         if engine.is_chance(state) {
             return Ok(below(rng, moves.len()));
         }
+        let values = if self.config.values.is_empty() {
+            self.values.values(engine)
+        } else if self.config.values.len() == engine.game.pieces.len() {
+            self.config.values.clone()
+        } else {
+            return Err(BotError::Engine(EngineError(format!(
+                "alphabeta: `values` gives {} piece values, the game has {} piece types",
+                self.config.values.len(),
+                engine.game.pieces.len()
+            ))));
+        };
         let model = EngineModel {
             engine,
             eval: Evaluator {
-                values: self.values.values(engine),
+                values,
                 weights: Weights {
                     material: self.config.material,
                     mobility: self.config.mobility,
@@ -678,6 +963,7 @@ impl Bot for AlphaBetaBot {
             quiescence: c.quiescence,
             nodes: c.nodes,
             time: c.time_ms.map(Duration::from_millis),
+            features: Features::of(c),
         };
         let tt = self.tt.get_or_insert_with(|| Table::new(c.tt_mb));
         let r = search(&model, state, moves, history, limits, tt, rng)?;
@@ -688,6 +974,10 @@ impl Bot for AlphaBetaBot {
 
     fn reset(&mut self) {
         self.values.clear();
+        // A new game: the table's entries die (the memory stays).
+        if let Some(tt) = &mut self.tt {
+            tt.next_generation();
+        }
     }
 }
 
@@ -703,6 +993,7 @@ mod tests {
             quiescence: 0,
             nodes: None,
             time: None,
+            features: Features::plain(),
         }
     }
 
@@ -754,6 +1045,12 @@ mod tests {
         fn captures(&self, m: &Move) -> usize {
             self.0.captures(m)
         }
+        fn move_key(&self, m: &Move) -> u32 {
+            crate::engine::search::move_key(m)
+        }
+        fn in_check(&self, s: &State) -> Result<bool, EngineError> {
+            self.0.in_check(s)
+        }
         fn evaluate(&self, s: &State, moves: &[Move]) -> Result<Vec<f64>, EngineError> {
             self.0.evaluate(s, moves)
         }
@@ -783,6 +1080,7 @@ mod tests {
                 quiescence: 2,
                 nodes: Some(3000),
                 time: None,
+                features: Features::of(&AlphaBetaConfig::default()),
             };
             let mut rng = game_rng(11, 0);
             let mut s = engine.initial();
@@ -804,6 +1102,229 @@ mod tests {
                 s = engine.apply(&s, &moves[below(&mut rng, moves.len())]);
             }
         }
+    }
+
+    fn with(depth: u32, quiescence: u32, features: Features) -> Limits {
+        Limits {
+            depth,
+            quiescence,
+            nodes: None,
+            time: None,
+            features,
+        }
+    }
+
+    fn all() -> Features {
+        Features::of(&AlphaBetaConfig::default())
+    }
+
+    /// PVS with aspiration windows, killers, history and late-move reductions keep the game-theoretic values
+    /// of small solved games: tic-tac-toe is a draw and its win in one is taken; Nim's won heaps are won in the
+    /// fewest moves and its lost heaps lost.
+    #[test]
+    fn enhanced_search_keeps_the_values_of_solved_games() {
+        let r = best(&TicTacToe, &TttState::new(), with(9, 0, all()), 1);
+        assert_eq!(r.score, 0, "{r:?}");
+        let mut s = TttState::new();
+        s.cells = [1, 1, 0, 2, 2, 0, 0, 0, 0];
+        let moves = TicTacToe.legal_moves(&s).unwrap();
+        let r = best(&TicTacToe, &s, with(5, 0, all()), 3);
+        assert_eq!((moves[r.best], r.score), (2, WIN - 1), "{r:?}");
+        for max_take in [3, 5] {
+            let nim = Nim { max_take };
+            for heap in 1..=20u32 {
+                let s = NimState { heap, turn: 0 };
+                let moves = nim.legal_moves(&s).unwrap();
+                let plain = best(&nim, &s, with(21, 0, Features::plain()), heap as u64);
+                let r = best(&nim, &s, with(21, 0, all()), heap as u64);
+                assert_eq!(
+                    r.score, plain.score,
+                    "take {max_take} heap {heap}: {r:?} {plain:?}"
+                );
+                if heap % (max_take + 1) != 0 {
+                    assert_eq!(moves[r.best], heap % (max_take + 1), "heap {heap}: {r:?}");
+                }
+            }
+        }
+    }
+
+    /// Positions along a random game of `file`, every `every` plies up to `plies`.
+    fn positions(file: &str, plies: usize, every: usize) -> (crate::Game, Vec<(State, Vec<u64>)>) {
+        let dir = env!("CARGO_MANIFEST_DIR");
+        let game = load_file(&format!("{dir}/games/{file}.zrf"));
+        let out = {
+            let engine = Engine::new(&game);
+            let mut rng = game_rng(3, 0);
+            let mut s = engine.initial();
+            let mut history = vec![];
+            let mut out = vec![];
+            for ply in 0..plies {
+                let moves = engine.legal_moves(&s).unwrap();
+                if engine.outcome(&s, &moves, &history).unwrap().is_some() {
+                    break;
+                }
+                if ply % every == 0 {
+                    out.push((s.clone(), history.clone()));
+                }
+                history.push(s.key());
+                s = engine.apply(
+                    &s,
+                    &moves[crate::engine::playout::below(&mut rng, moves.len())],
+                );
+            }
+            out
+        };
+        (game, out)
+    }
+
+    /// The nodes to search each position to a depth with some features.
+    fn nodes(game: &crate::Game, at: &[(State, Vec<u64>)], l: Limits) -> Vec<u64> {
+        let engine = Engine::new(game);
+        let model = EngineModel::new(&engine, Weights::default());
+        at.iter()
+            .map(|(s, h)| {
+                let moves = engine.legal_moves(s).unwrap();
+                let mut tt = Table::new(4);
+                search(&model, s, &moves, h, l, &mut tt, &mut game_rng(1, 0))
+                    .unwrap()
+                    .nodes
+            })
+            .collect()
+    }
+
+    /// Killers and history order cutoff moves first: fewer nodes to the same depth on chess and English
+    /// checkers; PVS and late-move reductions on top, fewer again.
+    #[test]
+    fn killers_history_pvs_and_reductions_cut_nodes() {
+        for (file, depth) in [("chess", 4), ("english-checkers", 6)] {
+            let (game, at) = positions(file, 60, 10);
+            let plain = Features::plain();
+            let ordered = Features {
+                killers: true,
+                history: true,
+                ..plain
+            };
+            let pvs = Features {
+                pvs: true,
+                aspiration: 50,
+                lmr: 3,
+                ..ordered
+            };
+            let sum = |f| nodes(&game, &at, with(depth, 2, f)).iter().sum::<u64>();
+            let (a, b, c) = (sum(plain), sum(ordered), sum(pvs));
+            assert!(b < a, "{file}: killers and history {b} nodes, plain {a}");
+            assert!(c < b, "{file}: with PVS and LMR {c} nodes, without {b}");
+        }
+    }
+
+    /// A win in two that the opponent cannot prevent is found by every combination of features: Fool's mate
+    /// in chess (1. f3 e5 2. g4, black mates with Qh4), searched to 3 plies.
+    #[test]
+    fn every_feature_finds_the_mate() {
+        let dir = env!("CARGO_MANIFEST_DIR");
+        let game = load_file(&format!("{dir}/games/chess.zrf"));
+        let engine = Engine::new(&game);
+        let mut s = engine.initial();
+        let mut history = vec![];
+        assert!(!engine.in_check(&s).unwrap());
+        for m in ["f2-f3", "e7-e5", "g2-g4"] {
+            let moves = engine.legal_moves(&s).unwrap();
+            let names = Move::notations(&game, &moves);
+            let i = names
+                .iter()
+                .position(|n| n == m)
+                .unwrap_or_else(|| panic!("{m} in {names:?}"));
+            history.push(s.key());
+            s = engine.apply(&s, &moves[i]);
+        }
+        let moves = engine.legal_moves(&s).unwrap();
+        let names = Move::notations(&game, &moves);
+        let model = EngineModel::new(&engine, Weights::default());
+        for f in [
+            Features::plain(),
+            all(),
+            Features {
+                capture_extension: 2,
+                ..all()
+            },
+        ] {
+            let mut tt = Table::new(1);
+            let r = search(
+                &model,
+                &s,
+                &moves,
+                &history,
+                with(3, 2, f),
+                &mut tt,
+                &mut game_rng(2, 0),
+            )
+            .unwrap();
+            assert_eq!(names[r.best], "d8-h4", "{f:?}: {r:?}");
+            assert_eq!(r.score, WIN - 1, "{f:?}");
+        }
+        // After the mate, white is in check.
+        let mut after = s.clone();
+        let i = names.iter().position(|n| n == "d8-h4").unwrap();
+        engine.play(&mut after, &moves[i]);
+        assert!(engine.in_check(&after).unwrap());
+    }
+
+    /// The check extension searches a line one ply deeper where the side to move is in check.
+    #[test]
+    fn check_extension_sees_further_in_checks() {
+        let (game, at) = positions("chess", 80, 4);
+        let engine = Engine::new(&game);
+        let no = Features {
+            check_extension: false,
+            ..all()
+        };
+        let l = with(3, 0, no);
+        let yes = with(3, 0, all());
+        // Checks within reach of the positions of a game: the extension searches more.
+        let (a, b) = (nodes(&game, &at, l), nodes(&game, &at, yes));
+        assert!(b.iter().sum::<u64>() > a.iter().sum::<u64>(), "{a:?} {b:?}");
+        let _ = engine;
+    }
+
+    /// The table's entries serve the next move of the same game: the second search of a position needs fewer
+    /// nodes with reuse; a new game (reset) starts from an empty table.
+    #[test]
+    fn the_table_is_reused_between_moves_and_reset_by_a_new_game() {
+        let dir = env!("CARGO_MANIFEST_DIR");
+        let game = load_file(&format!("{dir}/games/english-checkers.zrf"));
+        let engine = Engine::new(&game);
+        let s = engine.initial();
+        let moves = engine.legal_moves(&s).unwrap();
+        let config = AlphaBetaConfig {
+            depth: 6,
+            ..Default::default()
+        };
+        let mut bot = AlphaBetaBot::new("ab", config.clone());
+        bot.choose(&engine, &s, &moves, &[], &mut game_rng(1, 0))
+            .unwrap();
+        let first = bot.last.clone().unwrap();
+        bot.choose(&engine, &s, &moves, &[], &mut game_rng(1, 0))
+            .unwrap();
+        let again = bot.last.clone().unwrap();
+        assert!(again.nodes < first.nodes, "{again:?} {first:?}");
+        bot.reset();
+        bot.choose(&engine, &s, &moves, &[], &mut game_rng(1, 0))
+            .unwrap();
+        assert_eq!(bot.last.clone().unwrap(), first);
+        // Without reuse, every search starts afresh.
+        let mut bot = AlphaBetaBot::new(
+            "ab",
+            AlphaBetaConfig {
+                tt_reuse: false,
+                ..config
+            },
+        );
+        bot.choose(&engine, &s, &moves, &[], &mut game_rng(1, 0))
+            .unwrap();
+        let a = bot.last.clone().unwrap();
+        bot.choose(&engine, &s, &moves, &[], &mut game_rng(1, 0))
+            .unwrap();
+        assert_eq!(bot.last.clone().unwrap(), a);
     }
 
     #[test]
@@ -881,6 +1402,7 @@ mod tests {
             quiescence: 0,
             nodes: Some(300),
             time: None,
+            features: Features::plain(),
         };
         let a = best(&TicTacToe, &TttState::new(), l, 5);
         let b = best(&TicTacToe, &TttState::new(), l, 5);

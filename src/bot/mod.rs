@@ -27,6 +27,7 @@ pub mod spec;
 mod testgames;
 #[cfg(test)]
 mod tests;
+pub mod tune;
 
 pub use spec::BotSpec;
 
@@ -212,6 +213,21 @@ pub trait Model {
     fn make(&self, s: &mut Self::State, moves: &Self::Moves, i: usize, undo: &mut Self::Undo);
     /// Takes back the latest [`Model::make`].
     fn unmake(&self, s: &mut Self::State, undo: &mut Self::Undo);
+
+    /// A nonzero key naming move `m` in any position (its piece, from and to squares), for the killer and
+    /// history heuristics of alpha-beta; 0 (the default) for none, which turns them off.
+    fn move_key(&self, _m: &Self::Move) -> u32 {
+        0
+    }
+    /// [`Model::move_key`] of move `i` of a buffer.
+    fn move_key_at(&self, _moves: &Self::Moves, _i: usize) -> u32 {
+        0
+    }
+    /// Whether the player to move in `s` is in check (a royal piece attacked), for alpha-beta's check
+    /// extension; false by default.
+    fn in_check(&self, _s: &Self::State) -> Result<bool, EngineError> {
+        Ok(false)
+    }
 }
 
 /// The search methods of [`Model`] from its other methods: owned move lists, a copy of the state per move
@@ -236,6 +252,9 @@ macro_rules! search_by_copy {
         }
         fn captures_at(&self, moves: &Self::Moves, i: usize) -> usize {
             self.captures(&moves[i])
+        }
+        fn move_key_at(&self, moves: &Self::Moves, i: usize) -> u32 {
+            self.move_key(&moves[i])
         }
         fn outcome_at(
             &self,
@@ -392,6 +411,14 @@ impl Model for EngineModel<'_, '_> {
 
     fn unmake(&self, s: &mut State, undo: &mut Undo) {
         self.engine.unmake(s, undo)
+    }
+
+    fn move_key_at(&self, moves: &SearchMoves, i: usize) -> u32 {
+        moves.move_key(i)
+    }
+
+    fn in_check(&self, s: &State) -> Result<bool, EngineError> {
+        self.engine.in_check(s)
     }
 }
 

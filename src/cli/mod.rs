@@ -6,6 +6,7 @@ pub mod check;
 pub mod play;
 pub mod search;
 pub mod tournament;
+pub mod tune;
 
 use std::path::PathBuf;
 

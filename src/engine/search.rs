@@ -63,10 +63,47 @@ impl SearchMoves {
         }
     }
 
+    /// A key of legal move `i` that names the same move in other positions: the moving piece's type, the square
+    /// it started from and the square its last part ended on, hashed into a nonzero word (for the killer and
+    /// history heuristics of a search; distinct moves may rarely share a key).
+    pub fn move_key(&self, i: usize) -> u32 {
+        let (piece, ends) = match self.kind {
+            Kind::Owned => return move_key(&self.owned[i]),
+            _ => {
+                let j = self.at(i);
+                let piece = self.list.heads(j).first().map_or(0, |p| p.piece.idx() + 1);
+                (piece, self.list.ends(j))
+            }
+        };
+        key_of(piece, ends)
+    }
+
     /// Whether every legal move is a pass (a royal listing's).
     fn all_pass(&self) -> bool {
         self.legal.iter().all(|&i| self.list.is_pass(i as usize))
     }
+}
+
+/// [`SearchMoves::move_key`] of an owned move.
+pub fn move_key(m: &Move) -> u32 {
+    let from = m
+        .parts
+        .first()
+        .and_then(|p| p.from)
+        .map_or(0xFFFF, |x| x.0 as u32);
+    let to = m
+        .parts
+        .last()
+        .and_then(|p| p.to)
+        .map_or(0xFFFF, |x| x.0 as u32);
+    key_of(
+        m.parts.first().map_or(0, |p| p.piece.idx() + 1),
+        from << 16 | to,
+    )
+}
+
+fn key_of(piece: usize, ends: u32) -> u32 {
+    (super::state::mix((piece as u64) << 32 | ends as u64) as u32) | 1
 }
 
 impl Engine<'_> {
@@ -129,6 +166,16 @@ impl Engine<'_> {
                 Ok(moves.len())
             }
         })
+    }
+
+    /// Whether the player to move in `s` has a royal piece (one its `checkmated` condition names) under attack:
+    /// in check. Always false in games without royal pieces.
+    pub fn in_check(&self, s: &State) -> Result<bool, EngineError> {
+        let player = self.to_move(s);
+        match self.royal.get(player.idx()).filter(|t| !t.is_empty()) {
+            None => Ok(false),
+            Some(types) => gen::royal_attacked(self.game, s, player, types),
+        }
     }
 
     /// [`Engine::outcome`] of `s` given its legal moves in a [`SearchMoves`].
