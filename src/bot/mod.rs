@@ -172,6 +172,11 @@ pub trait Model {
     fn key(&self, s: &Self::State) -> u64;
     /// Pieces the move captures (ordering: captures are searched first).
     fn captures(&self, m: &Self::Move) -> usize;
+    /// The move's identity, the same for the same move in any position (MCTS's MAST statistics are keyed by
+    /// it), or `None` where the model has none (MAST then plays such moves uniformly).
+    fn move_id(&self, _m: &Self::Move) -> Option<u64> {
+        None
+    }
     /// A heuristic score per player, higher is better, in units of the cheapest piece. `moves` are the legal
     /// moves of the player to move.
     fn evaluate(&self, s: &Self::State, moves: &[Self::Move]) -> Result<Vec<f64>, EngineError>;
@@ -339,6 +344,16 @@ impl Model for EngineModel<'_, '_> {
 
     fn captures(&self, m: &Move) -> usize {
         m.captures()
+    }
+
+    /// A hash of each part's start, end and piece type (a drop: its square and piece; a pass: no part).
+    fn move_id(&self, m: &Move) -> Option<u64> {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::hash::DefaultHasher::new();
+        for p in &m.parts {
+            (p.from, p.to, p.piece).hash(&mut h);
+        }
+        Some(h.finish())
     }
 
     fn evaluate(&self, s: &State, moves: &[Move]) -> Result<Vec<f64>, EngineError> {

@@ -279,6 +279,14 @@ impl BotSpec {
                     "`exploration` must be a number >= 0",
                 )?;
                 bad(
+                    (0.0..=1.0).contains(&c.mast_epsilon),
+                    "`mast_epsilon` must be from 0 to 1",
+                )?;
+                bad(
+                    c.mast_tau.is_none_or(|t| t.is_finite() && t > 0.0),
+                    "`mast_tau` must be a number > 0",
+                )?;
+                bad(
                     c.material.is_finite() && c.mobility.is_finite(),
                     "weights must be finite numbers",
                 )
@@ -339,6 +347,39 @@ mod tests {
         let BotSpec::External(c) = &s else { panic!() };
         assert_eq!((c.command.as_str(), c.time_ms), ("python3 x.py", 50));
         assert_eq!(s.name(), "7");
+    }
+
+    #[test]
+    fn mcts_enhancement_keys() {
+        // Defaults are left out of the inline form: existing presets read as before.
+        let s = BotSpec::parse_inline("mcts:iterations=500").unwrap();
+        assert_eq!(
+            s.inline(),
+            "mcts:eval_at_cap=false,exploration=1.0,iterations=500,material=1.0,mobility=0.05,playout_plies=200"
+        );
+        let s = BotSpec::parse_inline(
+            "mcts:solver=true,final=max,reuse=true,rollout=mast,mast_epsilon=0.2,mast_tau=0.5",
+        )
+        .unwrap();
+        let BotSpec::Mcts(c) = &s else { panic!() };
+        assert!(c.solver && c.reuse);
+        assert_eq!(c.final_move, super::super::mcts::FinalMove::Max);
+        assert_eq!(c.rollout, super::super::mcts::RolloutPolicy::Mast);
+        assert_eq!((c.mast_epsilon, c.mast_tau), (0.2, Some(0.5)));
+        let back = BotSpec::parse_inline(&s.inline()).unwrap();
+        assert_eq!(back.inline(), s.inline());
+        for (bad, key) in [
+            ("mcts:final=best", "final"),
+            ("mcts:rollout=nst", "rollout"),
+            ("mcts:mast_epsilon=2", "mast_epsilon"),
+            ("mcts:mast_tau=0", "mast_tau"),
+        ] {
+            let e = BotSpec::parse_inline(bad).unwrap_err();
+            assert!(
+                e.contains(key) || e.contains("unknown variant"),
+                "{bad}: {e}"
+            );
+        }
     }
 
     #[test]
