@@ -8,7 +8,8 @@
 //! * [`alphabeta`]: iterative-deepening alpha-beta (paranoid for more than two players) with a transposition
 //!   table and move ordering;
 //! * [`mcts`]: UCT with random playouts, rewards per player, chance nodes for random (`?`) players;
-//! * [`external`]: a process of any language speaking the JSON-lines protocol of `docs/bot-protocol.md`.
+//! * [`external`]: a process of any language speaking the JSON-lines protocol of `docs/bot-protocol.md`;
+//! * [`auto`]: alpha-beta or MCTS, picked from the game's features.
 //!
 //! The searches are written against the small [`Model`] trait rather than [`Engine`] directly: the engine is
 //! one model ([`EngineModel`], with the evaluation of [`eval`]), and the unit tests use tiny hand-written games
@@ -16,6 +17,7 @@
 //! inline `kind:key=value,...`).
 
 pub mod alphabeta;
+pub mod auto;
 pub mod eval;
 pub mod external;
 pub mod mcts;

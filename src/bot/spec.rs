@@ -13,6 +13,7 @@
 //! valid ones. A bot's name is its `name` key, else the preset's file stem, else the inline text.
 
 use super::alphabeta::{AlphaBetaBot, AlphaBetaConfig};
+use super::auto::{AutoBot, AutoConfig};
 use super::external::{ExternalBot, ExternalConfig};
 use super::mcts::{MctsBot, MctsConfig};
 use super::random::RandomBot;
@@ -35,21 +36,23 @@ pub enum BotSpec {
     Alphabeta(AlphaBetaConfig),
     Mcts(MctsConfig),
     External(ExternalConfig),
+    Auto(AutoConfig),
 }
 
 /// The kinds, as written in presets and inline specs.
-pub const KINDS: [&str; 4] = ["random", "alphabeta", "mcts", "external"];
+pub const KINDS: [&str; 5] = ["random", "alphabeta", "mcts", "external", "auto"];
 
 /// The presets built into the binary, so that `--bots mcts-1k` works from any directory (`dagaz bots` lists
 /// them). The files of `bots/` are their source; a file of the same name in `./bots/` or a `--bots-dir` comes
 /// first. The external example is not built in: its command names a script of the repository.
-pub const BUILTIN_PRESETS: [(&str, &str); 6] = [
+pub const BUILTIN_PRESETS: [(&str, &str); 7] = [
     ("random", include_str!("../../bots/random.toml")),
     ("alphabeta-3", include_str!("../../bots/alphabeta-3.toml")),
     ("alphabeta-5", include_str!("../../bots/alphabeta-5.toml")),
     ("mcts-1k", include_str!("../../bots/mcts-1k.toml")),
     ("mcts-1k-eval", include_str!("../../bots/mcts-1k-eval.toml")),
     ("mcts-10k", include_str!("../../bots/mcts-10k.toml")),
+    ("auto", include_str!("../../bots/auto.toml")),
 ];
 
 /// A preset that `dagaz bots` lists: its name, where it comes from, and its settings inline.
@@ -206,6 +209,7 @@ impl BotSpec {
             BotSpec::Alphabeta(c) => &mut c.name,
             BotSpec::Mcts(c) => &mut c.name,
             BotSpec::External(c) => &mut c.name,
+            BotSpec::Auto(c) => &mut c.name,
         }
     }
 
@@ -241,6 +245,7 @@ impl BotSpec {
             BotSpec::Alphabeta(c) => &c.name,
             BotSpec::Mcts(c) => &c.name,
             BotSpec::External(c) => &c.name,
+            BotSpec::Auto(c) => &c.name,
         };
         n.clone().unwrap_or_else(|| self.kind().to_string())
     }
@@ -251,6 +256,7 @@ impl BotSpec {
             BotSpec::Alphabeta(_) => "alphabeta",
             BotSpec::Mcts(_) => "mcts",
             BotSpec::External(_) => "external",
+            BotSpec::Auto(_) => "auto",
         }
     }
 
@@ -298,6 +304,16 @@ impl BotSpec {
                 )?;
                 bad(c.time_ms >= 1, "`time_ms` must be at least 1")
             }
+            BotSpec::Auto(c) => {
+                bad(c.iterations >= 1, "`iterations` must be at least 1")?;
+                bad((1..=64).contains(&c.depth), "`depth` must be from 1 to 64")?;
+                bad(c.nodes != Some(0), "`nodes` must be at least 1")?;
+                bad(c.time_ms != Some(0), "`time_ms` must be at least 1")?;
+                bad(
+                    c.ab_max_branching.is_finite() && c.ab_max_branching >= 0.0,
+                    "`ab_max_branching` must be a number >= 0",
+                )
+            }
         }
     }
 
@@ -310,6 +326,7 @@ impl BotSpec {
             BotSpec::Alphabeta(c) => Box::new(AlphaBetaBot::new(name, c.clone())),
             BotSpec::Mcts(c) => Box::new(MctsBot::new(name, c.clone())),
             BotSpec::External(c) => Box::new(ExternalBot::new(name, c.clone())?),
+            BotSpec::Auto(c) => Box::new(AutoBot::new(name, c.clone())),
         })
     }
 }

@@ -449,6 +449,7 @@ impl BotEntry {
             BotSpec::Alphabeta(c) => c.time_ms.is_none(),
             BotSpec::Mcts(c) => c.time_ms.is_none(),
             BotSpec::External(_) => false,
+            BotSpec::Auto(c) => c.time_ms.is_none(),
         };
         let own_ms = match &spec {
             BotSpec::Random(_) => None,
@@ -456,6 +457,7 @@ impl BotEntry {
             BotSpec::Mcts(c) => c.time_ms,
             // The first answer of a new process gets the startup time too.
             BotSpec::External(c) => Some(c.time_ms + c.startup_ms),
+            BotSpec::Auto(c) => c.time_ms,
         };
         BotEntry {
             name,
