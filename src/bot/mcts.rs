@@ -658,6 +658,9 @@ fn mast_rollout<M: Model>(
     }
 }
 
+/// A subtree kept for a new search, and MAST's statistics.
+type Kept<Mv> = (Vec<Node<Mv>>, Option<Mast>);
+
 /// The subtree of `saved` at the position `root` reached since (its history `history`), compacted, if the game
 /// went there from the saved root; the saved tree is consumed.
 fn subtree<M: Model>(
@@ -665,7 +668,7 @@ fn subtree<M: Model>(
     saved: Saved<M::State, M::Move>,
     root: &M::State,
     history: &[u64],
-) -> Option<(Vec<Node<M::Move>>, Option<Mast>)> {
+) -> Option<Kept<M::Move>> {
     let Saved {
         mut nodes,
         root_id,
@@ -855,26 +858,24 @@ fn choose_final<M: Model>(
             (visits[i] > 0, means[i], visits[i]) > (visits[j] > 0, means[j], visits[j])
         }
     };
-    let mut allowed: Vec<bool> = vec![true; n];
-    if p.solver {
-        if proven.iter().any(|v| v.is_some_and(|v| v >= 1.0)) {
-            for i in 0..n {
-                allowed[i] = proven[i].is_some_and(|v| v >= 1.0);
-            }
-        } else if proven.iter().all(|v| v.is_some()) {
-            let top = proven
-                .iter()
-                .flatten()
-                .fold(f64::NEG_INFINITY, |a, &b| a.max(b));
-            for i in 0..n {
-                allowed[i] = proven[i] == Some(top);
-            }
-        } else {
-            for i in 0..n {
-                allowed[i] = !proven[i].is_some_and(|v| v <= 0.0);
-            }
-        }
-    }
+    let allowed: Vec<bool> = if !p.solver {
+        vec![true; n]
+    } else if proven.iter().any(|v| v.is_some_and(|v| v >= 1.0)) {
+        // A proven win: play one.
+        proven.iter().map(|v| v.is_some_and(|v| v >= 1.0)).collect()
+    } else if proven.iter().all(|v| v.is_some()) {
+        let top = proven
+            .iter()
+            .flatten()
+            .fold(f64::NEG_INFINITY, |a, &b| a.max(b));
+        proven.iter().map(|&v| v == Some(top)).collect()
+    } else {
+        // Not a proven loss while another move is not one.
+        proven
+            .iter()
+            .map(|v| !v.is_some_and(|v| v <= 0.0))
+            .collect()
+    };
     let mut best = usize::MAX;
     for i in 0..n {
         if allowed[i] && (best == usize::MAX || better(i, best)) {
