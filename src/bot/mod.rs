@@ -10,6 +10,7 @@
 //! * [`mcts`]: UCT with random playouts, rewards per player, chance nodes for random (`?`) players;
 //! * [`external`]: a process of any language speaking the JSON-lines protocol of `docs/bot-protocol.md`;
 //! * [`protocol`]: real engines over their own protocols, UCI ([`protocol::uci`]) and GTP ([`protocol::gtp`]).
+//! * [`auto`]: alpha-beta or MCTS, picked from the game's features.
 //!
 //! The searches are written against the small [`Model`] trait rather than [`Engine`] directly: the engine is
 //! one model ([`EngineModel`], with the evaluation of [`eval`]), and the unit tests use tiny hand-written games
@@ -17,6 +18,7 @@
 //! inline `kind:key=value,...`).
 
 pub mod alphabeta;
+pub mod auto;
 pub mod eval;
 pub mod external;
 pub mod mcts;
@@ -178,6 +180,11 @@ pub trait Model {
     fn key(&self, s: &Self::State) -> u64;
     /// Pieces the move captures (ordering: captures are searched first).
     fn captures(&self, m: &Self::Move) -> usize;
+    /// The move's identity, the same for the same move in any position (MCTS's MAST statistics are keyed by
+    /// it), or `None` where the model has none (MAST then plays such moves uniformly).
+    fn move_id(&self, _m: &Self::Move) -> Option<u64> {
+        None
+    }
     /// A heuristic score per player, higher is better, in units of the cheapest piece. `moves` are the legal
     /// moves of the player to move.
     fn evaluate(&self, s: &Self::State, moves: &[Self::Move]) -> Result<Vec<f64>, EngineError>;
@@ -363,6 +370,16 @@ impl Model for EngineModel<'_, '_> {
 
     fn captures(&self, m: &Move) -> usize {
         m.captures()
+    }
+
+    /// A hash of each part's start, end and piece type (a drop: its square and piece; a pass: no part).
+    fn move_id(&self, m: &Move) -> Option<u64> {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::hash::DefaultHasher::new();
+        for p in &m.parts {
+            (p.from, p.to, p.piece).hash(&mut h);
+        }
+        Some(h.finish())
     }
 
     fn evaluate(&self, s: &State, moves: &[Move]) -> Result<Vec<f64>, EngineError> {

@@ -13,6 +13,7 @@
 //! valid ones. A bot's name is its `name` key, else the preset's file stem, else the inline text.
 
 use super::alphabeta::{AlphaBetaBot, AlphaBetaConfig};
+use super::auto::{AutoBot, AutoConfig};
 use super::external::{ExternalBot, ExternalConfig};
 use super::mcts::{MctsBot, MctsConfig};
 use super::protocol::gtp::{GtpBot, GtpConfig};
@@ -40,10 +41,11 @@ pub enum BotSpec {
     Uci(UciConfig),
     Usi(UciConfig),
     Gtp(GtpConfig),
+    Auto(AutoConfig),
 }
 
 /// The kinds, as written in presets and inline specs.
-pub const KINDS: [&str; 7] = [
+pub const KINDS: [&str; 8] = [
     "random",
     "alphabeta",
     "mcts",
@@ -51,18 +53,20 @@ pub const KINDS: [&str; 7] = [
     "uci",
     "usi",
     "gtp",
+    "auto",
 ];
 
 /// The presets built into the binary, so that `--bots mcts-1k` works from any directory (`dagaz bots` lists
 /// them). The files of `bots/` are their source; a file of the same name in `./bots/` or a `--bots-dir` comes
 /// first. The external example is not built in: its command names a script of the repository.
-pub const BUILTIN_PRESETS: [(&str, &str); 6] = [
+pub const BUILTIN_PRESETS: [(&str, &str); 7] = [
     ("random", include_str!("../../bots/random.toml")),
     ("alphabeta-3", include_str!("../../bots/alphabeta-3.toml")),
     ("alphabeta-5", include_str!("../../bots/alphabeta-5.toml")),
     ("mcts-1k", include_str!("../../bots/mcts-1k.toml")),
     ("mcts-1k-eval", include_str!("../../bots/mcts-1k-eval.toml")),
     ("mcts-10k", include_str!("../../bots/mcts-10k.toml")),
+    ("auto", include_str!("../../bots/auto.toml")),
 ];
 
 /// A bot name that is neither a preset nor a kind: the message names the closest preset, if one is close.
@@ -300,6 +304,7 @@ impl BotSpec {
             BotSpec::External(c) => &mut c.name,
             BotSpec::Uci(c) | BotSpec::Usi(c) => &mut c.name,
             BotSpec::Gtp(c) => &mut c.name,
+            BotSpec::Auto(c) => &mut c.name,
         }
     }
 
@@ -341,6 +346,7 @@ impl BotSpec {
             BotSpec::External(c) => &c.name,
             BotSpec::Uci(c) | BotSpec::Usi(c) => &c.name,
             BotSpec::Gtp(c) => &c.name,
+            BotSpec::Auto(c) => &c.name,
         };
         n.clone().unwrap_or_else(|| self.kind().to_string())
     }
@@ -354,6 +360,7 @@ impl BotSpec {
             BotSpec::Uci(_) => "uci",
             BotSpec::Usi(_) => "usi",
             BotSpec::Gtp(_) => "gtp",
+            BotSpec::Auto(_) => "auto",
         }
     }
 
@@ -382,6 +389,14 @@ impl BotSpec {
                     "`exploration` must be a number >= 0",
                 )?;
                 bad(
+                    (0.0..=1.0).contains(&c.mast_epsilon),
+                    "`mast_epsilon` must be from 0 to 1",
+                )?;
+                bad(
+                    c.mast_tau.is_none_or(|t| t.is_finite() && t > 0.0),
+                    "`mast_tau` must be a number > 0",
+                )?;
+                bad(
                     c.material.is_finite() && c.mobility.is_finite(),
                     "weights must be finite numbers",
                 )
@@ -395,6 +410,16 @@ impl BotSpec {
             }
             BotSpec::Uci(c) | BotSpec::Usi(c) => c.validate(),
             BotSpec::Gtp(c) => c.validate(),
+            BotSpec::Auto(c) => {
+                bad(c.iterations >= 1, "`iterations` must be at least 1")?;
+                bad((1..=64).contains(&c.depth), "`depth` must be from 1 to 64")?;
+                bad(c.nodes != Some(0), "`nodes` must be at least 1")?;
+                bad(c.time_ms != Some(0), "`time_ms` must be at least 1")?;
+                bad(
+                    c.ab_max_branching.is_finite() && c.ab_max_branching >= 0.0,
+                    "`ab_max_branching` must be a number >= 0",
+                )
+            }
         }
     }
 
@@ -410,6 +435,7 @@ impl BotSpec {
             BotSpec::Uci(c) => Box::new(UciBot::new(name, c.clone())?),
             BotSpec::Usi(c) => Box::new(UciBot::usi(name, c.clone())?),
             BotSpec::Gtp(c) => Box::new(GtpBot::new(name, c.clone())?),
+            BotSpec::Auto(c) => Box::new(AutoBot::new(name, c.clone())),
         })
     }
 
@@ -481,6 +507,39 @@ mod tests {
         );
         // A kind alone is still a bot.
         assert!(BotSpec::resolve("mcts").is_ok());
+    }
+
+    #[test]
+    fn mcts_enhancement_keys() {
+        // Defaults are left out of the inline form: existing presets read as before.
+        let s = BotSpec::parse_inline("mcts:iterations=500").unwrap();
+        assert_eq!(
+            s.inline(),
+            "mcts:eval_at_cap=false,exploration=1.0,iterations=500,material=1.0,mobility=0.05,playout_plies=200"
+        );
+        let s = BotSpec::parse_inline(
+            "mcts:solver=true,final=max,reuse=true,rollout=mast,mast_epsilon=0.2,mast_tau=0.5",
+        )
+        .unwrap();
+        let BotSpec::Mcts(c) = &s else { panic!() };
+        assert!(c.solver && c.reuse);
+        assert_eq!(c.final_move, super::super::mcts::FinalMove::Max);
+        assert_eq!(c.rollout, super::super::mcts::RolloutPolicy::Mast);
+        assert_eq!((c.mast_epsilon, c.mast_tau), (0.2, Some(0.5)));
+        let back = BotSpec::parse_inline(&s.inline()).unwrap();
+        assert_eq!(back.inline(), s.inline());
+        for (bad, key) in [
+            ("mcts:final=best", "final"),
+            ("mcts:rollout=nst", "rollout"),
+            ("mcts:mast_epsilon=2", "mast_epsilon"),
+            ("mcts:mast_tau=0", "mast_tau"),
+        ] {
+            let e = BotSpec::parse_inline(bad).unwrap_err();
+            assert!(
+                e.contains(key) || e.contains("unknown variant"),
+                "{bad}: {e}"
+            );
+        }
     }
 
     #[test]

@@ -80,6 +80,9 @@ impl Model for Nim {
     fn captures(&self, _: &u32) -> usize {
         0
     }
+    fn move_id(&self, m: &u32) -> Option<u64> {
+        Some(*m as u64)
+    }
     fn evaluate(&self, _: &NimState, _: &[u32]) -> Result<Vec<f64>, EngineError> {
         Ok(vec![0.0, 0.0])
     }
@@ -159,6 +162,9 @@ impl Model for TicTacToe {
     }
     fn captures(&self, _: &usize) -> usize {
         0
+    }
+    fn move_id(&self, m: &usize) -> Option<u64> {
+        Some(*m as u64)
     }
     fn evaluate(&self, _: &TttState, _: &[usize]) -> Result<Vec<f64>, EngineError> {
         Ok(vec![0.0, 0.0])
@@ -257,6 +263,9 @@ impl Model for Race {
     }
     fn captures(&self, _: &u32) -> usize {
         0
+    }
+    fn move_id(&self, m: &u32) -> Option<u64> {
+        Some(*m as u64)
     }
     fn evaluate(&self, s: &RaceState, _: &[u32]) -> Result<Vec<f64>, EngineError> {
         let mut v: Vec<f64> = s.pos.iter().map(|&p| p as f64).collect();
@@ -431,6 +440,9 @@ impl Model for TeamRace {
     }
     fn captures(&self, _: &u32) -> usize {
         0
+    }
+    fn move_id(&self, m: &u32) -> Option<u64> {
+        Some(*m as u64)
     }
     fn evaluate(&self, s: &RaceState, _: &[u32]) -> Result<Vec<f64>, EngineError> {
         Ok(s.pos.iter().map(|&p| p as f64).collect())

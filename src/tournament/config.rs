@@ -486,6 +486,8 @@ impl BotEntry {
             BotSpec::Alphabeta(c) => c.time_ms.is_none(),
             BotSpec::Mcts(c) => c.time_ms.is_none(),
             BotSpec::External(_) | BotSpec::Uci(_) | BotSpec::Usi(_) | BotSpec::Gtp(_) => false,
+            BotSpec::External(_) => false,
+            BotSpec::Auto(c) => c.time_ms.is_none(),
         };
         let own_ms = match &spec {
             BotSpec::Random(_) => None,
@@ -495,6 +497,7 @@ impl BotEntry {
             BotSpec::External(c) => Some(c.time_ms + c.startup_ms),
             BotSpec::Uci(c) | BotSpec::Usi(c) => Some(c.time_ms + c.startup_ms),
             BotSpec::Gtp(c) => Some(c.time_ms + c.startup_ms),
+            BotSpec::Auto(c) => c.time_ms,
         };
         BotEntry {
             name,
