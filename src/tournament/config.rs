@@ -486,7 +486,6 @@ impl BotEntry {
             BotSpec::Alphabeta(c) => c.time_ms.is_none(),
             BotSpec::Mcts(c) => c.time_ms.is_none(),
             BotSpec::External(_) | BotSpec::Uci(_) | BotSpec::Usi(_) | BotSpec::Gtp(_) => false,
-            BotSpec::External(_) => false,
             BotSpec::Auto(c) => c.time_ms.is_none(),
         };
         let own_ms = match &spec {
