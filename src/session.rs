@@ -72,7 +72,7 @@ pub fn outcome_json(g: &Game, o: &Outcome) -> Value {
 /// The state as JSON: pieces by position, reserves, whose turn, last move.
 pub fn state_json(g: &Game, s: &State) -> Value {
     let mut pieces = vec![];
-    for (i, c) in s.cells.iter().enumerate() {
+    for (i, c) in s.cells().iter().enumerate() {
         if let Some(x) = c {
             let attrs: Vec<&str> = (0..g.attributes.len())
                 .filter(|&a| x.attrs.get(a))
@@ -93,17 +93,17 @@ pub fn state_json(g: &Game, s: &State) -> Value {
     }
     let np = g.pieces.len();
     let mut reserves = vec![];
-    for (slot, &n) in s.reserves.iter().enumerate() {
+    for (slot, &n) in s.reserves().iter().enumerate() {
         if n > 0 {
             reserves.push(json!({"player": g.players[slot / np].name, "piece": g.pieces[slot % np].name, "count": n}));
         }
     }
-    let turn = &g.turn_order.entries[s.turn];
+    let turn = &g.turn_order.entries[s.turn()];
     json!({
         "to_move": g.players[turn.player.idx()].name,
-        "ply": s.ply,
-        "last_from": s.last_from.map(|p| g.board.pos_name(p).to_string()),
-        "last_to": s.last_to.map(|p| g.board.pos_name(p).to_string()),
+        "ply": s.ply(),
+        "last_from": s.last_from().map(|p| g.board.pos_name(p).to_string()),
+        "last_to": s.last_to().map(|p| g.board.pos_name(p).to_string()),
         "pieces": pieces,
         "reserves": reserves,
     })

@@ -22,7 +22,7 @@ fn compare(game: &Game, s: &State, what: &str) -> usize {
         for t in 0..game.pieces.len() {
             let t = dagaz::compile::PieceType(t as u16);
             let mut forward = Ok(false);
-            for (i, x) in s.cells.iter().enumerate() {
+            for (i, x) in s.cells().iter().enumerate() {
                 if x.is_some_and(|x| x.owner == player && x.kind == t) {
                     let pos = Pos(i as u16);
                     match gen::attacked_by_forward(game, s, pos, player, false, None, None) {
@@ -47,7 +47,7 @@ fn compare(game: &Game, s: &State, what: &str) -> usize {
     }
     let mut types: Vec<Option<MoveType>> = vec![None];
     types.extend((0..game.move_types.len().min(2)).map(|t| Some(MoveType(t as u16))));
-    for pos in 0..s.cells.len() {
+    for pos in 0..s.cells().len() {
         let pos = Pos(pos as u16);
         for (p, info) in game.players.iter().enumerate() {
             if info.random {
@@ -73,7 +73,7 @@ fn compare(game: &Game, s: &State, what: &str) -> usize {
                     if !defended && mt.is_none() && game.players.len() <= 8 {
                         // The test the `checkmated` rule makes, with the types each side has on the board.
                         let mut present = vec![0u64; game.players.len()];
-                        for x in s.cells.iter().flatten().filter(|x| !x.dead) {
+                        for x in s.cells().iter().flatten().filter(|x| !x.dead) {
                             present[x.owner.idx()] |= attack::type_bit(x.kind);
                         }
                         let masked = attack::attacked_by_present(game, s, pos, player, &present)
@@ -107,9 +107,9 @@ fn check_game(game: &Game, what: &str, games: u64, plies: u32, every: u32, most:
         }
         let mut rng = game_rng(11, g);
         let mut s = engine.initial();
-        while s.ply < plies && n < most && t.elapsed().as_secs() < 3 {
-            if s.ply % every == 0 {
-                n += compare(game, &s, &format!("{what} game {g} ply {}", s.ply));
+        while s.ply() < plies && n < most && t.elapsed().as_secs() < 3 {
+            if s.ply() % every == 0 {
+                n += compare(game, &s, &format!("{what} game {g} ply {}", s.ply()));
             }
             let Ok(moves) = engine.legal_moves(&s) else {
                 break;

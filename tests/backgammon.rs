@@ -367,7 +367,7 @@ fn random_games_end_with_all_checkers_borne_off_and_the_hash_stays_whole() {
     let mut rng = dagaz::engine::playout::game_rng(3, 0);
     let mut s = e.initial();
     for _ in 0..2000 {
-        assert_eq!(s.hash, s.full_hash());
+        assert_eq!(s.hash(), s.full_hash());
         let ms = e.legal_moves(&s).unwrap();
         if e.outcome(&s, &ms, &[]).unwrap().is_some() {
             return;
@@ -381,7 +381,7 @@ fn random_games_end_with_all_checkers_borne_off_and_the_hash_stays_whole() {
                 .iter()
                 .map(|p| count(&g, &s, side, &p.name) as i32)
                 .sum();
-            assert_eq!(n, 15, "{side} at ply {}", s.ply);
+            assert_eq!(n, 15, "{side} at ply {}", s.ply());
         }
     }
     panic!("no end in 2000 plies");

@@ -68,7 +68,7 @@ fn stapeldammen_captures_take_tops_and_a_column_may_be_jumped_again() {
         "{name}"
     );
     let after = Engine::new(&game).apply(&s, ring);
-    assert_eq!(after.hash, after.full_hash());
+    assert_eq!(after.hash(), after.full_hash());
     // Five prisoners under the White man on f6; every Red column of the ring is gone.
     assert_eq!(height(&game, &after, "f6"), 6, "{name}");
     for sq in ["e5", "e7", "c7", "c5", "d4"] {
@@ -174,8 +174,8 @@ fn the_hash_stays_whole_and_columns_form_in_random_games() {
             let mut rng = game_rng(3, g);
             let mut s = engine.initial();
             for _ in 0..200 {
-                assert_eq!(s.hash, s.full_hash(), "{file} game {g} ply {}", s.ply);
-                for i in 0..s.cells.len() {
+                assert_eq!(s.hash(), s.full_hash(), "{file} game {g} ply {}", s.ply());
+                for i in 0..s.cells().len() {
                     tallest = tallest.max(s.height(dagaz::compile::Pos(i as u16)));
                 }
                 let ms = engine.legal_moves(&s).unwrap();

@@ -40,18 +40,19 @@ fn check_counts(name: &str, game: &dagaz::Game, games: u64) -> usize {
             let walked = walking
                 .count(game, &s, &mut counter)
                 .expect("a small position");
-            assert_eq!(walked, c, "{name} game {g} ply {}: walked", s.ply);
+            assert_eq!(walked, c, "{name} game {g} ply {}: walked", s.ply());
             assert_eq!(
-                counter.prefixes, prefixes,
+                counter.prefixes,
+                prefixes,
                 "{name} game {g} ply {}: walked",
-                s.ply
+                s.ply()
             );
-            assert_eq!(c.total(), listed.len(), "{name} game {g} ply {}", s.ply);
+            assert_eq!(c.total(), listed.len(), "{name} game {g} ply {}", s.ply());
             assert_eq!(
                 c.moves == 0,
                 listed.iter().all(|m| m.is_pass()),
                 "{name} game {g} ply {}: only passes",
-                s.ply
+                s.ply()
             );
             if engine.outcome_of_list(&s, &list, &[]).unwrap().is_some() || listed.is_empty() {
                 break;
@@ -64,16 +65,17 @@ fn check_counts(name: &str, game: &dagaz::Game, games: u64) -> usize {
                 plan.build(game, &mut s, c, i, &mut counter, &mut built)
                     .unwrap();
                 assert_eq!(
-                    s, before,
+                    s,
+                    before,
                     "{name} game {g} ply {}: build changed the state",
-                    s.ply
+                    s.ply()
                 );
                 assert_eq!(built.len(), 1);
                 assert_eq!(
                     built.to_move(0),
                     listed[i],
                     "{name} game {g} ply {}: move {i} of {}",
-                    s.ply,
+                    s.ply(),
                     listed.len()
                 );
             }

@@ -39,7 +39,7 @@ fn same_play(engine: &Engine, s: &State, list: &MoveList, what: &str) {
         let mut y = s.clone();
         engine.play(&mut y, &list.to_move(i));
         assert_eq!(x, y, "{what}: move {i} played");
-        assert_eq!(x.hash, x.full_hash(), "{what}: move {i}: hash");
+        assert_eq!(x.hash(), x.full_hash(), "{what}: move {i}: hash");
     }
 }
 
@@ -55,7 +55,7 @@ fn check(name: &str, game: &Game, games: u64, plies: u32, boards: u64) -> (usize
         let mut s = engine.initial();
         for _ in 0..plies {
             positions += 1;
-            let what = format!("{name} game {g} ply {}", s.ply);
+            let what = format!("{name} game {g} ply {}", s.ply());
             longest = longest.max(same_lists(&engine, &s, &mut a, &mut b, &what));
             if a.is_empty() || engine.outcome_of_list(&s, &a, &[]).unwrap().is_some() {
                 break;
@@ -77,7 +77,7 @@ fn check(name: &str, game: &Game, games: u64, plies: u32, boards: u64) -> (usize
     for k in 0..boards {
         let mut rng = game_rng(23, k);
         let mut s = engine.initial();
-        for p in 0..s.cells.len() {
+        for p in 0..s.cells().len() {
             s.set(Pos(p as u16), None);
         }
         let density = 2 + below(&mut rng, 5);
@@ -96,7 +96,7 @@ fn check(name: &str, game: &Game, games: u64, plies: u32, boards: u64) -> (usize
                 );
             }
         }
-        s.turn = below(&mut rng, game.turn_order.entries.len());
+        s.set_turn(below(&mut rng, game.turn_order.entries.len()));
         positions += 1;
         let what = format!("{name} board {k}");
         longest = longest.max(same_lists(&engine, &s, &mut a, &mut b, &what));
@@ -333,8 +333,8 @@ fn english_checkers_plays_the_same_games_through_the_kernel() {
         loop {
             engine.legal_into(&s, &mut a).unwrap();
             engine.legal_into_general(&s, &mut b).unwrap();
-            assert_eq!(a.to_moves(), b.to_moves(), "game {g} ply {}", s.ply);
-            if a.is_empty() || s.ply > 500 {
+            assert_eq!(a.to_moves(), b.to_moves(), "game {g} ply {}", s.ply());
+            if a.is_empty() || s.ply() > 500 {
                 break;
             }
             let i = below(&mut rng, a.len());
@@ -377,11 +377,11 @@ fn relocate_is_two_sets() {
     let game = dagaz::load::load_game(&path, &dagaz::load::VariantSel::First).unwrap();
     let engine = Engine::new(&game);
     let s0 = engine.initial();
-    let occupied: Vec<Pos> = (0..s0.cells.len() as u16)
+    let occupied: Vec<Pos> = (0..s0.cells().len() as u16)
         .map(Pos)
         .filter(|&p| s0.get(p).is_some())
         .collect();
-    let empty: Vec<Pos> = (0..s0.cells.len() as u16)
+    let empty: Vec<Pos> = (0..s0.cells().len() as u16)
         .map(Pos)
         .filter(|&p| s0.get(p).is_none())
         .collect();
@@ -406,7 +406,7 @@ fn relocate_is_two_sets() {
                 b.set(from, None);
                 b.set(to, Some(new));
                 assert_eq!(a, b, "{from:?} -> {to:?} as {new:?}");
-                assert_eq!(a.hash, a.full_hash());
+                assert_eq!(a.hash(), a.full_hash());
                 for pl in 0..2 {
                     assert_eq!(a.occupancy(Player(pl)), b.occupancy(Player(pl)));
                 }

@@ -155,22 +155,22 @@ fn dump(game: &Game, s: &State, out: &mut String) {
             out.push_str(" dead");
         }
     };
-    let entry = game.turn_order.entries.get(s.turn);
+    let entry = game.turn_order.entries.get(s.turn());
     let _ = writeln!(
         out,
         "turn {} {}\nply {}\npasses {}",
-        s.turn,
+        s.turn(),
         entry.map_or("?", |e| game.players[e.player.idx()].name.as_str()),
-        s.ply,
-        s.passes
+        s.ply(),
+        s.passes()
     );
     let pos = |p: Option<dagaz::compile::Pos>| {
         p.map_or("-".to_string(), |p| {
             game.board.positions[p.idx()].name.clone()
         })
     };
-    let _ = writeln!(out, "last {} {}", pos(s.last_from), pos(s.last_to));
-    for (i, c) in s.cells.iter().enumerate() {
+    let _ = writeln!(out, "last {} {}", pos(s.last_from()), pos(s.last_to()));
+    for (i, c) in s.cells().iter().enumerate() {
         let Some(p) = c else { continue };
         out.push_str(&game.board.positions[i].name);
         piece(out, p);
@@ -189,7 +189,7 @@ fn dump(game: &Game, s: &State, out: &mut String) {
         }
     }
     let np = game.pieces.len().max(1);
-    for (slot, &n) in s.reserves.iter().enumerate() {
+    for (slot, &n) in s.reserves().iter().enumerate() {
         if n != 0 {
             let _ = writeln!(
                 out,
@@ -202,7 +202,7 @@ fn dump(game: &Game, s: &State, out: &mut String) {
     for v in &game.variables {
         let n = if v.per_player { game.players.len() } else { 1 };
         for k in 0..n {
-            let value = s.vars.get(v.slot + k).copied().unwrap_or(0);
+            let value = s.vars().get(v.slot + k).copied().unwrap_or(0);
             if v.per_player {
                 let _ = writeln!(out, "var {} {} {value}", v.name, game.players[k].name);
             } else {

@@ -273,13 +273,13 @@ fn go_area_scoring_counts_stones_and_territory_with_komi() {
     let black = ["a3", "b3", "c3", "d3", "e3"];
     let white = ["a1", "b1", "c1", "d1", "e1", "a2", "b2", "c2"];
     let mut s = stones(&g, "Black", &black, &white);
-    s.passes = 2;
+    s.set_passes(2);
     let moves = e.legal_moves(&s).unwrap();
     let out = e.outcome(&s, &moves, &[]).unwrap().expect("two passes end");
     assert_eq!(out.results, vec![-1, 1], "White wins by half a point");
     // Without c2, White has 7: Black wins by 8 - 7.5. Counting stones alone, White (7) would beat Black (5).
     let mut s = stones(&g, "Black", &black, &white[..7]);
-    s.passes = 2;
+    s.set_passes(2);
     let moves = e.legal_moves(&s).unwrap();
     let out = e.outcome(&s, &moves, &[]).unwrap().expect("two passes end");
     assert_eq!(out.results, vec![1, -1], "Black wins by half a point");

@@ -127,7 +127,7 @@ fn compare_flanks(name: &str, game: &Game, state: &State, player: Player) -> usi
             assert!(!has_flank(&general));
             for at in 0..game.board.positions.len() {
                 let at = Pos(at as u16);
-                if !drop && state.cells[at.idx()].is_none() {
+                if !drop && state.cells()[at.idx()].is_none() {
                     continue;
                 }
                 let drop = drop.then_some((PieceType(t as u16), false));
@@ -138,7 +138,7 @@ fn compare_flanks(name: &str, game: &Game, state: &State, player: Player) -> usi
                 let (rb, sb) =
                     dagaz::engine::run::trace(game, state, player, &general, at, drop, &mut b);
                 let (ra, rb) = (ra.map_err(|e| e.to_string()), rb.map_err(|e| e.to_string()));
-                let here = format!("{name} ply {} at {at:?}", state.ply);
+                let here = format!("{name} ply {} at {at:?}", state.ply());
                 assert_eq!(ra, rb, "{here}: result");
                 assert_eq!(sa, sb, "{here}: steps");
                 assert_eq!(format!("{a:?}"), format!("{b:?}"), "{here}: parts");

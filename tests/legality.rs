@@ -48,13 +48,13 @@ fn accepted_candidates_are_the_legal_moves() {
         for g in 0..games {
             let mut rng = game_rng(5, g);
             let mut s = engine.initial();
-            while s.ply < plies {
+            while s.ply() < plies {
                 let legal = engine.legal_moves(&s).unwrap();
                 assert_eq!(
                     accepted(&engine, &s),
                     legal,
                     "{file} game {g} ply {}:\n{}",
-                    s.ply,
+                    s.ply(),
                     position::format(&game, &s)
                 );
                 positions += 1;

@@ -19,14 +19,15 @@ const TRIED: usize = 12;
 fn check_occupancy(engine: &Engine, what: &str, s: &State) {
     for p in 0..engine.game.players.len() {
         let player = dagaz::compile::Player(p as u8);
-        let scanned: Vec<usize> = (0..s.cells.len())
-            .filter(|&i| s.cells[i].is_some_and(|x| x.owner == player))
+        let scanned: Vec<usize> = (0..s.cells().len())
+            .filter(|&i| s.cells()[i].is_some_and(|x| x.owner == player))
             .collect();
         let kept: Vec<usize> = s.pieces_of(player).map(|q| q.idx()).collect();
         assert_eq!(
-            kept, scanned,
+            kept,
+            scanned,
             "{what} ply {}: occupancy of player {p}",
-            s.ply
+            s.ply()
         );
     }
 }
@@ -45,15 +46,17 @@ fn check_round_trip(engine: &Engine, what: &str, s: &State, undo: &mut Undo) -> 
         let copied = engine.apply(s, m);
         engine.make(&mut work, m, undo);
         assert_eq!(
-            work, copied,
+            work,
+            copied,
             "{what} ply {}: make {:?} differs from apply",
-            s.ply, m
+            s.ply(),
+            m
         );
         assert_eq!(
-            work.hash,
+            work.hash(),
             work.full_hash(),
             "{what} ply {}: hash after make",
-            s.ply
+            s.ply()
         );
         check_occupancy(engine, what, &work);
         check_occupancy(engine, what, &copied);
@@ -62,19 +65,25 @@ fn check_round_trip(engine: &Engine, what: &str, s: &State, undo: &mut Undo) -> 
             if let Some(m2) = next.get(next.len() / 2) {
                 let copied2 = engine.apply(&work, m2);
                 engine.make(&mut work, m2, undo);
-                assert_eq!(work, copied2, "{what} ply {}: second make", s.ply);
+                assert_eq!(work, copied2, "{what} ply {}: second make", s.ply());
                 engine.unmake(&mut work, undo);
                 assert_eq!(
-                    work, copied,
+                    work,
+                    copied,
                     "{what} ply {}: undo of the second move",
-                    s.ply
+                    s.ply()
                 );
             }
         }
         engine.unmake(&mut work, undo);
         check_occupancy(engine, what, &work);
-        assert_eq!(&work, s, "{what} ply {}: undo of {:?}", s.ply, m);
-        assert_eq!(work.hash, s.hash, "{what} ply {}: hash after undo", s.ply);
+        assert_eq!(&work, s, "{what} ply {}: undo of {:?}", s.ply(), m);
+        assert_eq!(
+            work.hash(),
+            s.hash(),
+            "{what} ply {}: hash after undo",
+            s.ply()
+        );
         assert_eq!(undo.depth(), 0);
         first_after.get_or_insert(copied);
     }
@@ -164,12 +173,12 @@ fn the_move_buffer_lists_the_legal_moves_whole_and_as_handles() {
                 for _ in 0..60 {
                     let moves = engine.legal_moves(&s).unwrap();
                     engine.legal_into(&s, &mut whole).unwrap();
-                    assert_eq!(whole.to_moves(), moves, "{what} ply {}", s.ply);
+                    assert_eq!(whole.to_moves(), moves, "{what} ply {}", s.ply());
                     engine.legal_into(&s, &mut lazy).unwrap();
-                    assert_eq!(lazy.len(), moves.len(), "{what} ply {}", s.ply);
+                    assert_eq!(lazy.len(), moves.len(), "{what} ply {}", s.ply());
                     for (i, m) in moves.iter().enumerate() {
                         let r = engine.resolve(&s, &mut lazy, i).unwrap();
-                        assert_eq!(&lazy.to_move(r), m, "{what} ply {} move {i}", s.ply);
+                        assert_eq!(&lazy.to_move(r), m, "{what} ply {} move {i}", s.ply());
                     }
                     if moves.is_empty() || engine.outcome(&s, &moves, &[]).unwrap().is_some() {
                         break;

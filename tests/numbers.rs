@@ -155,7 +155,7 @@ fn a_player_variable_counter_ends_the_game() {
         );
         assert_eq!(moves.len(), 1);
         s = e.apply(&s, &moves[0]);
-        assert_eq!(s.hash, s.full_hash());
+        assert_eq!(s.hash(), s.full_hash());
     }
     // A has made three moves, B two.
     let text = position::format(&g, &s);
@@ -190,7 +190,7 @@ fn variables_are_part_of_the_hash_and_the_position() {
     let b = position::parse(&g, "turn A\npiece A P a1\npiece B P a2\nvar steps B 1\n").unwrap();
     assert_ne!(a.key(), b.key());
     assert_ne!(a, b);
-    assert_eq!(b.hash, b.full_hash());
+    assert_eq!(b.hash(), b.full_hash());
     // The position format keeps them.
     let back = position::parse(&g, &position::format(&g, &b)).unwrap();
     assert_eq!(back, b);
@@ -301,7 +301,7 @@ fn an_integer_attribute_is_decremented_and_the_piece_removed_at_zero() {
     let m = e.legal_moves(&s).unwrap();
     assert_eq!(m.len(), 1);
     let s = e.apply(&s, &m[0]);
-    assert_eq!(s.hash, s.full_hash());
+    assert_eq!(s.hash(), s.full_hash());
     assert!(
         position::format(&g, &s).contains("piece B P b1 hp=1"),
         "{}",
@@ -310,7 +310,7 @@ fn an_integer_attribute_is_decremented_and_the_piece_removed_at_zero() {
     // B has no enemy to its east: no move. Give the turn back to A: the second strike removes b1.
     let mut s2 =
         position::parse(&g, &position::format(&g, &s).replace("turn B", "turn A")).unwrap();
-    s2.turn = 0;
+    s2.set_turn(0);
     let m = e.legal_moves(&s2).unwrap();
     assert_eq!(m.len(), 1);
     assert_eq!(m[0].captures(), 1);

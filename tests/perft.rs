@@ -580,8 +580,8 @@ fn xiangqi_start_converts() {
     let fen = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
     let parsed = position::parse(&game, &xiangqi_fen(fen)).unwrap();
     let initial = engine_for(&game).initial();
-    assert_eq!(parsed.cells, initial.cells);
-    assert_eq!(parsed.turn, initial.turn);
+    assert_eq!(parsed.cells(), initial.cells());
+    assert_eq!(parsed.turn(), initial.turn());
 }
 
 /// Shogi: the reference has the start position only (the game's own initial state).
@@ -630,8 +630,8 @@ fn draughts_start_positions_convert() {
         let engine = engine_for(&game);
         let parsed = position::parse(&game, &convert(fen)).unwrap();
         let initial = engine.initial();
-        assert_eq!(parsed.cells, initial.cells, "{file}: {fen}");
-        assert_eq!(parsed.turn, initial.turn, "{file}: {fen}");
+        assert_eq!(parsed.cells(), initial.cells(), "{file}: {fen}");
+        assert_eq!(parsed.turn(), initial.turn(), "{file}: {fen}");
     }
 }
 

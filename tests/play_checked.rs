@@ -34,8 +34,11 @@ fn find(engine: &Engine, s: &State, text: &str) -> Move {
 fn refused(engine: &Engine, s: &State, m: &Move) -> IllegalMove {
     let mut work = s.clone();
     let err = engine.play_checked(&mut work, m).unwrap_err();
-    assert_eq!(work.cells, s.cells, "a refused move changed the board");
-    assert_eq!((work.turn, work.ply, work.hash), (s.turn, s.ply, s.hash));
+    assert_eq!(work.cells(), s.cells(), "a refused move changed the board");
+    assert_eq!(
+        (work.turn(), work.ply(), work.hash()),
+        (s.turn(), s.ply(), s.hash())
+    );
     err
 }
 
@@ -48,10 +51,10 @@ fn a_legal_move_is_played_as_play_plays_it() {
         let (mut checked, mut unchecked) = (start.clone(), start.clone());
         engine.play_checked(&mut checked, &m).unwrap();
         engine.play(&mut unchecked, &m);
-        assert_eq!(checked.cells, unchecked.cells);
+        assert_eq!(checked.cells(), unchecked.cells());
         assert_eq!(
-            (checked.turn, checked.ply, checked.hash),
-            (unchecked.turn, unchecked.ply, unchecked.hash)
+            (checked.turn(), checked.ply(), checked.hash()),
+            (unchecked.turn(), unchecked.ply(), unchecked.hash())
         );
     }
 }

@@ -48,7 +48,7 @@ fn check_generators_skipped(name: &str, game: &Game, games: u64, plies: u32) -> 
                 .filter(|&i| !list.is_pass(i))
                 .map(|i| effect_of(&list, i))
                 .collect();
-            let entry = &game.turn_order.entries[s.turn];
+            let entry = &game.turn_order.entries[s.turn()];
             plan.generators(game, &s, entry.moves_as, &mut gens);
             let mut got = vec![];
             for &gen in &gens {
@@ -61,7 +61,7 @@ fn check_generators_skipped(name: &str, game: &Game, games: u64, plies: u32) -> 
                     assert!(
                         em.is_empty(),
                         "{name} game {g} ply {}: {gen:?} skipped but yields",
-                        s.ply
+                        s.ply()
                     );
                     skipped += 1;
                 }
@@ -80,10 +80,10 @@ fn check_generators_skipped(name: &str, game: &Game, games: u64, plies: u32) -> 
             let mut listed: Vec<_> = gens.iter().map(|g| (g.at, g.prog, g.drop)).collect();
             slotted.sort();
             listed.sort();
-            assert_eq!(slotted, listed, "{name} game {g} ply {}: slots", s.ply);
+            assert_eq!(slotted, listed, "{name} game {g} ply {}: slots", s.ply());
             want.sort();
             got.sort();
-            assert_eq!(got, want, "{name} game {g} ply {}", s.ply);
+            assert_eq!(got, want, "{name} game {g} ply {}", s.ply());
             if engine.outcome_of_list(&s, &list, &[]).unwrap().is_some() || list.is_empty() {
                 break;
             }
@@ -152,7 +152,7 @@ fn the_draw_is_uniform() {
     engine.legal_into(&s, &mut list).unwrap();
     let k = list.len();
     assert_eq!(k, 22);
-    let entry = &game.turn_order.entries[s.turn];
+    let entry = &game.turn_order.entries[s.turn()];
     let (mut gens, mut em) = (vec![], Emissions::default());
     let n = 44_000;
     let mut rng = game_rng(17, 0);

@@ -26,7 +26,7 @@ fn has(moves: &[String], m: &str) -> bool {
 fn hand(game: &Game, s: &dagaz::engine::State, player: &str, kind: &str) -> u32 {
     let p = game.player(player).unwrap();
     let t = game.pieces.iter().position(|x| x.name == kind).unwrap();
-    s.reserves[p.idx() * game.pieces.len() + t]
+    s.reserves()[p.idx() * game.pieces.len() + t]
 }
 
 #[test]

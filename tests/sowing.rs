@@ -668,7 +668,8 @@ fn corpus_ohvalhu_relays_sows_again_and_captures_with_the_module() {
     let after = play(&g, &s, "h1 Seed@X1");
     assert_eq!(corpus_seeds(&g, &after, "X1"), 1);
     assert_eq!(
-        g.turn_order.entries[after.turn].player, g.turn_order.entries[s.turn].player,
+        g.turn_order.entries[after.turn()].player,
+        g.turn_order.entries[s.turn()].player,
         "a last seed in the store: the mover plays again"
     );
     let after = play(&g, &s, "g1 Seed@X1 a2");
@@ -683,8 +684,8 @@ fn corpus_ohvalhu_relays_sows_again_and_captures_with_the_module() {
         assert_eq!(corpus_seeds(&g, &after, at), n, "{at}");
     }
     assert_ne!(
-        g.turn_order.entries[after.turn].player,
-        g.turn_order.entries[s.turn].player
+        g.turn_order.entries[after.turn()].player,
+        g.turn_order.entries[s.turn()].player
     );
     // A dead pit (b1) is passed over: c1's two seeds go to a1 and the store.
     let text = corpus_rows(&[0, 0, 2, 0, 0, 0, 0, 1], &[1; 8], 0, 0, "South")

@@ -265,7 +265,7 @@ fn columns_round_trip_through_the_position_format() {
     let text = "turn White\nply 0\npiece Black Soldier d4\npiece White Officer d4\npiece Black Soldier d4\n\
                 piece White Soldier c3\n";
     let s = position::parse(&game, text).unwrap();
-    assert_eq!(s.hash, s.full_hash());
+    assert_eq!(s.hash(), s.full_hash());
     assert_eq!(
         column(&game, &s, "d4"),
         ["Black Soldier", "White Officer", "Black Soldier"]
@@ -295,12 +295,12 @@ fn the_hash_of_columns_is_whole_along_random_games() {
             let mut rng = game_rng(11, g);
             let mut s = engine.initial();
             for _ in 0..300 {
-                assert_eq!(s.hash, s.full_hash(), "{file} game {g} ply {}", s.ply);
+                assert_eq!(s.hash(), s.full_hash(), "{file} game {g} ply {}", s.ply());
                 // Two positions that differ only under a top have different keys: the format says so too.
                 let again = position::parse(&game, &position::format(&game, &s)).unwrap();
-                assert_eq!(again.hash, s.hash, "{file} game {g} ply {}", s.ply);
+                assert_eq!(again.hash(), s.hash(), "{file} game {g} ply {}", s.ply());
                 columns += s
-                    .columns
+                    .columns()
                     .iter()
                     .flat_map(|c| c.iter())
                     .filter(|c| !c.is_empty())
@@ -387,7 +387,7 @@ fn carry_moves_the_top_of_a_column_and_leaves_the_rest() {
     let two = engine.apply(&s, &ms[2].1);
     assert_eq!((height(&two, "a1"), height(&two, "a2")), (1, 2));
     for st in [&whole, &one, &two] {
-        assert_eq!(st.hash, st.full_hash());
+        assert_eq!(st.hash(), st.full_hash());
     }
 }
 

@@ -249,7 +249,7 @@ fn an_extra_turn_is_earned_by_the_move() {
     assert_eq!(m.notation(&g), "a4-a5");
     let s = e.apply(&s, m);
     assert_eq!(e.to_move(&s), a, "reaching a5 gives A another turn");
-    assert_eq!(s.ply, 3);
+    assert_eq!(s.ply(), 3);
 
     // The same step with and without the extra turn are two moves, not one merged.
     let g = compile(&format!(
@@ -385,27 +385,27 @@ fn labels_and_jumps_send_the_turn_order_to_another_stage() {
     };
     let s = e.initial();
     let s = play(&s, "a3-a4");
-    assert_eq!((e.to_move(&s), s.turn), (b, 1));
+    assert_eq!((e.to_move(&s), s.turn()), (b, 1));
     let s = play(&s, "a1-a2");
     assert_eq!(
-        (e.to_move(&s), s.turn),
+        (e.to_move(&s), s.turn()),
         (a, 0),
         "(goto opening) loops the opening"
     );
     let s = play(&s, "a4-a5");
     assert_eq!(
-        (e.to_move(&s), s.turn),
+        (e.to_move(&s), s.turn()),
         (b, 3),
         "a5 sends the order to main-b"
     );
     let s = play(&s, "a2-a1");
     assert_eq!(
-        (e.to_move(&s), s.turn),
+        (e.to_move(&s), s.turn()),
         (a, 2),
         "(goto main) after B's main turn"
     );
     let s = play(&s, "a5-a4");
-    assert_eq!((e.to_move(&s), s.turn), (b, 3));
+    assert_eq!((e.to_move(&s), s.turn()), (b, 3));
 }
 
 #[test]

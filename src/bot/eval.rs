@@ -50,13 +50,13 @@ impl Evaluator {
     /// Material per player: pieces on the board and in reserve.
     pub fn material(&self, game: &Game, s: &State) -> Vec<f64> {
         let mut m = vec![0.0; game.players.len()];
-        for p in s.cells.iter().flatten() {
+        for p in s.cells().iter().flatten() {
             if !p.dead {
                 m[p.owner.idx()] += self.values[p.kind.idx()];
             }
         }
         let np = game.pieces.len().max(1);
-        for (slot, &n) in s.reserves.iter().enumerate() {
+        for (slot, &n) in s.reserves().iter().enumerate() {
             if n > 0 && slot % np < self.values.len() {
                 m[slot / np] += n as f64 * self.values[slot % np];
             }
@@ -92,9 +92,9 @@ impl Evaluator {
             }
             if q == mover.idx() {
                 mob[q] = moves as f64;
-            } else if let Some(turn) = next_turn_of(game, s.turn, Player(q as u8)) {
+            } else if let Some(turn) = next_turn_of(game, s.turn(), Player(q as u8)) {
                 let t = copy.get_or_insert_with(|| s.clone());
-                t.turn = turn;
+                t.set_turn(turn);
                 mob[q] = engine.count_legal(t)? as f64;
             }
         }
@@ -246,10 +246,10 @@ pub fn piece_values(engine: &Engine) -> Vec<f64> {
 fn estimate_mobility(engine: &Engine, t: usize) -> f64 {
     let game = engine.game;
     let mut empty = engine.initial();
-    for i in 0..empty.cells.len() {
+    for i in 0..empty.cells().len() {
         empty.set(Pos(i as u16), None);
     }
-    for slot in 0..empty.reserves.len() {
+    for slot in 0..empty.reserves().len() {
         empty.set_reserve(slot, 0);
     }
     // One turn entry per distinct (pieces moved, move type).
@@ -281,7 +281,7 @@ fn estimate_mobility(engine: &Engine, t: usize) -> f64 {
         for &pos in positions.iter().step_by(stride) {
             let pos = Pos(pos as u16);
             let mut s = empty.clone();
-            s.turn = turn;
+            s.set_turn(turn);
             s.set(
                 pos,
                 Some(Piece {

@@ -350,7 +350,7 @@ impl Model for EngineModel<'_, '_> {
         plies: u32,
         rng: &mut ChaCha8Rng,
     ) -> Result<Option<Vec<i8>>, EngineError> {
-        let limit = s.ply.saturating_add(plies);
+        let limit = s.ply().saturating_add(plies);
         let r = crate::engine::playout::random_game_from(self.engine, s, history, rng, limit)?;
         Ok(r.outcome.map(|o| o.results))
     }

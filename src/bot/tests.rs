@@ -30,7 +30,7 @@ fn play(game: &Game, bots: &mut [Box<dyn Bot>], seed: u64, max_plies: u32) -> Pl
                 results: Some(o.results),
             };
         }
-        if s.ply >= max_plies {
+        if s.ply() >= max_plies {
             return Played {
                 moves: moves_played,
                 results: None,
@@ -85,7 +85,7 @@ fn same_seed_same_game_for_every_kind() {
 fn position(game: &Game, pieces: &[(&str, bool)]) -> crate::engine::State {
     let engine = Engine::new(game);
     let mut s = engine.initial();
-    for i in 0..s.cells.len() {
+    for i in 0..s.cells().len() {
         s.set(crate::compile::Pos(i as u16), None);
     }
     for &(at, white) in pieces {
@@ -282,7 +282,7 @@ fn figures() {
 fn chess_position(game: &Game, pieces: &[(&str, &str, bool)]) -> crate::engine::State {
     let engine = Engine::new(game);
     let mut s = engine.initial();
-    for i in 0..s.cells.len() {
+    for i in 0..s.cells().len() {
         s.set(crate::compile::Pos(i as u16), None);
     }
     for &(at, name, white) in pieces {

@@ -69,33 +69,33 @@ fn var_key(slot: usize, value: i32) -> u64 {
 /// Everything that changes during a game.
 #[derive(Debug, PartialEq, Eq)]
 pub struct State {
-    pub cells: Vec<Option<Piece>>,
+    pub(in crate::engine) cells: Vec<Option<Piece>>,
     /// `reserves[player * pieces + type]`.
-    pub reserves: Vec<u32>,
+    pub(in crate::engine) reserves: Vec<u32>,
     /// Index into the game's turn order.
-    pub turn: usize,
+    pub(in crate::engine) turn: usize,
     /// Plies played since the start.
-    pub ply: u32,
+    pub(in crate::engine) ply: u32,
     /// Passes made in a row just before this state (`pass turn forced` ends the game when every player has
     /// had to pass in turn).
-    pub passes: u32,
-    pub last_from: Option<Pos>,
-    pub last_to: Option<Pos>,
+    pub(in crate::engine) passes: u32,
+    pub(in crate::engine) last_from: Option<Pos>,
+    pub(in crate::engine) last_to: Option<Pos>,
     /// The player who made the last move or pass (the player of the turn-order entry it was played in), `None`
     /// at the start and in a position read from text. Set by every play of a move, so exact after an extra
     /// turn, a `goto-turn` or a turn-order `goto`; `caused-repetition` reads it. Not part of the hash or the
     /// key: a position is the board and the player to move, whoever moved last.
-    pub last_mover: Option<Player>,
+    pub(in crate::engine) last_mover: Option<Player>,
     /// Game and player variables (`Game::variables`, by slot); empty in games without.
-    pub vars: Vec<i32>,
+    pub(in crate::engine) vars: Vec<i32>,
     /// Columns (`(stacks)`, see `super::stack`): per position, the pieces under the one in `cells`, from the
     /// one just under it down to the bottom. Empty in games without stacks, which so pay nothing for them.
     /// Boxed and optional so that copying or dropping a state of such a game costs one test.
-    pub columns: Option<Box<Vec<Vec<Piece>>>>,
+    pub(in crate::engine) columns: Option<Box<Vec<Vec<Piece>>>>,
     /// Zobrist hash of the cells and reserves (the turn is mixed in by [`State::key`]).
-    pub hash: u64,
+    pub(in crate::engine) hash: u64,
     /// Earlier positions, for `forbid-repetition` (ko, superko; `engine/groups.rs`); empty in other games.
-    pub past: super::groups::Past,
+    pub(in crate::engine) past: super::groups::Past,
     /// Per player, the positions holding one of its pieces (dead ones included), as a bitset of
     /// `occupancy_words` words from `player * occupancy_words`: kept by [`State::set`] and by `unmake`, so
     /// that generation visits the mover's pieces without scanning the board ([`State::pieces_of`]).
@@ -208,6 +208,102 @@ impl State {
             s.set_reserve(slot, c);
         }
         s
+    }
+
+    /// The cells, by position index: the piece on each, if any.
+    #[inline]
+    pub fn cells(&self) -> &[Option<Piece>] {
+        &self.cells
+    }
+
+    /// The piece on `pos`, if any (as [`State::get`]).
+    #[inline]
+    pub fn cell(&self, pos: Pos) -> Option<Piece> {
+        self.cells[pos.idx()]
+    }
+
+    /// The reserves, `reserves()[player * pieces + type]`.
+    #[inline]
+    pub fn reserves(&self) -> &[u32] {
+        &self.reserves
+    }
+
+    /// The reserve in `slot` (`player * pieces + type`).
+    #[inline]
+    pub fn reserve(&self, slot: usize) -> u32 {
+        self.reserves[slot]
+    }
+
+    /// Index into the game's turn order of the entry to play.
+    #[inline]
+    pub fn turn(&self) -> usize {
+        self.turn
+    }
+
+    /// Plies played since the start.
+    #[inline]
+    pub fn ply(&self) -> u32 {
+        self.ply
+    }
+
+    /// Passes made in a row just before this state.
+    #[inline]
+    pub fn passes(&self) -> u32 {
+        self.passes
+    }
+
+    /// Where the last move's piece came from, if known.
+    #[inline]
+    pub fn last_from(&self) -> Option<Pos> {
+        self.last_from
+    }
+
+    /// Where the last move's piece went, if known.
+    #[inline]
+    pub fn last_to(&self) -> Option<Pos> {
+        self.last_to
+    }
+
+    /// The player who made the last move or pass (see the field).
+    #[inline]
+    pub fn last_mover(&self) -> Option<Player> {
+        self.last_mover
+    }
+
+    /// Game and player variables, by slot; empty in games without.
+    #[inline]
+    pub fn vars(&self) -> &[i32] {
+        &self.vars
+    }
+
+    /// The columns under the top pieces, per position; `None` in games without stacks.
+    #[inline]
+    pub fn columns(&self) -> Option<&[Vec<Piece>]> {
+        self.columns.as_deref().map(|c| c.as_slice())
+    }
+
+    /// Zobrist hash of the cells, reserves, variables and columns (without the turn; see [`State::key`]).
+    #[inline]
+    pub fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    /// Earlier positions kept for `forbid-repetition`.
+    #[inline]
+    pub fn past(&self) -> &super::groups::Past {
+        &self.past
+    }
+
+    /// Sets the turn-order entry to play (not part of the hash; [`State::key`] mixes it in).
+    #[inline]
+    pub fn set_turn(&mut self, turn: usize) {
+        self.turn = turn;
+    }
+
+    /// Sets the count of passes made in a row (not part of the hash).
+    #[inline]
+    pub fn set_passes(&mut self, passes: u32) {
+        self.passes = passes;
     }
 
     #[inline]

@@ -106,7 +106,7 @@ impl Hooks for AdiuhCheckers {
             return None;
         }
         let (mut upper, mut lower) = (0, 0);
-        for (i, c) in state.cells.iter().enumerate() {
+        for (i, c) in state.cells().iter().enumerate() {
             if c.is_some() {
                 let p = Pos(i as u16);
                 let n = state.height(p);

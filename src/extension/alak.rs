@@ -159,9 +159,9 @@ impl Module for Alak {
 
 impl Hooks for Alak {
     fn moves(&self, game: &Game, state: &State, moves: &mut Vec<Move>) -> Result<(), EngineError> {
-        let mover = game.turn_order.entries[state.turn].moves_as;
+        let mover = game.turn_order.entries[state.turn()].moves_as;
         let ko = ko_slot(game);
-        let forbidden = ko.map_or(0, |s| state.vars[s] as u32);
+        let forbidden = ko.map_or(0, |s| state.vars()[s] as u32);
         moves.retain_mut(|m| {
             let [part] = &mut m.parts[..] else {
                 return true;
@@ -202,7 +202,7 @@ impl Hooks for Alak {
         if !drops {
             let count = |p: u8| {
                 state
-                    .cells
+                    .cells()
                     .iter()
                     .flatten()
                     .filter(|x| x.owner == Player(p))
@@ -220,7 +220,7 @@ impl Hooks for Alak {
             return None;
         }
         let mut score = [0i32; 2];
-        for i in 0..state.cells.len() {
+        for i in 0..state.cells().len() {
             if let Some(p) = holder(game, state, Pos(i as u16)) {
                 score[p.idx().min(1)] += 1;
             }

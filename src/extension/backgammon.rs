@@ -264,7 +264,7 @@ impl Backgammon {
         };
         for a in 0..6 {
             for b in 0..6 {
-                if a == b && state.ply == 0 {
+                if a == b && state.ply() == 0 {
                     continue;
                 }
                 out.push(Move {
@@ -467,7 +467,7 @@ impl Hooks for Backgammon {
 
     fn moves(&self, game: &Game, state: &State, moves: &mut Vec<Move>) -> Result<(), EngineError> {
         let l = layout(game).map_err(EngineError)?;
-        let entry = &game.turn_order.entries[state.turn];
+        let entry = &game.turn_order.entries[state.turn()];
         *moves = if game.players[entry.player.idx()].random {
             Backgammon::throws(&l, game, state)
         } else if entry.player.idx() < 2 {

@@ -210,7 +210,7 @@ pub(super) fn expand(
     rules: &LegRules,
     moves: &mut Vec<Move>,
 ) -> Result<(), EngineError> {
-    let player = game.turn_order.entries[state.turn].player;
+    let player = game.turn_order.entries[state.turn()].player;
     let mut singles = vec![];
     let mut others = vec![];
     for m in moves.drain(..) {
@@ -239,7 +239,7 @@ pub(super) fn expand(
             .first()
             .and_then(|p| p.from)
             .map_or(0, |f| f.0 as u64 + 1);
-        seen.insert(apply_move(game, state, m).hash ^ mix(from << 40))
+        seen.insert(apply_move(game, state, m).hash() ^ mix(from << 40))
     });
     *moves = x.out;
     Ok(())

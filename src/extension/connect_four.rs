@@ -39,7 +39,7 @@ fn line_dirs(game: &Game) -> impl Iterator<Item = Dir> + '_ {
 
 /// The owner of a line of [`LINE`] pieces on the board, if any.
 fn line_owner(game: &Game, state: &State) -> Option<Player> {
-    for (i, cell) in state.cells.iter().enumerate() {
+    for (i, cell) in state.cells().iter().enumerate() {
         let Some(p) = cell else { continue };
         for d in line_dirs(game) {
             let mut at = Pos(i as u16);

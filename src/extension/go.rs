@@ -39,8 +39,8 @@ const KOMI_HALF_POINTS: i64 = 15;
 
 /// Adds the group captures to every drop, and removes the drops that are suicide.
 fn capture_groups(game: &Game, state: &State, moves: &mut Vec<Move>) {
-    let owner = |i: usize| state.cells[i].filter(|x| !x.dead).map(|x| x.owner);
-    let mover = game.turn_order.entries[state.turn].moves_as;
+    let owner = |i: usize| state.cells()[i].filter(|x| !x.dead).map(|x| x.owner);
+    let mover = game.turn_order.entries[state.turn()].moves_as;
     moves.retain_mut(|m| {
         let [part] = &mut m.parts[..] else {
             return true;
@@ -122,7 +122,7 @@ impl Hooks for Go {
         _history: &[u64],
     ) -> Option<Outcome> {
         let n = game.players.len();
-        if (state.passes as usize) < n {
+        if (state.passes() as usize) < n {
             return None;
         }
         let areas: Vec<i64> = (0..n)
@@ -159,11 +159,11 @@ fn lost_stones(game: &Game, state: &State, player: Player) -> bool {
         .reserves
         .iter()
         .filter(|r| r.0 == player)
-        .map(|r| r.2 as i64 - state.reserves[player.idx() * np + r.1.idx()] as i64)
+        .map(|r| r.2 as i64 - state.reserves()[player.idx() * np + r.1.idx()] as i64)
         .sum::<i64>()
         + game.setup.pieces.iter().filter(|p| p.0 == player).count() as i64;
     let on_board = state
-        .cells
+        .cells()
         .iter()
         .flatten()
         .filter(|x| !x.dead && x.owner == player)

@@ -98,11 +98,11 @@ impl Module for Hex {
 
 impl Hooks for Hex {
     fn moves(&self, game: &Game, state: &State, moves: &mut Vec<Move>) -> Result<(), EngineError> {
-        if state.ply != 1 {
+        if state.ply() != 1 {
             return Ok(());
         }
         let mut stones = state
-            .cells
+            .cells()
             .iter()
             .enumerate()
             .filter_map(|(i, c)| c.map(|x| (Pos(i as u16), x)));
@@ -112,7 +112,7 @@ impl Hooks for Hex {
         let Some(to) = reflect(game, at) else {
             return Ok(());
         };
-        let mover = game.turn_order.entries[state.turn].moves_as;
+        let mover = game.turn_order.entries[state.turn()].moves_as;
         let mut actions = vec![Action::Capture { at }];
         actions.push(Action::Place {
             at: to,

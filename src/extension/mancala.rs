@@ -96,15 +96,15 @@ fn store(game: &Game, player: Player) -> Option<Pos> {
 fn fill(game: &Game, state: &mut State, n: i8) {
     let Some(k) = field(game) else { return };
     let a = game.int_attributes[k as usize];
-    for i in 0..state.cells.len() {
+    for i in 0..state.cells().len() {
         let pos = Pos(i as u16);
         if !(0..2).any(|p| is_home(game, Player(p), pos)) {
             continue;
         }
-        if let Some(mut x) = state.cells[i] {
+        if let Some(mut x) = state.get(pos) {
             x.attrs.set_int(k as usize, n);
             x.attrs.set(a.idx(), n != 0);
-            state.cells[i] = Some(x);
+            state.set(pos, Some(x));
         }
     }
 }
@@ -158,7 +158,7 @@ fn part(
     mt: Option<MoveType>,
 ) -> Part {
     let before = counts(state, k);
-    let player = game.turn_order.entries[state.turn].player;
+    let player = game.turn_order.entries[state.turn()].player;
     let kind = state.get(origin).map_or(PieceType(0), |x| x.kind);
     let mut actions = vec![];
     count_actions(game, state, k, kind, player, &before, after, &mut actions);
@@ -199,7 +199,7 @@ fn mancala_outcome(game: &Game, state: &State, ended: bool, name: &str) -> Optio
     let k = field(game)?;
     let c = counts(state, k);
     let total: i32 = c.iter().sum();
-    let me = game.turn_order.entries[state.turn].player;
+    let me = game.turn_order.entries[state.turn()].player;
     let other = Player(1 - me.0);
     let kept = |p: Player| store(game, p).map_or(0, |s| c[s.idx()]);
     for p in [me, other] {
@@ -305,7 +305,7 @@ impl Hooks for OwareLike {
 
     fn moves(&self, game: &Game, state: &State, moves: &mut Vec<Move>) -> Result<(), EngineError> {
         let Some(k) = field(game) else { return Ok(()) };
-        let player = game.turn_order.entries[state.turn].player;
+        let player = game.turn_order.entries[state.turn()].player;
         let other = Player(1 - player.0);
         let n = game.board.positions.len();
         let theirs: Vec<bool> = (0..n)
@@ -361,7 +361,7 @@ impl Hooks for OwareLike {
         _history: &[u64],
     ) -> Option<Outcome> {
         let k = field(game)?;
-        let me = game.turn_order.entries[state.turn].player;
+        let me = game.turn_order.entries[state.turn()].player;
         let empty = row(game, &counts(state, k), me) == 0;
         mancala_outcome(game, state, empty, "no seeds")
     }
@@ -388,7 +388,7 @@ impl Kalah {
         seen: &mut std::collections::HashSet<(Pos, Vec<i32>)>,
         out: &mut Vec<Move>,
     ) {
-        let player = game.turn_order.entries[state.turn].player;
+        let player = game.turn_order.entries[state.turn()].player;
         let n = game.board.positions.len();
         let pool = game.board.zone("pool");
         let own_store = store(game, player);
@@ -489,7 +489,7 @@ impl Hooks for Kalah {
 
     fn moves(&self, game: &Game, state: &State, moves: &mut Vec<Move>) -> Result<(), EngineError> {
         let Some(k) = field(game) else { return Ok(()) };
-        let player = game.turn_order.entries[state.turn].player;
+        let player = game.turn_order.entries[state.turn()].player;
         // The file's steps from the pits; a continuation sows in the same directions from the other pits.
         let mut steps = sowings(game, player, moves);
         let dirs: Vec<(Dir, Option<MoveType>)> = steps.iter().map(|s| (s.1, s.2)).collect();
@@ -570,7 +570,7 @@ impl Hooks for MiniMancala {
 
     fn moves(&self, game: &Game, state: &State, moves: &mut Vec<Move>) -> Result<(), EngineError> {
         let Some(k) = field(game) else { return Ok(()) };
-        let player = game.turn_order.entries[state.turn].player;
+        let player = game.turn_order.entries[state.turn()].player;
         let start = counts(state, k);
         let mut out = vec![];
         for (origin, dir, mt) in sowings(game, player, moves) {
@@ -607,7 +607,7 @@ impl Hooks for MiniMancala {
         moves: &[Move],
         _history: &[u64],
     ) -> Option<Outcome> {
-        let me = game.turn_order.entries[state.turn].player;
+        let me = game.turn_order.entries[state.turn()].player;
         moves.is_empty().then(|| decide(0, 1, me, "no move"))
     }
 }
@@ -655,7 +655,7 @@ impl Hooks for Bakuk {
 
     fn moves(&self, game: &Game, state: &State, moves: &mut Vec<Move>) -> Result<(), EngineError> {
         let Some(k) = field(game) else { return Ok(()) };
-        let player = game.turn_order.entries[state.turn].player;
+        let player = game.turn_order.entries[state.turn()].player;
         let store = store(game, player);
         let start = counts(state, k);
         let mut out = vec![];
@@ -713,7 +713,7 @@ impl Hooks for Bakuk {
         _history: &[u64],
     ) -> Option<Outcome> {
         let k = field(game)?;
-        let me = game.turn_order.entries[state.turn].player;
+        let me = game.turn_order.entries[state.turn()].player;
         let empty = row(game, &counts(state, k), me) == 0;
         mancala_outcome(game, state, empty, "no seeds")
     }
@@ -951,7 +951,7 @@ impl Hooks for DakonLike {
 
     fn moves(&self, game: &Game, state: &State, moves: &mut Vec<Move>) -> Result<(), EngineError> {
         let Some(k) = field(game) else { return Ok(()) };
-        let player = game.turn_order.entries[state.turn].player;
+        let player = game.turn_order.entries[state.turn()].player;
         let other = Player(1 - player.0);
         let n = game.board.positions.len();
         let own_store = store(game, player);
@@ -1020,7 +1020,7 @@ impl Hooks for DakonLike {
             return mancala_outcome(game, state, ended, "row empty");
         }
         // Each keeps its store and its own row; the larger total wins.
-        let me = game.turn_order.entries[state.turn].player;
+        let me = game.turn_order.entries[state.turn()].player;
         let sum = |p: Player| store(game, p).map_or(0, |s| c[s.idx()]) + row(game, &c, p);
         ended.then(|| decide(sum(me), sum(Player(1 - me.0)), me, "row empty"))
     }

@@ -66,7 +66,7 @@ impl Hooks for Stapeldammen {
         if !moves.is_empty() {
             return None;
         }
-        let loser = game.turn_order.entries[state.turn].player;
+        let loser = game.turn_order.entries[state.turn()].player;
         Some(Outcome {
             results: (0..game.players.len())
                 .map(|p| if p == loser.idx() { -1 } else { 1 })

@@ -243,7 +243,7 @@ impl ChessNotation {
         format!(
             "{} {side} {castling} {ep} 0 {}",
             rows.join("/"),
-            s.ply / 2 + 1
+            s.ply() / 2 + 1
         )
     }
 
@@ -292,7 +292,7 @@ impl ChessNotation {
     }
 
     fn en_passant(&self, s: &State, to_move: Player, moves: &[Move]) -> String {
-        let (Some(pawn), Some(from), Some(to)) = (self.pawn, s.last_from, s.last_to) else {
+        let (Some(pawn), Some(from), Some(to)) = (self.pawn, s.last_from(), s.last_to()) else {
             return "-".into();
         };
         let (Some((ff, fr)), Some((tf, tr))) = (self.grid.coord(from), self.grid.coord(to)) else {
@@ -455,7 +455,11 @@ impl ShogiNotation {
         let mut hands = String::new();
         for player in [Player(0), Player(1)] {
             for &t in &types {
-                let n = s.reserves.get(player.idx() * np + t).copied().unwrap_or(0);
+                let n = s
+                    .reserves()
+                    .get(player.idx() * np + t)
+                    .copied()
+                    .unwrap_or(0);
                 if n > 0 {
                     if n > 1 {
                         hands.push_str(&n.to_string());
@@ -468,7 +472,7 @@ impl ShogiNotation {
             hands.push('-');
         }
         let side = if to_move.0 == 0 { "b" } else { "w" };
-        format!("{} {side} {hands} {}", rows.join("/"), s.ply + 1)
+        format!("{} {side} {hands} {}", rows.join("/"), s.ply() + 1)
     }
 
     /// A move in USI: `7g7f`, `8h2b+` (promoting), `P*5e` (a drop). `None` for a pass.

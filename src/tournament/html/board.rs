@@ -190,12 +190,12 @@ fn labels(game: &Game) -> Vec<String> {
 
 fn frame(l: &Layout, s: &State) -> Vec<(usize, usize, usize, usize)> {
     let mut out = vec![];
-    for (pos, p) in s.cells.iter().enumerate() {
+    for (pos, p) in s.cells().iter().enumerate() {
         let (Some(p), Some(Some(cell))) = (p, l.index.get(pos)) else {
             continue;
         };
         let below = s
-            .columns
+            .columns()
             .as_ref()
             .and_then(|c| c.get(pos))
             .map_or(0, |c| c.len());
@@ -258,7 +258,7 @@ fn replay(engine: &Engine, l: &Layout, r: &GameRecord) -> (Frames, Option<String
         s = engine.apply(&s, &legal[i]);
         f.moves.push(m.clone());
         f.frames.push(frame(l, &s));
-        let mut marks: Vec<usize> = [s.last_from, s.last_to]
+        let mut marks: Vec<usize> = [s.last_from(), s.last_to()]
             .into_iter()
             .flatten()
             .filter_map(|p| l.index.get(p.idx()).copied().flatten())
