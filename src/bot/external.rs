@@ -873,7 +873,10 @@ impl Process {
             match self.stdin.try_send(bytes) {
                 Ok(()) => return Ok(()),
                 Err(TrySendError::Disconnected(_)) => {
-                    return Err(Error::new(ErrorKind::BrokenPipe, "the engine's input is closed"))
+                    return Err(Error::new(
+                        ErrorKind::BrokenPipe,
+                        "the engine's input is closed",
+                    ))
                 }
                 Err(TrySendError::Full(b)) => {
                     if std::time::Instant::now() >= deadline {
