@@ -131,7 +131,7 @@ fn next_line(r: &mut impl BufRead) -> std::io::Result<Option<Line>> {
             Err(e) => return Err(e),
         };
         if buf.is_empty() {
-            return Ok(any.then(|| {
+            return Ok(any.then_some({
                 if too_long {
                     Line::TooLong
                 } else {

@@ -108,7 +108,7 @@ fn check_game(game: &Game, what: &str, games: u64, plies: u32, every: u32, most:
         let mut rng = game_rng(11, g);
         let mut s = engine.initial();
         while s.ply() < plies && n < most && t.elapsed().as_secs() < 3 {
-            if s.ply() % every == 0 {
+            if s.ply().is_multiple_of(every) {
                 n += compare(game, &s, &format!("{what} game {g} ply {}", s.ply()));
             }
             let Ok(moves) = engine.legal_moves(&s) else {

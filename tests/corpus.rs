@@ -115,7 +115,7 @@ fn corpus_loads() {
         println!("FAIL {f}");
     }
     let mut kinds: Vec<_> = by_message.into_iter().collect();
-    kinds.sort_by(|a, b| b.1.cmp(&a.1));
+    kinds.sort_by_key(|b| std::cmp::Reverse(b.1));
     println!("\nfailures by message:");
     for (k, n) in &kinds {
         println!("{n:4}  {k}");

@@ -30,6 +30,8 @@ struct Ended {
 /// `wait4`, which gives its own peak memory.
 fn measured(dir: &Path, args: &[&str], stdin: Option<&Path>) -> Ended {
     let (out, err) = (dir.join("stdout.txt"), dir.join("stderr.txt"));
+    // Reaped by `wait4` below, which `Child::wait` cannot replace: it gives the child's own peak memory.
+    #[allow(clippy::zombie_processes)]
     let child = Command::new(BIN)
         .args(args)
         .current_dir(dir)

@@ -134,6 +134,8 @@ fn replay(game: &Path, variant: &str, moves: &[&str], end_type: &str) -> usize {
         assert_eq!(r["over"], true, "{name} ({variant}): not over: {r}");
         assert_eq!(r["outcome"]["end_type"], end_type, "{name} ({variant})");
     }
+    drop(stdin);
+    child.wait().unwrap();
     moves.len()
 }
 

@@ -525,7 +525,7 @@ pub fn kill_scope(scope: u64) {
 }
 
 /// The environment variable that marks a bot process and, by inheritance, everything it starts: a value per
-/// process started ([`new_token`]). A descendant that left the bot's process group (`setsid`) is found by it.
+/// process started (`new_token`). A descendant that left the bot's process group (`setsid`) is found by it.
 pub const TOKEN_VAR: &str = "DAGAZ_BOT_TOKEN";
 
 fn new_token() -> String {

@@ -877,8 +877,8 @@ fn choose_final<M: Model>(
             .collect()
     };
     let mut best = usize::MAX;
-    for i in 0..n {
-        if allowed[i] && (best == usize::MAX || better(i, best)) {
+    for (i, &ok) in allowed.iter().enumerate().take(n) {
+        if ok && (best == usize::MAX || better(i, best)) {
             best = i;
         }
     }

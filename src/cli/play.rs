@@ -120,6 +120,7 @@ pub fn missing_rules_ok(file: &std::path::Path, game: &crate::Game, allow: bool)
     true
 }
 
+#[allow(clippy::too_many_arguments)] // one argument per flag of the command
 pub fn playout(
     ctx: &Context,
     file: &std::path::Path,

@@ -14,7 +14,7 @@ impl Compiler<'_> {
         &mut self,
         s: &Node,
         pieces: &HashMap<String, PieceType>,
-        map: &mut Vec<PieceType>,
+        map: &mut [PieceType],
     ) {
         for a in s.args() {
             let Some([from, to]) = a.list() else {

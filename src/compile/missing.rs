@@ -11,7 +11,7 @@
 use crate::lang::{SourceMap, Span};
 
 /// Options that only concern a screen, a sound or a program's own play; never the rules. Names as
-/// [`option_key`](super::option_key) spells them (lower case, dashes and underscores as spaces).
+/// `option_key` spells them (lower case, dashes and underscores as spaces).
 pub const UI_OPTIONS: &[&str] = &[
     // Zillions: animation and sound.
     "animate",

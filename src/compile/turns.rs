@@ -22,15 +22,15 @@ pub fn has_choice(i: &Instr) -> bool {
     }
 }
 
-/// Moves the tail after each `choose` into it (see the module's paragraph). `Err` with nothing when a
-/// `choose` stands inside a `while`.
-pub fn sink_choices(mut body: Vec<Instr>) -> Result<Vec<Instr>, ()> {
+/// Moves the tail after each `choose` into it (see the module's paragraph). `None` when a `choose` stands
+/// inside a `while` (the compiler has reported that as an error already).
+pub fn sink_choices(mut body: Vec<Instr>) -> Option<Vec<Instr>> {
     let Some(i) = body.iter().position(has_choice) else {
-        return Ok(body);
+        return Some(body);
     };
     let tail: Vec<Instr> = body.split_off(i + 1);
     let Some(last) = body.pop() else {
-        return Ok(body);
+        return Some(body);
     };
     let shaped = match last {
         Instr::Choose(c) => {
@@ -53,11 +53,16 @@ pub fn sink_choices(mut body: Vec<Instr>) -> Result<Vec<Instr>, ()> {
             b.extend(tail);
             Instr::If(c, sink_choices(a)?, sink_choices(b)?)
         }
-        _ => return Err(()),
+        _ => return None,
     };
     body.push(shaped);
-    Ok(body)
+    Some(body)
 }
+
+/// The turn-order labels: each name with the turn it stands before.
+pub(super) type Labels = Vec<(String, usize)>;
+/// The turn-order jumps: each (entry jumped after, entry jumped to) pair.
+pub(super) type Jumps = Vec<(usize, usize)>;
 
 /// Whether an end condition can be decided without the legal moves or the history: what a phase may ask.
 fn decidable_now(c: &EndCond) -> Result<(), &'static str> {
@@ -206,7 +211,7 @@ impl Compiler<'_> {
         &mut self,
         marks: Marks,
         len: usize,
-    ) -> (Vec<(String, usize)>, Vec<(usize, usize)>) {
+    ) -> (Labels, Jumps) {
         let mut labels = vec![];
         for (name, at, span) in marks.labels {
             if at >= len {

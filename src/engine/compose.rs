@@ -199,7 +199,7 @@ impl Composer<'_> {
                                 | (self.work.last_to.map_or(0xFFFF, |p| p.0) as u64) << 16
                                 | t.map_or(0xFFFF, |m| m.0) as u64,
                         ) ^ super::state::mix(first_from.map_or(0, |f| f.0 as u64 + 1) << 40);
-                    if !(captured && !created) || self.expanded.insert(key) {
+                    if !captured || created || self.expanded.insert(key) {
                         self.chain.push(hash);
                         let r = self.extend(to, t, e.required, e.anywhere);
                         self.chain.pop();
@@ -298,7 +298,7 @@ pub(super) fn complete_moves(
     Ok(out.to_moves())
 }
 
-/// [`complete_moves`] appended to a move buffer, with the scratch buffers given.
+/// `complete_moves` appended to a move buffer, with the scratch buffers given.
 #[allow(clippy::too_many_arguments)]
 pub fn complete_moves_into(
     game: &Game,

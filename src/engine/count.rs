@@ -578,10 +578,7 @@ impl CountPlan {
         for &(d, q) in &pp.shoots[cont].1 {
             let mut n = 0;
             let mut at = p.to.idx();
-            loop {
-                let Some(&t) = nav.get(at * nd + d.idx()) else {
-                    break;
-                };
+            while let Some(&t) = nav.get(at * nd + d.idx()) {
                 if !empty(t as usize) {
                     break;
                 }

@@ -284,8 +284,12 @@ fn test_atom(t: Test) -> Option<Atom> {
     }
 }
 
+/// What [`shape`] reads from a program: whether it jumps, its direction, its promotion (zone and piece type)
+/// and the move type of its continuation.
+type Shape = (bool, Dir, Option<(ZoneId, PieceType)>, MoveType);
+
 /// A program of one of the two shapes, with its promotion zone (not yet given a slot), or why not.
-fn shape(prog: &MoveProgram) -> Result<(bool, Dir, Option<(ZoneId, PieceType)>, MoveType), String> {
+fn shape(prog: &MoveProgram) -> Result<Shape, String> {
     let mut atoms = vec![];
     let mut budget = READ_LIMIT;
     let tail = read(&prog.code, START, &mut atoms, &mut budget)?;

@@ -618,7 +618,7 @@ pub fn legal_moves(
 
 /// The player to move and its candidate moves: every complete move after move priorities, maximal captures
 /// and `capture-order`, before the tests made move by move (the `checkmated` rule, invariants) and passing.
-/// [`legal_moves`] is these, filtered by [`candidate_legal`], with the pass added as [`finish_legal`] says.
+/// [`legal_moves`] is these, filtered by [`candidate_legal`], with the pass added as `finish_legal` says.
 pub fn candidates(
     game: &Game,
     index: &ProgramIndex,
@@ -809,7 +809,7 @@ pub fn add_pass(game: &Game, state: &State, moves: &mut Vec<Move>) {
     }
 }
 
-/// Whether a candidate move (see [`candidates`]) is legal: the tests [`finish_legal`] makes of each move, one
+/// Whether a candidate move (see [`candidates`]) is legal: the tests `finish_legal` makes of each move, one
 /// move alone (the `checkmated` rule, then every invariant), with the same answers.
 #[allow(clippy::too_many_arguments)]
 pub fn candidate_legal(

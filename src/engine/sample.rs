@@ -23,7 +23,7 @@
 //! A single-part move's list entries merge only when they share their (from, to) (`compose::may_share_ends`):
 //! pieces stand on different squares, a drop has no `from`, and the destinations above are distinct.
 //!
-//! Where the drop program has a *flank guard* ([`flank_guard`]: its `add` is reached only through a flag that
+//! Where the drop program has a *flank guard* (`flank_guard`: its `add` is reached only through a flag that
 //! only flank lines run from the drop square set, as in othello), a drawn drop square with no piece but the
 //! mover's next to it in the guard's directions is known to yield nothing: it is drawn as before (the same
 //! random stream, the same games) but not run.
@@ -723,7 +723,7 @@ impl SamplePlan {
     }
 
     /// Whether the draw skips generator `g` of `player` without running it: a drop on a square the drop
-    /// program's flank guard proves barren (see [`flank_guard`]). Such a generator yields nothing.
+    /// program's flank guard proves barren (see `flank_guard`). Such a generator yields nothing.
     pub fn skips(&self, state: &State, player: Player, g: Generator) -> bool {
         g.drop
             && self.drop_guard.as_ref().is_some_and(|x| {

@@ -21,7 +21,7 @@ use crate::compile::{Dir, Game, Player, Pos, Variable};
 use crate::engine::Hooks;
 use crate::engine::{Action, EngineError, Move, Outcome, State};
 
-/// The module (registered in [`super::MODULES`]).
+/// The module (registered in `super::MODULES`).
 pub struct Alak;
 
 const KO_VAR: &str = "alak-ko";

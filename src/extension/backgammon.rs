@@ -36,7 +36,7 @@ use crate::engine::Hooks;
 use crate::engine::{Action, EngineError, Move, Outcome, Part, Piece, State};
 use rustc_hash::FxHashSet;
 
-/// The module (registered in [`super::MODULES`]).
+/// The module (registered in `super::MODULES`).
 pub struct Backgammon;
 
 const CHECKERS: u8 = 15;

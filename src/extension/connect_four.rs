@@ -12,7 +12,7 @@ use crate::compile::{Dir, Game, Player, Pos, NO_POS};
 use crate::engine::Hooks;
 use crate::engine::{EngineError, Move, Outcome, State};
 
-/// The module (registered in [`super::MODULES`]).
+/// The module (registered in `super::MODULES`).
 pub struct ConnectFour;
 
 /// The length of a winning line.

@@ -28,7 +28,7 @@ use crate::engine::groups;
 use crate::engine::Hooks;
 use crate::engine::{Action, EngineError, Move, Outcome, State};
 
-/// The `go` module (registered in [`super::MODULES`]).
+/// The `go` module (registered in `super::MODULES`).
 pub struct Go;
 
 /// The `atari-go` module.

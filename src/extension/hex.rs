@@ -22,7 +22,7 @@ use crate::engine::groups;
 use crate::engine::Hooks;
 use crate::engine::{Action, EngineError, Move, Outcome, Part, Piece, State};
 
-/// The module (registered in [`super::MODULES`]).
+/// The module (registered in `super::MODULES`).
 pub struct Hex;
 
 /// The first two zones declared for `player`: its two edges.

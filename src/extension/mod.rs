@@ -5,7 +5,7 @@
 //! A module is a value implementing both halves of [`Extension`]: [`Module`], what the compiler needs to
 //! know of it (defined in `crate::compile`, which imports no module), and [`Hooks`], what the engine calls
 //! while playing (defined in `crate::engine`, which imports no module either). Modules are registered by
-//! name in [`MODULES`]; a compiled game names its modules, and [`crate::load`] resolves the names: the
+//! name in `MODULES`; a compiled game names its modules, and [`crate::load`] resolves the names: the
 //! compiler is handed [`modules`], the engine [`hooks`]. So the imports go one way: extension -> engine ->
 //! compile. The contract (`docs/extensions.md`): a module's effects are actions in the moves it returns,
 //! never hidden changes of the state, so that `apply` stays pure, a move carries its whole net effect, and

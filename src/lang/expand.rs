@@ -2,8 +2,8 @@
 //! `variant` forms into one list of sections per playable game.
 //!
 //! A file may include only regular files under its own directory or an `--include-path` directory, and what
-//! an include brings is never shown when it is not ZRF. Expansion is bounded in calls ([`MAX_DEPTH`]), in
-//! nesting ([`MAX_NESTING`]) and in work ([`MAX_WORK`]), so that no file can exhaust the stack or the memory.
+//! an include brings is never shown when it is not ZRF. Expansion is bounded in calls (`MAX_DEPTH`), in
+//! nesting ([`MAX_NESTING`]) and in work (`MAX_WORK`), so that no file can exhaust the stack or the memory.
 //!
 //! Substitution is textual, as in Zillions: `$N` is pasted inside atoms (`p$1`) and strings (`"images/$1.bmp"`),
 //! and an argument may be a whole list. An atom that becomes text with parentheses or spaces is read again.

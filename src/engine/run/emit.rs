@@ -13,7 +13,7 @@ impl Run<'_> {
         self.live(t).is_some_and(|x| !x.dead)
             && !self.captures.contains(&t)
             && !self.cascades.iter().any(|c| c.0 == t)
-            && !(self.from == Some(t) && dest != t)
+            && (self.from != Some(t) || dest == t)
     }
 
     /// Whether a piece stands on `pos` when the held piece arrives there (so arriving captures it).

@@ -1,4 +1,4 @@
-//! The move-program interpreter: one [`Run`] executes a [`MoveProgram`] from a start square over a frozen
+//! The move-program interpreter: one `Run` executes a [`MoveProgram`] from a start square over a frozen
 //! board (the state at the start of the part). Predicates read the board as it was, and actions are recorded,
 //! not applied; `add` emits a part and the program goes on. Captures and drops made before an `add` are not
 //! carried into later emissions (Zillions' rule), movements and cascades are.

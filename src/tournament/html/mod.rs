@@ -6,8 +6,8 @@
 //! in it depends on the clock, the machine or the order games finished in. Numbers are printed as
 //! `standings.csv`, `pairwise.csv` and `report.md` print them ([`fmt`]).
 //!
-//! Charts are drawn with `plotters` (its SVG backend, in [`charts`]); the page is a `maud` template; the
-//! sample boards are in [`board`]. Elements a reader or a test looks for carry ids: `standings-chart`,
+//! Charts are drawn with `plotters` (its SVG backend, in `charts`); the page is a `maud` template; the
+//! sample boards are in `board`. Elements a reader or a test looks for carry ids: `standings-chart`,
 //! `pairwise-heatmap`, `elo-over-games`, `llr-over-games` (where an SPRT ran), `first-player-advantage`,
 //! `game-lengths`, `end-conditions` and `sample-games`.
 
