@@ -925,21 +925,26 @@ mod tests {
 counter = os.path.join(os.path.dirname(os.path.abspath(__file__)), "starts")
 n = int(open(counter).read()) if os.path.exists(counter) else 0
 open(counter, "w").write(str(n + 1))
+k = 0
 for line in sys.stdin:
     req = json.loads(line)
     if req.get("type") != "move":
         continue
-    if n == 0:
+    k += 1
+    if n == 0 and k == 2:
 {bad}
     print(json.dumps({{"id": 1}}), flush=True)
 "#
         );
         std::fs::write(&path, text).unwrap();
         let _ = std::fs::remove_file(dir.join("starts"));
+        // The script misbehaves at its second request, after it has answered one: so its start (python's,
+        // slow on a loaded machine) is never what is timed, and the generous budgets cost nothing when the
+        // script answers. Only a sleeping script spends its 3 s.
         let config = ExternalConfig {
             command: format!("python3 {}", path.display()),
-            time_ms: 300,
-            startup_ms: 1500,
+            time_ms: 3000,
+            startup_ms: 60_000,
             ..Default::default()
         };
         (dir, config)
@@ -956,14 +961,15 @@ for line in sys.stdin:
     fn fails_then_recovers(tag: &str, bad: &str, check: impl Fn(&BotError) -> bool) {
         let (dir, config) = script(tag, bad);
         let mut bot = ExternalBot::new("ext", config).unwrap();
-        let e = ask(&mut bot, 1).unwrap_err();
+        assert_eq!(ask(&mut bot, 1), Ok(1), "{tag}: the first answer");
+        let e = ask(&mut bot, 2).unwrap_err();
         assert!(check(&e), "{tag}: {e}");
         assert_eq!(
-            ask(&mut bot, 2),
+            ask(&mut bot, 3),
             Ok(1),
             "{tag}: the restarted process answers"
         );
-        assert_eq!(ask(&mut bot, 3), Ok(1), "{tag}: and keeps answering");
+        assert_eq!(ask(&mut bot, 4), Ok(1), "{tag}: and keeps answering");
         assert_eq!(bot.starts, 2);
         std::fs::remove_dir_all(dir).ok();
     }
@@ -988,11 +994,12 @@ for line in sys.stdin:
 
     #[test]
     fn sleeping_is_a_timeout() {
+        // Ten minutes of sleep: a run that waited for the script instead of its 3 s could not pass.
         let t = std::time::Instant::now();
-        fails_then_recovers("sleep", "        time.sleep(30)", |e| {
+        fails_then_recovers("sleep", "        time.sleep(600)", |e| {
             matches!(e, BotError::Timeout(_))
         });
-        assert!(t.elapsed() < Duration::from_secs(10));
+        assert!(t.elapsed() < Duration::from_secs(300), "{:?}", t.elapsed());
     }
 
     #[test]
@@ -1010,38 +1017,46 @@ for line in sys.stdin:
         let dir = std::env::temp_dir().join(format!("dagaz-bot-{}-tree", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let pidfile = dir.join("pid");
+        // The bot starts a child (the runner's grandchild), waits until it runs, answers its first request, and
+        // never answers the second. Nothing here is timed but the second request, which never gets an answer:
+        // the machine's load cannot change the outcome.
         std::fs::write(
             dir.join("bot.py"),
             format!(
-                "import os, time\nopen({:?}, 'w').write(str(os.getpid()))\ntime.sleep(60)\n",
-                pidfile.display().to_string()
+                "import json, os, subprocess, sys, time\n\
+                 subprocess.Popen([sys.executable, '-c', 'import os, time; \
+                 open({p:?} + \".tmp\", \"w\").write(str(os.getpid())); os.rename({p:?} + \".tmp\", {p:?}); \
+                 time.sleep(600)'], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL)\n\
+                 while not os.path.exists({p:?}): time.sleep(0.01)\n\
+                 k = 0\n\
+                 for line in sys.stdin:\n    k += 1\n    if k == 2: time.sleep(600)\n    print(json.dumps({{'id': 0}}), flush=True)\n",
+                p = pidfile.display().to_string()
             ),
-        )
-        .unwrap();
-        // A shell that starts python (not `exec`): python is a grandchild of the runner.
-        std::fs::write(
-            dir.join("bot.sh"),
-            "python3 \"$(dirname \"$0\")/bot.py\"\necho done\n",
         )
         .unwrap();
         let mut bot = ExternalBot::new(
             "ext",
             ExternalConfig {
-                command: format!("sh {}", dir.join("bot.sh").display()),
-                // Time for python to start and write its pid even on a loaded machine (1 s was once too
-                // little at a load average of 11): the bot sleeps 60 s, so it times out all the same.
-                time_ms: 300,
-                startup_ms: 2700,
+                command: format!("python3 {}", dir.join("bot.py").display()),
+                time_ms: 3000,
+                startup_ms: 60_000,
                 ..Default::default()
             },
         )
         .unwrap();
-        assert!(matches!(ask(&mut bot, 1), Err(BotError::Timeout(_))));
+        assert_eq!(ask(&mut bot, 1), Ok(0));
         let pid = std::fs::read_to_string(&pidfile).unwrap();
-        std::thread::sleep(Duration::from_millis(100));
-        let alive =
-            std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|s| !s.contains(") Z "));
-        assert!(!alive, "the bot's own child {pid} is still running");
+        let alive = || {
+            std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|s| !s.contains(") Z "))
+        };
+        assert!(alive(), "the bot's child {pid} runs while the bot does");
+        assert!(matches!(ask(&mut bot, 2), Err(BotError::Timeout(_))));
+        // Killed at the timeout; give the kernel up to a minute to end it.
+        let gone = (0..3000).any(|_| {
+            std::thread::sleep(Duration::from_millis(20));
+            !alive()
+        });
+        assert!(gone, "the bot's own child {pid} is still running");
         std::fs::remove_dir_all(dir).ok();
     }
 
@@ -1053,8 +1068,8 @@ for line in sys.stdin:
         let mut bot = ExternalBot::new(
             "deaf",
             ExternalConfig {
-                command: "sleep 30".into(),
-                time_ms: 300,
+                command: "sleep 600".into(),
+                time_ms: 3000,
                 startup_ms: 0,
                 ..Default::default()
             },
@@ -1070,7 +1085,8 @@ for line in sys.stdin:
             .choose(&engine, &s, &moves, &[], &mut game_rng(1, 0))
             .unwrap_err();
         assert!(matches!(e, BotError::Timeout(_)), "{e}");
-        assert!(t.elapsed() < Duration::from_secs(10), "{:?}", t.elapsed());
+        // Well before the process ends by itself (600 s), whatever the machine's load.
+        assert!(t.elapsed() < Duration::from_secs(300), "{:?}", t.elapsed());
     }
 
     /// A bot that closes its input: the next request is an error that says so (a crash), not a SIGPIPE.
@@ -1082,13 +1098,14 @@ for line in sys.stdin:
             "        os.close(0); print(json.dumps({'id': 0}), flush=True); time.sleep(3)",
         );
         let mut bot = ExternalBot::new("ext", config).unwrap();
-        assert_eq!(ask(&mut bot, 1), Ok(0));
-        let e = ask(&mut bot, 2).unwrap_err();
+        assert_eq!(ask(&mut bot, 1), Ok(1));
+        assert_eq!(ask(&mut bot, 2), Ok(0));
+        let e = ask(&mut bot, 3).unwrap_err();
         assert!(
             matches!(&e, BotError::Crashed(m) if m.contains("closed its standard input")),
             "{e}"
         );
-        assert_eq!(ask(&mut bot, 3), Ok(1), "the restarted process answers");
+        assert_eq!(ask(&mut bot, 4), Ok(1), "the restarted process answers");
         std::fs::remove_dir_all(dir).ok();
     }
 
@@ -1130,7 +1147,8 @@ for line in sys.stdin:
         };
         assert!(alive(), "the grandchild {pid} runs while the bot does");
         drop(bot);
-        let gone = (0..100).any(|_| {
+        // Up to a minute for the kernel to end it, whatever the load.
+        let gone = (0..3000).any(|_| {
             std::thread::sleep(Duration::from_millis(20));
             !alive()
         });
@@ -1165,7 +1183,7 @@ for line in sys.stdin:
             "zero",
             ExternalConfig {
                 command: "cat /dev/zero".into(),
-                time_ms: 20_000,
+                time_ms: 600_000,
                 ..Default::default()
             },
         )
@@ -1176,7 +1194,8 @@ for line in sys.stdin:
             matches!(&e, BotError::Illegal(m) if m.contains("longer than")),
             "{e}"
         );
-        assert!(t.elapsed() < Duration::from_secs(5), "{:?}", t.elapsed());
+        // Long before the time limit (600 s), whatever the machine's load.
+        assert!(t.elapsed() < Duration::from_secs(300), "{:?}", t.elapsed());
     }
 
     /// A bot that answers twice without echoing the request number: the second line, come before the
@@ -1188,12 +1207,14 @@ for line in sys.stdin:
             "        print(json.dumps({'id': 0}), flush=True); print(json.dumps({'id': 2}), flush=True); n = 1; continue",
         );
         let mut bot = ExternalBot::new("ext", config).unwrap();
-        assert_eq!(ask(&mut bot, 1), Ok(0));
+        assert_eq!(ask(&mut bot, 1), Ok(1));
+        assert_eq!(ask(&mut bot, 2), Ok(0));
         assert_eq!(bot.note(), None);
-        // The runner's work between two requests (other moves, the engine).
-        std::thread::sleep(Duration::from_millis(300));
-        assert_eq!(ask(&mut bot, 2), Ok(1), "the stale answer was used");
-        assert_eq!(ask(&mut bot, 3), Ok(1));
+        // The runner's work between two requests (other moves, the engine): long enough for the second line,
+        // written just after the first, to have come.
+        std::thread::sleep(Duration::from_secs(3));
+        assert_eq!(ask(&mut bot, 3), Ok(1), "the stale answer was used");
+        assert_eq!(ask(&mut bot, 4), Ok(1));
         assert_eq!(bot.starts, 1);
         assert_eq!(
             bot.note().as_deref(),
