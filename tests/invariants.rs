@@ -432,3 +432,53 @@ fn a_mate_by_a_given_piece_type_may_be_forbidden() {
 fn on_the_general_path() {
     common::rerun_on_general_path("on_the_general_path");
 }
+
+// --- `mates` sees the replies the game allows: an extension module's filter counts ---
+
+/// A module that forbids every move to b3: it stands for any module filter (or ko) that takes away a reply.
+struct NoB3;
+
+impl dagaz::engine::Hooks for NoB3 {
+    fn moves(
+        &self,
+        game: &Game,
+        _state: &dagaz::engine::State,
+        moves: &mut Vec<dagaz::engine::Move>,
+    ) -> Result<(), dagaz::engine::EngineError> {
+        moves.retain(|m| !m.notation(game).ends_with("-b3"));
+        Ok(())
+    }
+}
+
+#[test]
+fn a_mate_test_sees_the_moves_a_module_forbids() {
+    // The rook c2 checks the king a3 after Pawn@a2, whose only escape is a3-b3 (a2 is guarded by the rook,
+    // b2 too). Without a module the drop is no mate, so legal; with a module that forbids moving to b3 the
+    // king has no reply, the drop mates, and "no pawn-drop mate" forbids it. (Before, `mates` generated the
+    // replies without the modules, found a3-b3, and let the mating drop through.)
+    let pos = "turn White\npiece White Rook c2\npiece Black King a3\nreserve White Pawn 1\n";
+    let mut game = game_from(&drop_game(true));
+    let s = position::parse(&game, pos).unwrap();
+    let plain = Engine::new(&game).legal_moves(&s).unwrap();
+    assert!(plain.iter().any(|m| m.notation(&game) == "Pawn@a2"));
+    game.extensions.push(dagaz::compile::ExtensionRef {
+        name: "no-b3".into(),
+        description: "no move to b3".into(),
+        stacks: false,
+        covers: vec![],
+    });
+    static HOOK: NoB3 = NoB3;
+    let resolve = |name: &str| (name == "no-b3").then_some(&HOOK as &'static dyn dagaz::engine::Hooks);
+    for options in [Default::default(), dagaz::engine::EngineOptions::general()] {
+        let engine = Engine::with_hooks(&game, options, &resolve).unwrap();
+        let s = position::parse(&game, pos).unwrap();
+        let moved: Vec<String> = engine
+            .legal_moves(&s)
+            .unwrap()
+            .iter()
+            .map(|m| m.notation(&game))
+            .collect();
+        assert!(!has(&moved, "Pawn@a2"), "{moved:?}");
+        assert!(has(&moved, "Pawn@b2") && has(&moved, "c2-b2"), "{moved:?}");
+    }
+}

@@ -305,6 +305,20 @@ pub struct ProgramIndex {
     /// a run, and the legality tests build no [`LegalityCache`]. Carried here because the index goes wherever
     /// moves are generated.
     general: bool,
+    /// The hooks of the game's extension modules, for the same reason: the `mates` invariant generates the
+    /// replies of the player who may be mated, and those are the complete legal moves ([`complete_legal_moves`]),
+    /// the modules' filters and ko included.
+    hooks: ModuleHooks,
+}
+
+/// The hooks of a game's extension modules (shown by their number).
+#[derive(Clone, Default)]
+struct ModuleHooks(Vec<&'static dyn super::Hooks>);
+
+impl std::fmt::Debug for ModuleHooks {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} module hooks", self.0.len())
+    }
 }
 
 /// A program of a piece type, with its first op when [`parts`] may decide it.
@@ -400,7 +414,14 @@ impl ProgramIndex {
             ranges,
             entries,
             general,
+            hooks: ModuleHooks::default(),
         }
+    }
+
+    /// The index, with the hooks of the game's extension modules (see the field).
+    pub fn with_hooks(mut self, hooks: Vec<&'static dyn super::Hooks>) -> ProgramIndex {
+        self.hooks = ModuleHooks(hooks);
+        self
     }
 
     /// Whether the engine's general path is forced (see the field).
@@ -614,6 +635,26 @@ pub fn legal_moves(
 ) -> Result<Vec<Move>, EngineError> {
     let (player, moves) = candidates(game, index, state, kings)?;
     finish_legal(game, index, state, royal, kings, player, moves)
+}
+
+/// The legal moves as the game has them: [`legal_moves`], then rewritten or filtered by the extension modules'
+/// hooks (in the order the game names them), then without the moves that ko or superko forbid, judged on the
+/// whole moves, the modules' captures included. `Engine::legal_moves` is this.
+pub fn complete_legal_moves(
+    game: &Game,
+    index: &ProgramIndex,
+    state: &State,
+    royal: &[Vec<PieceType>],
+    kings: &[PieceType],
+) -> Result<Vec<Move>, EngineError> {
+    let mut moves = legal_moves(game, index, state, royal, kings)?;
+    for m in &index.hooks.0 {
+        m.moves(game, state, &mut moves)?;
+    }
+    if let Some(rule) = game.forbid_repetition {
+        super::groups::filter_repetition(game, state, rule, &mut moves);
+    }
+    Ok(moves)
 }
 
 /// The player to move and its candidate moves: every complete move after move priorities, maximal captures

@@ -111,7 +111,8 @@ pub fn holds(
                     false
                 } else {
                     IN_MATE_TEST.with(|f| f.set(true));
-                    let replies = gen::legal_moves(game, index, after, royal, kings);
+                    // The replies the game allows: the modules' filters and ko included.
+                    let replies = gen::complete_legal_moves(game, index, after, royal, kings);
                     IN_MATE_TEST.with(|f| f.set(false));
                     replies?.iter().all(Move::is_pass)
                 }

@@ -370,8 +370,8 @@ impl<'g> Engine<'g> {
         Ok(Engine {
             game,
             options,
+            index: gen::ProgramIndex::new(game, general).with_hooks(hooks.clone()),
             hooks,
-            index: gen::ProgramIndex::new(game, general),
             royal,
             kings,
             flat,
@@ -438,17 +438,10 @@ impl<'g> Engine<'g> {
         self.game.players[self.to_move(s).idx()].random
     }
 
+    /// The legal moves of `s`: the rules' own, then the extension modules' (`crate::extension`), then ko and
+    /// superko on the whole moves ([`gen::complete_legal_moves`]).
     pub fn legal_moves(&self, s: &State) -> Result<Vec<Move>, EngineError> {
-        let mut moves = gen::legal_moves(self.game, &self.index, s, &self.royal, &self.kings)?;
-        // Extension modules rewrite or filter the complete moves (`crate::extension`).
-        for m in &self.hooks {
-            m.moves(self.game, s, &mut moves)?;
-        }
-        // Ko and superko judge the moves whole, the modules' captures included.
-        if let Some(rule) = self.game.forbid_repetition {
-            groups::filter_repetition(self.game, s, rule, &mut moves);
-        }
-        Ok(moves)
+        gen::complete_legal_moves(self.game, &self.index, s, &self.royal, &self.kings)
     }
 
     /// Whether [`Engine::legal_into`] serves this game (see the field).
