@@ -545,3 +545,23 @@ fn make_and_unmake_keep_the_last_mover() {
 fn on_the_general_path() {
     common::rerun_on_general_path("on_the_general_path");
 }
+
+/// Each choice of a `choose` starts from the program's state before it, move variables included: a count kept
+/// by `set-var` inside the choice is 1 on every path, never the number of choices tried before it.
+#[test]
+fn a_choice_does_not_see_the_move_variables_of_another() {
+    let g = compile(&format!(
+        "(game (title \"Counted\") (players A B) (turn-order A B) {LINE}
+  (piece (name P) (moves (to (set-var n 0)
+    (choose (positions enemy?) capture (set-var n (+ n 1)))
+    (verify (= n 1))
+    add)))
+  (board-setup (A (P a1)) (B (P a2) (P a3) (P a4))))"
+    ))
+    .unwrap();
+    let e = Engine::new(&g);
+    let moves = e.legal_moves(&e.initial()).unwrap();
+    let mut names = notations(&g, &moves);
+    names.sort();
+    assert_eq!(names, ["a1xa2", "a1xa3", "a1xa4"]);
+}

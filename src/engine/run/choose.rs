@@ -83,6 +83,7 @@ impl Run<'_> {
         s.cascades.clone_from(&self.cascades);
         s.changes.clone_from(&self.changes);
         s.flags.clone_from(&self.flags);
+        s.vars.clone_from(&self.vars);
         s.position_flags.clone_from(&self.position_flags);
         s.extra = self.extra;
         s.required = self.required;
@@ -101,6 +102,7 @@ impl Run<'_> {
         self.cascades.clone_from(&s.cascades);
         self.changes.clone_from(&s.changes);
         self.flags.clone_from(&s.flags);
+        self.vars.clone_from(&s.vars);
         self.position_flags.clone_from(&s.position_flags);
         self.extra = s.extra;
         self.required = s.required;
@@ -122,6 +124,8 @@ pub(in crate::engine) struct Saved {
     cascades: Vec<(Pos, Pos)>,
     changes: Vec<Action>,
     flags: super::Flags,
+    /// The move variables (`set-var`).
+    vars: Vec<i64>,
     position_flags: Vec<(FlagId, Pos, bool)>,
     extra: bool,
     required: bool,
