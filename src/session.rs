@@ -6,13 +6,35 @@ use crate::engine::{Action, Engine, Move, Outcome, State};
 use serde_json::{json, Value};
 use std::io::{BufRead, Write};
 
+/// A piece's attributes as JSON fields: `attributes`, its true boolean attributes, and `values`, its integer
+/// attributes that are not 0 (as a position file writes them: `hp=2`).
+fn attributes_json(g: &Game, x: &crate::engine::state::Piece) -> (Value, Value) {
+    let is_int = |a: usize| g.int_attributes.iter().any(|i| i.idx() == a);
+    let flags: Vec<&str> = (0..g.attributes.len())
+        .filter(|&a| !is_int(a) && x.attrs.get(a))
+        .map(|a| g.attributes[a].as_str())
+        .collect();
+    let mut values = serde_json::Map::new();
+    for (k, a) in g.int_attributes.iter().enumerate() {
+        let v = x.attrs.get_int(k);
+        if v != 0 {
+            values.insert(g.attributes[a.idx()].clone(), json!(v));
+        }
+    }
+    (json!(flags), Value::Object(values))
+}
+
 fn action_json(g: &Game, a: &Action) -> Value {
     let pos = |p: crate::compile::Pos| g.board.pos_name(p).to_string();
     match *a {
         Action::Move { from, to } => json!({"action": "move", "from": pos(from), "to": pos(to)}),
         Action::Capture { at } => json!({"action": "capture", "at": pos(at)}),
-        Action::Place { at, piece, reserve } => json!({"action": "place", "at": pos(at),
-            "piece": g.pieces[piece.kind.idx()].name, "player": g.players[piece.owner.idx()].name, "from_reserve": reserve}),
+        Action::Place { at, piece, reserve } => {
+            let (attributes, values) = attributes_json(g, &piece);
+            json!({"action": "place", "at": pos(at), "piece": g.pieces[piece.kind.idx()].name,
+                "player": g.players[piece.owner.idx()].name, "from_reserve": reserve,
+                "attributes": attributes, "values": values})
+        }
         Action::ChangeType { at, kind } => {
             json!({"action": "change-type", "at": pos(at), "piece": g.pieces[kind.idx()].name})
         }
@@ -74,12 +96,9 @@ pub fn state_json(g: &Game, s: &State) -> Value {
     let mut pieces = vec![];
     for (i, c) in s.cells().iter().enumerate() {
         if let Some(x) = c {
-            let attrs: Vec<&str> = (0..g.attributes.len())
-                .filter(|&a| x.attrs.get(a))
-                .map(|a| g.attributes[a].as_str())
-                .collect();
+            let (attributes, values) = attributes_json(g, x);
             let mut piece = json!({"at": g.board.positions[i].name, "piece": g.pieces[x.kind.idx()].name,
-                "player": g.players[x.owner.idx()].name, "attributes": attrs});
+                "player": g.players[x.owner.idx()].name, "attributes": attributes, "values": values});
             // A column: the pieces under the top, from the one just under it down to the bottom.
             let under = s.under(crate::compile::Pos(i as u16));
             if !under.is_empty() {
@@ -104,6 +123,7 @@ pub fn state_json(g: &Game, s: &State) -> Value {
         "ply": s.ply(),
         "last_from": s.last_from().map(|p| g.board.pos_name(p).to_string()),
         "last_to": s.last_to().map(|p| g.board.pos_name(p).to_string()),
+        "last_mover": s.last_mover().map(|p| g.players[p.idx()].name.clone()),
         "pieces": pieces,
         "reserves": reserves,
     })

@@ -316,3 +316,64 @@ fn amazons_a_boxed_in_amazon_loses() {
     let (_, result) = from_position("games/amazons.zrf", pos, 0, &[]);
     assert_won_by(&result, "White", "Black", "stalemated");
 }
+
+/// Integer attributes are numbers, not flags: a Kalah pit shows `values: {"seeds": 4}` (it was listed as a
+/// true attribute `seeds`, without its count); `last_mover` names who made the last move.
+#[test]
+fn state_shows_integer_attributes_and_the_last_mover() {
+    let a = session(
+        "games/kalah.zrf",
+        &[
+            json!({"cmd": "state"}),
+            json!({"cmd": "play", "move": "a1"}),
+            json!({"cmd": "state"}),
+        ],
+    );
+    let pit = |s: &Value, at: &str| -> Value {
+        s["pieces"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|p| p["at"] == at)
+            .cloned()
+            .unwrap()
+    };
+    assert_eq!(a[0]["last_mover"], Value::Null, "{}", a[0]);
+    assert_eq!(pit(&a[0], "a1")["values"], json!({"seeds": 4}));
+    assert_eq!(pit(&a[0], "a1")["attributes"], json!([]));
+    assert_eq!(a[1]["ok"], true, "{}", a[1]);
+    // South sows a1's four seeds into b1..e1: a1 is empty, b1 holds 5.
+    assert_eq!(a[2]["last_mover"], "South", "{}", a[2]);
+    assert_eq!(pit(&a[2], "a1")["values"], json!({}));
+    assert_eq!(pit(&a[2], "b1")["values"], json!({"seeds": 5}));
+}
+
+/// A backgammon hit puts the bar's new count on the bar (`Place`); the move's JSON shows that count, so a
+/// client can rebuild the position from the move alone.
+#[test]
+fn a_placed_piece_shows_its_attributes() {
+    // White's checker on p10 throws 3-6; 10/7 hits Black's blot on p7, and Black already has one on the bar.
+    let position = "turn White\npiece ?Dice Three die1\npiece ?Dice Six die2\n\
+        piece White Checker p10 count=1\npiece White Checker p24 count=14\n\
+        piece Black Checker p7 count=1\npiece Black Checker bbar count=1\npiece Black Checker p1 count=13\n";
+    let a = session(
+        "games/backgammon.zrf",
+        &[
+            json!({"cmd": "load", "position": position}),
+            json!({"cmd": "moves"}),
+        ],
+    );
+    assert_eq!(a[0]["ok"], true, "{}", a[0]);
+    let places: Vec<&Value> = a[1]["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|m| m["parts"].as_array().unwrap())
+        .flat_map(|p| p["actions"].as_array().unwrap())
+        .filter(|x| x["action"] == "place" && x["at"] == "bbar")
+        .collect();
+    assert!(!places.is_empty(), "no move hits the blot: {}", a[1]);
+    for p in places {
+        assert_eq!(p["values"], json!({"count": 2}), "{p}");
+    }
+}
