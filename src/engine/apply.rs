@@ -158,15 +158,16 @@ pub fn apply_actions(game: &Game, state: &mut State, part: PartView<'_>, deferre
     }
 }
 
-/// Removes the pieces a composite move captured under `deferred captures`.
-fn remove_dead(game: &Game, state: &mut State) {
+/// Removes the pieces a composite move captured under `deferred captures`: only the squares its captures name
+/// (`at`) can hold one, since a captured piece can neither move nor be captured again until the move ends.
+fn remove_dead(game: &Game, state: &mut State, at: impl Iterator<Item = Pos>) {
     let np = game.pieces.len();
-    for i in 0..state.cells.len() {
-        if let Some(x) = state.cells[i] {
+    for p in at {
+        if let Some(x) = state.get(p) {
             if x.dead {
-                state.set(Pos(i as u16), None);
+                state.set(p, None);
                 if state.has_columns() {
-                    state.take_under(Pos(i as u16));
+                    state.take_under(p);
                 }
                 if let Some(hand) = &game.captures_to_hand {
                     let captor = game.turn_order.entries[state.turn].moves_as;
@@ -252,7 +253,11 @@ pub fn play_parts<'a>(game: &Game, s: &mut State, n: usize, part: impl Fn(usize)
                 super::stack::release_prisoners(s, end, prisoners);
             }
         }
-        remove_dead(game, s);
+        let captured = (0..n).flat_map(|i| part(i).actions.iter()).filter_map(|a| match a {
+            Action::Capture { at } | Action::TakePrisoner { at, .. } => Some(*at),
+            _ => None,
+        });
+        remove_dead(game, s, captured);
     }
     // Who made this move (or pass): the player of the entry it was played in, before the turn moves on.
     s.last_mover = Some(game.turn_order.entries[s.turn].player);
