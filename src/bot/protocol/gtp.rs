@@ -237,7 +237,7 @@ impl GtpBot {
             }
         };
         // The game so far as `play` commands: its moves, or else the stones of the position.
-        let line = moves_so_far(engine, state, history, &mut self.cache).and_then(|line| {
+        let line = moves_so_far(engine, &engine.initial(), state, history, &mut self.cache).and_then(|line| {
             line.iter()
                 .map(|(p, m, _)| Some(format!("play {} {}", colour(g, *p), n.move_name(m)?)))
                 .collect::<Option<Vec<String>>>()

@@ -176,18 +176,18 @@ pub(crate) fn clip(s: &str) -> String {
     }
 }
 
-/// The moves of the game from its start to `state`, recovered from `history` (the keys of the positions
-/// before each move, the start's first): at each position the one legal move that leads to the next key.
+/// The moves of the game from its start (`start`: the game's own, or an opening book's position) to `state`,
+/// recovered from `history` (the keys of the positions before each move, the start's first): at each position the one legal move that leads to the next key.
 /// `None` where they do not lead from the start to `state` (a position set up otherwise). `cache` keeps the
 /// moves and positions found at the last call, so a game costs one move generation per ply. Each move comes
 /// with the player who made it and the position it was made in.
 pub(crate) fn moves_so_far(
     engine: &Engine,
+    start: &State,
     state: &State,
     history: &[u64],
     cache: &mut Vec<(u64, Player, Move, State)>,
 ) -> Option<Vec<(Player, Move, State)>> {
-    let start = engine.initial();
     if history.is_empty() {
         cache.clear();
         return (start.key() == state.key()).then(Vec::new);
