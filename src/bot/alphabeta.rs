@@ -898,7 +898,11 @@ pub fn score_of(score: i32) -> super::Score {
     if score_is_decided(score) {
         let plies = WIN - score.abs();
         let moves = (plies + 1) / 2;
-        super::Score::Mate(if score > 0 { moves.max(1) } else { -moves.max(1) })
+        super::Score::Mate(if score > 0 {
+            moves.max(1)
+        } else {
+            -moves.max(1)
+        })
     } else {
         super::Score::Cp(score)
     }

@@ -904,7 +904,9 @@ pub fn score_of(r: &SearchResult) -> Option<super::Score> {
         None => return None,
     };
     let p = p.clamp(0.001, 0.999);
-    Some(super::Score::Cp((100.0 * (p / (1.0 - p)).ln()).round() as i32))
+    Some(super::Score::Cp(
+        (100.0 * (p / (1.0 - p)).ln()).round() as i32
+    ))
 }
 
 /// An MCTS bot.

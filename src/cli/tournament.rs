@@ -175,6 +175,10 @@ pub fn tournament_config(
     if let Some(g) = &a.game {
         // A path on the command line is relative to the current directory, not to a --config file.
         c.game = g.clone();
+        // A --config file's openings stay relative to its folder.
+        if let Some(o) = c.openings_path() {
+            c.openings = Some(o.to_string_lossy().into_owned());
+        }
         c.base_dir = None;
     }
     if !a.bots.is_empty() {
@@ -199,8 +203,13 @@ pub fn tournament_config(
         c.max_plies = x;
     }
     if let Some(o) = &a.openings {
-        // Relative to the current directory, as a game path on the command line.
-        let o = std::path::absolute(o).map_err(|e| format!("--openings `{}`: {e}", o.display()))?;
+        // Relative to the current directory, as a game path on the command line (not to a --config file's
+        // folder).
+        let o = if c.base_dir.is_some() && o.is_relative() {
+            std::path::absolute(o).map_err(|e| format!("--openings `{}`: {e}", o.display()))?
+        } else {
+            o.clone()
+        };
         c.openings = Some(o.to_string_lossy().into_owned());
         if a.opening_plies.is_none() {
             c.opening_plies = 0;

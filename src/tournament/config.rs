@@ -653,7 +653,7 @@ impl TournamentConfig {
     /// Rewrites a relative `game` path to be relative to `dir`, where this configuration is about to be written
     /// (a new run's folder), so that the run's `config.toml` works from any current directory.
     pub fn rebase(&mut self, dir: &Path) -> Result<(), String> {
-        if let Some(o) = self.openings.clone() {
+        if let Some(o) = self.openings.clone().filter(|o| Path::new(o).is_relative()) {
             let p = self.openings_path().unwrap_or_else(|| o.clone().into());
             let abs = std::path::absolute(&p)
                 .map(|p| normalize(&p))
@@ -661,7 +661,11 @@ impl TournamentConfig {
             let to = std::path::absolute(dir)
                 .map(|p| normalize(&p))
                 .map_err(|e| format!("cannot resolve `{}`: {e}", dir.display()))?;
-            self.openings = Some(relative_path(&abs, &to).to_string_lossy().replace('\\', "/"));
+            self.openings = Some(
+                relative_path(&abs, &to)
+                    .to_string_lossy()
+                    .replace('\\', "/"),
+            );
         }
         if self.game.starts_with(BUILTIN_PREFIX) || Path::new(&self.game).is_absolute() {
             self.base_dir = Some(dir.to_path_buf());
@@ -853,7 +857,10 @@ impl TournamentConfig {
                 || self.openings_order.is_some()
                 || self.openings_plies.is_some())
         {
-            return Err("--openings-format, --openings-order and --openings-plies need --openings FILE".into());
+            return Err(
+                "--openings-format, --openings-order and --openings-plies need --openings FILE"
+                    .into(),
+            );
         }
         if let Some(s) = &self.sprt {
             s.validate()?;
@@ -1000,7 +1007,8 @@ impl Tournament {
             ));
             f.push((
                 "openings format".into(),
-                c.openings_format.map_or("from the extension".into(), |x| x.to_string()),
+                c.openings_format
+                    .map_or("from the extension".into(), |x| x.to_string()),
             ));
             f.push((
                 "openings order".into(),

@@ -283,7 +283,10 @@ fn pgn_game(
         if let Ok(n) = crate::bot::protocol::notation::ChessNotation::of(engine.game) {
             let moves = engine.legal_moves(s).unwrap_or_default();
             out.push_str(&tag("SetUp", "1"));
-            out.push_str(&tag("FEN", &n.fen(engine.game, s, engine.to_move(s), &moves)));
+            out.push_str(&tag(
+                "FEN",
+                &n.fen(engine.game, s, engine.to_move(s), &moves),
+            ));
         }
     }
     out.push('\n');
