@@ -348,3 +348,69 @@ fn a_changed_book_is_refused_on_resume() {
         "{err}"
     );
 }
+
+#[test]
+fn move_lists_in_dagaz_notation_and_sgf_main_lines() {
+    let d = scratch("moves");
+    let mut c = chess_config("tests/openings/breakthrough.moves", 4);
+    c.game = "builtin:breakthrough".into();
+    c.max_plies = 5;
+    let t = c.load().unwrap();
+    let records = run(&t, &options(&d.join("run"))).unwrap().records().unwrap();
+    for r in &records {
+        let want: &[&str] = if r.pair_id == 0 {
+            &["f2-g3", "e7-e6", "a2-b3"]
+        } else {
+            &["d2-d3", "d7-d6"]
+        };
+        assert_eq!(r.moves[..want.len()], *want, "{r:?}");
+        assert_eq!(r.opening_plies as usize, want.len());
+    }
+    // Go from SGF: the main line (the first variation), a pass as `W[]`.
+    let mut c = chess_config("tests/openings/go.sgf", 4);
+    c.game = "games/go-9x9.zrf".into();
+    c.max_plies = 6;
+    c.bots = ["random", "random:name=r2"]
+        .map(|b| BotConfig::Name(b.into()))
+        .to_vec();
+    let t = c.load().unwrap();
+    let records = run(&t, &options(&d.join("go"))).unwrap().records().unwrap();
+    let g = load_game(Path::new("games/go-9x9.zrf"), &VariantSel::First).unwrap();
+    let e = Engine::new(&g);
+    let n = dagaz::bot::protocol::notation::GoNotation::of(&g).unwrap();
+    for r in &records {
+        let mut s = e.initial();
+        let mut vertices = vec![];
+        for m in &r.moves {
+            let moves = e.legal_moves(&s).unwrap();
+            let names = Move::notations(&g, &moves);
+            let i = names.iter().position(|x| x == m).unwrap();
+            vertices.push(n.move_name(&moves[i]).unwrap());
+            s = e.apply(&s, &moves[i]);
+        }
+        let want: &[&str] = if r.pair_id == 0 {
+            &["E5", "C7", "G3", "G7"]
+        } else {
+            &["D6", "pass", "F4"]
+        };
+        assert_eq!(vertices[..want.len()], *want, "{r:?}");
+        assert_eq!(r.opening_plies as usize, want.len());
+    }
+}
+
+#[test]
+fn illegal_move_lists_and_sgf_setups_are_refused_with_the_line() {
+    let mut c = chess_config("tests/openings/illegal.moves", 2);
+    c.game = "builtin:breakthrough".into();
+    let e = c.load().err().expect("refused");
+    assert!(e.contains("illegal.moves:2:") && e.contains("`d3-d5`"), "{e}");
+    let mut c = chess_config("tests/openings/setup.sgf", 2);
+    c.game = "games/go-9x9.zrf".into();
+    let e = c.load().err().expect("refused");
+    assert!(e.contains("setup.sgf:3:") && e.contains("setup stones"), "{e}");
+    // A PGN book on a game without FEN's notation says so.
+    let mut c = chess_config("tests/openings/lines.pgn", 2);
+    c.game = "games/go-9x9.zrf".into();
+    let e = c.load().err().expect("refused");
+    assert!(e.contains("lines.pgn:1:") && e.contains("FEN"), "{e}");
+}

@@ -260,7 +260,7 @@ fn check(e: &Engine, format: OpeningsFormat, r: &Raw) -> Result<Opening, (usize,
             return Err((
                 *line,
                 format!(
-                    "the game is over before move {} `{tok}` ({} {})",
+                    "the game is over before ply {} `{tok}` ({} {})",
                     k + 1,
                     o.end_type,
                     o.name
@@ -289,7 +289,7 @@ fn check(e: &Engine, format: OpeningsFormat, r: &Raw) -> Result<Opening, (usize,
                 return Err((
                     *line,
                     format!(
-                        "move {} `{tok}` is not a legal move of `{title}` here ({} legal moves)",
+                        "ply {} `{tok}` is not a legal move of `{title}` here ({} legal moves)",
                         k + 1,
                         moves.len()
                     ),
