@@ -356,7 +356,10 @@ fn move_lists_in_dagaz_notation_and_sgf_main_lines() {
     c.game = "builtin:breakthrough".into();
     c.max_plies = 5;
     let t = c.load().unwrap();
-    let records = run(&t, &options(&d.join("run"))).unwrap().records().unwrap();
+    let records = run(&t, &options(&d.join("run")))
+        .unwrap()
+        .records()
+        .unwrap();
     for r in &records {
         let want: &[&str] = if r.pair_id == 0 {
             &["f2-g3", "e7-e6", "a2-b3"]
@@ -403,14 +406,81 @@ fn illegal_move_lists_and_sgf_setups_are_refused_with_the_line() {
     let mut c = chess_config("tests/openings/illegal.moves", 2);
     c.game = "builtin:breakthrough".into();
     let e = c.load().err().expect("refused");
-    assert!(e.contains("illegal.moves:2:") && e.contains("`d3-d5`"), "{e}");
+    assert!(
+        e.contains("illegal.moves:2:") && e.contains("`d3-d5`"),
+        "{e}"
+    );
     let mut c = chess_config("tests/openings/setup.sgf", 2);
     c.game = "games/go-9x9.zrf".into();
     let e = c.load().err().expect("refused");
-    assert!(e.contains("setup.sgf:3:") && e.contains("setup stones"), "{e}");
+    assert!(
+        e.contains("setup.sgf:3:") && e.contains("setup stones"),
+        "{e}"
+    );
     // A PGN book on a game without FEN's notation says so.
     let mut c = chess_config("tests/openings/lines.pgn", 2);
     c.game = "games/go-9x9.zrf".into();
     let e = c.load().err().expect("refused");
     assert!(e.contains("lines.pgn:1:") && e.contains("FEN"), "{e}");
+}
+
+#[test]
+fn config_files_keep_the_book_and_the_adjudication() {
+    let c = TournamentConfig::from_toml(
+        r#"
+        game = "games/chess.zrf"
+        openings = "tests/openings/ten.epd"
+        openings_order = "random"
+        openings_plies = 4
+        draw = { movenumber = 30, movecount = 4, score = 10 }
+        resign = { movecount = 3, score = 700, twosided = true }
+        bots = ["random", "random:name=r2"]
+        "#,
+    )
+    .unwrap();
+    // With a book and no `opening_plies`, no random plies.
+    assert_eq!(c.opening_plies, 0);
+    assert_eq!(c.openings_order, Some(OpeningsOrder::Random));
+    let t = c.load().unwrap();
+    assert_eq!(t.book.as_ref().unwrap().order.len(), 10);
+    let text = t.config.to_toml();
+    let back = TournamentConfig::from_toml(&text).unwrap();
+    assert_eq!(back, t.config, "{text}");
+    assert!(
+        text.contains("[draw]") && text.contains("twosided = true"),
+        "{text}"
+    );
+    // Random plies when asked for, after the book's moves.
+    let c = TournamentConfig::from_toml(
+        "openings = \"tests/openings/ten.epd\"\nopening_plies = 3\nbots = [\"random\", \"random:name=r2\"]\n",
+    )
+    .unwrap();
+    assert_eq!(c.opening_plies, 3);
+    // Bad settings are refused.
+    let bad = |extra: &str| {
+        TournamentConfig::from_toml(&format!(
+            "game = \"games/chess.zrf\"\nbots = [\"random\", \"random:name=r2\"]\n{extra}"
+        ))
+        .and_then(|c| c.load().map(|_| ()))
+        .unwrap_err()
+    };
+    assert!(bad("openings_plies = 2").contains("--openings"));
+    assert!(bad("resign = { movecount = 0, score = 5 }").contains("movecount"));
+    assert!(
+        bad("openings = \"tests/openings/ten.epd\"\nopenings_format = \"sfen\"").contains("sfen")
+    );
+    assert!(bad("openings = \"tests/openings/nothing.epd\"").contains("nothing.epd"));
+}
+
+#[test]
+fn the_format_may_be_named_fen_in_a_config_file() {
+    let c = TournamentConfig::from_toml(
+        "game = \"games/chess.zrf\"\nopenings = \"tests/openings/ten.epd\"\nopenings_format = \"fen\"\nbots = [\"random\", \"random:name=r2\"]\n",
+    )
+    .unwrap();
+    assert_eq!(
+        c.openings_format,
+        Some(dagaz::tournament::openings::OpeningsFormat::Epd)
+    );
+    assert_eq!(c.load().unwrap().book.unwrap().per_variant[0].len(), 10);
 }

@@ -24,7 +24,7 @@ use std::path::Path;
 
 /// The formats of an openings file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
+#[serde(try_from = "String", into = "String")]
 pub enum OpeningsFormat {
     /// One position a line: EPD (four fields, then operations) or FEN (six fields).
     Epd,
@@ -68,6 +68,19 @@ impl std::str::FromStr for OpeningsFormat {
                 "unknown openings format `{s}`; formats are epd, fen, pgn, sgf, moves"
             )),
         }
+    }
+}
+
+impl TryFrom<String> for OpeningsFormat {
+    type Error = String;
+    fn try_from(s: String) -> Result<Self, String> {
+        s.parse()
+    }
+}
+
+impl From<OpeningsFormat> for String {
+    fn from(f: OpeningsFormat) -> String {
+        f.as_str().into()
     }
 }
 
