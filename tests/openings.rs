@@ -467,7 +467,8 @@ fn config_files_keep_the_book_and_the_adjudication() {
     assert!(bad("openings_plies = 2").contains("--openings"));
     assert!(bad("resign = { movecount = 0, score = 5 }").contains("movecount"));
     assert!(
-        bad("openings = \"tests/openings/ten.epd\"\nopenings_format = \"sfen\"").contains("sfen")
+        bad("openings = \"tests/openings/ten.epd\"\nopenings_format = \"xyz\"")
+            .contains("unknown openings format `xyz`")
     );
     assert!(bad("openings = \"tests/openings/nothing.epd\"").contains("nothing.epd"));
 }
@@ -483,4 +484,49 @@ fn the_format_may_be_named_fen_in_a_config_file() {
         Some(dagaz::tournament::openings::OpeningsFormat::Epd)
     );
     assert_eq!(c.load().unwrap().book.unwrap().per_variant[0].len(), 10);
+}
+
+#[test]
+fn sfen_positions_with_hands_start_shogi_games() {
+    let d = scratch("sfen");
+    let mut c = chess_config("tests/openings/shogi.sfen", 4);
+    c.game = "games/shogi.zrf".into();
+    c.max_plies = 2;
+    c.bots = ["random", "random:name=r2"]
+        .map(|b| BotConfig::Name(b.into()))
+        .to_vec();
+    let t = c.load().unwrap();
+    let records = run(&t, &options(&d.join("run")))
+        .unwrap()
+        .records()
+        .unwrap();
+    let g = load_game(Path::new("games/shogi.zrf"), &VariantSel::First).unwrap();
+    let e = Engine::new(&g);
+    let n = dagaz::bot::protocol::notation::ShogiNotation::of(&g).unwrap();
+    let lines: Vec<String> = std::fs::read_to_string("tests/openings/shogi.sfen")
+        .unwrap()
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .map(String::from)
+        .collect();
+    for r in &records {
+        // The state read from the line writes the same SFEN back: board, side, both hands, move number.
+        let s = decode_start(&g, &r.start).unwrap();
+        assert_eq!(n.sfen(&g, &s, e.to_move(&s)), lines[r.pair_id as usize]);
+        replays(&e, r);
+    }
+    // With a bishop in hand, sente may drop it.
+    let s = decode_start(&g, &records.iter().find(|r| r.pair_id == 1).unwrap().start).unwrap();
+    let drops: Vec<String> = e
+        .legal_moves(&s)
+        .unwrap()
+        .iter()
+        .filter_map(|m| n.move_name(m))
+        .filter(|m| m.starts_with("B*"))
+        .collect();
+    assert!(drops.contains(&"B*5e".to_string()), "{drops:?}");
+    let mut c = chess_config("tests/openings/bad.sfen", 2);
+    c.game = "games/shogi.zrf".into();
+    let e = c.load().err().expect("refused");
+    assert!(e.contains("bad.sfen:2:") && e.contains("`X`"), "{e}");
 }

@@ -34,6 +34,8 @@ pub enum OpeningsFormat {
     Sgf,
     /// One line of moves in dagaz's notation a line, separated by `;` (as `games.csv`'s `moves` column).
     Moves,
+    /// One shogi position a line: SFEN (board, side, hands, move number).
+    Sfen,
 }
 
 impl OpeningsFormat {
@@ -43,6 +45,7 @@ impl OpeningsFormat {
             OpeningsFormat::Pgn => "pgn",
             OpeningsFormat::Sgf => "sgf",
             OpeningsFormat::Moves => "moves",
+            OpeningsFormat::Sfen => "sfen",
         }
     }
 
@@ -61,11 +64,9 @@ impl std::str::FromStr for OpeningsFormat {
             "pgn" => Ok(OpeningsFormat::Pgn),
             "sgf" => Ok(OpeningsFormat::Sgf),
             "moves" | "txt" | "dagaz" => Ok(OpeningsFormat::Moves),
-            "sfen" => Err(
-                "openings in SFEN are not read yet; formats are epd, fen, pgn, sgf, moves".into(),
-            ),
+            "sfen" => Ok(OpeningsFormat::Sfen),
             _ => Err(format!(
-                "unknown openings format `{s}`; formats are epd, fen, pgn, sgf, moves"
+                "unknown openings format `{s}`; formats are epd, fen, pgn, sgf, moves, sfen"
             )),
         }
     }
@@ -209,7 +210,7 @@ pub fn load(
     engines: &[&Engine],
 ) -> Result<Vec<Vec<Opening>>, String> {
     let raws = match format {
-        OpeningsFormat::Epd => read_epd(text),
+        OpeningsFormat::Epd | OpeningsFormat::Sfen => read_epd(text),
         OpeningsFormat::Pgn => read_pgn(name, text)?,
         OpeningsFormat::Sgf => read_sgf(name, text)?,
         OpeningsFormat::Moves => read_moves(text),
@@ -240,7 +241,12 @@ fn check(e: &Engine, format: OpeningsFormat, r: &Raw) -> Result<Opening, (usize,
     let title = &game.title;
     let (mut s, start) = match &r.fen {
         Some((fen, line)) => {
-            let text = fen_to_position(game, fen).map_err(|m| (*line, m))?;
+            let text = if format == OpeningsFormat::Sfen {
+                sfen_to_position(game, fen)
+            } else {
+                fen_to_position(game, fen)
+            }
+            .map_err(|m| (*line, m))?;
             let s = position::parse(game, &text)
                 .map_err(|m| (*line, format!("{m} (the position read from `{fen}`)")))?;
             check_position(e, &s).map_err(|m| (*line, format!("`{fen}`: {m}")))?;
@@ -1112,7 +1118,7 @@ pub fn read_file(
         Some(f) => f,
         None => {
             return Err(format!(
-                "{}: give --openings-format (epd, fen, pgn, sgf, moves): the file's extension names none",
+                "{}: give --openings-format (epd, fen, pgn, sgf, moves, sfen): the file's extension names none",
                 path.display()
             ))
         }
@@ -1122,4 +1128,150 @@ pub fn read_file(
     let text = String::from_utf8(bytes)
         .map_err(|e| format!("{}: not UTF-8 text ({e})", path.display()))?;
     Ok((text, format))
+}
+
+/// The position text of an SFEN line on `game` (a shogi-like game: see
+/// [`crate::bot::protocol::notation::ShogiNotation`]): the board from the top rank and the leftmost file (file
+/// 9), `+` before a promoted piece's letter, the first player's (sente's, `b`) pieces in upper case; the hands
+/// as the players' reserves; the move number gives the ply.
+pub fn sfen_to_position(game: &Game, sfen: &str) -> Result<String, String> {
+    let n = crate::bot::protocol::notation::ShogiNotation::of(game)?;
+    let grid = &n.grid;
+    let names: Vec<String> = game
+        .pieces
+        .iter()
+        .map(|p| {
+            p.notation
+                .as_deref()
+                .unwrap_or("")
+                .trim()
+                .to_ascii_uppercase()
+        })
+        .collect();
+    let kind_of = |name: &str| -> Option<PieceType> {
+        names
+            .iter()
+            .position(|x| x == name)
+            .map(|i| PieceType(i as u16))
+    };
+    let fields: Vec<&str> = sfen.split_whitespace().collect();
+    if fields.len() < 3 {
+        return Err(format!(
+            "`{sfen}` is not an SFEN position: it needs the board, side to move and hands fields"
+        ));
+    }
+    let (board, side, hands) = (fields[0], fields[1], fields[2]);
+    let rows: Vec<&str> = board.split('/').collect();
+    if rows.len() != grid.ranks {
+        return Err(format!(
+            "the board field has {} ranks; `{}` has {}",
+            rows.len(),
+            game.title,
+            grid.ranks
+        ));
+    }
+    let to_move = match side {
+        "b" => Player(0),
+        "w" => Player(1),
+        _ => {
+            return Err(format!(
+                "the side to move is `{side}`; SFEN's are `b` and `w`"
+            ))
+        }
+    };
+    let entry = game
+        .turn_order
+        .entries
+        .iter()
+        .position(|e| e.player == to_move)
+        .ok_or_else(|| {
+            format!(
+                "{} has no turn in the turn order",
+                game.players[to_move.idx()].name
+            )
+        })?;
+    let mut out = format!("turn {entry}\n");
+    let ply = match fields.get(3) {
+        Some(m) => m
+            .parse::<u32>()
+            .map_err(|_| format!("the move number `{m}` is not a number"))?
+            .saturating_sub(1),
+        None => to_move.0 as u32,
+    };
+    out += &format!("ply {ply}\n");
+    for (ri, row) in rows.iter().enumerate() {
+        let rank = grid.ranks - 1 - ri;
+        let rank_name = (b'a' + ri as u8) as char;
+        let mut file = 0usize;
+        let mut chars = row.chars();
+        while let Some(c) = chars.next() {
+            if let Some(d) = c.to_digit(10) {
+                file += d as usize;
+                continue;
+            }
+            let (name, letter) = if c == '+' {
+                let l = chars
+                    .next()
+                    .ok_or_else(|| format!("a `+` ends rank {rank_name}"))?;
+                (format!("+{}", l.to_ascii_uppercase()), l)
+            } else {
+                (c.to_ascii_uppercase().to_string(), c)
+            };
+            let kind = kind_of(&name)
+                .ok_or_else(|| format!("`{name}` names no piece of `{}`", game.title))?;
+            if file >= grid.files {
+                file += 1;
+                break;
+            }
+            let owner = if letter.is_ascii_uppercase() {
+                Player(0)
+            } else {
+                Player(1)
+            };
+            out += &format!(
+                "piece {} {} {}",
+                game.players[owner.idx()].name,
+                game.pieces[kind.idx()].name,
+                game.board.pos_name(grid.at(file, rank))
+            );
+            for (a, v) in &game.pieces[kind.idx()].attributes {
+                if *v && !game.int_attributes.contains(a) {
+                    out += " ";
+                    out += &game.attributes[a.idx()];
+                }
+            }
+            out += "\n";
+            file += 1;
+        }
+        if file != grid.files {
+            return Err(format!(
+                "rank {rank_name} of the board field covers {file} files; the board has {}",
+                grid.files
+            ));
+        }
+    }
+    if hands != "-" {
+        let mut count = 0u32;
+        for c in hands.chars() {
+            if let Some(d) = c.to_digit(10) {
+                count = count * 10 + d;
+                continue;
+            }
+            let kind = kind_of(&c.to_ascii_uppercase().to_string())
+                .ok_or_else(|| format!("`{c}` in the hands names no piece of `{}`", game.title))?;
+            let owner = if c.is_ascii_uppercase() {
+                Player(0)
+            } else {
+                Player(1)
+            };
+            out += &format!(
+                "reserve {} {} {}\n",
+                game.players[owner.idx()].name,
+                game.pieces[kind.idx()].name,
+                count.max(1)
+            );
+            count = 0;
+        }
+    }
+    Ok(out)
 }
