@@ -892,6 +892,22 @@ fn score_is_decided(score: i32) -> bool {
     score.abs() > WIN - MAX_PLY
 }
 
+/// A search score as a bot reports it: a decided one (a win `WIN - plies`) as a mate in moves, counting the
+/// mover's moves (plies 1 and 2: 1 move), else the score itself.
+pub fn score_of(score: i32) -> super::Score {
+    if score_is_decided(score) {
+        let plies = WIN - score.abs();
+        let moves = (plies + 1) / 2;
+        super::Score::Mate(if score > 0 {
+            moves.max(1)
+        } else {
+            -moves.max(1)
+        })
+    } else {
+        super::Score::Cp(score)
+    }
+}
+
 /// An alpha-beta bot.
 pub struct AlphaBetaBot {
     name: String,
@@ -922,6 +938,11 @@ impl Bot for AlphaBetaBot {
 
     fn last_nodes(&self) -> Option<u64> {
         self.last.as_ref().map(|r| r.nodes)
+    }
+
+    /// The search's score in hundredths of the cheapest piece; a forced win or loss as a mate in moves.
+    fn last_score(&self) -> Option<super::Score> {
+        self.last.as_ref().map(|r| score_of(r.score))
     }
 
     fn choose(

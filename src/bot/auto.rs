@@ -167,6 +167,10 @@ impl Bot for AutoBot {
     fn last_nodes(&self) -> Option<u64> {
         self.inner.as_ref().and_then(|b| b.last_nodes())
     }
+
+    fn last_score(&self) -> Option<super::Score> {
+        self.inner.as_ref().and_then(|b| b.last_score())
+    }
 }
 
 #[cfg(test)]

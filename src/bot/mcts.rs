@@ -892,6 +892,23 @@ fn choose_final<M: Model>(
     }
 }
 
+/// The score of a search's chosen move for the mover, in hundredths of the cheapest piece: its mean result p
+/// (win 1, draw ½, loss 0; the proven result where the solver has one) mapped back through the logistic that
+/// `eval_at_cap` scores positions with, 100 · ln(p / (1 − p)), p kept within [0.001, 0.999] (so within ±691).
+/// `None` when the move was never visited.
+pub fn score_of(r: &SearchResult) -> Option<super::Score> {
+    let b = r.best;
+    let p = match r.proven.get(b).copied().flatten() {
+        Some(p) => p,
+        None if r.visits.get(b).is_some_and(|&v| v > 0) => r.means[b],
+        None => return None,
+    };
+    let p = p.clamp(0.001, 0.999);
+    Some(super::Score::Cp(
+        (100.0 * (p / (1.0 - p)).ln()).round() as i32
+    ))
+}
+
 /// An MCTS bot.
 pub struct MctsBot {
     name: String,
@@ -922,6 +939,11 @@ impl Bot for MctsBot {
 
     fn last_nodes(&self) -> Option<u64> {
         self.last.as_ref().map(|r| r.iterations)
+    }
+
+    /// The chosen move's value for the mover ([`score_of`]).
+    fn last_score(&self) -> Option<super::Score> {
+        self.last.as_ref().and_then(score_of)
     }
 
     fn choose(

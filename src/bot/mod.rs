@@ -74,6 +74,16 @@ impl From<EngineError> for BotError {
     }
 }
 
+/// A bot's evaluation of the position after its move, from its own (the mover's) side: what adjudication
+/// reads (`src/tournament/adjudicate.rs`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Score {
+    /// Centipawns for UCI and USI engines; hundredths of the cheapest piece for the built-in bots.
+    Cp(i32),
+    /// A forced win in this many moves (negative: a forced loss).
+    Mate(i32),
+}
+
 /// A player of games.
 pub trait Bot: Send {
     /// The name reports and result files show.
@@ -106,6 +116,16 @@ pub trait Bot: Send {
     fn last_nodes(&self) -> Option<u64> {
         None
     }
+
+    /// The score the bot gave its last move (see [`Score`]), `None` for bots that report none.
+    fn last_score(&self) -> Option<Score> {
+        None
+    }
+
+    /// Called before the first move of a game that does not start from the game's own start position (an
+    /// opening book's position): the position the game's history starts from, so that an engine is sent
+    /// that position plus the moves played.
+    fn start_position(&mut self, _start: &State) {}
 }
 
 /// The error for being asked to move with no legal move (the runner's bug: the game is over then).

@@ -40,6 +40,29 @@ pub struct TournamentArgs {
     /// Random plies from the start, the same for both games of a pair (default 4).
     #[arg(long)]
     pub opening_plies: Option<u32>,
+    /// An opening book: each pair of games starts from one of its positions or lines (both seat orders);
+    /// checked against the rules before the run. Random opening plies are then 0 unless --opening-plies is
+    /// given (they follow the book's moves).
+    #[arg(long, value_name = "FILE")]
+    pub openings: Option<PathBuf>,
+    /// The book's format: epd (or fen), pgn, sgf, moves (dagaz notation, `;`-separated, one line each);
+    /// default: from the file's extension.
+    #[arg(long, value_name = "FORMAT", requires = "openings")]
+    pub openings_format: Option<crate::tournament::openings::OpeningsFormat>,
+    /// The order rounds take the openings in: sequential (default) or random (a shuffle from the seed).
+    #[arg(long, value_name = "ORDER", requires = "openings")]
+    pub openings_order: Option<crate::tournament::openings::OpeningsOrder>,
+    /// Play at most this many plies of each book line (default: the whole line).
+    #[arg(long, value_name = "N", requires = "openings")]
+    pub openings_plies: Option<u32>,
+    /// Adjudicate a draw from the bots' scores: from move N, |score| <= S for K moves of each side in a row
+    /// (movenumber=N,movecount=K,score=S).
+    #[arg(long, value_name = "movenumber=N,movecount=K,score=S")]
+    pub draw: Option<crate::tournament::adjudicate::DrawRule>,
+    /// Adjudicate a loss from the bots' scores: a side's score <= -R for K of its moves in a row;
+    /// twosided=true: the winner's >= R too, K moves of each side (movecount=K,score=R[,twosided=true]).
+    #[arg(long, value_name = "movecount=K,score=R[,twosided=true]")]
+    pub resign: Option<crate::tournament::adjudicate::ResignRule>,
     /// A bot with a time budget (`time_ms`, external bots) that takes longer for one move loses the game with
     /// `bot-error` (default 60000); a bot with a time limit of its own gets at least that plus a second. Bots
     /// with a fixed budget (depth, nodes, iterations) never lose on time (see README).
@@ -152,6 +175,10 @@ pub fn tournament_config(
     if let Some(g) = &a.game {
         // A path on the command line is relative to the current directory, not to a --config file.
         c.game = g.clone();
+        // A --config file's openings stay relative to its folder.
+        if let Some(o) = c.openings_path() {
+            c.openings = Some(o.to_string_lossy().into_owned());
+        }
         c.base_dir = None;
     }
     if !a.bots.is_empty() {
@@ -174,6 +201,34 @@ pub fn tournament_config(
     }
     if let Some(x) = a.max_plies {
         c.max_plies = x;
+    }
+    if let Some(o) = &a.openings {
+        // Relative to the current directory, as a game path on the command line (not to a --config file's
+        // folder).
+        let o = if c.base_dir.is_some() && o.is_relative() {
+            std::path::absolute(o).map_err(|e| format!("--openings `{}`: {e}", o.display()))?
+        } else {
+            o.clone()
+        };
+        c.openings = Some(o.to_string_lossy().into_owned());
+        if a.opening_plies.is_none() {
+            c.opening_plies = 0;
+        }
+    }
+    if a.openings_format.is_some() {
+        c.openings_format = a.openings_format;
+    }
+    if a.openings_order.is_some() {
+        c.openings_order = a.openings_order;
+    }
+    if a.openings_plies.is_some() {
+        c.openings_plies = a.openings_plies;
+    }
+    if a.draw.is_some() {
+        c.draw = a.draw;
+    }
+    if a.resign.is_some() {
+        c.resign = a.resign;
     }
     if let Some(x) = a.opening_plies {
         c.opening_plies = x;
@@ -234,6 +289,9 @@ pub fn tournament(a: TournamentArgs) -> Result<(), String> {
             || a.seed.is_some()
             || a.max_plies.is_some()
             || a.opening_plies.is_some()
+            || a.openings.is_some()
+            || a.draw.is_some()
+            || a.resign.is_some()
             || a.move_timeout_ms.is_some()
             || a.sprt.is_some()
             || a.allow_missing_rules

@@ -323,6 +323,25 @@ pub struct TournamentConfig {
     /// run's fingerprint.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub extensions: Vec<String>,
+    /// Opening book (`--openings FILE`): positions or move lines the pairs start from; relative to `base_dir`
+    /// like `game`. See [`super::openings`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub openings: Option<String>,
+    /// Its format (`--openings-format`); by default the one its extension names.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub openings_format: Option<super::openings::OpeningsFormat>,
+    /// The order pairs take the openings in (`--openings-order`; sequential when not given).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub openings_order: Option<super::openings::OpeningsOrder>,
+    /// Moves of each line played (`--openings-plies`; all when not given).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub openings_plies: Option<u32>,
+    /// Draw adjudication from the bots' scores (`--draw`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub draw: Option<super::adjudicate::DrawRule>,
+    /// Resign adjudication from the bots' scores (`--resign`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resign: Option<super::adjudicate::ResignRule>,
     pub bots: Vec<BotConfig>,
     /// The folder a relative `game` path is read from: the folder of the TOML file it came from (`--config`,
     /// a run's `config.toml`); `None`, the current directory (a path from the command line).
@@ -379,6 +398,12 @@ impl Default for TournamentConfig {
             record_evals: false,
             missing_rules: vec![],
             extensions: vec![],
+            openings: None,
+            openings_format: None,
+            openings_order: None,
+            openings_plies: None,
+            draw: None,
+            resign: None,
             bots: DEFAULT_BOTS
                 .iter()
                 .map(|b| BotConfig::Name(b.to_string()))
@@ -533,6 +558,10 @@ pub struct Tournament {
     pub config: TournamentConfig,
     pub variants: Vec<Variant>,
     pub bots: Vec<BotEntry>,
+    /// The opening book, read and checked against every variant (`--openings`).
+    pub book: Option<Arc<super::openings::Book>>,
+    /// FNV-1a of the openings file's bytes (for the fingerprint).
+    pub book_hash: Option<String>,
 }
 
 /// A path with `.` and `..` folded away, without asking the file system.
@@ -582,7 +611,15 @@ pub fn fnv1a(bytes: &[u8]) -> String {
 impl TournamentConfig {
     /// Reads a TOML configuration (a file given with `--config`, or a run's `config.toml`).
     pub fn from_toml(text: &str) -> Result<TournamentConfig, String> {
-        toml::from_str(text).map_err(|e| e.to_string())
+        let mut c: TournamentConfig = toml::from_str(text).map_err(|e| e.to_string())?;
+        // With an opening book, random opening plies are played only when asked for.
+        if c.openings.is_some() {
+            let t: toml::Table = text.parse().map_err(|e: toml::de::Error| e.to_string())?;
+            if !t.contains_key("opening_plies") {
+                c.opening_plies = 0;
+            }
+        }
+        Ok(c)
     }
 
     /// Reads a TOML file: a relative `game` path in it is relative to the file's folder.
@@ -593,6 +630,15 @@ impl TournamentConfig {
         let dir = path.parent().filter(|d| !d.as_os_str().is_empty());
         c.base_dir = Some(dir.unwrap_or(Path::new(".")).to_path_buf());
         Ok(c)
+    }
+
+    /// Where the openings file is read from: `openings` itself, or under `base_dir` when relative.
+    pub fn openings_path(&self) -> Option<PathBuf> {
+        let o = Path::new(self.openings.as_deref()?);
+        Some(match &self.base_dir {
+            Some(dir) if o.is_relative() => dir.join(o),
+            _ => o.to_path_buf(),
+        })
     }
 
     /// Where the game file is read from: `game` itself, or under `base_dir` when relative.
@@ -607,6 +653,20 @@ impl TournamentConfig {
     /// Rewrites a relative `game` path to be relative to `dir`, where this configuration is about to be written
     /// (a new run's folder), so that the run's `config.toml` works from any current directory.
     pub fn rebase(&mut self, dir: &Path) -> Result<(), String> {
+        if let Some(o) = self.openings.clone().filter(|o| Path::new(o).is_relative()) {
+            let p = self.openings_path().unwrap_or_else(|| o.clone().into());
+            let abs = std::path::absolute(&p)
+                .map(|p| normalize(&p))
+                .map_err(|e| format!("cannot resolve `{}`: {e}", p.display()))?;
+            let to = std::path::absolute(dir)
+                .map(|p| normalize(&p))
+                .map_err(|e| format!("cannot resolve `{}`: {e}", dir.display()))?;
+            self.openings = Some(
+                relative_path(&abs, &to)
+                    .to_string_lossy()
+                    .replace('\\', "/"),
+            );
+        }
         if self.game.starts_with(BUILTIN_PREFIX) || Path::new(&self.game).is_absolute() {
             self.base_dir = Some(dir.to_path_buf());
             return Ok(());
@@ -777,6 +837,31 @@ impl TournamentConfig {
                 self.opening_plies, self.max_plies
             ));
         }
+        if self.draw.is_some() || self.resign.is_some() {
+            if let Some(d) = &self.draw {
+                d.validate()?;
+            }
+            if let Some(r) = &self.resign {
+                r.validate()?;
+            }
+            if let Some(v) = variants.iter().find(|v| v.seats().len() != 2) {
+                return Err(format!(
+                    "--draw and --resign adjudicate games of two players; `{}` has {}",
+                    v.title,
+                    v.seats().len()
+                ));
+            }
+        }
+        if self.openings.is_none()
+            && (self.openings_format.is_some()
+                || self.openings_order.is_some()
+                || self.openings_plies.is_some())
+        {
+            return Err(
+                "--openings-format, --openings-order and --openings-plies need --openings FILE"
+                    .into(),
+            );
+        }
         if let Some(s) = &self.sprt {
             s.validate()?;
             if bots.len() != 2 || variants.len() != 1 || variants[0].seats().len() != 2 {
@@ -822,10 +907,37 @@ impl Tournament {
                 })
                 .collect();
         }
+        let (book, book_hash) = match config.openings_path() {
+            None => (None, None),
+            Some(path) => {
+                let (text, format) = super::openings::read_file(&path, config.openings_format)?;
+                let engines: Vec<&crate::engine::Engine> =
+                    variants.iter().map(|v| v.rules.engine()).collect();
+                let per_variant = super::openings::load(
+                    &path.display().to_string(),
+                    &text,
+                    format,
+                    config.openings_plies,
+                    &engines,
+                )?;
+                let n = per_variant.first().map_or(0, |v| v.len());
+                let order = super::openings::order(
+                    n,
+                    config.openings_order.unwrap_or_default(),
+                    config.seed,
+                );
+                (
+                    Some(Arc::new(super::openings::Book { per_variant, order })),
+                    Some(fnv1a(text.as_bytes())),
+                )
+            }
+        };
         Ok(Tournament {
             config,
             variants,
             bots,
+            book,
+            book_hash,
         })
     }
 
@@ -885,6 +997,33 @@ impl Tournament {
         // Recorded only when given, so that the fingerprints of runs without modules stay as they were.
         if !c.extensions.is_empty() {
             f.push(("extensions".into(), c.extensions.join(" ")));
+        }
+        // Recorded only when given, so that the fingerprints of runs without them stay as they were.
+        if let Some(o) = &c.openings {
+            f.push(("openings".into(), o.clone()));
+            f.push((
+                "openings file hash".into(),
+                self.book_hash.clone().unwrap_or_default(),
+            ));
+            f.push((
+                "openings format".into(),
+                c.openings_format
+                    .map_or("from the extension".into(), |x| x.to_string()),
+            ));
+            f.push((
+                "openings order".into(),
+                c.openings_order.unwrap_or_default().as_str().into(),
+            ));
+            f.push((
+                "openings plies".into(),
+                c.openings_plies.map_or("all".into(), |p| p.to_string()),
+            ));
+        }
+        if let Some(d) = &c.draw {
+            f.push(("draw adjudication".into(), d.to_string()));
+        }
+        if let Some(r) = &c.resign {
+            f.push(("resign adjudication".into(), r.to_string()));
         }
         if let Some(sh) = c.shard {
             // Only in a shard's fingerprint: a run of one machine has the fields it always had.

@@ -2,8 +2,8 @@
 //! run one machine would have played: the same `games.csv`, `standings.csv`, `end_conditions.csv`,
 //! `pairwise.csv`, `report.md` and `report.html`, byte for byte, with the SPRT decided on the merged pairs.
 //!
-//! The shards must be the same run (their fingerprints equal but for the shard and where the game file was
-//! read from: its hash must match), each shard 1..N exactly once, and each finished. Rows are copied as they
+//! The shards must be the same run (their fingerprints equal but for the shard and where the game file and
+//! the opening book were read from: their hashes must match), each shard 1..N exactly once, and each finished. Rows are copied as they
 //! are and put in order by the same external sort a run ends with, so memory does not grow with the run.
 
 use super::config::{Shard, TournamentConfig};
@@ -14,7 +14,7 @@ use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 
 /// Fingerprint fields that may differ between the shards of one run.
-const MAY_DIFFER: [&str; 2] = ["shard", "game"];
+const MAY_DIFFER: [&str; 3] = ["shard", "game", "openings"];
 
 struct ShardDir {
     dir: PathBuf,

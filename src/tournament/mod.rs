@@ -32,9 +32,11 @@
 //! print!("{}", dagaz::tournament::report::render_standings(&outcome.summary));
 //! ```
 
+pub mod adjudicate;
 pub mod config;
 pub mod html;
 pub mod merge;
+pub mod openings;
 mod progress;
 pub mod record;
 pub mod records_out;

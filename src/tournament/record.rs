@@ -49,6 +49,9 @@ pub struct GameRecord {
     /// With `--record-evals`, Ludii's measures of the game from per-move evaluations, as written in
     /// `games.csv` (see [`EVAL_COLUMNS`]); empty otherwise, or where the game has no winner for the last three.
     pub evals: [String; 5],
+    /// Where the game started when not at the game's own start (an opening book's position): the position
+    /// text of `engine::position` on one line (`tournament::openings::encode_start`); empty otherwise.
+    pub start: String,
     /// The moves in notation, in order.
     pub moves: Vec<String>,
 }
@@ -123,6 +126,7 @@ impl GameRecord {
                 "decisiveness_threshold",
                 "decisiveness_moves",
                 "error",
+                "start",
                 "moves",
             ]
             .map(String::from),
@@ -157,6 +161,7 @@ impl GameRecord {
         r.extend(self.evals.iter().cloned());
         r.extend([
             self.error.clone(),
+            self.start.clone(),
             self.moves.join(&MOVE_SEPARATOR.to_string()),
         ]);
         r
@@ -196,6 +201,8 @@ impl GameRecord {
             legal_moves: get.num("legal_moves")?,
             evals: EVAL_COLUMNS.map(|c| get.opt(c).unwrap_or("").to_string()),
             error: get.str("error")?.to_string(),
+            // Files written before the column existed have none.
+            start: get.opt("start").unwrap_or("").to_string(),
             moves: if moves.is_empty() {
                 vec![]
             } else {
@@ -363,6 +370,7 @@ mod tests {
             legal_moves: 40,
             evals: Default::default(),
             error: String::new(),
+            start: String::new(),
             moves: vec!["a2-a3".into(), "b7 b6".into(), "Stone@d4".into()],
         }
     }

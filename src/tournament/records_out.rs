@@ -268,11 +268,36 @@ fn pgn_game(
     if !g.error.is_empty() {
         out.push_str(&tag("Annotator", &format!("dagaz: {}", g.error)));
     }
+    // A game from an opening book's position: FEN's tags, and the moves numbered from its ply.
+    let start = match variant {
+        Some((i, _)) if !g.start.is_empty() => {
+            let engine = t.variants[i].rules.engine();
+            super::openings::decode_start(engine.game, &g.start)
+                .ok()
+                .map(|s| (engine, s))
+        }
+        _ => None,
+    };
+    let first_ply = start.as_ref().map_or(0, |(_, s)| s.ply() as usize);
+    if let Some((engine, s)) = &start {
+        if let Ok(n) = crate::bot::protocol::notation::ChessNotation::of(engine.game) {
+            let moves = engine.legal_moves(s).unwrap_or_default();
+            out.push_str(&tag("SetUp", "1"));
+            out.push_str(&tag(
+                "FEN",
+                &n.fen(engine.game, s, engine.to_move(s), &moves),
+            ));
+        }
+    }
     out.push('\n');
     let san = match variant {
         Some((i, true)) => {
             let engine = t.variants[i].rules.engine();
-            san_moves_with(engine, engine.initial(), &g.moves).ok()
+            let from = match &start {
+                Some((_, s)) => s.clone(),
+                None => engine.initial(),
+            };
+            san_moves_with(engine, from, &g.moves).ok()
         }
         _ => None,
     };
@@ -280,8 +305,11 @@ fn pgn_game(
     let mut line = String::new();
     let mut text = String::new();
     for (i, m) in moves.iter().enumerate() {
-        let token = if i % 2 == 0 {
-            format!("{}. {m}", i / 2 + 1)
+        let ply = first_ply + i;
+        let token = if ply % 2 == 0 {
+            format!("{}. {m}", ply / 2 + 1)
+        } else if i == 0 {
+            format!("{}... {m}", ply / 2 + 1)
         } else {
             m.clone()
         };

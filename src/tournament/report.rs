@@ -105,7 +105,9 @@ fn seat_outcome(r: i8) -> Outcome {
 fn end_kind(g: &GameRecord) -> EndKind {
     match g.end_type.as_str() {
         MOVE_LIMIT => EndKind::LengthCap,
-        BOT_ERROR => EndKind::Adjudicated,
+        BOT_ERROR | super::adjudicate::ADJUDICATED_DRAW | super::adjudicate::ADJUDICATED_RESIGN => {
+            EndKind::Adjudicated
+        }
         _ => EndKind::Natural,
     }
 }
@@ -965,6 +967,7 @@ mod tests {
             legal_moves: 100 * (id + 1),
             evals: Default::default(),
             error: String::new(),
+            start: String::new(),
             moves: vec![],
         }
     }

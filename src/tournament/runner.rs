@@ -205,6 +205,9 @@ pub fn run(t: &Tournament, opts: &RunOptions) -> Result<RunOutcome, String> {
             opening_plies: t.config.opening_plies,
             record_evals: t.config.record_evals,
             move_limit: Duration::from_millis(t.config.move_timeout_ms),
+            book: t.book.clone(),
+            draw: t.config.draw,
+            resign: t.config.resign,
             stop: stop.clone(),
             scope: scope.0,
         };
@@ -403,6 +406,11 @@ struct Shared {
     opening_plies: u32,
     record_evals: bool,
     move_limit: Duration,
+    /// The opening book, if any.
+    book: Option<Arc<super::openings::Book>>,
+    /// Adjudication by the bots' scores.
+    draw: Option<super::adjudicate::DrawRule>,
+    resign: Option<super::adjudicate::ResignRule>,
     /// The last pair of the run once the SPRT has decided (u64::MAX before).
     stop: Arc<AtomicU64>,
     /// The run's scope for external bot processes, all killed when it ends.
@@ -438,6 +446,10 @@ pub(crate) struct Job {
     max_plies: u32,
     opening_plies: u32,
     record_evals: bool,
+    /// The book's opening of this game's round, if the run has a book.
+    opening: Option<super::openings::Opening>,
+    draw: Option<super::adjudicate::DrawRule>,
+    resign: Option<super::adjudicate::ResignRule>,
     stop: Arc<AtomicU64>,
 }
 
@@ -506,6 +518,7 @@ fn play_supervised(
             legal_moves: 0,
             evals: Default::default(),
             error: String::new(),
+            start: String::new(),
             moves: vec![],
         },
         timing: GameTiming {
@@ -525,6 +538,13 @@ fn play_supervised(
         max_plies: shared.max_plies,
         opening_plies: shared.opening_plies,
         record_evals: shared.record_evals,
+        opening: shared
+            .book
+            .as_ref()
+            .and_then(|b| b.for_round(p.variant, p.round))
+            .cloned(),
+        draw: shared.draw,
+        resign: shared.resign,
         stop: shared.stop.clone(),
     };
     let started = Instant::now();
@@ -780,7 +800,18 @@ fn play_inner(job: &Job, live: &Mutex<Live>) -> Result<Option<()>, EngineError> 
         }
     }
 
-    let mut s: State = engine.initial();
+    // An opening book's start position, else the game's own.
+    let mut s: State = match job.opening.as_ref().and_then(|o| o.start.as_ref()) {
+        Some(text) => {
+            let start = super::openings::decode_start(game, text).map_err(EngineError)?;
+            lock(live).record.start = text.clone();
+            for b in bots.iter_mut() {
+                b.start_position(&start);
+            }
+            start
+        }
+        None => engine.initial(),
+    };
     // With --record-evals: every player's evaluation of every position by one fixed evaluator, the bots'
     // material and mobility ([`crate::bot::eval`]), as (own − the others' mean)/(own + the others' mean).
     let evaluator = job
@@ -809,6 +840,27 @@ fn play_inner(job: &Job, live: &Mutex<Live>) -> Result<Option<()>, EngineError> 
             l.record.opening_plies += 1;
         }
     };
+
+    // The book's moves, checked when the run started; recorded as opening plies.
+    if let Some(o) = &job.opening {
+        for name in &o.moves {
+            let moves = engine.legal_moves(&s)?;
+            let names = crate::engine::Move::notations(game, &moves);
+            let Some(i) = names.iter().position(|n| n == name) else {
+                return Err(EngineError(format!(
+                    "opening move `{name}` (line {} of the openings) is not legal here",
+                    o.line
+                )));
+            };
+            push(live, &moves, i, true);
+            history.push(s.key());
+            s = engine.apply(&s, &moves[i]);
+            record_eval(&s)?;
+            plies += 1;
+        }
+    }
+    let mut adjudicator = super::adjudicate::Adjudicator::new(job.draw, job.resign);
+    let mut verdict = None;
 
     // The opening: random plies that do not end the game, the same for every game of the pair.
     for _ in 0..job.opening_plies.min(job.max_plies) {
@@ -849,6 +901,28 @@ fn play_inner(job: &Job, live: &Mutex<Live>) -> Result<Option<()>, EngineError> 
             l.record.end_type = o.end_type;
             l.record.end_name = o.name;
             l.record.end_priority = o.priority;
+            return Ok(Some(()));
+        }
+        // The game's own end comes first; then the bots' scores.
+        if let Some(v) = verdict.take() {
+            use super::adjudicate::{Verdict, ADJUDICATED_DRAW, ADJUDICATED_RESIGN};
+            let mut l = lock(live);
+            let (kind, msg) = match v {
+                Verdict::Draw(m) => {
+                    l.record.results = vec![0; seat_players.len()];
+                    (ADJUDICATED_DRAW, m)
+                }
+                Verdict::Resign(loser, m) => {
+                    l.record.results = (0..seat_players.len())
+                        .map(|i| if i == loser { -1 } else { 1 })
+                        .collect();
+                    (ADJUDICATED_RESIGN, m)
+                }
+            };
+            l.record.end_type = kind.into();
+            l.record.end_name = kind.into();
+            l.record.end_priority = 0;
+            l.record.error = one_line(&format!("adjudicated: {msg}"));
             return Ok(Some(()));
         }
         if plies >= job.max_plies {
@@ -908,6 +982,9 @@ fn play_inner(job: &Job, live: &Mutex<Live>) -> Result<Option<()>, EngineError> 
             }
         };
         push(live, &moves, index, false);
+        if let (Some(seat), true) = (seat_of_player[player], adjudicator.is_active()) {
+            verdict = adjudicator.update(plies, seat, bots[seat].last_score());
+        }
         history.push(s.key());
         s = engine.apply(&s, &moves[index]);
         record_eval(&s)?;

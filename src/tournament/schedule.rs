@@ -22,6 +22,9 @@ pub struct Pairing {
     pub variant: usize,
     /// Index of the encounter within its variant.
     pub encounter: usize,
+    /// The round: which pair of its encounter this game's pair is (from 0); an opening book's round-th
+    /// opening starts it.
+    pub round: u64,
     /// Bot index per seat (seat 0 moves first).
     pub seats: Vec<usize>,
 }
@@ -298,6 +301,7 @@ impl Schedule {
                 pair_id: pair_id + e as u64,
                 variant: v,
                 encounter: e,
+                round: seg.rounds.0 + round,
                 seats: order.iter().map(|&i| bots[i]).collect(),
             });
         }
@@ -342,6 +346,7 @@ fn schedule_eager(format: Format, bots: usize, seats: &[usize], games: u64) -> V
                         pair_id,
                         variant: v,
                         encounter: e,
+                        round,
                         seats: order,
                     });
                     game_id += 1;

@@ -915,6 +915,7 @@ mod tests {
             legal_moves: 5,
             evals: Default::default(),
             error: String::new(),
+            start: String::new(),
             moves: vec!["a1-a2".into(), "b7-b6".into()],
         }
     }

@@ -237,11 +237,12 @@ impl GtpBot {
             }
         };
         // The game so far as `play` commands: its moves, or else the stones of the position.
-        let line = moves_so_far(engine, state, history, &mut self.cache).and_then(|line| {
-            line.iter()
-                .map(|(p, m, _)| Some(format!("play {} {}", colour(g, *p), n.move_name(m)?)))
-                .collect::<Option<Vec<String>>>()
-        });
+        let line = moves_so_far(engine, &engine.initial(), state, history, &mut self.cache)
+            .and_then(|line| {
+                line.iter()
+                    .map(|(p, m, _)| Some(format!("play {} {}", colour(g, *p), n.move_name(m)?)))
+                    .collect::<Option<Vec<String>>>()
+            });
         let plays = match line {
             Some(l) => l,
             None => {

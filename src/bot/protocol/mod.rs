@@ -176,18 +176,18 @@ pub(crate) fn clip(s: &str) -> String {
     }
 }
 
-/// The moves of the game from its start to `state`, recovered from `history` (the keys of the positions
-/// before each move, the start's first): at each position the one legal move that leads to the next key.
+/// The moves of the game from its start (`start`: the game's own, or an opening book's position) to `state`,
+/// recovered from `history` (the keys of the positions before each move, the start's first): at each position the one legal move that leads to the next key.
 /// `None` where they do not lead from the start to `state` (a position set up otherwise). `cache` keeps the
 /// moves and positions found at the last call, so a game costs one move generation per ply. Each move comes
 /// with the player who made it and the position it was made in.
 pub(crate) fn moves_so_far(
     engine: &Engine,
+    start: &State,
     state: &State,
     history: &[u64],
     cache: &mut Vec<(u64, Player, Move, State)>,
 ) -> Option<Vec<(Player, Move, State)>> {
-    let start = engine.initial();
     if history.is_empty() {
         cache.clear();
         return (start.key() == state.key()).then(Vec::new);
@@ -378,5 +378,34 @@ for line in sys.stdin:
             "{text}"
         );
         assert!(text.contains("go nodes 5\n"), "{text}");
+    }
+
+    #[test]
+    fn a_game_from_a_book_position_is_sent_as_that_position_plus_moves() {
+        let g = load_game(std::path::Path::new("games/chess.zrf"), &VariantSel::First).unwrap();
+        let e = Engine::new(&g);
+        let n = notation::ChessNotation::of(&g).unwrap();
+        let fen = "r3k2r/pppq1ppp/2npbn2/2b1p3/2B1P3/2NPBN2/PPPQ1PPP/R3K2R w Kq - 0 8";
+        let text = crate::tournament::openings::fen_to_position(&g, fen).unwrap();
+        let s0 = crate::engine::position::parse(&g, &text).unwrap();
+        let (log, mut bot) = logging_engine("book", &["e1g1", "e8c8"]);
+        bot.start_position(&s0);
+        let mut rng = game_rng(1, 0);
+        let moves = e.legal_moves(&s0).unwrap();
+        let i = bot.choose(&e, &s0, &moves, &[], &mut rng).unwrap();
+        let s1 = e.apply(&s0, &moves[i]);
+        let moves = e.legal_moves(&s1).unwrap();
+        let j = bot.choose(&e, &s1, &moves, &[s0.key()], &mut rng).unwrap();
+        assert_eq!(n.move_name(&s1, &moves[j]).as_deref(), Some("e8c8"));
+        drop(bot);
+        let text = std::fs::read_to_string(&log).unwrap();
+        let sent: Vec<&str> = text.lines().filter(|l| l.starts_with("position")).collect();
+        assert_eq!(
+            sent,
+            [
+                format!("position fen {fen}"),
+                format!("position fen {fen} moves e1g1")
+            ]
+        );
     }
 }

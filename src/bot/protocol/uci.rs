@@ -197,6 +197,8 @@ pub struct UciBot {
     pub last: SearchInfo,
     /// The engine's `id name`.
     pub engine_name: Option<String>,
+    /// Where the game started, if not at the game's own start (an opening book's position).
+    start: Option<State>,
 }
 
 impl UciBot {
@@ -225,6 +227,7 @@ impl UciBot {
             cache: vec![],
             last: SearchInfo::default(),
             engine_name: None,
+            start: None,
         })
     }
 
@@ -265,7 +268,8 @@ impl UciBot {
         moves: &[Move],
         history: &[u64],
     ) -> Result<String, BotError> {
-        let line = moves_so_far(engine, state, history, &mut self.cache).and_then(|line| {
+        let start = self.start.clone().unwrap_or_else(|| engine.initial());
+        let line = moves_so_far(engine, &start, state, history, &mut self.cache).and_then(|line| {
             line.iter()
                 .map(|(_, m, before)| n.move_name(before, m))
                 .collect::<Option<Vec<String>>>()
@@ -273,7 +277,6 @@ impl UciBot {
         let Some(line) = line else {
             return Ok(format!("position {}", n.position(engine, state, moves).0));
         };
-        let start = engine.initial();
         let start_moves = engine.legal_moves(&start)?;
         let (text, standard) = n.position(engine, &start, &start_moves);
         let mut cmd = if standard && self.config.variant().is_none() {
@@ -459,10 +462,24 @@ impl Bot for UciBot {
     fn reset(&mut self) {
         self.new_game = true;
         self.cache.clear();
+        self.start = None;
     }
 
     fn last_nodes(&self) -> Option<u64> {
         self.last.nodes
+    }
+
+    fn last_score(&self) -> Option<crate::bot::Score> {
+        match (self.last.mate, self.last.score_cp) {
+            (Some(m), _) => Some(crate::bot::Score::Mate(m)),
+            (None, Some(c)) => Some(crate::bot::Score::Cp(c)),
+            _ => None,
+        }
+    }
+
+    fn start_position(&mut self, start: &State) {
+        self.start = Some(start.clone());
+        self.cache.clear();
     }
 }
 

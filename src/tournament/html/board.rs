@@ -208,7 +208,12 @@ fn frame(l: &Layout, s: &State) -> Vec<(usize, usize, usize, usize)> {
 /// engine error), if it did.
 fn replay(engine: &Engine, l: &Layout, r: &GameRecord) -> (Frames, Option<String>) {
     let game = engine.game;
-    let mut s = engine.initial();
+    // From an opening book's position where the game started there.
+    let mut s = match r.start.as_str() {
+        "" => engine.initial(),
+        text => crate::tournament::openings::decode_start(game, text)
+            .unwrap_or_else(|_| engine.initial()),
+    };
     let labels = labels(game);
     let mut f = Frames {
         cells: vec![],
@@ -432,6 +437,7 @@ mod tests {
             legal_moves: 0,
             evals: Default::default(),
             error: String::new(),
+            start: String::new(),
             moves: moves.iter().map(|m| m.to_string()).collect(),
         }
     }
