@@ -201,7 +201,7 @@ enum Command {
     },
     /// Play a tournament between bots and write its games, standings and report to results/<run>/. With no
     /// arguments: a small tournament on the built-in Breakthrough.
-    Tournament(tournament::TournamentArgs),
+    Tournament(Box<tournament::TournamentArgs>),
 }
 
 fn main() -> ExitCode {
@@ -358,7 +358,7 @@ fn main() -> ExitCode {
             },
             out.as_deref(),
         ),
-        Command::Tournament(args) => match tournament::tournament(args) {
+        Command::Tournament(args) => match tournament::tournament(*args) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
                 print_error(&e);

@@ -551,6 +551,9 @@ fn read_pgn(name: &str, text: &str) -> Result<Vec<Raw>, String> {
     Ok(games)
 }
 
+/// A legal move in UCI's words, split: from and to squares, their files and ranks, and the promotion letter.
+type UciSplit = (Pos, Pos, usize, usize, usize, usize, Option<char>);
+
 /// Which legal moves a SAN move names: the piece's letter (none for a pawn), the destination, the origin's
 /// file or rank or both where given, the promotion (`=Q`, `Q`); `O-O` and `O-O-O` (or with zeros) are the
 /// king's move two files or more towards the h or the a side. Check and annotation marks are ignored.
@@ -572,7 +575,7 @@ fn san_matches(
         Some(l.to_ascii_uppercase())
     };
     // Every legal move in UCI's words, split: from, to, promotion.
-    let split = |i: usize| -> Option<(Pos, Pos, usize, usize, usize, usize, Option<char>)> {
+    let split = |i: usize| -> Option<UciSplit> {
         let u = n.move_name(s, &moves[i])?;
         let (fs, rest) = square_prefix(&u)?;
         let (ts, promo) = square_prefix(rest)?;
@@ -616,13 +619,13 @@ fn san_matches(
         }
         _ => (body, None),
     };
-    let body = body.replace('x', "").replace(':', "").replace('-', "");
+    let body = body.replace(['x', ':', '-'], "");
     // The destination is the last square of the body; what is before it disambiguates.
     let dest_at = body
         .char_indices()
         .filter(|(_, c)| c.is_ascii_lowercase())
         .map(|(j, _)| j)
-        .last()
+        .next_back()
         .ok_or_else(|| format!("`{san}` is not a move in SAN"))?;
     let (pre, dest) = body.split_at(dest_at);
     let ((df, dr), rest) =
