@@ -29,6 +29,25 @@
 //!   counts as a win so that it gets tried), or with `mast_tau` by Gibbs sampling (probability ∝
 //!   exp(average / τ)). The statistics last one search (or the game, with `reuse`). Owned move lists per ply:
 //!   slower per rollout than the fast loops.
+//! * `rollout = "nst"`: N-gram Selection Technique. MAST's statistics, and per (sequence of 2 to `nst_n`
+//!   consecutive moves of the iteration, player of its last move) the same sums; a rollout move's value is the
+//!   mean of its own average and of the averages of the sequences ending in it (the moves before it in the
+//!   iteration) that were played at least [`NST_MIN_VISITS`] times, picked as MAST's.
+//! * `grave = R`: GRAVE. Each node keeps all-moves-as-first statistics of its player's moves (every move its
+//!   player played after it in an iteration through it, in the tree or the rollout, its reward). A child's
+//!   mean is blended with its move's AMAF mean in the deepest node of the path with more than R visits (the root
+//!   before any has): β = n_a / (n_a + n + b·n_a·n), b = `grave_bias`; unexpanded moves are expanded best AMAF
+//!   mean first.
+//! * `progressive_history = W`: Progressive History, W·h / ((1 − mean)·n + 1) added to a child's UCT value, h the
+//!   move's average over the search (MAST's table, kept for it); unexpanded moves best h first.
+//! * `progressive_bias = W`: W·e / (n + 1) added, e the evaluation of the child's position for its mover (a
+//!   logistic in [0, 1]; 1 or 0 where the game is over there), computed once when the child is made.
+//! * `playout_cutoff = N`: playouts stop after N plies and are scored by the evaluation (the cap of
+//!   `playout_plies` with `eval_at_cap`).
+//! * `threads = T`: root parallelism (see [`search_parallel`]).
+//!
+//! MAST, NST, GRAVE and Progressive History record the moves of each iteration: their rollouts list moves into
+//! the model's buffer per ply and make them ([`Model::move_id_at`]), slower than the fast random loops.
 //!
 //! The budget is a number of iterations, optionally a time (checked between iterations: a search overshoots it
 //! by at most one rollout). All randomness comes from the bot's stream, so without a time limit the move depends

@@ -59,13 +59,14 @@ pub const KINDS: [&str; 8] = [
 /// The presets built into the binary, so that `--bots mcts-1k` works from any directory (`dagaz bots` lists
 /// them). The files of `bots/` are their source; a file of the same name in `./bots/` or a `--bots-dir` comes
 /// first. The external example is not built in: its command names a script of the repository.
-pub const BUILTIN_PRESETS: [(&str, &str); 7] = [
+pub const BUILTIN_PRESETS: [(&str, &str); 8] = [
     ("random", include_str!("../../bots/random.toml")),
     ("alphabeta-3", include_str!("../../bots/alphabeta-3.toml")),
     ("alphabeta-5", include_str!("../../bots/alphabeta-5.toml")),
     ("mcts-1k", include_str!("../../bots/mcts-1k.toml")),
     ("mcts-1k-eval", include_str!("../../bots/mcts-1k-eval.toml")),
     ("mcts-10k", include_str!("../../bots/mcts-10k.toml")),
+    ("mcts-plus", include_str!("../../bots/mcts-plus.toml")),
     ("auto", include_str!("../../bots/auto.toml")),
 ];
 
@@ -630,6 +631,7 @@ mod tests {
             "alphabeta-5",
             "mcts-10k",
             "mcts-1k",
+            "mcts-plus",
             "random",
         ] {
             assert!(
