@@ -29,6 +29,25 @@
 //!   counts as a win so that it gets tried), or with `mast_tau` by Gibbs sampling (probability ∝
 //!   exp(average / τ)). The statistics last one search (or the game, with `reuse`). Owned move lists per ply:
 //!   slower per rollout than the fast loops.
+//! * `rollout = "nst"`: N-gram Selection Technique. MAST's statistics, and per (sequence of 2 to `nst_n`
+//!   consecutive moves of the iteration, player of its last move) the same sums; a rollout move's value is the
+//!   mean of its own average and of the averages of the sequences ending in it (the moves before it in the
+//!   iteration) that were played at least [`NST_MIN_VISITS`] times, picked as MAST's.
+//! * `grave = R`: GRAVE. Each node keeps all-moves-as-first statistics of its player's moves (every move its
+//!   player played after it in an iteration through it, in the tree or the rollout, its reward). A child's
+//!   mean is blended with its move's AMAF mean in the deepest node of the path with more than R visits (the root
+//!   before any has): β = n_a / (n_a + n + b·n_a·n), b = `grave_bias`; unexpanded moves are expanded best AMAF
+//!   mean first.
+//! * `progressive_history = W`: Progressive History, W·h / ((1 − mean)·n + 1) added to a child's UCT value, h the
+//!   move's average over the search (MAST's table, kept for it); unexpanded moves best h first.
+//! * `progressive_bias = W`: W·e / (n + 1) added, e the evaluation of the child's position for its mover (a
+//!   logistic in [0, 1]; 1 or 0 where the game is over there), computed once when the child is made.
+//! * `playout_cutoff = N`: playouts stop after N plies and are scored by the evaluation (the cap of
+//!   `playout_plies` with `eval_at_cap`).
+//! * `threads = T`: root parallelism (see [`search_parallel`]).
+//!
+//! MAST, NST, GRAVE and Progressive History record the moves of each iteration: their rollouts list moves into
+//! the model's buffer per ply and make them ([`Model::move_id_at`]), slower than the fast random loops.
 //!
 //! The budget is a number of iterations, optionally a time (checked between iterations: a search overshoots it
 //! by at most one rollout). All randomness comes from the bot's stream, so without a time limit the move depends
@@ -67,6 +86,8 @@ pub enum RolloutPolicy {
     Random,
     /// Move-Average Sampling (see the module's documentation).
     Mast,
+    /// N-gram Selection Technique: MAST's averages of moves and of sequences of up to `nst_n` moves.
+    Nst,
 }
 
 fn is_default<T: Default + PartialEq>(v: &T) -> bool {
@@ -82,6 +103,45 @@ fn default_mast_epsilon() -> f64 {
 fn is_default_mast_epsilon(v: &f64) -> bool {
     *v == MAST_EPSILON
 }
+
+const NST_N: u32 = 2;
+
+fn default_nst_n() -> u32 {
+    NST_N
+}
+
+fn is_default_nst_n(v: &u32) -> bool {
+    *v == NST_N
+}
+
+const GRAVE_BIAS: f64 = 1e-6;
+
+fn default_grave_bias() -> f64 {
+    GRAVE_BIAS
+}
+
+fn is_default_grave_bias(v: &f64) -> bool {
+    *v == GRAVE_BIAS
+}
+
+fn default_threads() -> u32 {
+    1
+}
+
+fn is_one(v: &u32) -> bool {
+    *v == 1
+}
+
+fn is_zero_u32(v: &u32) -> bool {
+    *v == 0
+}
+
+fn is_zero_f64(v: &f64) -> bool {
+    *v == 0.0
+}
+
+/// An n-gram of NST counts once it has been played this many times (a single move counts from its first).
+pub const NST_MIN_VISITS: u32 = 7;
 
 /// The settings of an MCTS bot (the keys of its preset). The enhancements' keys are left out of a preset's
 /// inline form while they hold their defaults.
@@ -124,6 +184,32 @@ pub struct MctsConfig {
     /// MAST by Gibbs sampling at this temperature instead of ε-greedy.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub mast_tau: Option<f64>,
+    /// NST: the longest sequence of moves (1 is MAST).
+    #[serde(default = "default_nst_n", skip_serializing_if = "is_default_nst_n")]
+    pub nst_n: u32,
+    /// GRAVE: a node's all-moves-as-first statistics guide the selection below it once it has more than this
+    /// many visits (0: off).
+    #[serde(skip_serializing_if = "is_zero_u32")]
+    pub grave: u32,
+    /// GRAVE's bias b in β = n_amaf / (n_amaf + n + b·n_amaf·n).
+    #[serde(
+        default = "default_grave_bias",
+        skip_serializing_if = "is_default_grave_bias"
+    )]
+    pub grave_bias: f64,
+    /// Progressive History's weight W (0: off).
+    #[serde(skip_serializing_if = "is_zero_f64")]
+    pub progressive_history: f64,
+    /// Progressive bias's weight W on the evaluation of a child's position (0: off).
+    #[serde(skip_serializing_if = "is_zero_f64")]
+    pub progressive_bias: f64,
+    /// Playouts stop after this many plies and are scored by the evaluation (0: off; `playout_plies` and
+    /// `eval_at_cap` then do not apply).
+    #[serde(skip_serializing_if = "is_zero_u32")]
+    pub playout_cutoff: u32,
+    /// Root parallelism: this many threads, each its own tree, stream and share of the iterations.
+    #[serde(default = "default_threads", skip_serializing_if = "is_one")]
+    pub threads: u32,
 }
 
 impl Default for MctsConfig {
@@ -144,7 +230,21 @@ impl Default for MctsConfig {
             rollout: RolloutPolicy::Random,
             mast_epsilon: MAST_EPSILON,
             mast_tau: None,
+            nst_n: NST_N,
+            grave: 0,
+            grave_bias: GRAVE_BIAS,
+            progressive_history: 0.0,
+            progressive_bias: 0.0,
+            playout_cutoff: 0,
+            threads: 1,
         }
+    }
+}
+
+impl MctsConfig {
+    /// Whether the bot's searches use the evaluation.
+    pub fn uses_eval(&self) -> bool {
+        self.eval_at_cap || self.playout_cutoff > 0 || self.progressive_bias != 0.0
     }
 }
 
@@ -161,9 +261,20 @@ pub struct Params {
     pub rollout: RolloutPolicy,
     pub mast_epsilon: f64,
     pub mast_tau: Option<f64>,
+    pub nst_n: u32,
+    pub grave: u32,
+    pub grave_bias: f64,
+    pub progressive_history: f64,
+    pub progressive_bias: f64,
+    pub threads: u32,
 }
 
 impl Params {
+    /// Whether iterations record their moves (for MAST, NST, GRAVE or Progressive History).
+    fn records(&self) -> bool {
+        self.rollout != RolloutPolicy::Random || self.grave > 0 || self.progressive_history != 0.0
+    }
+
     /// Plain UCT with random rollouts: today's defaults but the budget.
     pub fn plain(iterations: u64) -> Params {
         (&MctsConfig {
@@ -180,13 +291,23 @@ impl From<&MctsConfig> for Params {
             iterations: c.iterations,
             time: c.time_ms.map(Duration::from_millis),
             exploration: c.exploration,
-            playout_plies: c.playout_plies,
-            eval_at_cap: c.eval_at_cap,
+            playout_plies: if c.playout_cutoff > 0 {
+                c.playout_cutoff
+            } else {
+                c.playout_plies
+            },
+            eval_at_cap: c.eval_at_cap || c.playout_cutoff > 0,
             solver: c.solver,
             final_move: c.final_move,
             rollout: c.rollout,
             mast_epsilon: c.mast_epsilon,
             mast_tau: c.mast_tau,
+            nst_n: c.nst_n,
+            grave: c.grave,
+            grave_bias: c.grave_bias,
+            progressive_history: c.progressive_history,
+            progressive_bias: c.progressive_bias,
+            threads: c.threads,
         }
     }
 }
@@ -218,6 +339,13 @@ pub struct Node<Mv> {
     visits: u32,
     /// Sum of the rewards of the player who moved into this node.
     reward: f64,
+    /// When the search records moves: each move's identity.
+    ids: Vec<Option<u64>>,
+    /// GRAVE: per move identity, the sum of rewards (of this node's player) and the count of the iterations
+    /// through this node in which this node's player played that move later (all moves as first).
+    amaf: HashMap<u64, (f64, u32)>,
+    /// Progressive bias: the evaluation of the position for the player who moved into it, in [0, 1].
+    bias: f64,
 }
 
 impl<Mv> Node<Mv> {
@@ -233,6 +361,9 @@ impl<Mv> Node<Mv> {
             chance: false,
             visits: 0,
             reward: 0.0,
+            ids: vec![],
+            amaf: HashMap::new(),
+            bias: 0.0,
         }
     }
 }
@@ -258,15 +389,20 @@ pub struct Saved<S, Mv> {
     root: S,
     history: Vec<u64>,
     mast: Option<Mast>,
+    nst: Option<Nst>,
 }
 
-/// MAST's statistics: per (move identity, player), the sum of rewards and the count.
+/// The moves of one iteration from the root, in order: each move's identity ([`Model::move_id`]; `None` for a
+/// chance move or a model without identities) and its player.
+pub type Seq = Vec<(Option<u64>, usize)>;
+
+/// MAST's statistics (also NST's single moves and Progressive History's): per (move identity, player), the sum
+/// of rewards and the count.
 #[derive(Default)]
 pub struct Mast {
     table: HashMap<u64, (f64, u32)>,
-    /// The (key, player) of the moves of the current iteration.
-    played: Vec<(u64, usize)>,
-    /// Scratch: the Gibbs weights of one position's moves.
+    /// Scratch: one position's move identities and Gibbs weights.
+    ids: Vec<Option<u64>>,
     weights: Vec<f64>,
 }
 
@@ -275,22 +411,29 @@ impl Mast {
         crate::engine::state::mix(id ^ (player as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15))
     }
 
+    /// The sum and count of a move's rewards for its player.
+    fn get(&self, id: u64, player: usize) -> Option<(f64, u32)> {
+        self.table
+            .get(&Self::key(id, player))
+            .copied()
+            .filter(|e| e.1 > 0)
+    }
+
     /// The average reward of a move for its player (a move never seen: 1, so that it is tried).
     pub fn average(&self, id: u64, player: usize) -> f64 {
-        match self.table.get(&Self::key(id, player)) {
-            Some(&(sum, n)) if n > 0 => sum / n as f64,
-            _ => 1.0,
+        match self.get(id, player) {
+            Some((sum, n)) => sum / n as f64,
+            None => 1.0,
         }
     }
 
-    /// Records the iteration's rewards for its moves and forgets them.
-    fn update(&mut self, rewards: &[f64]) {
-        for &(k, pl) in &self.played {
-            let e = self.table.entry(k).or_insert((0.0, 0));
-            e.0 += rewards.get(pl).copied().unwrap_or(0.5);
-            e.1 += 1;
+    /// Records an iteration's rewards for its moves.
+    fn update(&mut self, seq: &[(Option<u64>, usize)], rewards: &[f64]) {
+        for &(id, pl) in seq {
+            if let Some(id) = id {
+                self.record(id, pl, rewards.get(pl).copied().unwrap_or(0.5));
+            }
         }
-        self.played.clear();
     }
 
     /// Adds a move's result directly (for tests and seeding).
@@ -310,43 +453,144 @@ impl Mast {
         tau: Option<f64>,
         rng: &mut ChaCha8Rng,
     ) -> usize {
-        let ids = |i: usize| model.move_id(&moves[i]);
-        if let Some(tau) = tau {
-            self.weights.clear();
-            let mut total = 0.0;
-            for i in 0..moves.len() {
-                let w = match ids(i) {
-                    Some(id) => (self.average(id, player) / tau).exp(),
-                    None => 1.0,
-                };
-                total += w;
-                self.weights.push(w);
+        let mut ids = std::mem::take(&mut self.ids);
+        ids.clear();
+        ids.extend(moves.iter().map(|m| model.move_id(m)));
+        let mut weights = std::mem::take(&mut self.weights);
+        let i = pick_by(&ids, &mut weights, epsilon, tau, rng, |id| {
+            self.average(id, player)
+        });
+        self.ids = ids;
+        self.weights = weights;
+        i
+    }
+}
+
+/// Picks one of the moves named by `ids` by their `value`s: the best with probability 1 − `epsilon` (ties at
+/// random; a move with no identity counts ½), else uniformly; or with `tau`, with probability ∝ exp(value / τ)
+/// (a move with no identity: weight 1).
+fn pick_by(
+    ids: &[Option<u64>],
+    weights: &mut Vec<f64>,
+    epsilon: f64,
+    tau: Option<f64>,
+    rng: &mut ChaCha8Rng,
+    value: impl Fn(u64) -> f64,
+) -> usize {
+    if let Some(tau) = tau {
+        weights.clear();
+        let mut total = 0.0;
+        for id in ids {
+            let w = match id {
+                Some(id) => (value(*id) / tau).exp(),
+                None => 1.0,
+            };
+            total += w;
+            weights.push(w);
+        }
+        let mut x = unit(rng) * total;
+        for (i, &w) in weights.iter().enumerate() {
+            if x < w {
+                return i;
             }
-            let mut x = unit(rng) * total;
-            for (i, &w) in self.weights.iter().enumerate() {
-                if x < w {
-                    return i;
+            x -= w;
+        }
+        return ids.len() - 1;
+    }
+    if epsilon > 0.0 && unit(rng) < epsilon {
+        return below(rng, ids.len());
+    }
+    let (mut best, mut best_v, mut ties) = (0, f64::NEG_INFINITY, 0u32);
+    for (i, id) in ids.iter().enumerate() {
+        let v = id.map_or(0.5, &value);
+        if v > best_v {
+            (best, best_v, ties) = (i, v, 1);
+        } else if v == best_v {
+            ties += 1;
+            if below(rng, ties as usize) == 0 {
+                best = i;
+            }
+        }
+    }
+    best
+}
+
+/// NST's statistics of sequences of 2 to `n` consecutive moves (the single moves are MAST's table): per
+/// (sequence, player of its last move), the sum of rewards and the count.
+pub struct Nst {
+    table: HashMap<u64, (f64, u32)>,
+    n: usize,
+}
+
+impl Nst {
+    pub fn new(n: u32) -> Nst {
+        Nst {
+            table: HashMap::new(),
+            n: n.max(1) as usize,
+        }
+    }
+
+    fn key(ids: impl Iterator<Item = u64>, player: usize) -> u64 {
+        ids.fold(Mast::key(0x5eed, player), |k, id| {
+            crate::engine::state::mix(k ^ id)
+        })
+    }
+
+    /// Records an iteration's rewards for each of its sequences of 2 to n moves (a move without identity breaks
+    /// them).
+    fn update(&mut self, seq: &[(Option<u64>, usize)], rewards: &[f64]) {
+        for j in 0..seq.len() {
+            let pl = seq[j].1;
+            for len in 2..=self.n.min(j + 1) {
+                let part = &seq[j + 1 - len..=j];
+                if part.iter().any(|e| e.0.is_none()) {
+                    break;
                 }
-                x -= w;
+                self.record(
+                    part.iter().map(|e| e.0.unwrap()),
+                    pl,
+                    rewards.get(pl).copied().unwrap_or(0.5),
+                );
             }
-            return moves.len() - 1;
         }
-        if epsilon > 0.0 && unit(rng) < epsilon {
-            return below(rng, moves.len());
-        }
-        let (mut best, mut best_v, mut ties) = (0, f64::NEG_INFINITY, 0u32);
-        for i in 0..moves.len() {
-            let v = ids(i).map_or(0.5, |id| self.average(id, player));
-            if v > best_v {
-                (best, best_v, ties) = (i, v, 1);
-            } else if v == best_v {
-                ties += 1;
-                if below(rng, ties as usize) == 0 {
-                    best = i;
+    }
+
+    /// Adds a sequence's result directly (for tests and seeding).
+    pub fn record(&mut self, ids: impl Iterator<Item = u64>, player: usize, reward: f64) {
+        let e = self.table.entry(Self::key(ids, player)).or_insert((0.0, 0));
+        e.0 += reward;
+        e.1 += 1;
+    }
+
+    /// The value of playing `id` after the moves `before` (the latest last): the mean of the averages of the move
+    /// alone (MAST's) and of each sequence ending in it that was played at least [`NST_MIN_VISITS`] times; 1 for a
+    /// move never seen.
+    pub fn value(
+        &self,
+        mast: &Mast,
+        before: &[(Option<u64>, usize)],
+        id: u64,
+        player: usize,
+    ) -> f64 {
+        let Some((sum, n)) = mast.get(id, player) else {
+            return 1.0;
+        };
+        let (mut total, mut count) = (sum / n as f64, 1.0);
+        for len in 2..=self.n.min(before.len() + 1) {
+            let ctx = &before[before.len() + 1 - len..];
+            if ctx.iter().any(|e| e.0.is_none()) {
+                break;
+            }
+            let ids = ctx.iter().map(|e| e.0.unwrap()).chain(std::iter::once(id));
+            match self.table.get(&Self::key(ids, player)) {
+                Some(&(s, n)) if n >= NST_MIN_VISITS => {
+                    total += s / n as f64;
+                    count += 1.0;
                 }
+                _ => {}
             }
         }
-        best
+        total / count
     }
 }
 
@@ -361,6 +605,10 @@ struct Tree<'a, M: Model> {
     path: Vec<u32>,
     players: usize,
     mast: Option<Mast>,
+    nst: Option<Nst>,
+    /// The current iteration's moves, when the search records them.
+    seq: Seq,
+    record: bool,
 }
 
 fn rewards_of(results: &[i8]) -> Vec<f64> {
@@ -405,14 +653,22 @@ impl<M: Model> Tree<'_, M> {
         node.terminal = terminal;
         node.children = vec![NONE; n];
         node.untried = (0..n as u32).collect();
+        if self.record && n > 0 {
+            node.ids = moves.iter().map(|m| self.model.move_id(m)).collect();
+        }
         node.moves = moves;
         Ok(())
     }
 
-    fn uct_child(&self, n: &Node<M::Move>, c: f64, solver: bool) -> usize {
+    /// The child of node `at` to go down to: the best by UCT, plus, where on, GRAVE's blend with the
+    /// all-moves-as-first mean of node `reference`, Progressive History's and progressive bias's terms.
+    fn select_child(&self, at: u32, reference: u32, p: &Params) -> usize {
+        let n = &self.nodes[at as usize];
+        let c = p.exploration;
         let ln = (n.visits.max(1) as f64).ln();
         let mut best = (usize::MAX, f64::NEG_INFINITY);
         let mut fallback = 0;
+        let refn = &self.nodes[reference as usize];
         for (i, &ch) in n.children.iter().enumerate() {
             if ch == NONE {
                 continue;
@@ -420,7 +676,7 @@ impl<M: Model> Tree<'_, M> {
             let k = &self.nodes[ch as usize];
             let v = k.visits.max(1) as f64;
             let mut mean = k.reward / v;
-            if solver {
+            if p.solver {
                 if let Some(r) = &k.proven {
                     let mine = r.get(n.player).copied().unwrap_or(0.5);
                     if mine <= 0.0 {
@@ -431,7 +687,28 @@ impl<M: Model> Tree<'_, M> {
                     mean = mine;
                 }
             }
-            let u = mean + c * (ln / v).sqrt();
+            let id = n.ids.get(i).copied().flatten();
+            let mut q = mean;
+            if p.grave > 0 {
+                if let Some(&(w, na)) = id.and_then(|id| refn.amaf.get(&id)) {
+                    if na > 0 {
+                        let na = na as f64;
+                        let beta = na / (na + v + p.grave_bias * na * v);
+                        q = (1.0 - beta) * mean + beta * (w / na);
+                    }
+                }
+            }
+            let mut u = q + c * (ln / v).sqrt();
+            if p.progressive_history != 0.0 {
+                if let (Some(id), Some(mast)) = (id, &self.mast) {
+                    if let Some((sum, cnt)) = mast.get(id, n.player) {
+                        u += p.progressive_history * (sum / cnt as f64) / ((1.0 - mean) * v + 1.0);
+                    }
+                }
+            }
+            if p.progressive_bias != 0.0 {
+                u += p.progressive_bias * k.bias / (v + 1.0);
+            }
             if u > best.1 {
                 best = (i, u);
             }
@@ -441,6 +718,50 @@ impl<M: Model> Tree<'_, M> {
         } else {
             best.0
         }
+    }
+
+    /// The untried move of node `at` to expand: at random, or, with GRAVE or Progressive History, the one of
+    /// the best prior (the all-moves-as-first mean of node `reference`, else the history mean; a move never
+    /// seen: 1), ties at random. Removed from the untried moves.
+    fn pick_untried(&mut self, at: u32, reference: u32, p: &Params, rng: &mut ChaCha8Rng) -> usize {
+        let n = &self.nodes[at as usize];
+        let k = if (p.grave > 0 || p.progressive_history != 0.0) && !n.ids.is_empty() {
+            let refn = &self.nodes[reference as usize];
+            let prior = |i: u32| -> f64 {
+                let Some(id) = n.ids[i as usize] else {
+                    return 0.5;
+                };
+                if p.grave > 0 {
+                    if let Some(&(w, na)) = refn.amaf.get(&id) {
+                        if na > 0 {
+                            return w / na as f64;
+                        }
+                    }
+                }
+                if p.progressive_history != 0.0 {
+                    if let Some(mast) = &self.mast {
+                        return mast.average(id, n.player);
+                    }
+                }
+                1.0
+            };
+            let (mut best, mut best_v, mut ties) = (0, f64::NEG_INFINITY, 0usize);
+            for (k, &i) in n.untried.iter().enumerate() {
+                let v = prior(i);
+                if v > best_v {
+                    (best, best_v, ties) = (k, v, 1);
+                } else if v == best_v {
+                    ties += 1;
+                    if below(rng, ties) == 0 {
+                        best = k;
+                    }
+                }
+            }
+            best
+        } else {
+            below(rng, n.untried.len())
+        };
+        self.nodes[at as usize].untried.swap_remove(k) as usize
     }
 
     /// With the solver: whether node `id` is proven now (it was not); sets its proven rewards.
@@ -498,7 +819,10 @@ impl<M: Model> Tree<'_, M> {
         let mut s = self.root.clone();
         self.path.clear();
         self.path.push(self.root_id);
+        self.seq.clear();
         let mut at = self.root_id;
+        // GRAVE: the deepest node on the path with more than `grave` visits (the root at first).
+        let mut reference = self.root_id;
         let rewards = loop {
             if !self.nodes[at as usize].listed {
                 self.list(at, &s, None)?;
@@ -516,26 +840,29 @@ impl<M: Model> Tree<'_, M> {
                 // No move and no end condition: the engine's outcome always covers this; be safe.
                 break vec![0.5; self.players];
             }
+            if p.grave > 0 && n.visits > p.grave {
+                reference = at;
+            }
             let i = if n.chance {
                 below(rng, n.moves.len())
             } else if !n.untried.is_empty() {
-                let k = below(rng, n.untried.len());
-                let node = &mut self.nodes[at as usize];
-                node.untried.swap_remove(k) as usize
+                self.pick_untried(at, reference, p, rng)
             } else {
-                self.uct_child(n, p.exploration, p.solver)
+                self.select_child(at, reference, p)
             };
             let n = &self.nodes[at as usize];
-            if let Some(mast) = &mut self.mast {
-                if !n.chance {
-                    if let Some(id) = self.model.move_id(&n.moves[i]) {
-                        mast.played.push((Mast::key(id, n.player), n.player));
-                    }
-                }
+            if self.record {
+                let id = if n.chance {
+                    None
+                } else {
+                    n.ids.get(i).copied().flatten()
+                };
+                self.seq.push((id, n.player));
             }
             self.history.push(self.model.key(&s));
             self.model.play(&mut s, &n.moves[i]);
             let child = n.children[i];
+            let mover = n.player;
             if child != NONE {
                 at = child;
                 self.path.push(at);
@@ -554,11 +881,25 @@ impl<M: Model> Tree<'_, M> {
                     break r.clone();
                 }
             }
+            if p.progressive_bias != 0.0 {
+                let moves = self.model.legal_moves(&s)?;
+                let bias = match self.model.outcome(&s, &moves, &self.history)? {
+                    Some(r) => rewards_of(&r).get(mover).copied().unwrap_or(0.5),
+                    None => {
+                        let v = self.model.evaluate(&s, &moves)?;
+                        1.0 / (1.0 + (-relative(self.model, &v, mover)).exp())
+                    }
+                };
+                self.nodes[id as usize].bias = bias;
+            }
             break self.playout(s, p, rng)?;
         };
         self.history.truncate(base);
         if let Some(mast) = &mut self.mast {
-            mast.update(&rewards);
+            mast.update(&self.seq, &rewards);
+        }
+        if let Some(nst) = &mut self.nst {
+            nst.update(&self.seq, &rewards);
         }
         // Each node holds the reward of the player who moved into it: its parent's player.
         self.nodes[self.path[0] as usize].visits += 1;
@@ -567,6 +908,24 @@ impl<M: Model> Tree<'_, M> {
             let n = &mut self.nodes[self.path[w] as usize];
             n.visits += 1;
             n.reward += rewards.get(mover).copied().unwrap_or(0.5);
+        }
+        if p.grave > 0 {
+            // Each node on the path: the moves its player played from it on, in the tree and the rollout.
+            for d in 0..self.path.len() {
+                let n = &mut self.nodes[self.path[d] as usize];
+                if n.chance {
+                    continue;
+                }
+                let pl = n.player;
+                let r = rewards.get(pl).copied().unwrap_or(0.5);
+                for &(id, q) in self.seq.iter().skip(d) {
+                    if let (Some(id), true) = (id, q == pl) {
+                        let e = n.amaf.entry(id).or_insert((0.0, 0));
+                        e.0 += r;
+                        e.1 += 1;
+                    }
+                }
+            }
         }
         if p.solver {
             let last = *self.path.last().expect("the path holds the root");
@@ -610,8 +969,17 @@ impl<M: Model> Tree<'_, M> {
             }
             return self.cap_rewards(&s, p);
         }
-        let r = if let Some(mast) = &mut self.mast {
-            mast_rollout(self.model, mast, &mut s, &mut self.history, p, rng)?
+        let r = if self.record {
+            policy_rollout(
+                self.model,
+                self.mast.as_mut(),
+                self.nst.as_ref(),
+                &mut self.seq,
+                &mut s,
+                &mut self.history,
+                p,
+                rng,
+            )?
         } else {
             self.model
                 .rollout(&mut s, &mut self.history, p.playout_plies, rng)?
@@ -623,43 +991,65 @@ impl<M: Model> Tree<'_, M> {
     }
 }
 
-/// A rollout by MAST's policy (chance moves uniform), as [`Model::rollout`] otherwise; records its moves in
-/// `mast.played`.
-fn mast_rollout<M: Model>(
+/// A rollout that records its moves in `seq`, on the model's move buffers (make and unmake, the native backends
+/// for the engine): uniform, or by MAST's or NST's policy (chance moves uniform); otherwise as [`Model::rollout`].
+#[allow(clippy::too_many_arguments)]
+fn policy_rollout<M: Model>(
     model: &M,
-    mast: &mut Mast,
+    mut mast: Option<&mut Mast>,
+    nst: Option<&Nst>,
+    seq: &mut Seq,
     s: &mut M::State,
     history: &mut Vec<u64>,
     p: &Params,
     rng: &mut ChaCha8Rng,
 ) -> Result<Option<Vec<i8>>, EngineError> {
+    let mut moves = M::Moves::default();
+    let mut undo = M::Undo::default();
+    let mut ids: Vec<Option<u64>> = vec![];
+    let mut weights: Vec<f64> = vec![];
     let mut played = 0;
     loop {
-        let moves = model.legal_moves(s)?;
-        if let Some(r) = model.outcome(s, &moves, history)? {
+        model.list(s, &mut moves, &mut undo)?;
+        if let Some(r) = model.outcome_at(s, &moves, history)? {
             return Ok(Some(r));
         }
-        if played >= p.playout_plies || moves.is_empty() {
+        let n = model.count(&moves);
+        if played >= p.playout_plies || n == 0 {
             return Ok(None);
         }
-        let i = if model.is_chance(s) {
-            below(rng, moves.len())
+        let player = model.to_move(s);
+        let (i, id) = if model.is_chance(s) {
+            (below(rng, n), None)
         } else {
-            let player = model.to_move(s);
-            let i = mast.pick(model, &moves, player, p.mast_epsilon, p.mast_tau, rng);
-            if let Some(id) = model.move_id(&moves[i]) {
-                mast.played.push((Mast::key(id, player), player));
-            }
-            i
+            ids.clear();
+            ids.extend((0..n).map(|i| model.move_id_at(&moves, i)));
+            let i = match (p.rollout, mast.as_deref_mut()) {
+                (RolloutPolicy::Mast, Some(mast)) => {
+                    pick_by(&ids, &mut weights, p.mast_epsilon, p.mast_tau, rng, |id| {
+                        mast.average(id, player)
+                    })
+                }
+                (RolloutPolicy::Nst, Some(mast)) => {
+                    let nst = nst.expect("NST's table with NST's rollouts");
+                    let before = &seq[..];
+                    pick_by(&ids, &mut weights, p.mast_epsilon, p.mast_tau, rng, |id| {
+                        nst.value(mast, before, id, player)
+                    })
+                }
+                _ => below(rng, n),
+            };
+            (i, ids[i])
         };
+        seq.push((id, player));
         history.push(model.key(s));
-        model.play(s, &moves[i]);
+        model.make(s, &moves, i, &mut undo);
         played += 1;
     }
 }
 
 /// A subtree kept for a new search, and MAST's statistics.
-type Kept<Mv> = (Vec<Node<Mv>>, Option<Mast>);
+type Kept<Mv> = (Vec<Node<Mv>>, Option<Mast>, Option<Nst>);
 
 /// The subtree of `saved` at the position `root` reached since (its history `history`), compacted, if the game
 /// went there from the saved root; the saved tree is consumed.
@@ -675,6 +1065,7 @@ fn subtree<M: Model>(
         root: old,
         history: old_history,
         mast,
+        nst,
     } = saved;
     let k = old_history.len();
     if history.len() < k || history[..k] != old_history[..] {
@@ -725,7 +1116,7 @@ fn subtree<M: Model>(
         }
         out.push(n);
     }
-    Some((out, mast))
+    Some((out, mast, nst))
 }
 
 /// Searches `root` (whose legal moves are `moves`, not empty) and returns the chosen move's index.
@@ -760,10 +1151,15 @@ pub fn search_reusing<M: Model>(
             reused = subtree(model, sv, root, history);
         }
     }
-    let mast = match p.rollout {
-        RolloutPolicy::Random => None,
-        RolloutPolicy::Mast => Some(reused.as_mut().and_then(|r| r.1.take()).unwrap_or_default()),
-    };
+    let record = p.records();
+    let mast = (p.rollout != RolloutPolicy::Random || p.progressive_history != 0.0)
+        .then(|| reused.as_mut().and_then(|r| r.1.take()).unwrap_or_default());
+    let nst = (p.rollout == RolloutPolicy::Nst).then(|| {
+        reused
+            .as_mut()
+            .and_then(|r| r.2.take())
+            .unwrap_or_else(|| Nst::new(p.nst_n))
+    });
     let mut tree = Tree {
         model,
         root: root.clone(),
@@ -773,9 +1169,12 @@ pub fn search_reusing<M: Model>(
         path: vec![],
         players: model.num_players(),
         mast,
+        nst,
+        seq: vec![],
+        record,
     };
     match reused {
-        Some((nodes, _))
+        Some((nodes, _, _))
             if nodes[0].listed && nodes[0].terminal.is_none() && nodes[0].moves.len() == n =>
         {
             tree.nodes = nodes;
@@ -818,6 +1217,7 @@ pub fn search_reusing<M: Model>(
             root: tree.root,
             history: history.to_vec(),
             mast: tree.mast,
+            nst: tree.nst,
         });
     }
     Ok(result)
@@ -851,6 +1251,19 @@ fn choose_final<M: Model>(
             );
         }
     }
+    SearchResult {
+        best: final_move(p, &visits, &means, &proven),
+        iterations,
+        visits,
+        means,
+        proven,
+        reused,
+    }
+}
+
+/// The move to play given the root moves' visits, means and proven rewards (see [`FinalMove`] and the solver).
+fn final_move(p: &Params, visits: &[u32], means: &[f64], proven: &[Option<f64>]) -> usize {
+    let n = visits.len();
     let better = |i: usize, j: usize| match p.final_move {
         FinalMove::Robust => (visits[i], means[i]) > (visits[j], means[j]),
         FinalMove::Max => {
@@ -882,13 +1295,10 @@ fn choose_final<M: Model>(
             best = i;
         }
     }
-    SearchResult {
-        best: if best == usize::MAX { 0 } else { best },
-        iterations,
-        visits,
-        means,
-        proven,
-        reused,
+    if best == usize::MAX {
+        0
+    } else {
+        best
     }
 }
 
@@ -909,13 +1319,115 @@ pub fn score_of(r: &SearchResult) -> Option<super::Score> {
     ))
 }
 
+/// Root parallelism: [`search_reusing`] on `p.threads` threads, each with its own tree (and its own saved tree
+/// in `saved`, one slot per thread), its own random stream seeded from `rng` and a fixed share of the
+/// iterations (the first `iterations % threads` threads one more); the root moves' visits and rewards are summed
+/// (a move proven in any tree is proven) and the move chosen from the sums. With one thread, exactly
+/// [`search_reusing`] on `rng`. Without a time limit the result depends only on the position, `rng` and the
+/// thread count, never on the scheduling.
+#[allow(clippy::too_many_arguments)]
+pub fn search_parallel<M>(
+    model: &M,
+    root: &M::State,
+    moves: Vec<M::Move>,
+    history: &[u64],
+    p: &Params,
+    rng: &mut ChaCha8Rng,
+    saved: Option<&mut Vec<Option<Saved<M::State, M::Move>>>>,
+) -> Result<SearchResult, EngineError>
+where
+    M: Model + Sync,
+    M::State: Send + Sync,
+    M::Move: Send,
+{
+    let threads = p.threads.max(1) as usize;
+    let mut saved = saved;
+    if let Some(slots) = saved.as_deref_mut() {
+        slots.resize_with(threads, || None);
+    }
+    if threads == 1 {
+        let slot = saved.map(|s| &mut s[0]);
+        return search_reusing(model, root, moves, history, p, rng, slot);
+    }
+    use rand_core::SeedableRng;
+    let seeds: Vec<u64> = (0..threads).map(|_| rng.next_u64()).collect();
+    let total = p.iterations.max(1);
+    let share = |t: usize| total / threads as u64 + ((t as u64) < total % threads as u64) as u64;
+    let mut slots: Vec<Option<&mut Option<Saved<M::State, M::Move>>>> = match saved {
+        Some(v) => v.iter_mut().map(Some).collect(),
+        None => (0..threads).map(|_| None).collect(),
+    };
+    let mut first_moves = Some(moves);
+    let results: Vec<Result<SearchResult, EngineError>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = slots
+            .iter_mut()
+            .enumerate()
+            .map(|(t, slot)| {
+                let pt = Params {
+                    iterations: share(t).max(1),
+                    threads: 1,
+                    ..*p
+                };
+                let seed = seeds[t];
+                let slot = slot.take();
+                let given = if t == 0 { first_moves.take() } else { None };
+                scope.spawn(move || {
+                    let moves = match given {
+                        Some(m) => m,
+                        None => model.legal_moves(root)?,
+                    };
+                    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+                    search_reusing(model, root, moves, history, &pt, &mut rng, slot)
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("an MCTS thread panicked"))
+            .collect()
+    });
+    let mut merged: Option<SearchResult> = None;
+    let mut rewards: Vec<f64> = vec![];
+    for r in results {
+        let r = r?;
+        match &mut merged {
+            None => {
+                rewards = r
+                    .means
+                    .iter()
+                    .zip(&r.visits)
+                    .map(|(m, &v)| m * v as f64)
+                    .collect();
+                merged = Some(r);
+            }
+            Some(m) => {
+                for i in 0..m.visits.len().min(r.visits.len()) {
+                    m.visits[i] += r.visits[i];
+                    rewards[i] += r.means[i] * r.visits[i] as f64;
+                    if m.proven[i].is_none() {
+                        m.proven[i] = r.proven[i];
+                    }
+                }
+                m.iterations += r.iterations;
+                m.reused += r.reused;
+            }
+        }
+    }
+    let mut m = merged.expect("at least one thread");
+    for i in 0..m.visits.len() {
+        m.means[i] = rewards[i] / m.visits[i].max(1) as f64;
+    }
+    m.best = final_move(p, &m.visits, &m.means, &m.proven);
+    Ok(m)
+}
+
 /// An MCTS bot.
 pub struct MctsBot {
     name: String,
     config: MctsConfig,
     values: ValueCache,
-    /// The last search's tree (`reuse`).
-    saved: Option<Saved<State, Move>>,
+    /// The last search's trees (`reuse`), one per thread.
+    saved: Vec<Option<Saved<State, Move>>>,
     /// What the last search found (for logs and tests).
     pub last: Option<SearchResult>,
 }
@@ -926,7 +1438,7 @@ impl MctsBot {
             name: name.into(),
             config,
             values: ValueCache::default(),
-            saved: None,
+            saved: vec![],
             last: None,
         }
     }
@@ -964,7 +1476,7 @@ impl Bot for MctsBot {
             mobility: c.mobility,
         };
         // The piece values are estimated only when the evaluation is used.
-        let values = if c.eval_at_cap {
+        let values = if c.uses_eval() {
             self.values.values(engine)
         } else {
             vec![1.0; engine.game.pieces.len()]
@@ -974,7 +1486,7 @@ impl Bot for MctsBot {
             eval: Evaluator { values, weights },
         };
         let saved = if c.reuse { Some(&mut self.saved) } else { None };
-        let r = search_reusing(
+        let r = search_parallel(
             &model,
             state,
             moves.to_vec(),
@@ -990,7 +1502,7 @@ impl Bot for MctsBot {
 
     fn reset(&mut self) {
         self.values.clear();
-        self.saved = None;
+        self.saved.clear();
     }
 }
 
@@ -1258,7 +1770,7 @@ mod tests {
         let s1 = engine.apply(&s0, &m0[i]);
         let m1 = engine.legal_moves(&s1).unwrap();
         // The reply the search looked at most.
-        let sv = bot.saved.as_ref().unwrap();
+        let sv = bot.saved[0].as_ref().unwrap();
         let n1 = &sv.nodes[sv.nodes[0].children[i] as usize];
         let j = (0..n1.children.len())
             .filter(|&j| n1.children[j] != NONE)
@@ -1272,7 +1784,7 @@ mod tests {
         assert!(kept > 0);
         assert_eq!(bot.last.as_ref().unwrap().reused, kept);
         bot.reset();
-        assert!(bot.saved.is_none());
+        assert!(bot.saved.is_empty());
         bot.choose(&engine, &s2, &m2, &history, &mut rng).unwrap();
         assert_eq!(bot.last.as_ref().unwrap().reused, 0);
     }
@@ -1323,6 +1835,9 @@ mod tests {
             path: vec![],
             players: 2,
             mast: Some(Mast::default()),
+            nst: None,
+            seq: vec![],
+            record: true,
         };
         let id = tree.new_node(&race.start());
         tree.list(id, &race.start(), Some(moves)).unwrap();
@@ -1337,5 +1852,289 @@ mod tests {
                 "player {pl}"
             );
         }
+    }
+
+    /// How many of `seeds` searches of `p` from the start of a two-player race to `goal` (steps of 1 or 2) play
+    /// the long step, which is never worse: the race is won by whoever gets there first.
+    fn long_steps(goal: u32, p: Params, seeds: u64) -> u64 {
+        let race = Race {
+            players: 2,
+            goal,
+            dice: false,
+        };
+        (0..seeds)
+            .filter(|&seed| run(&race, &race.start(), p, seed).best == 1)
+            .count() as u64
+    }
+
+    #[test]
+    fn nst_prefers_the_reply_that_won_after_the_move_before() {
+        // After move 1, the reply 7 won and 8 lost; after move 2, the other way round. Alone, 7 and 8 did equally.
+        let mut mast = Mast::default();
+        let mut nst = Nst::new(2);
+        for (before, reply, r) in [(1u64, 7u64, 1.0), (1, 8, 0.0), (2, 7, 0.0), (2, 8, 1.0)] {
+            for _ in 0..10 {
+                mast.record(reply, 1, r);
+                nst.record([before, reply].into_iter(), 1, r);
+            }
+        }
+        let moves = [7u64, 8];
+        let ids: Vec<Option<u64>> = moves.iter().map(|&m| Some(m)).collect();
+        let mut rng = game_rng(4, 0);
+        let mut w = vec![];
+        let picks = |before: u64, n: u32, rng: &mut ChaCha8Rng, w: &mut Vec<f64>| {
+            let nst = if n == 2 {
+                &nst
+            } else {
+                &Nst {
+                    table: HashMap::new(),
+                    n: 1,
+                }
+            };
+            let seq = vec![(Some(before), 0usize)];
+            (0..1000)
+                .filter(|_| {
+                    pick_by(&ids, w, 0.0, None, rng, |id| nst.value(&mast, &seq, id, 1)) == 0
+                })
+                .count()
+        };
+        // NST: the reply that won after that move, every time.
+        assert_eq!(picks(1, 2, &mut rng, &mut w), 1000);
+        assert_eq!(picks(2, 2, &mut rng, &mut w), 0);
+        // MAST's view (n = 1): a tie, broken at random.
+        let alone = picks(1, 1, &mut rng, &mut w);
+        assert!((400..=600).contains(&alone), "{alone}");
+        // A sequence played fewer than NST_MIN_VISITS times does not count yet.
+        let mut young = Nst::new(2);
+        young.record([1u64, 8].into_iter(), 1, 1.0);
+        assert_eq!(young.value(&mast, &[(Some(1), 0)], 8, 1), 0.5);
+        // A move never seen counts as a win, so that it gets tried.
+        assert_eq!(nst.value(&mast, &[(Some(1), 0)], 9, 1), 1.0);
+    }
+
+    #[test]
+    fn nst_records_the_sequences_of_the_search() {
+        // Race to 30: NST's search statistics hold the pairs of consecutive moves, and favour the long step.
+        let race = Race {
+            players: 2,
+            goal: 30,
+            dice: false,
+        };
+        let p = with(params(300), |p| p.rollout = RolloutPolicy::Nst);
+        let moves = race.legal_moves(&race.start()).unwrap();
+        let mut tree = Tree {
+            model: &race,
+            root: race.start(),
+            root_id: 0,
+            nodes: vec![],
+            history: vec![],
+            path: vec![],
+            players: 2,
+            mast: Some(Mast::default()),
+            nst: Some(Nst::new(2)),
+            seq: vec![],
+            record: true,
+        };
+        let id = tree.new_node(&race.start());
+        tree.list(id, &race.start(), Some(moves)).unwrap();
+        let mut rng = game_rng(2, 0);
+        for _ in 0..300 {
+            tree.iterate(&p, &mut rng).unwrap();
+        }
+        let (mast, nst) = (tree.mast.as_ref().unwrap(), tree.nst.as_ref().unwrap());
+        for before in [1u64, 2] {
+            let ctx = [(Some(before), 0usize)];
+            assert!(
+                nst.value(mast, &ctx, 2, 1) > nst.value(mast, &ctx, 1, 1) + 0.1,
+                "after {before}"
+            );
+            for m in [1u64, 2] {
+                let n = nst.table[&Nst::key([before, m].into_iter(), 1)].1;
+                assert!(n >= NST_MIN_VISITS, "{before} {m}: {n}");
+            }
+        }
+    }
+
+    #[test]
+    fn grave_finds_the_long_step_with_few_iterations() {
+        // 20 iterations of a race to 20: plain UCT's choice is often wrong; the all-moves-as-first statistics of
+        // the rollouts (the long step wins the games it is played in) decide it.
+        let plain = long_steps(20, params(20), 200);
+        let grave = long_steps(20, with(params(20), |p| p.grave = 5), 200);
+        assert!(grave >= 190, "GRAVE {grave}/200 (plain {plain})");
+        assert!(plain <= 170, "plain {plain}/200: not a test of GRAVE");
+    }
+
+    #[test]
+    fn progressive_history_finds_the_long_step_with_few_iterations() {
+        let plain = long_steps(20, params(40), 200);
+        let ph = long_steps(20, with(params(40), |p| p.progressive_history = 100.0), 200);
+        assert!(ph >= 180, "Progressive History {ph}/200 (plain {plain})");
+        assert!(plain <= 170, "plain {plain}/200");
+    }
+
+    #[test]
+    fn progressive_bias_follows_the_evaluation() {
+        // The race's evaluation is the squares advanced: the long step's child is the better one.
+        let plain = long_steps(20, params(20), 200);
+        let pb = long_steps(20, with(params(20), |p| p.progressive_bias = 30.0), 200);
+        assert!(pb >= 185, "progressive bias {pb}/200 (plain {plain})");
+        assert!(plain <= 170, "plain {plain}/200");
+    }
+
+    #[test]
+    fn playout_cutoff_scores_short_playouts_by_the_evaluation() {
+        // Race to 200: a random game to the end says little about the first step; 4 plies and the evaluation do.
+        let cfg = MctsConfig {
+            iterations: 40,
+            playout_cutoff: 4,
+            ..MctsConfig::default()
+        };
+        let p: Params = (&cfg).into();
+        assert_eq!((p.playout_plies, p.eval_at_cap), (4, true));
+        let cut = long_steps(200, p, 50);
+        let plain = long_steps(200, params(40), 50);
+        assert_eq!(cut, 50, "cutoff {cut}/50 (plain {plain})");
+        assert!(plain <= 45, "plain {plain}/50");
+    }
+
+    fn threads(p: Params, n: u32) -> Params {
+        with(p, |p| p.threads = n)
+    }
+
+    fn run_parallel<M>(model: &M, s: &M::State, p: Params, seed: u64) -> SearchResult
+    where
+        M: Model + Sync,
+        M::State: Send + Sync,
+        M::Move: Send,
+    {
+        let moves = model.legal_moves(s).unwrap();
+        search_parallel(model, s, moves, &[], &p, &mut game_rng(seed, 0), None).unwrap()
+    }
+
+    #[test]
+    fn root_parallel_search_is_deterministic_for_a_count_budget() {
+        let s = TttState::new();
+        for n in [2u32, 3, 4] {
+            let a = run_parallel(&TicTacToe, &s, threads(params(1001), n), 9);
+            let b = run_parallel(&TicTacToe, &s, threads(params(1001), n), 9);
+            assert_eq!(a, b, "{n} threads");
+            // Every iteration counted once, shared out among the threads.
+            assert_eq!(a.iterations, 1001);
+            assert_eq!(a.visits.iter().sum::<u32>(), 1001);
+            assert_ne!(
+                a,
+                run_parallel(&TicTacToe, &s, threads(params(1001), n), 10)
+            );
+        }
+        // One thread is the plain search on the bot's stream.
+        assert_eq!(
+            run_parallel(&TicTacToe, &s, threads(params(500), 1), 9),
+            run(&TicTacToe, &s, params(500), 9)
+        );
+        // Two threads: each its own stream and half the iterations; the sums are the two searches'.
+        let mut rng = game_rng(9, 0);
+        let seeds = [rng.next_u64(), rng.next_u64()];
+        use rand_core::SeedableRng;
+        let halves: Vec<SearchResult> = seeds
+            .iter()
+            .map(|&sd| {
+                let moves = TicTacToe.legal_moves(&s).unwrap();
+                search(
+                    &TicTacToe,
+                    &s,
+                    moves,
+                    &[],
+                    &params(500),
+                    &mut ChaCha8Rng::seed_from_u64(sd),
+                )
+                .unwrap()
+            })
+            .collect();
+        let both = run_parallel(&TicTacToe, &s, threads(params(1000), 2), 9);
+        for i in 0..9 {
+            assert_eq!(both.visits[i], halves[0].visits[i] + halves[1].visits[i]);
+        }
+    }
+
+    #[test]
+    fn root_parallel_search_plays_well_with_chance_three_players_and_the_solver() {
+        let nim = Nim { max_take: 3 };
+        for heap in [5u32, 6, 7, 9, 10, 11] {
+            let s = NimState { heap, turn: 0 };
+            let r = run_parallel(
+                &nim,
+                &s,
+                threads(with(params(1500), |p| p.solver = true), 2),
+                heap as u64,
+            );
+            assert_eq!(r.best as u32 + 1, heap % 4, "heap {heap}: {r:?}");
+            assert_eq!(r.proven[r.best], Some(1.0));
+        }
+        let race = Race {
+            players: 3,
+            goal: 12,
+            dice: true,
+        };
+        let mut s = race.start();
+        s.turn = 2;
+        s.pos = vec![6, 8, 6];
+        let r = run_parallel(&race, &s, threads(params(3000), 3), 4);
+        assert_eq!(r.best, 1, "{r:?}");
+    }
+
+    #[test]
+    fn enhancements_keep_chance_and_three_players_working() {
+        // Player 1 of three, with a die, prefers the long step with each enhancement on.
+        let race = Race {
+            players: 3,
+            goal: 12,
+            dice: true,
+        };
+        let mut s = race.start();
+        s.turn = 2;
+        s.pos = vec![6, 8, 6];
+        for (name, p) in [
+            (
+                "nst",
+                with(params(3000), |p| p.rollout = RolloutPolicy::Nst),
+            ),
+            ("grave", with(params(3000), |p| p.grave = 20)),
+            ("ph", with(params(3000), |p| p.progressive_history = 3.0)),
+            ("pb", with(params(3000), |p| p.progressive_bias = 3.0)),
+        ] {
+            let r = run(&race, &s, p, 4);
+            assert_eq!(r.best, 1, "{name}: {r:?}");
+        }
+    }
+
+    #[test]
+    fn engine_bot_with_threads_and_reuse_keeps_one_tree_per_thread() {
+        let game = breakthrough(6);
+        let engine = Engine::new(&game);
+        let cfg = MctsConfig {
+            iterations: 400,
+            reuse: true,
+            threads: 2,
+            rollout: RolloutPolicy::Nst,
+            grave: 20,
+            ..MctsConfig::default()
+        };
+        let mut bot = MctsBot::new("m", cfg.clone());
+        let s0 = engine.initial();
+        let m0 = engine.legal_moves(&s0).unwrap();
+        let i = bot
+            .choose(&engine, &s0, &m0, &[], &mut game_rng(3, 0))
+            .unwrap();
+        assert_eq!(bot.saved.len(), 2);
+        assert!(bot.saved.iter().all(|s| s.is_some()));
+        let mut again = MctsBot::new("m", cfg);
+        assert_eq!(
+            again
+                .choose(&engine, &s0, &m0, &[], &mut game_rng(3, 0))
+                .unwrap(),
+            i
+        );
+        assert_eq!(bot.last, again.last);
     }
 }

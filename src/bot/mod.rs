@@ -205,6 +205,10 @@ pub trait Model {
     fn move_id(&self, _m: &Self::Move) -> Option<u64> {
         None
     }
+    /// [`Model::move_id`] of move `i` of a buffer (the same identity as the owned move's).
+    fn move_id_at(&self, _moves: &Self::Moves, _i: usize) -> Option<u64> {
+        None
+    }
     /// A heuristic score per player, higher is better, in units of the cheapest piece. `moves` are the legal
     /// moves of the player to move.
     fn evaluate(&self, s: &Self::State, moves: &[Self::Move]) -> Result<Vec<f64>, EngineError>;
@@ -282,6 +286,9 @@ macro_rules! search_by_copy {
         }
         fn move_key_at(&self, moves: &Self::Moves, i: usize) -> u32 {
             self.move_key(&moves[i])
+        }
+        fn move_id_at(&self, moves: &Self::Moves, i: usize) -> Option<u64> {
+            self.move_id(&moves[i])
         }
         fn outcome_at(
             &self,
@@ -392,14 +399,14 @@ impl Model for EngineModel<'_, '_> {
         m.captures()
     }
 
-    /// A hash of each part's start, end and piece type (a drop: its square and piece; a pass: no part).
+    /// The moving piece's type, the square it started from and the square its last part ended on, hashed
+    /// ([`crate::engine::search::move_key`], the key of alpha-beta's killers and history).
     fn move_id(&self, m: &Move) -> Option<u64> {
-        use std::hash::{Hash, Hasher};
-        let mut h = std::hash::DefaultHasher::new();
-        for p in &m.parts {
-            (p.from, p.to, p.piece).hash(&mut h);
-        }
-        Some(h.finish())
+        Some(crate::engine::search::move_key(m) as u64)
+    }
+
+    fn move_id_at(&self, moves: &SearchMoves, i: usize) -> Option<u64> {
+        Some(moves.move_key(i) as u64)
     }
 
     fn evaluate(&self, s: &State, moves: &[Move]) -> Result<Vec<f64>, EngineError> {

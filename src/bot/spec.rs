@@ -59,13 +59,14 @@ pub const KINDS: [&str; 8] = [
 /// The presets built into the binary, so that `--bots mcts-1k` works from any directory (`dagaz bots` lists
 /// them). The files of `bots/` are their source; a file of the same name in `./bots/` or a `--bots-dir` comes
 /// first. The external example is not built in: its command names a script of the repository.
-pub const BUILTIN_PRESETS: [(&str, &str); 7] = [
+pub const BUILTIN_PRESETS: [(&str, &str); 8] = [
     ("random", include_str!("../../bots/random.toml")),
     ("alphabeta-3", include_str!("../../bots/alphabeta-3.toml")),
     ("alphabeta-5", include_str!("../../bots/alphabeta-5.toml")),
     ("mcts-1k", include_str!("../../bots/mcts-1k.toml")),
     ("mcts-1k-eval", include_str!("../../bots/mcts-1k-eval.toml")),
     ("mcts-10k", include_str!("../../bots/mcts-10k.toml")),
+    ("mcts-plus", include_str!("../../bots/mcts-plus.toml")),
     ("auto", include_str!("../../bots/auto.toml")),
 ];
 
@@ -396,6 +397,23 @@ impl BotSpec {
                     c.mast_tau.is_none_or(|t| t.is_finite() && t > 0.0),
                     "`mast_tau` must be a number > 0",
                 )?;
+                bad((1..=8).contains(&c.nst_n), "`nst_n` must be from 1 to 8")?;
+                bad(
+                    c.grave_bias.is_finite() && c.grave_bias >= 0.0,
+                    "`grave_bias` must be a number >= 0",
+                )?;
+                bad(
+                    c.progressive_history.is_finite() && c.progressive_history >= 0.0,
+                    "`progressive_history` must be a number >= 0",
+                )?;
+                bad(
+                    c.progressive_bias.is_finite() && c.progressive_bias >= 0.0,
+                    "`progressive_bias` must be a number >= 0",
+                )?;
+                bad(
+                    (1..=256).contains(&c.threads),
+                    "`threads` must be from 1 to 256",
+                )?;
                 bad(
                     c.material.is_finite() && c.mobility.is_finite(),
                     "weights must be finite numbers",
@@ -528,9 +546,31 @@ mod tests {
         assert_eq!((c.mast_epsilon, c.mast_tau), (0.2, Some(0.5)));
         let back = BotSpec::parse_inline(&s.inline()).unwrap();
         assert_eq!(back.inline(), s.inline());
+        let s = BotSpec::parse_inline(
+            "mcts:rollout=nst,nst_n=3,grave=50,grave_bias=0.001,progressive_history=3,progressive_bias=2,playout_cutoff=20,threads=2",
+        )
+        .unwrap();
+        let BotSpec::Mcts(c) = &s else { panic!() };
+        assert_eq!(c.rollout, super::super::mcts::RolloutPolicy::Nst);
+        assert_eq!(
+            (c.nst_n, c.grave, c.playout_cutoff, c.threads),
+            (3, 50, 20, 2)
+        );
+        assert_eq!(
+            (c.grave_bias, c.progressive_history, c.progressive_bias),
+            (0.001, 3.0, 2.0)
+        );
+        assert!(c.uses_eval());
+        let back = BotSpec::parse_inline(&s.inline()).unwrap();
+        assert_eq!(back.inline(), s.inline());
         for (bad, key) in [
             ("mcts:final=best", "final"),
-            ("mcts:rollout=nst", "rollout"),
+            ("mcts:rollout=ngram", "rollout"),
+            ("mcts:nst_n=0", "nst_n"),
+            ("mcts:threads=0", "threads"),
+            ("mcts:progressive_bias=-1", "progressive_bias"),
+            ("mcts:progressive_history=nan", "progressive_history"),
+            ("mcts:grave_bias=-1", "grave_bias"),
             ("mcts:mast_epsilon=2", "mast_epsilon"),
             ("mcts:mast_tau=0", "mast_tau"),
         ] {
@@ -591,6 +631,7 @@ mod tests {
             "alphabeta-5",
             "mcts-10k",
             "mcts-1k",
+            "mcts-plus",
             "random",
         ] {
             assert!(

@@ -70,6 +70,8 @@ fn same_seed_same_game_for_every_kind() {
         "alphabeta:depth=2",
         "mcts:iterations=100",
         "mcts:iterations=60,eval_at_cap=true,playout_plies=8",
+        "mcts:iterations=60,rollout=nst,grave=10,progressive_history=3,reuse=true",
+        "mcts:iterations=60,progressive_bias=2,playout_cutoff=6,threads=3,solver=true",
     ] {
         let run = |seed| {
             let mut bots = [bot(spec), bot(spec)];
