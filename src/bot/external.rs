@@ -79,6 +79,15 @@ fn write_requests(mut stdin: ChildStdin, requests: Receiver<Vec<u8>>, failed: Sy
 #[serde(deny_unknown_fields, default)]
 pub struct ExternalConfig {
     pub name: Option<String>,
+    /// A clock (`tc=40/60+0.6`, moves/seconds+increment), kept by the tournament (see `tournament::clock`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tc: Option<String>,
+    /// A fixed time per move, in seconds.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub st: Option<f64>,
+    /// How far past its clock the bot may answer before its flag falls, in milliseconds.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub timemargin: Option<u64>,
     /// The program and its arguments, split at whitespace (`python3 bots/examples/random_bot.py`).
     pub command: String,
     /// More arguments, passed as they are (for arguments with spaces).
@@ -95,6 +104,9 @@ impl Default for ExternalConfig {
     fn default() -> Self {
         ExternalConfig {
             name: None,
+            tc: None,
+            st: None,
+            timemargin: None,
             command: String::new(),
             args: vec![],
             dir: None,

@@ -337,6 +337,30 @@ impl BotSpec {
         }
     }
 
+    /// The bot's own clock keys (`tc`, `st`, `timemargin`); the random bot has none.
+    pub fn clock_keys(&self) -> crate::tournament::clock::ClockKeys {
+        use crate::tournament::clock::ClockKeys;
+        let k = |tc: &Option<String>, st: &Option<f64>, m: &Option<u64>| ClockKeys {
+            tc: tc.clone(),
+            st: *st,
+            timemargin: *m,
+        };
+        match self {
+            BotSpec::Random(_) => ClockKeys::default(),
+            BotSpec::Alphabeta(c) => k(&c.tc, &c.st, &c.timemargin),
+            BotSpec::Mcts(c) => k(&c.tc, &c.st, &c.timemargin),
+            BotSpec::External(c) => k(&c.tc, &c.st, &c.timemargin),
+            BotSpec::Uci(c) | BotSpec::Usi(c) => k(&c.tc, &c.st, &c.timemargin),
+            BotSpec::Gtp(c) => k(&c.tc, &c.st, &c.timemargin),
+            BotSpec::Auto(c) => k(&c.tc, &c.st, &c.timemargin),
+        }
+    }
+
+    /// The bot's own clock, if its keys give one.
+    pub fn clock(&self) -> Result<Option<crate::tournament::clock::ClockSpec>, String> {
+        crate::tournament::clock::ClockSpec::of(&self.clock_keys())
+    }
+
     /// The bot's name.
     pub fn name(&self) -> String {
         let n = match self {
@@ -366,6 +390,7 @@ impl BotSpec {
 
     fn validate(&self) -> Result<(), String> {
         let bad = |ok: bool, msg: &str| if ok { Ok(()) } else { Err(msg.to_string()) };
+        self.clock()?;
         match self {
             BotSpec::Random(_) => Ok(()),
             BotSpec::Alphabeta(c) => {
@@ -420,6 +445,17 @@ impl BotSpec {
                     "`ab_max_branching` must be a number >= 0",
                 )
             }
+        }
+    }
+
+    /// Whether the bot has a limit for each move: engines over UCI/USI need `nodes`, `depth` or `movetime`
+    /// unless they play on a clock (`on_clock`: theirs or the tournament's).
+    pub fn check_limits(&self, on_clock: bool) -> Result<(), String> {
+        match self {
+            BotSpec::Uci(c) | BotSpec::Usi(c) if !on_clock => c
+                .check_limits()
+                .map_err(|e| format!("bot `{}`: {e}, or a clock (`tc`, `st`)", self.name())),
+            _ => Ok(()),
         }
     }
 

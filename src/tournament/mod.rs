@@ -32,6 +32,7 @@
 //! print!("{}", dagaz::tournament::report::render_standings(&outcome.summary));
 //! ```
 
+pub mod clock;
 pub mod config;
 pub mod html;
 pub mod merge;

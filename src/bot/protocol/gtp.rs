@@ -22,6 +22,15 @@ use std::time::Duration;
 #[serde(deny_unknown_fields, default)]
 pub struct GtpConfig {
     pub name: Option<String>,
+    /// A clock (`tc=40/60+0.6`, moves/seconds+increment), kept by the tournament (see `tournament::clock`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tc: Option<String>,
+    /// A fixed time per move, in seconds.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub st: Option<f64>,
+    /// How far past its clock the bot may answer before its flag falls, in milliseconds.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub timemargin: Option<u64>,
     /// The program and its arguments, split at whitespace (`gnugo --mode gtp --level 1`).
     pub command: String,
     pub args: Vec<String>,
@@ -39,6 +48,9 @@ impl Default for GtpConfig {
     fn default() -> Self {
         GtpConfig {
             name: None,
+            tc: None,
+            st: None,
+            timemargin: None,
             command: String::new(),
             args: vec![],
             dir: None,

@@ -13,19 +13,28 @@
 use super::notation::{ChessNotation, ShogiNotation, CHESS_START, SHOGI_START};
 use super::{match_move, moves_so_far, Conn, SearchInfo};
 use crate::bot::external::ExternalConfig;
-use crate::bot::{Bot, BotError};
+use crate::bot::{Bot, BotError, ClockView};
 use crate::compile::Player;
 use crate::engine::{Engine, Move, State};
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// The settings of a UCI engine (the keys of its preset).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct UciConfig {
     pub name: Option<String>,
+    /// A clock (`tc=40/60+0.6`, moves/seconds+increment), kept by the tournament (see `tournament::clock`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tc: Option<String>,
+    /// A fixed time per move, in seconds.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub st: Option<f64>,
+    /// How far past its clock the bot may answer before its flag falls, in milliseconds.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub timemargin: Option<u64>,
     /// The program and its arguments, split at whitespace (`stockfish`).
     pub command: String,
     /// More arguments, passed as they are.
@@ -51,6 +60,9 @@ impl Default for UciConfig {
     fn default() -> Self {
         UciConfig {
             name: None,
+            tc: None,
+            st: None,
+            timemargin: None,
             command: String::new(),
             args: vec![],
             dir: None,
@@ -71,11 +83,6 @@ impl UciConfig {
                 "a uci bot needs a `command`, e.g. `uci:command=stockfish,nodes=20000`".into(),
             );
         }
-        if self.nodes.is_none() && self.depth.is_none() && self.movetime.is_none() {
-            return Err(
-                "a uci bot needs a limit for each move: `nodes`, `depth` or `movetime` (ms)".into(),
-            );
-        }
         if self.nodes == Some(0) || self.depth == Some(0) || self.movetime == Some(0) {
             return Err("`nodes`, `depth` and `movetime` must be at least 1".into());
         }
@@ -94,6 +101,18 @@ impl UciConfig {
                     "option `{k}`: a value must be a string, number or boolean"
                 ));
             }
+        }
+        Ok(())
+    }
+
+    /// A limit for each move, where the bot plays without a clock (checked with the tournament's clock known:
+    /// [`crate::bot::BotSpec::check_limits`]).
+    pub fn check_limits(&self) -> Result<(), String> {
+        if self.nodes.is_none() && self.depth.is_none() && self.movetime.is_none() {
+            return Err(
+                "an engine bot needs a limit for each move: `nodes`, `depth` or `movetime` (ms)"
+                    .into(),
+            );
         }
         Ok(())
     }
@@ -197,6 +216,10 @@ pub struct UciBot {
     pub last: SearchInfo,
     /// The engine's `id name`.
     pub engine_name: Option<String>,
+    /// The clocks for the next move ([`Bot::set_clock`]).
+    clock: Option<ClockView>,
+    /// The time the last move spent starting the engine and its new game.
+    setup: Duration,
 }
 
 impl UciBot {
@@ -225,6 +248,8 @@ impl UciBot {
             cache: vec![],
             last: SearchInfo::default(),
             engine_name: None,
+            clock: None,
+            setup: Duration::ZERO,
         })
     }
 
@@ -290,6 +315,9 @@ impl UciBot {
 
     fn go(&self) -> String {
         let mut cmd = "go".to_string();
+        if let Some(c) = &self.clock {
+            cmd.push_str(&clock_words(self.dialect, c));
+        }
         if let Some(n) = self.config.nodes {
             cmd.push_str(&format!(" nodes {n}"));
         }
@@ -332,6 +360,8 @@ impl UciBot {
         moves: &[Move],
         history: &[u64],
     ) -> Result<usize, BotError> {
+        let t0 = Instant::now();
+        self.setup = Duration::ZERO;
         let mut c = match self.conn.take() {
             Some(c) => c,
             None => {
@@ -350,11 +380,17 @@ impl UciBot {
             )?;
             self.new_game = false;
         }
+        self.setup = t0.elapsed();
         let position = self.position(n, engine, state, moves, history)?;
         c.send(&position)?;
         c.send(&self.go())?;
         let mut info = SearchInfo::default();
-        let best = c.read_until(Self::limit(self.config.time_ms), "`bestmove`", |l| {
+        // On a clock, the engine is waited for until a second past its flag.
+        let wait = match self.clock.take() {
+            Some(clock) => clock.wait(),
+            None => Self::limit(self.config.time_ms),
+        };
+        let best = c.read_until(wait, "`bestmove`", |l| {
             if let Some(rest) = l.strip_prefix("info ") {
                 read_info(rest, &mut info);
                 return Ok(None);
@@ -391,6 +427,45 @@ impl UciBot {
         self.conn = Some(c);
         Ok(i)
     }
+}
+
+/// The clock as `go` sends it, with a leading space: UCI `wtime`, `btime`, `winc`, `binc`, `movestogo` (White is
+/// the game's first player) or `movetime` for a fixed time per move; USI `btime`, `wtime`, `binc`, `winc` (sente,
+/// `b`, is the first player) or `byoyomi` for a fixed time per move.
+pub(crate) fn clock_words(d: Dialect, c: &ClockView) -> String {
+    let mut out = String::new();
+    if let Some(st) = c.st_ms {
+        match d {
+            Dialect::Usi => out.push_str(&format!(" btime 0 wtime 0 byoyomi {st}")),
+            _ => out.push_str(&format!(" movetime {st}")),
+        }
+        return out;
+    }
+    let side = |p: usize| {
+        c.left_ms
+            .get(p)
+            .copied()
+            .flatten()
+            .map(|t| (t, c.inc_ms[p]))
+    };
+    let (first, second) = match d {
+        Dialect::Usi => ("b", "w"),
+        _ => ("w", "b"),
+    };
+    for (p, colour) in [(0, first), (1, second)] {
+        if let Some((t, _)) = side(p) {
+            out.push_str(&format!(" {colour}time {t}"));
+        }
+    }
+    for (p, colour) in [(0, first), (1, second)] {
+        if let Some((_, inc)) = side(p) {
+            out.push_str(&format!(" {colour}inc {inc}"));
+        }
+    }
+    if let (Some(m), Dialect::Uci) = (c.moves_to_go, d) {
+        out.push_str(&format!(" movestogo {m}"));
+    }
+    out
 }
 
 /// Reads the fields of an `info` line that a search reports: `depth`, `score cp|mate`, `nodes`. A line without
@@ -461,6 +536,14 @@ impl Bot for UciBot {
         self.cache.clear();
     }
 
+    fn set_clock(&mut self, clock: &ClockView) {
+        self.clock = Some(clock.clone());
+    }
+
+    fn setup_time(&self) -> Duration {
+        self.setup
+    }
+
     fn last_nodes(&self) -> Option<u64> {
         self.last.nodes
     }
@@ -506,11 +589,12 @@ mod tests {
             command: "stockfish".into(),
             ..Default::default()
         };
-        assert!(c.validate().unwrap_err().contains("nodes"));
+        c.validate().unwrap();
+        assert!(c.check_limits().unwrap_err().contains("nodes"));
         let c = UciConfig {
             nodes: Some(10),
             ..c
         };
-        c.validate().unwrap();
+        c.check_limits().unwrap();
     }
 }
