@@ -40,18 +40,20 @@ pub enum BotSpec {
     External(ExternalConfig),
     Uci(UciConfig),
     Usi(UciConfig),
+    Ucci(UciConfig),
     Gtp(GtpConfig),
     Auto(AutoConfig),
 }
 
 /// The kinds, as written in presets and inline specs.
-pub const KINDS: [&str; 8] = [
+pub const KINDS: [&str; 9] = [
     "random",
     "alphabeta",
     "mcts",
     "external",
     "uci",
     "usi",
+    "ucci",
     "gtp",
     "auto",
 ];
@@ -302,7 +304,7 @@ impl BotSpec {
             BotSpec::Alphabeta(c) => &mut c.name,
             BotSpec::Mcts(c) => &mut c.name,
             BotSpec::External(c) => &mut c.name,
-            BotSpec::Uci(c) | BotSpec::Usi(c) => &mut c.name,
+            BotSpec::Uci(c) | BotSpec::Usi(c) | BotSpec::Ucci(c) => &mut c.name,
             BotSpec::Gtp(c) => &mut c.name,
             BotSpec::Auto(c) => &mut c.name,
         }
@@ -350,7 +352,7 @@ impl BotSpec {
             BotSpec::Alphabeta(c) => k(&c.tc, &c.st, &c.timemargin),
             BotSpec::Mcts(c) => k(&c.tc, &c.st, &c.timemargin),
             BotSpec::External(c) => k(&c.tc, &c.st, &c.timemargin),
-            BotSpec::Uci(c) | BotSpec::Usi(c) => k(&c.tc, &c.st, &c.timemargin),
+            BotSpec::Uci(c) | BotSpec::Usi(c) | BotSpec::Ucci(c) => k(&c.tc, &c.st, &c.timemargin),
             BotSpec::Gtp(c) => k(&c.tc, &c.st, &c.timemargin),
             BotSpec::Auto(c) => k(&c.tc, &c.st, &c.timemargin),
         }
@@ -368,7 +370,7 @@ impl BotSpec {
             BotSpec::Alphabeta(c) => &c.name,
             BotSpec::Mcts(c) => &c.name,
             BotSpec::External(c) => &c.name,
-            BotSpec::Uci(c) | BotSpec::Usi(c) => &c.name,
+            BotSpec::Uci(c) | BotSpec::Usi(c) | BotSpec::Ucci(c) => &c.name,
             BotSpec::Gtp(c) => &c.name,
             BotSpec::Auto(c) => &c.name,
         };
@@ -383,6 +385,7 @@ impl BotSpec {
             BotSpec::External(_) => "external",
             BotSpec::Uci(_) => "uci",
             BotSpec::Usi(_) => "usi",
+            BotSpec::Ucci(_) => "ucci",
             BotSpec::Gtp(_) => "gtp",
             BotSpec::Auto(_) => "auto",
         }
@@ -433,7 +436,7 @@ impl BotSpec {
                 )?;
                 bad(c.time_ms >= 1, "`time_ms` must be at least 1")
             }
-            BotSpec::Uci(c) | BotSpec::Usi(c) => c.validate(),
+            BotSpec::Uci(c) | BotSpec::Usi(c) | BotSpec::Ucci(c) => c.validate(),
             BotSpec::Gtp(c) => c.validate(),
             BotSpec::Auto(c) => {
                 bad(c.iterations >= 1, "`iterations` must be at least 1")?;
@@ -452,7 +455,7 @@ impl BotSpec {
     /// unless they play on a clock (`on_clock`: theirs or the tournament's).
     pub fn check_limits(&self, on_clock: bool) -> Result<(), String> {
         match self {
-            BotSpec::Uci(c) | BotSpec::Usi(c) if !on_clock => c
+            BotSpec::Uci(c) | BotSpec::Usi(c) | BotSpec::Ucci(c) if !on_clock => c
                 .check_limits()
                 .map_err(|e| format!("bot `{}`: {e}, or a clock (`tc`, `st`)", self.name())),
             _ => Ok(()),
@@ -470,6 +473,7 @@ impl BotSpec {
             BotSpec::External(c) => Box::new(ExternalBot::new(name, c.clone())?),
             BotSpec::Uci(c) => Box::new(UciBot::new(name, c.clone())?),
             BotSpec::Usi(c) => Box::new(UciBot::usi(name, c.clone())?),
+            BotSpec::Ucci(c) => Box::new(UciBot::ucci(name, c.clone())?),
             BotSpec::Gtp(c) => Box::new(GtpBot::new(name, c.clone())?),
             BotSpec::Auto(c) => Box::new(AutoBot::new(name, c.clone())),
         })
@@ -483,6 +487,7 @@ impl BotSpec {
         let r = match self {
             BotSpec::Uci(_) => ChessNotation::of(game).map(|_| ()),
             BotSpec::Usi(_) => ShogiNotation::of(game).map(|_| ()),
+            BotSpec::Ucci(_) => ChessNotation::of(game).map(|_| ()),
             BotSpec::Gtp(_) => GoNotation::of(game).map(|_| ()),
             _ => Ok(()),
         };

@@ -498,7 +498,11 @@ impl BotEntry {
             BotSpec::Random(_) => true,
             BotSpec::Alphabeta(c) => c.time_ms.is_none(),
             BotSpec::Mcts(c) => c.time_ms.is_none(),
-            BotSpec::External(_) | BotSpec::Uci(_) | BotSpec::Usi(_) | BotSpec::Gtp(_) => false,
+            BotSpec::External(_)
+            | BotSpec::Uci(_)
+            | BotSpec::Usi(_)
+            | BotSpec::Ucci(_)
+            | BotSpec::Gtp(_) => false,
             BotSpec::Auto(c) => c.time_ms.is_none(),
         };
         let own_ms = match &spec {
@@ -507,7 +511,7 @@ impl BotEntry {
             BotSpec::Mcts(c) => c.time_ms,
             // The first answer of a new process gets the startup time too.
             BotSpec::External(c) => Some(c.time_ms + c.startup_ms),
-            BotSpec::Uci(c) | BotSpec::Usi(c) => Some(c.time_ms + c.startup_ms),
+            BotSpec::Uci(c) | BotSpec::Usi(c) | BotSpec::Ucci(c) => Some(c.time_ms + c.startup_ms),
             BotSpec::Gtp(c) => Some(c.time_ms + c.startup_ms),
             BotSpec::Auto(c) => c.time_ms,
         };

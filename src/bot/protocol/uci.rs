@@ -152,6 +152,9 @@ fn option_text(v: &toml::Value) -> Option<String> {
 pub enum Dialect {
     Uci,
     Usi,
+    /// UCCI, the Chinese chess dialect: `ucci`/`ucciok`, `setoption NAME VALUE`, no new-game command, ranks
+    /// numbered from 0 (`h2e2`), `go time T increment I opptime T oppincrement I` in milliseconds.
+    Ucci,
 }
 
 impl Dialect {
@@ -159,6 +162,7 @@ impl Dialect {
         match self {
             Dialect::Uci => "uci",
             Dialect::Usi => "usi",
+            Dialect::Ucci => "ucci",
         }
     }
 }
@@ -167,6 +171,32 @@ impl Dialect {
 enum Notation {
     Chess(ChessNotation),
     Shogi(ShogiNotation),
+    /// FEN as for UCI (xiangqi's letters), squares with ranks from 0.
+    Ucci(ChessNotation),
+}
+
+/// A UCI move (`h3e3`, `a10a9`) with its ranks counted from 0, as UCCI writes them (`h2e2`, `a9a8`).
+pub(crate) fn ucci_move(uci: &str) -> Option<String> {
+    let mut out = String::new();
+    let mut digits = String::new();
+    let flush = |digits: &mut String, out: &mut String| -> Option<()> {
+        if !digits.is_empty() {
+            let r: u32 = digits.parse().ok()?;
+            out.push_str(&r.checked_sub(1)?.to_string());
+            digits.clear();
+        }
+        Some(())
+    };
+    for ch in uci.chars() {
+        if ch.is_ascii_digit() {
+            digits.push(ch);
+        } else {
+            flush(&mut digits, &mut out)?;
+            out.push(ch);
+        }
+    }
+    flush(&mut digits, &mut out)?;
+    Some(out)
 }
 
 impl Notation {
@@ -174,6 +204,7 @@ impl Notation {
         match d {
             Dialect::Uci => ChessNotation::of(game).map(Notation::Chess),
             Dialect::Usi => ShogiNotation::of(game).map(Notation::Shogi),
+            Dialect::Ucci => ChessNotation::of(game).map(Notation::Ucci),
         }
     }
 
@@ -181,6 +212,7 @@ impl Notation {
         match self {
             Notation::Chess(n) => n.move_name(before, m),
             Notation::Shogi(n) => n.move_name(m),
+            Notation::Ucci(n) => n.move_name(before, m).and_then(|u| ucci_move(&u)),
         }
     }
 
@@ -197,6 +229,11 @@ impl Notation {
                 let start = sfen == SHOGI_START;
                 (format!("sfen {sfen}"), start)
             }
+            // Always the FEN: UCCI's `startpos` is xiangqi's, whatever the game.
+            Notation::Ucci(n) => (
+                format!("fen {}", n.fen(engine.game, s, engine.to_move(s), moves)),
+                false,
+            ),
         }
     }
 }
@@ -225,6 +262,11 @@ pub struct UciBot {
 impl UciBot {
     pub fn new(name: impl Into<String>, config: UciConfig) -> Result<UciBot, String> {
         Self::with_dialect(name, config, Dialect::Uci)
+    }
+
+    /// A UCCI (xiangqi) engine.
+    pub fn ucci(name: impl Into<String>, config: UciConfig) -> Result<UciBot, String> {
+        Self::with_dialect(name, config, Dialect::Ucci)
     }
 
     /// A USI (shogi) engine.
@@ -274,7 +316,10 @@ impl UciBot {
         self.engine_name = name;
         for (k, v) in &self.config.option {
             let v = option_text(v).unwrap_or_default();
-            c.send(&format!("setoption name {k} value {v}"))?;
+            match self.dialect {
+                Dialect::Ucci => c.send(&format!("setoption {k} {v}"))?,
+                _ => c.send(&format!("setoption name {k} value {v}"))?,
+            }
         }
         c.send("isready")?;
         c.read_until(startup, "`readyok`", |l| Ok((l == "readyok").then_some(())))?;
@@ -325,7 +370,10 @@ impl UciBot {
             cmd.push_str(&format!(" depth {d}"));
         }
         if let Some(m) = self.config.movetime {
-            cmd.push_str(&format!(" movetime {m}"));
+            match self.dialect {
+                Dialect::Ucci => cmd.push_str(&format!(" time {m} movestogo 1")),
+                _ => cmd.push_str(&format!(" movetime {m}")),
+            }
         }
         cmd
     }
@@ -371,7 +419,10 @@ impl UciBot {
         };
         if self.new_game {
             let newgame = format!("{}newgame", self.dialect.word());
-            c.send(&newgame)?;
+            // UCCI has no new-game command: only `isready`.
+            if self.dialect != Dialect::Ucci {
+                c.send(&newgame)?;
+            }
             c.send("isready")?;
             c.read_until(
                 Self::limit(self.config.startup_ms),
@@ -395,6 +446,9 @@ impl UciBot {
                 read_info(rest, &mut info);
                 return Ok(None);
             }
+            if l == "nobestmove" {
+                return Ok(Some(l.to_string()));
+            }
             if l == "bestmove" || l.starts_with("bestmove ") {
                 return match l.split_whitespace().nth(1) {
                     Some(m) => Ok(Some(m.to_string())),
@@ -410,7 +464,7 @@ impl UciBot {
                 super::clip(&position)
             )));
         }
-        if best == "(none)" || best == "0000" || best == "win" {
+        if best == "(none)" || best == "0000" || best == "win" || best == "nobestmove" {
             return Err(BotError::Illegal(format!(
                 "the engine answered `bestmove {best}` (no move) where there are {} legal moves, after `{position}`{}",
                 moves.len(),
@@ -434,6 +488,26 @@ impl UciBot {
 /// `b`, is the first player) or `byoyomi` for a fixed time per move.
 pub(crate) fn clock_words(d: Dialect, c: &ClockView) -> String {
     let mut out = String::new();
+    if d == Dialect::Ucci {
+        // UCCI: the mover's clock, then the opponent's.
+        match (c.st_ms, c.my_left_ms()) {
+            (Some(st), _) => out.push_str(&format!(" time {st} movestogo 1")),
+            (None, Some(t)) => {
+                out.push_str(&format!(" time {t} increment {}", c.my_inc_ms()));
+                if let Some(m) = c.moves_to_go {
+                    out.push_str(&format!(" movestogo {m}"));
+                }
+                let opp = (0..c.left_ms.len()).find(|&p| p != c.me);
+                if let Some(p) = opp {
+                    if let Some(o) = c.left_ms[p] {
+                        out.push_str(&format!(" opptime {o} oppincrement {}", c.inc_ms[p]));
+                    }
+                }
+            }
+            (None, None) => {}
+        }
+        return out;
+    }
     if let Some(st) = c.st_ms {
         match d {
             Dialect::Usi => out.push_str(&format!(" btime 0 wtime 0 byoyomi {st}")),
@@ -580,6 +654,8 @@ mod tests {
         read_info("depth 13 score mate -3 lowerbound nodes 5", &mut i);
         assert_eq!((i.score_cp, i.mate, i.depth), (None, Some(-3), Some(13)));
         read_info("string depth 99 score cp 1", &mut i);
+        assert_eq!(ucci_move("h3e3").as_deref(), Some("h2e2"));
+        assert_eq!(ucci_move("a10a9").as_deref(), Some("a9a8"));
         assert_eq!(i.depth, Some(13));
     }
 
