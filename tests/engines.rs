@@ -365,3 +365,37 @@ fn a_game_without_the_engines_notation_is_refused_before_the_run() {
     }
     std::fs::remove_dir_all(d).ok();
 }
+
+#[test]
+fn fairy_stockfish_plays_xiangqi_over_ucci() {
+    let Some(fsf) = engine("fairy-stockfish") else {
+        return;
+    };
+    let d = scratch("ucci");
+    // UCCI: `ucci`/`ucciok`, `setoption NAME VALUE`, FEN with xiangqi's letters, ranks from 0 (`h2e2`).
+    let bot = format!("ucci:command={fsf},nodes=1000,option.Hash=16,name=fsf");
+    let games = tournament(
+        &d,
+        &[
+            "games/xiangqi.zrf",
+            "--bots",
+            &bot,
+            "alphabeta:depth=1,name=ab1",
+            "--games",
+            "2",
+            "--jobs",
+            "2",
+            "--max-plies",
+            "300",
+        ],
+    );
+    assert_eq!(games.len(), 2);
+    for g in &games {
+        assert!(g[3] != "bot-error", "a bot error: {g:?}");
+    }
+    eprintln!(
+        "winners: {:?}",
+        games.iter().map(|g| (&g[2], &g[4])).collect::<Vec<_>>()
+    );
+    std::fs::remove_dir_all(d).ok();
+}

@@ -35,6 +35,15 @@ const MAX_PLY: i32 = 10_000;
 #[serde(deny_unknown_fields, default)]
 pub struct AlphaBetaConfig {
     pub name: Option<String>,
+    /// A clock (`tc=40/60+0.6`, moves/seconds+increment), kept by the tournament (see `tournament::clock`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tc: Option<String>,
+    /// A fixed time per move, in seconds.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub st: Option<f64>,
+    /// How far past its clock the bot may answer before its flag falls, in milliseconds.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub timemargin: Option<u64>,
     /// Maximum depth in plies.
     pub depth: u32,
     /// Plies of captures searched past the depth (0: none).
@@ -78,6 +87,9 @@ impl Default for AlphaBetaConfig {
         let w = Weights::default();
         AlphaBetaConfig {
             name: None,
+            tc: None,
+            st: None,
+            timemargin: None,
             depth: 4,
             quiescence: 4,
             nodes: None,
@@ -917,6 +929,8 @@ pub struct AlphaBetaBot {
     values: ValueCache,
     /// What the last search found (for logs and tests).
     pub last: Option<SearchResult>,
+    /// The clock's budget for the next move ([`Bot::set_clock`]).
+    clock_time: Option<Duration>,
 }
 
 impl AlphaBetaBot {
@@ -925,6 +939,7 @@ impl AlphaBetaBot {
             name: name.into(),
             config,
             tt: None,
+            clock_time: None,
             values: ValueCache::default(),
             last: None,
         }
@@ -983,7 +998,11 @@ impl Bot for AlphaBetaBot {
             depth: c.depth,
             quiescence: c.quiescence,
             nodes: c.nodes,
-            time: c.time_ms.map(Duration::from_millis),
+            // On a clock, the clock's budget (or `time_ms`, if shorter).
+            time: match (self.clock_time.take(), c.time_ms.map(Duration::from_millis)) {
+                (Some(a), Some(b)) => Some(a.min(b)),
+                (a, b) => a.or(b),
+            },
             features: Features::of(c),
         };
         let tt = self.tt.get_or_insert_with(|| Table::new(c.tt_mb));
@@ -991,6 +1010,10 @@ impl Bot for AlphaBetaBot {
         let best = r.best;
         self.last = Some(r);
         Ok(best)
+    }
+
+    fn set_clock(&mut self, clock: &super::ClockView) {
+        self.clock_time = Some(clock.allot());
     }
 
     fn reset(&mut self) {

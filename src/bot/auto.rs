@@ -31,6 +31,15 @@ const SAMPLE_PLIES: u32 = 400;
 #[serde(deny_unknown_fields, default)]
 pub struct AutoConfig {
     pub name: Option<String>,
+    /// A clock (`tc=40/60+0.6`, moves/seconds+increment), kept by the tournament (see `tournament::clock`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tc: Option<String>,
+    /// A fixed time per move, in seconds.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub st: Option<f64>,
+    /// How far past its clock the bot may answer before its flag falls, in milliseconds.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub timemargin: Option<u64>,
     /// MCTS's iterations per move, when MCTS is chosen.
     pub iterations: u64,
     /// Alpha-beta's depth, when alpha-beta is chosen.
@@ -47,6 +56,9 @@ impl Default for AutoConfig {
     fn default() -> Self {
         AutoConfig {
             name: None,
+            tc: None,
+            st: None,
+            timemargin: None,
             iterations: 1000,
             depth: 4,
             nodes: None,
@@ -115,6 +127,8 @@ pub struct AutoBot {
     inner: Option<Box<dyn Bot>>,
     /// The last game's features and the agent chosen (inline), for logs and tests.
     pub chosen: Option<(Features, String)>,
+    /// The clocks for the next move, handed to the agent.
+    clock: Option<super::ClockView>,
 }
 
 impl AutoBot {
@@ -124,6 +138,7 @@ impl AutoBot {
             config,
             inner: None,
             chosen: None,
+            clock: None,
         }
     }
 }
@@ -153,7 +168,14 @@ impl Bot for AutoBot {
             self.inner = Some(bot);
         }
         let bot = self.inner.as_mut().expect("built above");
+        if let Some(c) = self.clock.take() {
+            bot.set_clock(&c);
+        }
         bot.choose(engine, state, moves, history, rng)
+    }
+
+    fn set_clock(&mut self, clock: &super::ClockView) {
+        self.clock = Some(clock.clone());
     }
 
     fn reset(&mut self) {

@@ -79,6 +79,15 @@ fn write_requests(mut stdin: ChildStdin, requests: Receiver<Vec<u8>>, failed: Sy
 #[serde(deny_unknown_fields, default)]
 pub struct ExternalConfig {
     pub name: Option<String>,
+    /// A clock (`tc=40/60+0.6`, moves/seconds+increment), kept by the tournament (see `tournament::clock`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tc: Option<String>,
+    /// A fixed time per move, in seconds.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub st: Option<f64>,
+    /// How far past its clock the bot may answer before its flag falls, in milliseconds.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub timemargin: Option<u64>,
     /// The program and its arguments, split at whitespace (`python3 bots/examples/random_bot.py`).
     pub command: String,
     /// More arguments, passed as they are (for arguments with spaces).
@@ -95,6 +104,9 @@ impl Default for ExternalConfig {
     fn default() -> Self {
         ExternalConfig {
             name: None,
+            tc: None,
+            st: None,
+            timemargin: None,
             command: String::new(),
             args: vec![],
             dir: None,
@@ -102,6 +114,27 @@ impl Default for ExternalConfig {
             startup_ms: 2_000,
         }
     }
+}
+
+/// A move request's `clock`: per player name the milliseconds left (players with a time control) and the
+/// increment, the mover's moves to the next time control, its fixed time per move, and the longest the move
+/// may take before its flag falls.
+fn clock_json(g: &crate::compile::Game, c: &super::ClockView) -> Value {
+    let mut left = serde_json::Map::new();
+    let mut inc = serde_json::Map::new();
+    for (p, info) in g.players.iter().enumerate() {
+        if let Some(t) = c.left_ms.get(p).copied().flatten() {
+            left.insert(info.name.clone(), json!(t));
+            inc.insert(info.name.clone(), json!(c.inc_ms[p]));
+        }
+    }
+    json!({
+        "left_ms": left,
+        "inc_ms": inc,
+        "moves_to_go": c.moves_to_go,
+        "st_ms": c.st_ms,
+        "allowed_ms": c.allowed_ms,
+    })
 }
 
 /// A running bot process.
@@ -175,6 +208,8 @@ pub struct ExternalBot {
     /// Answers discarded: lines that came when no request was waiting, or that echo an earlier request's
     /// number.
     unasked: u64,
+    /// The clocks for the next move ([`Bot::set_clock`]), sent in the request.
+    clock: Option<super::ClockView>,
 }
 
 impl ExternalBot {
@@ -192,6 +227,7 @@ impl ExternalBot {
             starts: 0,
             requests: 0,
             unasked: 0,
+            clock: None,
         })
     }
 
@@ -711,7 +747,12 @@ impl Bot for ExternalBot {
         let seed = rng.next_u64();
         self.requests += 1;
         let number = self.requests;
-        let request = self.request(engine, state, moves, seed, number);
+        let mut request = self.request(engine, state, moves, seed, number);
+        let clock = self.clock.take();
+        if let Some(c) = &clock {
+            request["clock"] = clock_json(engine.game, c);
+            request["time_ms"] = json!(c.allowed_ms);
+        }
         let mut p = match self.process.take() {
             Some(p) => p,
             None => self.spawn()?,
@@ -752,7 +793,11 @@ impl Bot for ExternalBot {
                 return Err(BotError::Crashed(p.post_mortem()));
             }
         }
-        let mut limit = self.config.time_ms;
+        let mut limit = match &clock {
+            // On a clock: until a second past the flag.
+            Some(c) => c.wait().as_millis() as u64,
+            None => self.config.time_ms,
+        };
         if p.fresh {
             limit += self.config.startup_ms;
         }
@@ -814,6 +859,10 @@ impl Bot for ExternalBot {
                 if n == 1 { "" } else { "s" }
             )
         })
+    }
+
+    fn set_clock(&mut self, clock: &super::ClockView) {
+        self.clock = Some(clock.clone());
     }
 
     fn reset(&mut self) {

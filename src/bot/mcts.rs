@@ -149,6 +149,15 @@ pub const NST_MIN_VISITS: u32 = 7;
 #[serde(deny_unknown_fields, default)]
 pub struct MctsConfig {
     pub name: Option<String>,
+    /// A clock (`tc=40/60+0.6`, moves/seconds+increment), kept by the tournament (see `tournament::clock`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tc: Option<String>,
+    /// A fixed time per move, in seconds.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub st: Option<f64>,
+    /// How far past its clock the bot may answer before its flag falls, in milliseconds.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub timemargin: Option<u64>,
     /// Iterations (selection, expansion, playout, backpropagation) per move.
     pub iterations: u64,
     /// Stop after this many milliseconds (makes the bot depend on the machine's speed).
@@ -217,6 +226,9 @@ impl Default for MctsConfig {
         let w = Weights::default();
         MctsConfig {
             name: None,
+            tc: None,
+            st: None,
+            timemargin: None,
             iterations: 1000,
             time_ms: None,
             exploration: 1.0,
@@ -1430,6 +1442,8 @@ pub struct MctsBot {
     saved: Vec<Option<Saved<State, Move>>>,
     /// What the last search found (for logs and tests).
     pub last: Option<SearchResult>,
+    /// The clock's budget for the next move ([`Bot::set_clock`]).
+    clock_time: Option<Duration>,
 }
 
 impl MctsBot {
@@ -1440,6 +1454,7 @@ impl MctsBot {
             values: ValueCache::default(),
             saved: vec![],
             last: None,
+            clock_time: None,
         }
     }
 }
@@ -1486,18 +1501,19 @@ impl Bot for MctsBot {
             eval: Evaluator { values, weights },
         };
         let saved = if c.reuse { Some(&mut self.saved) } else { None };
-        let r = search_parallel(
-            &model,
-            state,
-            moves.to_vec(),
-            history,
-            &c.into(),
-            rng,
-            saved,
-        )?;
+        let mut params: Params = c.into();
+        // On a clock, the clock's budget (or `time_ms`, if shorter).
+        if let Some(t) = self.clock_time.take() {
+            params.time = Some(params.time.map_or(t, |own| own.min(t)));
+        }
+        let r = search_parallel(&model, state, moves.to_vec(), history, &params, rng, saved)?;
         let best = r.best;
         self.last = Some(r);
         Ok(best)
+    }
+
+    fn set_clock(&mut self, clock: &super::ClockView) {
+        self.clock_time = Some(clock.allot());
     }
 
     fn reset(&mut self) {

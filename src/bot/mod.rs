@@ -39,6 +39,8 @@ use crate::engine::search::SearchMoves;
 use crate::engine::{Engine, EngineError, Move, State};
 use rand_chacha::ChaCha8Rng;
 
+pub use crate::tournament::clock::ClockView;
+
 /// Why a bot gave no move. The tournament records any of these as a loss with termination `bot-error`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum BotError {
@@ -103,6 +105,16 @@ pub trait Bot: Send {
 
     /// Called before each new game: forget whatever the last game left behind.
     fn reset(&mut self) {}
+
+    /// Called before each move of a bot that plays on a clock (`tc`, `st`): the clocks as they stand. Engines
+    /// are sent them; the built-in bots search for [`ClockView::allot`] instead of their `time_ms`.
+    fn set_clock(&mut self, _clock: &ClockView) {}
+
+    /// The part of the last `choose` spent starting the bot (an engine's process and handshake), which its clock
+    /// is not charged for.
+    fn setup_time(&self) -> std::time::Duration {
+        std::time::Duration::ZERO
+    }
 
     /// Something the game's record should mention that is not an error (an external bot's answers that
     /// nobody asked for, discarded), about the bot's whole life so far: the runner asks after each move and

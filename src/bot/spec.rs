@@ -40,18 +40,20 @@ pub enum BotSpec {
     External(ExternalConfig),
     Uci(UciConfig),
     Usi(UciConfig),
+    Ucci(UciConfig),
     Gtp(GtpConfig),
     Auto(AutoConfig),
 }
 
 /// The kinds, as written in presets and inline specs.
-pub const KINDS: [&str; 8] = [
+pub const KINDS: [&str; 9] = [
     "random",
     "alphabeta",
     "mcts",
     "external",
     "uci",
     "usi",
+    "ucci",
     "gtp",
     "auto",
 ];
@@ -303,7 +305,7 @@ impl BotSpec {
             BotSpec::Alphabeta(c) => &mut c.name,
             BotSpec::Mcts(c) => &mut c.name,
             BotSpec::External(c) => &mut c.name,
-            BotSpec::Uci(c) | BotSpec::Usi(c) => &mut c.name,
+            BotSpec::Uci(c) | BotSpec::Usi(c) | BotSpec::Ucci(c) => &mut c.name,
             BotSpec::Gtp(c) => &mut c.name,
             BotSpec::Auto(c) => &mut c.name,
         }
@@ -338,6 +340,30 @@ impl BotSpec {
         }
     }
 
+    /// The bot's own clock keys (`tc`, `st`, `timemargin`); the random bot has none.
+    pub fn clock_keys(&self) -> crate::tournament::clock::ClockKeys {
+        use crate::tournament::clock::ClockKeys;
+        let k = |tc: &Option<String>, st: &Option<f64>, m: &Option<u64>| ClockKeys {
+            tc: tc.clone(),
+            st: *st,
+            timemargin: *m,
+        };
+        match self {
+            BotSpec::Random(_) => ClockKeys::default(),
+            BotSpec::Alphabeta(c) => k(&c.tc, &c.st, &c.timemargin),
+            BotSpec::Mcts(c) => k(&c.tc, &c.st, &c.timemargin),
+            BotSpec::External(c) => k(&c.tc, &c.st, &c.timemargin),
+            BotSpec::Uci(c) | BotSpec::Usi(c) | BotSpec::Ucci(c) => k(&c.tc, &c.st, &c.timemargin),
+            BotSpec::Gtp(c) => k(&c.tc, &c.st, &c.timemargin),
+            BotSpec::Auto(c) => k(&c.tc, &c.st, &c.timemargin),
+        }
+    }
+
+    /// The bot's own clock, if its keys give one.
+    pub fn clock(&self) -> Result<Option<crate::tournament::clock::ClockSpec>, String> {
+        crate::tournament::clock::ClockSpec::of(&self.clock_keys())
+    }
+
     /// The bot's name.
     pub fn name(&self) -> String {
         let n = match self {
@@ -345,7 +371,7 @@ impl BotSpec {
             BotSpec::Alphabeta(c) => &c.name,
             BotSpec::Mcts(c) => &c.name,
             BotSpec::External(c) => &c.name,
-            BotSpec::Uci(c) | BotSpec::Usi(c) => &c.name,
+            BotSpec::Uci(c) | BotSpec::Usi(c) | BotSpec::Ucci(c) => &c.name,
             BotSpec::Gtp(c) => &c.name,
             BotSpec::Auto(c) => &c.name,
         };
@@ -360,6 +386,7 @@ impl BotSpec {
             BotSpec::External(_) => "external",
             BotSpec::Uci(_) => "uci",
             BotSpec::Usi(_) => "usi",
+            BotSpec::Ucci(_) => "ucci",
             BotSpec::Gtp(_) => "gtp",
             BotSpec::Auto(_) => "auto",
         }
@@ -367,6 +394,7 @@ impl BotSpec {
 
     fn validate(&self) -> Result<(), String> {
         let bad = |ok: bool, msg: &str| if ok { Ok(()) } else { Err(msg.to_string()) };
+        self.clock()?;
         match self {
             BotSpec::Random(_) => Ok(()),
             BotSpec::Alphabeta(c) => {
@@ -426,7 +454,7 @@ impl BotSpec {
                 )?;
                 bad(c.time_ms >= 1, "`time_ms` must be at least 1")
             }
-            BotSpec::Uci(c) | BotSpec::Usi(c) => c.validate(),
+            BotSpec::Uci(c) | BotSpec::Usi(c) | BotSpec::Ucci(c) => c.validate(),
             BotSpec::Gtp(c) => c.validate(),
             BotSpec::Auto(c) => {
                 bad(c.iterations >= 1, "`iterations` must be at least 1")?;
@@ -441,6 +469,17 @@ impl BotSpec {
         }
     }
 
+    /// Whether the bot has a limit for each move: engines over UCI/USI need `nodes`, `depth` or `movetime`
+    /// unless they play on a clock (`on_clock`: theirs or the tournament's).
+    pub fn check_limits(&self, on_clock: bool) -> Result<(), String> {
+        match self {
+            BotSpec::Uci(c) | BotSpec::Usi(c) | BotSpec::Ucci(c) if !on_clock => c
+                .check_limits()
+                .map_err(|e| format!("bot `{}`: {e}, or a clock (`tc`, `st`)", self.name())),
+            _ => Ok(()),
+        }
+    }
+
     /// A new bot with these settings.
     pub fn build(&self) -> Result<Box<dyn Bot>, String> {
         self.validate()?;
@@ -452,6 +491,7 @@ impl BotSpec {
             BotSpec::External(c) => Box::new(ExternalBot::new(name, c.clone())?),
             BotSpec::Uci(c) => Box::new(UciBot::new(name, c.clone())?),
             BotSpec::Usi(c) => Box::new(UciBot::usi(name, c.clone())?),
+            BotSpec::Ucci(c) => Box::new(UciBot::ucci(name, c.clone())?),
             BotSpec::Gtp(c) => Box::new(GtpBot::new(name, c.clone())?),
             BotSpec::Auto(c) => Box::new(AutoBot::new(name, c.clone())),
         })
@@ -465,6 +505,7 @@ impl BotSpec {
         let r = match self {
             BotSpec::Uci(_) => ChessNotation::of(game).map(|_| ()),
             BotSpec::Usi(_) => ShogiNotation::of(game).map(|_| ()),
+            BotSpec::Ucci(_) => ChessNotation::of(game).map(|_| ()),
             BotSpec::Gtp(_) => GoNotation::of(game).map(|_| ()),
             _ => Ok(()),
         };

@@ -68,6 +68,16 @@ pub struct TournamentArgs {
     /// with a fixed budget (depth, nodes, iterations) never lose on time (see README).
     #[arg(long)]
     pub move_timeout_ms: Option<u64>,
+    /// Every bot's clock, fastchess-style, unless it has its own `tc`/`st` key: MOVES/SECONDS+INCREMENT
+    /// (`40/60+0.6`, `10+0.1`); a flag fall loses (`time-forfeit`).
+    #[arg(long, value_name = "TC")]
+    pub tc: Option<String>,
+    /// Every bot's fixed time per move, in seconds (instead of --tc).
+    #[arg(long, value_name = "SECONDS")]
+    pub st: Option<f64>,
+    /// How many milliseconds past its clock a bot may answer before its flag falls (default 0).
+    #[arg(long, value_name = "MS")]
+    pub timemargin: Option<u64>,
     /// Stop a two-bot match once the GSPRT decides: elo0,elo1,alpha,beta (e.g. 0,10,0.05,0.05).
     #[arg(long)]
     pub sprt: Option<crate::tournament::config::SprtConfig>,
@@ -155,7 +165,7 @@ pub fn bots(dirs: &[PathBuf]) {
         presets.len()
     );
     println!(
-        "Kinds: {}; `uci` and `gtp` run real engines over their protocols (README, \"Real engines\").",
+        "Kinds: {}; `uci`, `usi`, `ucci` and `gtp` run real engines over their protocols (README, \"Real engines\"); any bot takes a clock (`tc`, `st`, `timemargin`).",
         crate::bot::spec::KINDS.join(", ")
     );
 }
@@ -239,6 +249,13 @@ pub fn tournament_config(
     if a.sprt.is_some() {
         c.sprt = a.sprt;
     }
+    if a.tc.is_some() || a.st.is_some() {
+        c.tc = a.tc.clone();
+        c.st = a.st;
+    }
+    if a.timemargin.is_some() {
+        c.timemargin = a.timemargin;
+    }
     if a.allow_missing_rules {
         c.allow_missing_rules = true;
     }
@@ -294,6 +311,9 @@ pub fn tournament(a: TournamentArgs) -> Result<(), String> {
             || a.resign.is_some()
             || a.move_timeout_ms.is_some()
             || a.sprt.is_some()
+            || a.tc.is_some()
+            || a.st.is_some()
+            || a.timemargin.is_some()
             || a.allow_missing_rules
             || !a.extension.is_empty()
             || a.shard.is_some()

@@ -342,6 +342,14 @@ pub struct TournamentConfig {
     /// Resign adjudication from the bots' scores (`--resign`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub resign: Option<super::adjudicate::ResignRule>,
+    /// Every bot's clock, unless it has its own (`--tc 40/60+0.6`, `--st SECONDS`, `--timemargin MS`; see
+    /// `tournament::clock`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tc: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub st: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub timemargin: Option<u64>,
     pub bots: Vec<BotConfig>,
     /// The folder a relative `game` path is read from: the folder of the TOML file it came from (`--config`,
     /// a run's `config.toml`); `None`, the current directory (a path from the command line).
@@ -404,6 +412,9 @@ impl Default for TournamentConfig {
             openings_plies: None,
             draw: None,
             resign: None,
+            tc: None,
+            st: None,
+            timemargin: None,
             bots: DEFAULT_BOTS
                 .iter()
                 .map(|b| BotConfig::Name(b.to_string()))
@@ -499,6 +510,8 @@ pub struct BotEntry {
     /// plays the same moves on any machine under any load, so the move timeout does not apply to it. Only a
     /// safety limit does, and a move over it is an engine fault, not a loss (see the runner).
     pub fixed_budget: bool,
+    /// The bot's clock (its own `tc`/`st`, else the tournament's): kept by the runner, a flag fall loses.
+    pub clock: Option<super::clock::ClockSpec>,
 }
 
 impl BotEntry {
@@ -510,7 +523,11 @@ impl BotEntry {
             BotSpec::Random(_) => true,
             BotSpec::Alphabeta(c) => c.time_ms.is_none(),
             BotSpec::Mcts(c) => c.time_ms.is_none(),
-            BotSpec::External(_) | BotSpec::Uci(_) | BotSpec::Usi(_) | BotSpec::Gtp(_) => false,
+            BotSpec::External(_)
+            | BotSpec::Uci(_)
+            | BotSpec::Usi(_)
+            | BotSpec::Ucci(_)
+            | BotSpec::Gtp(_) => false,
             BotSpec::Auto(c) => c.time_ms.is_none(),
         };
         let own_ms = match &spec {
@@ -519,17 +536,20 @@ impl BotEntry {
             BotSpec::Mcts(c) => c.time_ms,
             // The first answer of a new process gets the startup time too.
             BotSpec::External(c) => Some(c.time_ms + c.startup_ms),
-            BotSpec::Uci(c) | BotSpec::Usi(c) => Some(c.time_ms + c.startup_ms),
+            BotSpec::Uci(c) | BotSpec::Usi(c) | BotSpec::Ucci(c) => Some(c.time_ms + c.startup_ms),
             BotSpec::Gtp(c) => Some(c.time_ms + c.startup_ms),
             BotSpec::Auto(c) => c.time_ms,
         };
         BotEntry {
             name,
             config: Some(config),
+            // A spec that was built has valid keys.
+            clock: spec.clock().ok().flatten(),
             make: Arc::new(move || spec.build()),
             own_time_limit: own_ms.map(std::time::Duration::from_millis),
             fixed_budget,
         }
+        .with_clock(None)
     }
 
     /// A bot made by code (for tests and embedding programs).
@@ -543,7 +563,20 @@ impl BotEntry {
             make: Arc::new(make),
             own_time_limit: None,
             fixed_budget: false,
+            clock: None,
         }
+    }
+
+    /// Plays the bot on `clock` unless it has a clock of its own. A bot on a clock depends on the machine: it
+    /// has no fixed budget.
+    pub fn with_clock(mut self, clock: Option<super::clock::ClockSpec>) -> BotEntry {
+        if self.clock.is_none() {
+            self.clock = clock;
+        }
+        if self.clock.is_some() {
+            self.fixed_budget = false;
+        }
+        self
     }
 
     /// Marks a bot made by code as bounded by a count, not by the clock (see [`BotEntry::fixed_budget`]).
@@ -710,14 +743,23 @@ impl TournamentConfig {
         Ok((bytes, dir))
     }
 
+    /// The tournament's clock for every bot without one of its own (`tc`, `st`, `timemargin`).
+    pub fn clock(&self) -> Result<Option<super::clock::ClockSpec>, String> {
+        super::clock::ClockSpec::from_keys(self.tc.as_deref(), self.st, self.timemargin)
+            .map_err(|e| format!("the tournament's clock: {e}"))
+    }
+
     /// Checks the settings, compiles the variants and resolves the bots.
     pub fn load(mut self) -> Result<Tournament, String> {
         let mut bots = vec![];
         let mut specs = vec![];
+        let clock = self.clock()?;
         for b in &self.bots {
             let spec = b.resolve_in(&self.bots_dirs)?;
             specs.push(spec.clone());
-            bots.push(BotEntry::from_spec(spec));
+            let entry = BotEntry::from_spec(spec.clone()).with_clock(clock);
+            spec.check_limits(entry.clock.is_some())?;
+            bots.push(entry);
         }
         let variants = self.load_variants()?;
         // Engines over their own protocols need the game in their notation: refused now, not game by game.
@@ -993,6 +1035,10 @@ impl Tournament {
         ];
         if c.record_evals {
             f.push(("record_evals".into(), "true".into()));
+        }
+        // Recorded only when given, as the modules below.
+        if let Ok(Some(clock)) = c.clock() {
+            f.push(("clock".into(), clock.describe()));
         }
         // Recorded only when given, so that the fingerprints of runs without modules stay as they were.
         if !c.extensions.is_empty() {

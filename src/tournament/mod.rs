@@ -33,6 +33,7 @@
 //! ```
 
 pub mod adjudicate;
+pub mod clock;
 pub mod config;
 pub mod html;
 pub mod merge;

@@ -10,6 +10,8 @@ use std::collections::HashMap;
 pub const MOVE_LIMIT: &str = "move-limit";
 /// End type of a game lost by a bot that panicked, timed out, crashed or answered nonsense.
 pub const BOT_ERROR: &str = "bot-error";
+/// End type of a game lost on time: a bot's clock (`tc`, `st`) ran out.
+pub const TIME_FORFEIT: &str = "time-forfeit";
 /// End type of a game the engine could not go on with (no result; left out of the standings).
 pub const ENGINE_ERROR: &str = "engine-error";
 
@@ -222,6 +224,34 @@ pub struct GameTiming {
     pub time: Vec<f64>,
     /// Per seat: the bot's work (alpha-beta nodes, MCTS iterations; 0 for bots that do not count).
     pub nodes: Vec<u64>,
+    /// Per ply: the milliseconds the bot took (charged to its clock, if it has one); `None` for plies no bot
+    /// chose (the random opening, random players).
+    pub move_ms: Vec<Option<u64>>,
+    /// Per ply: the mover's clock after the move (time control `tc` only), in milliseconds.
+    pub clock_ms: Vec<Option<u64>>,
+}
+
+/// Per-ply numbers as a column: `;`-separated, empty where there is none.
+fn ply_column(v: &[Option<u64>]) -> String {
+    v.iter()
+        .map(|x| x.map_or(String::new(), |n| n.to_string()))
+        .collect::<Vec<_>>()
+        .join(";")
+}
+
+fn read_ply_column(column: &str, s: &str) -> Result<Vec<Option<u64>>, RowError> {
+    if s.is_empty() {
+        return Ok(vec![]);
+    }
+    s.split(';')
+        .map(|x| match x {
+            "" => Ok(None),
+            x => x.parse().map(Some).map_err(|_| RowError::NotANumber {
+                column: column.to_string(),
+                value: x.to_string(),
+            }),
+        })
+        .collect()
 }
 
 impl GameTiming {
@@ -229,6 +259,8 @@ impl GameTiming {
         let mut h = vec!["game_id".to_string(), "wall_ms".to_string()];
         h.extend((1..=seats).map(|i| format!("time_ms_{i}")));
         h.extend((1..=seats).map(|i| format!("nodes_{i}")));
+        h.push("move_ms".into());
+        h.push("clock_ms".into());
         h
     }
 
@@ -241,6 +273,8 @@ impl GameTiming {
                 .unwrap_or_default()
         }));
         r.extend((0..seats).map(|i| self.nodes.get(i).map(|n| n.to_string()).unwrap_or_default()));
+        r.push(ply_column(&self.move_ms));
+        r.push(ply_column(&self.clock_ms));
         r
     }
 
@@ -266,6 +300,8 @@ impl GameTiming {
             wall: get.num::<f64>("wall_ms")? / 1e3,
             time,
             nodes,
+            move_ms: read_ply_column("move_ms", get.opt("move_ms").unwrap_or(""))?,
+            clock_ms: read_ply_column("clock_ms", get.opt("clock_ms").unwrap_or(""))?,
         })
     }
 }
@@ -394,6 +430,8 @@ mod tests {
             wall: 0.5,
             time: vec![0.25, 0.125],
             nodes: vec![0, 1234],
+            move_ms: vec![None, Some(12), Some(0)],
+            clock_ms: vec![None, Some(9_988), None],
         };
         let th = GameTiming::header(2);
         assert_eq!(GameTiming::from_row(&th, &t.row(2)).unwrap(), t);

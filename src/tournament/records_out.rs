@@ -5,7 +5,7 @@
 //! `pairwise.csv` (a row per pair of bots) comes from the summary.
 
 use super::config::Tournament;
-use super::record::GameRecord;
+use super::record::{GameRecord, GameTiming};
 use super::report::{fmt, Summary};
 use super::text::csv_line;
 use crate::compile::{Game, Player, Pos};
@@ -28,6 +28,65 @@ pub struct GameFiles {
     event: String,
     /// Per variant title: its compiled game, and whether it is standard chess (SAN is written for it).
     variants: HashMap<String, (usize, bool)>,
+    /// `timings.csv`, read beside the games (both in game-id order), for the clocks of PGN's `%clk`.
+    timings: TimingCursor,
+}
+
+/// Reads `timings.csv` forward, one row at a time, handing out the row of a game id (ids asked in increasing
+/// order, as `games.csv` has them). A missing or unreadable file gives no timings: they are informative only.
+struct TimingCursor {
+    reader: Option<csv::Reader<std::io::BufReader<File>>>,
+    header: Vec<String>,
+    next: Option<GameTiming>,
+}
+
+impl TimingCursor {
+    fn open(path: &Path) -> TimingCursor {
+        let mut reader = File::open(path).ok().map(|f| {
+            csv::ReaderBuilder::new()
+                .has_headers(false)
+                .flexible(true)
+                .from_reader(std::io::BufReader::new(f))
+        });
+        let mut header = vec![];
+        if let Some(r) = reader.as_mut() {
+            let mut row = csv::StringRecord::new();
+            match r.read_record(&mut row) {
+                Ok(true) => header = row.iter().map(String::from).collect(),
+                _ => reader = None,
+            }
+        }
+        TimingCursor {
+            reader,
+            header,
+            next: None,
+        }
+    }
+
+    fn get(&mut self, id: u64) -> Option<GameTiming> {
+        loop {
+            if let Some(t) = &self.next {
+                if t.game_id > id {
+                    return None;
+                }
+                if t.game_id == id {
+                    return self.next.take();
+                }
+            }
+            let r = self.reader.as_mut()?;
+            let mut row = csv::StringRecord::new();
+            match r.read_record(&mut row) {
+                Ok(true) => {
+                    let row: Vec<String> = row.iter().map(String::from).collect();
+                    self.next = GameTiming::from_row(&self.header, &row).ok();
+                }
+                _ => {
+                    self.reader = None;
+                    return None;
+                }
+            }
+        }
+    }
 }
 
 fn create(path: &Path) -> Result<(PathBuf, BufWriter<File>), String> {
@@ -95,6 +154,7 @@ impl GameFiles {
                     .unwrap_or(&t.config.game)
             ),
             variants,
+            timings: TimingCursor::open(&dir.join("timings.csv")),
         })
     }
 
@@ -147,7 +207,17 @@ impl GameFiles {
                 w.1.write_all(text.as_bytes()).map_err(|e| e.to_string())?;
             }
         }
-        let text = pgn_game(t, g, v, &players, &self.event, &self.date);
+        let clocks = self.timings.get(g.game_id).map(|t| t.clock_ms);
+        let clocks = clocks.filter(|c| c.iter().any(Option::is_some));
+        let text = pgn_game(
+            t,
+            g,
+            v,
+            &players,
+            &self.event,
+            &self.date,
+            clocks.as_deref(),
+        );
         self.pgn
             .1
             .write_all(text.as_bytes())
@@ -213,6 +283,7 @@ fn pgn_game(
     players: &[String],
     event: &str,
     date: &str,
+    clocks: Option<&[Option<u64>]>,
 ) -> String {
     let two = g.bots.len() == 2;
     // PGN's White and Black: the seats of the players so named (Go's Black moves first), else seats 1 and 2.
@@ -306,13 +377,26 @@ fn pgn_game(
     let mut text = String::new();
     for (i, m) in moves.iter().enumerate() {
         let ply = first_ply + i;
-        let token = if ply % 2 == 0 {
+        let mut token = if ply % 2 == 0 {
             format!("{}. {m}", ply / 2 + 1)
         } else if i == 0 {
             format!("{}... {m}", ply / 2 + 1)
         } else {
             m.clone()
         };
+        // The mover's clock after the move, where it plays on one; a move after a comment is numbered again.
+        let clock = clocks.and_then(|c| c.get(i).copied().flatten());
+        if ply % 2 == 1
+            && i > 0
+            && clocks
+                .and_then(|c| c.get(i - 1).copied().flatten())
+                .is_some()
+        {
+            token = format!("{}... {m}", ply / 2 + 1);
+        }
+        if let Some(ms) = clock {
+            token.push_str(&format!(" {{[%clk {}]}}", super::clock::clk(ms)));
+        }
         if line.len() + token.len() + 1 > 79 {
             text.push_str(line.trim_end());
             text.push('\n');

@@ -8,10 +8,11 @@
 //! result of every game depends only on the seed, its game id and its pair id, never on the thread that played
 //! it or on the order games finished in: the final files are written sorted by game id.
 
+use super::clock::GameClocks;
 use super::config::{seats_of, BotEntry, Tournament};
 pub use super::progress::Progress;
 use super::progress::ProgressView;
-use super::record::{GameRecord, GameTiming, BOT_ERROR, ENGINE_ERROR, MOVE_LIMIT};
+use super::record::{GameRecord, GameTiming, BOT_ERROR, ENGINE_ERROR, MOVE_LIMIT, TIME_FORFEIT};
 use super::rules::Rules;
 use super::schedule::{Pairing, Schedule};
 pub(crate) use super::sprt::SprtTracker;
@@ -40,6 +41,10 @@ const ENGINE_TIME_LIMIT: Duration = Duration::from_secs(60);
 /// make its results depend on the machine and its load; a move that takes longer than this (or than the move
 /// timeout, if longer) is taken for an engine fault: the game ends as an engine error, counted for nobody.
 pub const FIXED_BUDGET_SAFETY_LIMIT: Duration = Duration::from_secs(600);
+
+/// How long past a clocked bot's flag its watcher waits for the move before giving the game up as lost on time
+/// (the engine adapters give up a second after the flag themselves).
+const CLOCK_GRACE: Duration = Duration::from_secs(3);
 
 /// How often a game's watcher looks at what the game is doing.
 const WATCH_INTERVAL: Duration = Duration::from_millis(50);
@@ -429,6 +434,8 @@ pub(crate) struct Live {
     phase: Phase,
     /// When the phase began.
     since: Instant,
+    /// While a bot on a clock moves: when its flag falls, from the phase's start.
+    clock_limit: Option<Duration>,
     record: GameRecord,
     timing: GameTiming,
     /// Per seat: the bot's last note (see [`Bot::note`]), added to the record's `error` column at the end.
@@ -499,6 +506,7 @@ fn play_supervised(
     let live = Arc::new(Mutex::new(Live {
         phase: Phase::Engine,
         since: Instant::now(),
+        clock_limit: None,
         record: GameRecord {
             game_id: p.game_id,
             pair_id: p.pair_id,
@@ -526,6 +534,8 @@ fn play_supervised(
             wall: 0.0,
             time: vec![0.0; seats],
             nodes: vec![0; seats],
+            move_ms: vec![],
+            clock_ms: vec![],
         },
         notes: vec![None; seats],
         evals: vec![],
@@ -598,11 +608,13 @@ fn play_supervised(
     }
     let rx = &gt.done;
     loop {
-        let (phase, since) = {
+        let (phase, since, clock_limit) = {
             let l = lock(&live);
-            (l.phase, l.since)
+            (l.phase, l.since, l.clock_limit)
         };
         let limit = match phase {
+            // On a clock: its flag, and a grace for the bot's own answer that it ran out of time.
+            Phase::Bot(_) if clock_limit.is_some() => clock_limit.unwrap_or_default() + CLOCK_GRACE,
             Phase::Bot(seat) if shared.bots[p.seats[seat]].fixed_budget => {
                 shared.move_limit.max(FIXED_BUDGET_SAFETY_LIMIT)
             }
@@ -634,6 +646,14 @@ fn play_supervised(
                 // Give up on the game; its thread is left to finish (or not) on its own.
                 let ms = limit.as_millis();
                 match phase {
+                    Phase::Bot(seat) if clock_limit.is_some() => {
+                        l.timing.time[seat] += limit.as_secs_f64();
+                        end_time_forfeit(
+                            &mut l.record,
+                            seat,
+                            &format!("no move within {ms} ms, past its clock"),
+                        );
+                    }
                     Phase::Bot(seat) if shared.bots[p.seats[seat]].fixed_budget => {
                         l.timing.time[seat] += limit.as_secs_f64();
                         let name = shared.bots[p.seats[seat]].name.clone();
@@ -665,6 +685,7 @@ fn play_supervised(
                 let snapshot = Live {
                     phase: l.phase,
                     since: l.since,
+                    clock_limit: None,
                     record: l.record.clone(),
                     timing: l.timing.clone(),
                     notes: l.notes.clone(),
@@ -687,6 +708,7 @@ fn take(live: &Arc<Mutex<Live>>) -> Live {
     Live {
         phase: l.phase,
         since: l.since,
+        clock_limit: None,
         record: std::mem::take(&mut l.record),
         timing: std::mem::take(&mut l.timing),
         notes: std::mem::take(&mut l.notes),
@@ -735,6 +757,20 @@ fn end_bot_error(r: &mut GameRecord, seat: usize, what: &str, msg: &str) {
     // A resignation (a GTP engine's `resign`) is a loss of its own end type, not a fault.
     r.end_type = if what == RESIGN { RESIGN } else { BOT_ERROR }.into();
     r.end_name = what.into();
+    r.end_priority = 0;
+    r.error = one_line(&format!("{}: {msg}", r.bots[seat]));
+}
+
+/// The bot in `seat` lost on time; every other seat wins.
+fn end_time_forfeit(r: &mut GameRecord, seat: usize, msg: &str) {
+    if !r.end_type.is_empty() {
+        return;
+    }
+    r.results = (0..r.bots.len())
+        .map(|i| if i == seat { -1 } else { 1 })
+        .collect();
+    r.end_type = TIME_FORFEIT.into();
+    r.end_name = TIME_FORFEIT.into();
     r.end_priority = 0;
     r.error = one_line(&format!("{}: {msg}", r.bots[seat]));
 }
@@ -800,6 +836,14 @@ fn play_inner(job: &Job, live: &Mutex<Live>) -> Result<Option<()>, EngineError> 
         }
     }
 
+    let specs: Vec<_> = job
+        .pairing
+        .seats
+        .iter()
+        .map(|&b| job.bots[b].clock)
+        .collect();
+    let mut clocks = GameClocks::new(&specs, &seat_players, game.players.len());
+
     // An opening book's start position, else the game's own.
     let mut s: State = match job.opening.as_ref().and_then(|o| o.start.as_ref()) {
         Some(text) => {
@@ -830,10 +874,17 @@ fn play_inner(job: &Job, live: &Mutex<Live>) -> Result<Option<()>, EngineError> 
     let mut plies = 0u32;
     // A move is recorded by its notation in the list it was chosen from, which names it alone (so that the
     // moves column replays).
-    let push = |live: &Mutex<Live>, moves: &[crate::engine::Move], i: usize, opening: bool| {
+    // With the bot's time for the move and its clock after it, where a bot chose it.
+    let push = |live: &Mutex<Live>,
+                moves: &[crate::engine::Move],
+                i: usize,
+                opening: bool,
+                time: Option<(u64, Option<u64>)>| {
         let name = crate::engine::Move::notations(game, moves).swap_remove(i);
         let mut l = lock(live);
         l.record.moves.push(name);
+        l.timing.move_ms.push(time.map(|t| t.0));
+        l.timing.clock_ms.push(time.and_then(|t| t.1));
         l.record.plies += 1;
         l.record.legal_moves += moves.len() as u64;
         if opening {
@@ -852,7 +903,7 @@ fn play_inner(job: &Job, live: &Mutex<Live>) -> Result<Option<()>, EngineError> 
                     o.line
                 )));
             };
-            push(live, &moves, i, true);
+            push(live, &moves, i, true, None);
             history.push(s.key());
             s = engine.apply(&s, &moves[i]);
             record_eval(&s)?;
@@ -884,7 +935,7 @@ fn play_inner(job: &Job, live: &Mutex<Live>) -> Result<Option<()>, EngineError> 
             history.pop();
             break;
         };
-        push(live, &moves, i, true);
+        push(live, &moves, i, true, None);
         s = next;
         record_eval(&s)?;
         plies += 1;
@@ -939,14 +990,20 @@ fn play_inner(job: &Job, live: &Mutex<Live>) -> Result<Option<()>, EngineError> 
             ));
         }
         let player = engine.to_move(&s).idx();
+        let mut ply_time = None;
         let index = match seat_of_player[player] {
             None => below(&mut chance_rng, moves.len()),
             Some(seat) => {
+                let view = clocks.view(seat);
+                if let Some(v) = &view {
+                    bots[seat].set_clock(v);
+                }
                 let t0 = Instant::now();
                 {
                     let mut l = lock(live);
                     l.phase = Phase::Bot(seat);
                     l.since = t0;
+                    l.clock_limit = view.as_ref().map(|v| Duration::from_millis(v.allowed_ms));
                 }
                 let bot = &mut bots[seat];
                 let rng = &mut seat_rngs[seat];
@@ -957,7 +1014,27 @@ fn play_inner(job: &Job, live: &Mutex<Live>) -> Result<Option<()>, EngineError> 
                 let mut l = lock(live);
                 l.phase = Phase::Engine;
                 l.since = t1;
+                l.clock_limit = None;
                 l.timing.time[seat] += (t1 - t0).as_secs_f64();
+                // The move's time, less the engine's start; charged to the clock, where there is one.
+                let used = (t1 - t0).saturating_sub(bots[seat].setup_time());
+                let used_ms = used.as_millis() as u64;
+                let flag = match clocks.seats[seat].as_mut() {
+                    Some(c) => c.spend(used_ms).err(),
+                    None => None,
+                };
+                ply_time = Some((
+                    used_ms,
+                    clocks.seats[seat].as_ref().and_then(|c| c.left_ms()),
+                ));
+                if let Some(f) = flag {
+                    // Whatever the bot answered (a move, or nothing in time), its flag fell first. The move's
+                    // time is kept, one entry past the plies.
+                    l.timing.move_ms.push(Some(used_ms));
+                    l.timing.clock_ms.push(Some(0));
+                    end_time_forfeit(&mut l.record, seat, &f.to_string());
+                    return Ok(Some(()));
+                }
                 l.timing.nodes[seat] += bots[seat].last_nodes().unwrap_or(0);
                 if let Some(n) = bots[seat].note() {
                     l.notes[seat] = Some(n);
@@ -981,7 +1058,7 @@ fn play_inner(job: &Job, live: &Mutex<Live>) -> Result<Option<()>, EngineError> 
                 }
             }
         };
-        push(live, &moves, index, false);
+        push(live, &moves, index, false, ply_time);
         if let (Some(seat), true) = (seat_of_player[player], adjudicator.is_active()) {
             verdict = adjudicator.update(plies, seat, bots[seat].last_score());
         }

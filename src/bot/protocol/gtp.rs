@@ -10,18 +10,27 @@
 use super::notation::GoNotation;
 use super::{match_move, moves_so_far, Conn, SearchInfo};
 use crate::bot::external::ExternalConfig;
-use crate::bot::{Bot, BotError};
+use crate::bot::{Bot, BotError, ClockView};
 use crate::compile::{Game, Player};
 use crate::engine::{Engine, Move, State};
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// The settings of a GTP engine (the keys of its preset).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct GtpConfig {
     pub name: Option<String>,
+    /// A clock (`tc=40/60+0.6`, moves/seconds+increment), kept by the tournament (see `tournament::clock`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tc: Option<String>,
+    /// A fixed time per move, in seconds.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub st: Option<f64>,
+    /// How far past its clock the bot may answer before its flag falls, in milliseconds.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub timemargin: Option<u64>,
     /// The program and its arguments, split at whitespace (`gnugo --mode gtp --level 1`).
     pub command: String,
     pub args: Vec<String>,
@@ -39,6 +48,9 @@ impl Default for GtpConfig {
     fn default() -> Self {
         GtpConfig {
             name: None,
+            tc: None,
+            st: None,
+            timemargin: None,
             command: String::new(),
             args: vec![],
             dir: None,
@@ -79,6 +91,38 @@ impl GtpConfig {
 /// The commands a GTP engine must have.
 const REQUIRED: [&str; 5] = ["boardsize", "clear_board", "komi", "play", "genmove"];
 
+/// Whole seconds of a clock (GTP's unit), rounded down.
+fn secs(ms: u64) -> u64 {
+    ms / 1000
+}
+
+/// The clock as GTP's `time_settings MAIN BYO_YOMI STONES` gives it: a time control of one period as main time
+/// (an increment cannot be said; `time_left` tells the clock with the increments credited), a control of N moves
+/// in T as Canadian byo-yomi of T for N stones, a fixed time per move as byo-yomi of that time for 1 stone.
+pub(crate) fn time_settings(c: &ClockView) -> String {
+    match (c.st_ms, c.tc) {
+        (Some(st), _) => format!("time_settings 0 {} 1", secs(st).max(1)),
+        (None, Some(tc)) => match tc.moves {
+            Some(m) => format!("time_settings 0 {} {m}", secs(tc.base_ms)),
+            None => format!("time_settings {} 0 0", secs(tc.base_ms)),
+        },
+        (None, None) => "time_settings 0 0 0".into(),
+    }
+}
+
+/// `time_left COLOUR SECONDS STONES` before a move: the clock left (and with periods the moves to the next).
+pub(crate) fn time_left(colour: &str, c: &ClockView) -> String {
+    match (c.st_ms, c.my_left_ms()) {
+        (Some(st), _) => format!("time_left {colour} {} 1", secs(st).max(1)),
+        (None, Some(left)) => format!(
+            "time_left {colour} {} {}",
+            secs(left),
+            c.moves_to_go.unwrap_or(0)
+        ),
+        (None, None) => format!("time_left {colour} 0 0"),
+    }
+}
+
 /// A bot that asks a GTP engine.
 pub struct GtpBot {
     name: String,
@@ -93,6 +137,12 @@ pub struct GtpBot {
     /// The engine's `name`.
     pub engine_name: Option<String>,
     pub last: SearchInfo,
+    /// Whether the engine lists `time_settings` and `time_left` (the clock is sent only then).
+    timed: bool,
+    /// The clocks for the next move ([`Bot::set_clock`]).
+    clock: Option<ClockView>,
+    /// The time the last move spent starting the engine.
+    setup: Duration,
 }
 
 /// The colour GTP gives a player: by its name where it is `Black` or `White`, else black for the first.
@@ -120,6 +170,9 @@ impl GtpBot {
             cache: vec![],
             engine_name: None,
             last: SearchInfo::default(),
+            timed: false,
+            clock: None,
+            setup: Duration::ZERO,
         })
     }
 
@@ -184,6 +237,7 @@ impl GtpBot {
             .copied()
             .filter(|r| !have.contains(r))
             .collect();
+        self.timed = have.contains(&"time_settings") && have.contains(&"time_left");
         if !missing.is_empty() {
             return Err(BotError::Crashed(format!(
                 "the engine lacks the GTP commands {}",
@@ -229,6 +283,8 @@ impl GtpBot {
     ) -> Result<usize, BotError> {
         let g = engine.game;
         let ms = self.config.startup_ms;
+        let t0 = Instant::now();
+        self.setup = Duration::ZERO;
         let mut c = match self.conn.take() {
             Some(c) => c,
             None => {
@@ -236,6 +292,7 @@ impl GtpBot {
                 self.start(n)?
             }
         };
+        self.setup = t0.elapsed();
         // The game so far as `play` commands: its moves, or else the stones of the position.
         let line = moves_so_far(engine, &engine.initial(), state, history, &mut self.cache)
             .and_then(|line| {
@@ -258,9 +315,13 @@ impl GtpBot {
                 stones
             }
         };
+        let clock = self.clock.take();
         if self.new_game || !plays.starts_with(&self.synced) {
             Self::must(&mut c, "clear_board", ms)?;
             self.synced.clear();
+            if let (Some(clock), true) = (&clock, self.timed) {
+                Self::must(&mut c, &time_settings(clock), ms)?;
+            }
             self.new_game = false;
         }
         for cmd in &plays[self.synced.len()..] {
@@ -268,8 +329,21 @@ impl GtpBot {
         }
         self.synced = plays;
         let me = colour(g, engine.to_move(state));
+        let mut wait = Duration::from_millis(self.config.time_ms);
+        if let Some(clock) = &clock {
+            if self.timed {
+                Self::must(&mut c, &time_left(me, clock), ms)?;
+            }
+            wait = clock.wait();
+        }
         let cmd = format!("genmove {}", me.to_ascii_lowercase());
-        let answer = Self::must(&mut c, &cmd, self.config.time_ms)?;
+        let answer = Self::ask(&mut c, &cmd, wait.as_millis() as u64)?.map_err(|e| {
+            BotError::Illegal(format!(
+                "the engine refused `{cmd}`: {}{}",
+                super::clip(&e),
+                c.tail()
+            ))
+        })?;
         self.last = SearchInfo::default();
         if answer.eq_ignore_ascii_case("resign") {
             return Err(BotError::Resigned(format!("`{cmd}` answered `resign`")));
@@ -311,6 +385,14 @@ impl Bot for GtpBot {
     fn reset(&mut self) {
         self.new_game = true;
         self.cache.clear();
+    }
+
+    fn set_clock(&mut self, clock: &ClockView) {
+        self.clock = Some(clock.clone());
+    }
+
+    fn setup_time(&self) -> Duration {
+        self.setup
     }
 }
 

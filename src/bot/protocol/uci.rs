@@ -13,19 +13,28 @@
 use super::notation::{ChessNotation, ShogiNotation, CHESS_START, SHOGI_START};
 use super::{match_move, moves_so_far, Conn, SearchInfo};
 use crate::bot::external::ExternalConfig;
-use crate::bot::{Bot, BotError};
+use crate::bot::{Bot, BotError, ClockView};
 use crate::compile::Player;
 use crate::engine::{Engine, Move, State};
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// The settings of a UCI engine (the keys of its preset).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct UciConfig {
     pub name: Option<String>,
+    /// A clock (`tc=40/60+0.6`, moves/seconds+increment), kept by the tournament (see `tournament::clock`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tc: Option<String>,
+    /// A fixed time per move, in seconds.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub st: Option<f64>,
+    /// How far past its clock the bot may answer before its flag falls, in milliseconds.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub timemargin: Option<u64>,
     /// The program and its arguments, split at whitespace (`stockfish`).
     pub command: String,
     /// More arguments, passed as they are.
@@ -51,6 +60,9 @@ impl Default for UciConfig {
     fn default() -> Self {
         UciConfig {
             name: None,
+            tc: None,
+            st: None,
+            timemargin: None,
             command: String::new(),
             args: vec![],
             dir: None,
@@ -71,11 +83,6 @@ impl UciConfig {
                 "a uci bot needs a `command`, e.g. `uci:command=stockfish,nodes=20000`".into(),
             );
         }
-        if self.nodes.is_none() && self.depth.is_none() && self.movetime.is_none() {
-            return Err(
-                "a uci bot needs a limit for each move: `nodes`, `depth` or `movetime` (ms)".into(),
-            );
-        }
         if self.nodes == Some(0) || self.depth == Some(0) || self.movetime == Some(0) {
             return Err("`nodes`, `depth` and `movetime` must be at least 1".into());
         }
@@ -94,6 +101,18 @@ impl UciConfig {
                     "option `{k}`: a value must be a string, number or boolean"
                 ));
             }
+        }
+        Ok(())
+    }
+
+    /// A limit for each move, where the bot plays without a clock (checked with the tournament's clock known:
+    /// [`crate::bot::BotSpec::check_limits`]).
+    pub fn check_limits(&self) -> Result<(), String> {
+        if self.nodes.is_none() && self.depth.is_none() && self.movetime.is_none() {
+            return Err(
+                "an engine bot needs a limit for each move: `nodes`, `depth` or `movetime` (ms)"
+                    .into(),
+            );
         }
         Ok(())
     }
@@ -133,6 +152,9 @@ fn option_text(v: &toml::Value) -> Option<String> {
 pub enum Dialect {
     Uci,
     Usi,
+    /// UCCI, the Chinese chess dialect: `ucci`/`ucciok`, `setoption NAME VALUE`, no new-game command, ranks
+    /// numbered from 0 (`h2e2`), `go time T increment I opptime T oppincrement I` in milliseconds.
+    Ucci,
 }
 
 impl Dialect {
@@ -140,6 +162,7 @@ impl Dialect {
         match self {
             Dialect::Uci => "uci",
             Dialect::Usi => "usi",
+            Dialect::Ucci => "ucci",
         }
     }
 }
@@ -148,6 +171,32 @@ impl Dialect {
 enum Notation {
     Chess(ChessNotation),
     Shogi(ShogiNotation),
+    /// FEN as for UCI (xiangqi's letters), squares with ranks from 0.
+    Ucci(ChessNotation),
+}
+
+/// A UCI move (`h3e3`, `a10a9`) with its ranks counted from 0, as UCCI writes them (`h2e2`, `a9a8`).
+pub(crate) fn ucci_move(uci: &str) -> Option<String> {
+    let mut out = String::new();
+    let mut digits = String::new();
+    let flush = |digits: &mut String, out: &mut String| -> Option<()> {
+        if !digits.is_empty() {
+            let r: u32 = digits.parse().ok()?;
+            out.push_str(&r.checked_sub(1)?.to_string());
+            digits.clear();
+        }
+        Some(())
+    };
+    for ch in uci.chars() {
+        if ch.is_ascii_digit() {
+            digits.push(ch);
+        } else {
+            flush(&mut digits, &mut out)?;
+            out.push(ch);
+        }
+    }
+    flush(&mut digits, &mut out)?;
+    Some(out)
 }
 
 impl Notation {
@@ -155,6 +204,7 @@ impl Notation {
         match d {
             Dialect::Uci => ChessNotation::of(game).map(Notation::Chess),
             Dialect::Usi => ShogiNotation::of(game).map(Notation::Shogi),
+            Dialect::Ucci => ChessNotation::of(game).map(Notation::Ucci),
         }
     }
 
@@ -162,6 +212,7 @@ impl Notation {
         match self {
             Notation::Chess(n) => n.move_name(before, m),
             Notation::Shogi(n) => n.move_name(m),
+            Notation::Ucci(n) => n.move_name(before, m).and_then(|u| ucci_move(&u)),
         }
     }
 
@@ -178,6 +229,11 @@ impl Notation {
                 let start = sfen == SHOGI_START;
                 (format!("sfen {sfen}"), start)
             }
+            // Always the FEN: UCCI's `startpos` is xiangqi's, whatever the game.
+            Notation::Ucci(n) => (
+                format!("fen {}", n.fen(engine.game, s, engine.to_move(s), moves)),
+                false,
+            ),
         }
     }
 }
@@ -199,11 +255,20 @@ pub struct UciBot {
     pub engine_name: Option<String>,
     /// Where the game started, if not at the game's own start (an opening book's position).
     start: Option<State>,
+    /// The clocks for the next move ([`Bot::set_clock`]).
+    clock: Option<ClockView>,
+    /// The time the last move spent starting the engine and its new game.
+    setup: Duration,
 }
 
 impl UciBot {
     pub fn new(name: impl Into<String>, config: UciConfig) -> Result<UciBot, String> {
         Self::with_dialect(name, config, Dialect::Uci)
+    }
+
+    /// A UCCI (xiangqi) engine.
+    pub fn ucci(name: impl Into<String>, config: UciConfig) -> Result<UciBot, String> {
+        Self::with_dialect(name, config, Dialect::Ucci)
     }
 
     /// A USI (shogi) engine.
@@ -228,6 +293,8 @@ impl UciBot {
             last: SearchInfo::default(),
             engine_name: None,
             start: None,
+            clock: None,
+            setup: Duration::ZERO,
         })
     }
 
@@ -252,7 +319,10 @@ impl UciBot {
         self.engine_name = name;
         for (k, v) in &self.config.option {
             let v = option_text(v).unwrap_or_default();
-            c.send(&format!("setoption name {k} value {v}"))?;
+            match self.dialect {
+                Dialect::Ucci => c.send(&format!("setoption {k} {v}"))?,
+                _ => c.send(&format!("setoption name {k} value {v}"))?,
+            }
         }
         c.send("isready")?;
         c.read_until(startup, "`readyok`", |l| Ok((l == "readyok").then_some(())))?;
@@ -293,6 +363,9 @@ impl UciBot {
 
     fn go(&self) -> String {
         let mut cmd = "go".to_string();
+        if let Some(c) = &self.clock {
+            cmd.push_str(&clock_words(self.dialect, c));
+        }
         if let Some(n) = self.config.nodes {
             cmd.push_str(&format!(" nodes {n}"));
         }
@@ -300,7 +373,10 @@ impl UciBot {
             cmd.push_str(&format!(" depth {d}"));
         }
         if let Some(m) = self.config.movetime {
-            cmd.push_str(&format!(" movetime {m}"));
+            match self.dialect {
+                Dialect::Ucci => cmd.push_str(&format!(" time {m} movestogo 1")),
+                _ => cmd.push_str(&format!(" movetime {m}")),
+            }
         }
         cmd
     }
@@ -335,6 +411,8 @@ impl UciBot {
         moves: &[Move],
         history: &[u64],
     ) -> Result<usize, BotError> {
+        let t0 = Instant::now();
+        self.setup = Duration::ZERO;
         let mut c = match self.conn.take() {
             Some(c) => c,
             None => {
@@ -344,7 +422,10 @@ impl UciBot {
         };
         if self.new_game {
             let newgame = format!("{}newgame", self.dialect.word());
-            c.send(&newgame)?;
+            // UCCI has no new-game command: only `isready`.
+            if self.dialect != Dialect::Ucci {
+                c.send(&newgame)?;
+            }
             c.send("isready")?;
             c.read_until(
                 Self::limit(self.config.startup_ms),
@@ -353,14 +434,23 @@ impl UciBot {
             )?;
             self.new_game = false;
         }
+        self.setup = t0.elapsed();
         let position = self.position(n, engine, state, moves, history)?;
         c.send(&position)?;
         c.send(&self.go())?;
         let mut info = SearchInfo::default();
-        let best = c.read_until(Self::limit(self.config.time_ms), "`bestmove`", |l| {
+        // On a clock, the engine is waited for until a second past its flag.
+        let wait = match self.clock.take() {
+            Some(clock) => clock.wait(),
+            None => Self::limit(self.config.time_ms),
+        };
+        let best = c.read_until(wait, "`bestmove`", |l| {
             if let Some(rest) = l.strip_prefix("info ") {
                 read_info(rest, &mut info);
                 return Ok(None);
+            }
+            if l == "nobestmove" {
+                return Ok(Some(l.to_string()));
             }
             if l == "bestmove" || l.starts_with("bestmove ") {
                 return match l.split_whitespace().nth(1) {
@@ -377,7 +467,7 @@ impl UciBot {
                 super::clip(&position)
             )));
         }
-        if best == "(none)" || best == "0000" || best == "win" {
+        if best == "(none)" || best == "0000" || best == "win" || best == "nobestmove" {
             return Err(BotError::Illegal(format!(
                 "the engine answered `bestmove {best}` (no move) where there are {} legal moves, after `{position}`{}",
                 moves.len(),
@@ -394,6 +484,65 @@ impl UciBot {
         self.conn = Some(c);
         Ok(i)
     }
+}
+
+/// The clock as `go` sends it, with a leading space: UCI `wtime`, `btime`, `winc`, `binc`, `movestogo` (White is
+/// the game's first player) or `movetime` for a fixed time per move; USI `btime`, `wtime`, `binc`, `winc` (sente,
+/// `b`, is the first player) or `byoyomi` for a fixed time per move.
+pub(crate) fn clock_words(d: Dialect, c: &ClockView) -> String {
+    let mut out = String::new();
+    if d == Dialect::Ucci {
+        // UCCI: the mover's clock, then the opponent's.
+        match (c.st_ms, c.my_left_ms()) {
+            (Some(st), _) => out.push_str(&format!(" time {st} movestogo 1")),
+            (None, Some(t)) => {
+                out.push_str(&format!(" time {t} increment {}", c.my_inc_ms()));
+                if let Some(m) = c.moves_to_go {
+                    out.push_str(&format!(" movestogo {m}"));
+                }
+                let opp = (0..c.left_ms.len()).find(|&p| p != c.me);
+                if let Some(p) = opp {
+                    if let Some(o) = c.left_ms[p] {
+                        out.push_str(&format!(" opptime {o} oppincrement {}", c.inc_ms[p]));
+                    }
+                }
+            }
+            (None, None) => {}
+        }
+        return out;
+    }
+    if let Some(st) = c.st_ms {
+        match d {
+            Dialect::Usi => out.push_str(&format!(" btime 0 wtime 0 byoyomi {st}")),
+            _ => out.push_str(&format!(" movetime {st}")),
+        }
+        return out;
+    }
+    let side = |p: usize| {
+        c.left_ms
+            .get(p)
+            .copied()
+            .flatten()
+            .map(|t| (t, c.inc_ms[p]))
+    };
+    let (first, second) = match d {
+        Dialect::Usi => ("b", "w"),
+        _ => ("w", "b"),
+    };
+    for (p, colour) in [(0, first), (1, second)] {
+        if let Some((t, _)) = side(p) {
+            out.push_str(&format!(" {colour}time {t}"));
+        }
+    }
+    for (p, colour) in [(0, first), (1, second)] {
+        if let Some((_, inc)) = side(p) {
+            out.push_str(&format!(" {colour}inc {inc}"));
+        }
+    }
+    if let (Some(m), Dialect::Uci) = (c.moves_to_go, d) {
+        out.push_str(&format!(" movestogo {m}"));
+    }
+    out
 }
 
 /// Reads the fields of an `info` line that a search reports: `depth`, `score cp|mate`, `nodes`. A line without
@@ -465,6 +614,14 @@ impl Bot for UciBot {
         self.start = None;
     }
 
+    fn set_clock(&mut self, clock: &ClockView) {
+        self.clock = Some(clock.clone());
+    }
+
+    fn setup_time(&self) -> Duration {
+        self.setup
+    }
+
     fn last_nodes(&self) -> Option<u64> {
         self.last.nodes
     }
@@ -514,6 +671,8 @@ mod tests {
         read_info("depth 13 score mate -3 lowerbound nodes 5", &mut i);
         assert_eq!((i.score_cp, i.mate, i.depth), (None, Some(-3), Some(13)));
         read_info("string depth 99 score cp 1", &mut i);
+        assert_eq!(ucci_move("h3e3").as_deref(), Some("h2e2"));
+        assert_eq!(ucci_move("a10a9").as_deref(), Some("a9a8"));
         assert_eq!(i.depth, Some(13));
     }
 
@@ -523,11 +682,12 @@ mod tests {
             command: "stockfish".into(),
             ..Default::default()
         };
-        assert!(c.validate().unwrap_err().contains("nodes"));
+        c.validate().unwrap();
+        assert!(c.check_limits().unwrap_err().contains("nodes"));
         let c = UciConfig {
             nodes: Some(10),
             ..c
         };
-        c.validate().unwrap();
+        c.check_limits().unwrap();
     }
 }
