@@ -192,6 +192,19 @@ enum Command {
         /// The shard folders, one per shard 1..N.
         #[arg(required = true)]
         dirs: Vec<PathBuf>,
+        /// The game file (default: found by the hash the shards recorded, from each shard's recorded path).
+        #[arg(long)]
+        game: Option<PathBuf>,
+    },
+    /// The progress of a run or of the shards of one: games finished per shard and in all, the standings so
+    /// far, and the SPRT's LLR over the games finished in all shards.
+    Status {
+        /// The run's folder, or its shards' folders.
+        #[arg(required = true)]
+        dirs: Vec<PathBuf>,
+        /// The game file (default: found by the hash the run recorded).
+        #[arg(long)]
+        game: Option<PathBuf>,
     },
     /// List the bot presets a name reaches: files in --bots-dir folders and ./bots/, then the built-in ones.
     Bots {
@@ -238,7 +251,10 @@ fn main() -> ExitCode {
         | Command::Search { extension, .. }
         | Command::Tune { extension, .. } => extension.clone(),
         Command::Tournament(a) => a.extension.clone(),
-        Command::Variants { .. } | Command::Merge { .. } | Command::Bots { .. } => vec![],
+        Command::Variants { .. }
+        | Command::Merge { .. }
+        | Command::Status { .. }
+        | Command::Bots { .. } => vec![],
     };
     if let Some(bad) = names.iter().find(|n| dagaz::extension::lookup(n).is_none()) {
         print_error(&dagaz::extension::unknown(bad));
@@ -252,7 +268,10 @@ fn main() -> ExitCode {
         | Command::Playout { includes, .. }
         | Command::Search { includes, .. }
         | Command::Tune { includes, .. } => includes.include_path.clone(),
-        Command::Tournament(_) | Command::Merge { .. } | Command::Bots { .. } => vec![],
+        Command::Tournament(_)
+        | Command::Merge { .. }
+        | Command::Status { .. }
+        | Command::Bots { .. } => vec![],
     };
     let ctx = Context {
         include_paths: includes,
@@ -275,7 +294,8 @@ fn main() -> ExitCode {
             }
         }
         Command::Variants { file, .. } => check::variants(ctx, &file),
-        Command::Merge { out, dirs } => tournament::merge(&out, &dirs),
+        Command::Merge { out, dirs, game } => tournament::merge(&out, &dirs, game.as_deref()),
+        Command::Status { dirs, game } => tournament::status(&dirs, game.as_deref()),
         Command::Bots { bots_dir } => {
             tournament::bots(&bots_dir);
             ExitCode::SUCCESS

@@ -854,6 +854,8 @@ impl Tournament {
                 "dagaz version".to_string(),
                 env!("CARGO_PKG_VERSION").to_string(),
             ),
+            // Which build: shards of two builds are not one run (`dagaz merge` refuses them).
+            ("dagaz build".into(), super::shards::build_id()),
             ("game".into(), c.game.clone()),
             ("game file hash".into(), hash),
             ("included files hash".into(), includes),
