@@ -31,14 +31,14 @@ fn main() {
     }
     let mut id = String::new();
     if let Some(commit) = git(&["rev-parse", "HEAD"]) {
-        for p in ["HEAD", "packed-refs"] {
-            if let Some(path) = git(&["rev-parse", "--git-path", p]) {
-                println!("cargo:rerun-if-changed={path}");
-            }
-        }
-        if let Some(r) = git(&["symbolic-ref", "-q", "HEAD"]) {
-            if let Some(path) = git(&["rev-parse", "--git-path", &r]) {
-                println!("cargo:rerun-if-changed={path}");
+        // Only files that exist: a missing one would make cargo run this again (and rebuild) every time.
+        let mut watch = vec!["HEAD".to_string(), "packed-refs".to_string()];
+        watch.extend(git(&["symbolic-ref", "-q", "HEAD"]));
+        for p in watch {
+            if let Some(path) = git(&["rev-parse", "--git-path", &p]) {
+                if std::path::Path::new(&path).exists() {
+                    println!("cargo:rerun-if-changed={path}");
+                }
             }
         }
         id = commit;
