@@ -38,7 +38,10 @@ if [ -e "$CONF" ]; then
 else
     # A one-node cluster: this host, all its cores, one partition.
     HOST="$(hostname -s)"
+    # At least 4 CPUs, so that the 4 shards of a run play at once (the SPRT stops the shards running when it
+    # decides; a shard started later stops at once): slurmd takes the configured count (config_overrides).
     CPUS="$(nproc)"
+    [ "$CPUS" -ge 4 ] || CPUS=4
     MEM="$(($(awk '/MemTotal/ {print $2}' /proc/meminfo) / 1024 - 1024))"
     mkdir -p "$(dirname "$CONF")" /var/spool/slurmctld /var/spool/slurmd /var/log/slurm
     WROTE_CONF="$CONF"
@@ -59,6 +62,7 @@ SlurmctldLogFile=/var/log/slurm/slurmctld.log
 SlurmdLogFile=/var/log/slurm/slurmd.log
 ReturnToService=2
 JobRequeue=1
+SlurmdParameters=config_overrides
 NodeName=$HOST CPUs=$CPUS RealMemory=$MEM State=UNKNOWN
 PartitionName=local Nodes=$HOST Default=YES MaxTime=INFINITE State=UP
 CONF
@@ -132,8 +136,9 @@ sacct -j "$A2,$M2" -n -X -o JobID%14,JobName%12,State%12,ExitCode,Restarts 2>/de
 echo "-- the second merge's log:"
 cat "$RUN"/slurm-merge-"$M2".out || true
 grep -h "restart" "$RUN"/slurm-*_3.out || true
-"$BIN" tournament "${SETTINGS[@]}" --jobs 2 --out "$WORK/single" --quiet > /dev/null
-if [ -f "$RUN/merged/report.md" ]; then compare "$WORK/single" "$RUN/merged"; else echo "FAILED: no merged run"; FAILED=1; fi
+# One process's run at the same depth as RUN/merged (the reports name the game relative to the run's folder).
+"$BIN" tournament "${SETTINGS[@]}" --jobs 2 --out "$WORK/single/run" --quiet > /dev/null
+if [ -f "$RUN/merged/report.md" ]; then compare "$WORK/single/run" "$RUN/merged"; else echo "FAILED: no merged run"; FAILED=1; fi
 
 echo "== 2. an SPRT that stops early across 4 shards"
 RUN="$WORK/sprt"
@@ -150,9 +155,9 @@ for k in 1 2 3 4; do
     echo "shard $k: $n games of its 100"
     [ "$n" -lt 100 ] || { echo "FAILED: shard $k did not stop early"; FAILED=1; }
 done
-"$BIN" tournament "${SETTINGS[@]}" --jobs 2 --out "$WORK/sprt-single" --quiet > /dev/null
-echo "one process: $(rows "$WORK/sprt-single/games.csv") games"
-if [ -f "$RUN/merged/report.md" ]; then compare "$WORK/sprt-single" "$RUN/merged"; else echo "FAILED: no merged run"; FAILED=1; fi
+"$BIN" tournament "${SETTINGS[@]}" --jobs 2 --out "$WORK/single/sprt" --quiet > /dev/null
+echo "one process: $(rows "$WORK/single/sprt/games.csv") games"
+if [ -f "$RUN/merged/report.md" ]; then compare "$WORK/single/sprt" "$RUN/merged"; else echo "FAILED: no merged run"; FAILED=1; fi
 
 echo "folders in $WORK"
 if [ $FAILED = 0 ]; then echo "slurm end-to-end: ok"; else echo "slurm end-to-end: FAILED"; fi

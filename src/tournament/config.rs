@@ -536,7 +536,7 @@ pub struct Tournament {
 }
 
 /// A path with `.` and `..` folded away, without asking the file system.
-fn normalize(p: &Path) -> PathBuf {
+pub(crate) fn normalize(p: &Path) -> PathBuf {
     let mut out = PathBuf::new();
     for c in p.components() {
         match c {
@@ -553,7 +553,7 @@ fn normalize(p: &Path) -> PathBuf {
 }
 
 /// `path` as seen from the folder `from` (both absolute and normalized).
-fn relative_path(path: &Path, from: &Path) -> PathBuf {
+pub(crate) fn relative_path(path: &Path, from: &Path) -> PathBuf {
     let (a, b): (Vec<_>, Vec<_>) = (path.components().collect(), from.components().collect());
     let common = a.iter().zip(&b).take_while(|(x, y)| x == y).count();
     if common == 0 {

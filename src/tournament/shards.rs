@@ -223,10 +223,16 @@ pub fn locate_game(
         seen.push(p.clone());
         match hash_of(&p) {
             Some(h) if h == want => {
-                c.game = std::path::absolute(&p)
-                    .unwrap_or(p.clone())
-                    .to_string_lossy()
-                    .into_owned();
+                // Relative to the current folder, without `..` detours: the merged run then records it
+                // relative to its own folder, as a run started from here would.
+                let abs =
+                    std::path::absolute(&p).map_or(p.clone(), |a| super::config::normalize(&a));
+                c.game = match std::env::current_dir() {
+                    Ok(cwd) => super::config::relative_path(&abs, &super::config::normalize(&cwd)),
+                    Err(_) => abs,
+                }
+                .to_string_lossy()
+                .replace('\\', "/");
                 c.base_dir = None;
                 return Ok(c);
             }
