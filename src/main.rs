@@ -217,26 +217,43 @@ enum Command {
     Tournament(tournament::TournamentArgs),
 }
 
+/// A print to standard output or error whose reader has gone away (the `println!` family panics on it once
+/// SIGPIPE is ignored) ends the process quietly with status 0, like a filter whose reader has what it wanted.
+/// Every other panic goes to the hook that was there.
+fn quiet_on_closed_output() {
+    let default = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let p = info.payload();
+        let msg = p
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| p.downcast_ref::<String>().cloned())
+            .unwrap_or_default();
+        let closed = (msg.starts_with("failed printing to stdout")
+            || msg.starts_with("failed printing to stderr"))
+            && msg.contains("Broken pipe");
+        if closed {
+            std::process::exit(0);
+        }
+        default(info)
+    }));
+}
+
 fn main() -> ExitCode {
-    // Like any Unix filter, end quietly when the reader of our output goes away (`dagaz ... | head`), instead of
-    // panicking on a broken pipe.
+    // SIGPIPE is ignored by every command: a write to a closed pipe (a bot's input, our own output) fails
+    // instead of killing the process with status 141 wherever it was. Standard output or error closed by their
+    // reader (`dagaz playout ... | head -1`) ends the command quietly with status 0 at the print that failed
+    // (the hook below); a tournament writes its standings with the errors ignored.
     #[cfg(unix)]
     unsafe {
-        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+        libc::signal(libc::SIGPIPE, libc::SIG_IGN);
     }
+    quiet_on_closed_output();
     let cli = Cli::parse();
     // `DAGAZ_GENERAL_PATH` (every engine on the general path) must say on or off.
     if let Err(e) = dagaz::engine::EngineOptions::from_env() {
         print_error(&e);
         return ExitCode::FAILURE;
-    }
-    // A tournament writes to bot processes: one that closes its input must lose its game (the write fails),
-    // not end the run with SIGPIPE. Its own output is written with errors ignored.
-    #[cfg(unix)]
-    if matches!(cli.command, Command::Tournament(_)) {
-        unsafe {
-            libc::signal(libc::SIGPIPE, libc::SIG_IGN);
-        }
     }
     // What a bot starts and leaves behind becomes ours, to be ended with the run (its only children are bots).
     if matches!(cli.command, Command::Tournament(_)) {
