@@ -192,6 +192,19 @@ enum Command {
         /// The shard folders, one per shard 1..N.
         #[arg(required = true)]
         dirs: Vec<PathBuf>,
+        /// The game file (default: found by the hash the shards recorded, from each shard's recorded path).
+        #[arg(long)]
+        game: Option<PathBuf>,
+    },
+    /// The progress of a run or of the shards of one: games finished per shard and in all, the standings so
+    /// far, and the SPRT's LLR over the games finished in all shards.
+    Status {
+        /// The run's folder, or its shards' folders.
+        #[arg(required = true)]
+        dirs: Vec<PathBuf>,
+        /// The game file (default: found by the hash the run recorded).
+        #[arg(long)]
+        game: Option<PathBuf>,
     },
     /// List the bot presets a name reaches: files in --bots-dir folders and ./bots/, then the built-in ones.
     Bots {
@@ -204,26 +217,43 @@ enum Command {
     Tournament(Box<tournament::TournamentArgs>),
 }
 
+/// A print to standard output or error whose reader has gone away (the `println!` family panics on it once
+/// SIGPIPE is ignored) ends the process quietly with status 0, like a filter whose reader has what it wanted.
+/// Every other panic goes to the hook that was there.
+fn quiet_on_closed_output() {
+    let default = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let p = info.payload();
+        let msg = p
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| p.downcast_ref::<String>().cloned())
+            .unwrap_or_default();
+        let closed = (msg.starts_with("failed printing to stdout")
+            || msg.starts_with("failed printing to stderr"))
+            && msg.contains("Broken pipe");
+        if closed {
+            std::process::exit(0);
+        }
+        default(info)
+    }));
+}
+
 fn main() -> ExitCode {
-    // Like any Unix filter, end quietly when the reader of our output goes away (`dagaz ... | head`), instead of
-    // panicking on a broken pipe.
+    // SIGPIPE is ignored by every command: a write to a closed pipe (a bot's input, our own output) fails
+    // instead of killing the process with status 141 wherever it was. Standard output or error closed by their
+    // reader (`dagaz playout ... | head -1`) ends the command quietly with status 0 at the print that failed
+    // (the hook below); a tournament writes its standings with the errors ignored.
     #[cfg(unix)]
     unsafe {
-        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+        libc::signal(libc::SIGPIPE, libc::SIG_IGN);
     }
+    quiet_on_closed_output();
     let cli = Cli::parse();
     // `DAGAZ_GENERAL_PATH` (every engine on the general path) must say on or off.
     if let Err(e) = dagaz::engine::EngineOptions::from_env() {
         print_error(&e);
         return ExitCode::FAILURE;
-    }
-    // A tournament writes to bot processes: one that closes its input must lose its game (the write fails),
-    // not end the run with SIGPIPE. Its own output is written with errors ignored.
-    #[cfg(unix)]
-    if matches!(cli.command, Command::Tournament(_)) {
-        unsafe {
-            libc::signal(libc::SIGPIPE, libc::SIG_IGN);
-        }
     }
     // What a bot starts and leaves behind becomes ours, to be ended with the run (its only children are bots).
     if matches!(cli.command, Command::Tournament(_)) {
@@ -238,7 +268,10 @@ fn main() -> ExitCode {
         | Command::Search { extension, .. }
         | Command::Tune { extension, .. } => extension.clone(),
         Command::Tournament(a) => a.extension.clone(),
-        Command::Variants { .. } | Command::Merge { .. } | Command::Bots { .. } => vec![],
+        Command::Variants { .. }
+        | Command::Merge { .. }
+        | Command::Status { .. }
+        | Command::Bots { .. } => vec![],
     };
     if let Some(bad) = names.iter().find(|n| dagaz::extension::lookup(n).is_none()) {
         print_error(&dagaz::extension::unknown(bad));
@@ -252,7 +285,10 @@ fn main() -> ExitCode {
         | Command::Playout { includes, .. }
         | Command::Search { includes, .. }
         | Command::Tune { includes, .. } => includes.include_path.clone(),
-        Command::Tournament(_) | Command::Merge { .. } | Command::Bots { .. } => vec![],
+        Command::Tournament(_)
+        | Command::Merge { .. }
+        | Command::Status { .. }
+        | Command::Bots { .. } => vec![],
     };
     let ctx = Context {
         include_paths: includes,
@@ -275,7 +311,8 @@ fn main() -> ExitCode {
             }
         }
         Command::Variants { file, .. } => check::variants(ctx, &file),
-        Command::Merge { out, dirs } => tournament::merge(&out, &dirs),
+        Command::Merge { out, dirs, game } => tournament::merge(&out, &dirs, game.as_deref()),
+        Command::Status { dirs, game } => tournament::status(&dirs, game.as_deref()),
         Command::Bots { bots_dir } => {
             tournament::bots(&bots_dir);
             ExitCode::SUCCESS

@@ -147,6 +147,8 @@ pub struct Table {
     entries: Vec<Entry>,
     /// The most entries the table may grow to (a power of two).
     max: usize,
+    /// `tt_mb`, for the budget's message.
+    mb: usize,
     /// Slots holding an entry of the current generation.
     used: usize,
     generation: u8,
@@ -155,13 +157,106 @@ pub struct Table {
 /// The entries a table starts with (or fewer, where its size allows fewer).
 const FIRST_ENTRIES: usize = 1 << 12;
 
+/// Bytes held by every transposition table of the process (all bots of all games of a run).
+static TT_BYTES: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+/// Whether the budget's warning has been printed (once per process).
+static TT_WARNED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// The memory all transposition tables of a run may hold together, in bytes: `DAGAZ_TT_BUDGET_MB` MiB, or
+/// half the machine's memory (`MemTotal` of `/proc/meminfo`), or 4 GiB where that cannot be read. `tt_mb` is
+/// what one table may grow to; the budget bounds them all, however many bots and games run at once.
+pub fn tt_budget() -> usize {
+    static BUDGET: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *BUDGET.get_or_init(|| {
+        if let Some(mb) = std::env::var("DAGAZ_TT_BUDGET_MB")
+            .ok()
+            .and_then(|v| v.trim().parse::<usize>().ok())
+        {
+            return mb.max(1).saturating_mul(1 << 20);
+        }
+        std::fs::read_to_string("/proc/meminfo")
+            .ok()
+            .and_then(|m| {
+                m.lines()
+                    .find(|l| l.starts_with("MemTotal:"))
+                    .and_then(|l| l.split_whitespace().nth(1))
+                    .and_then(|kb| kb.parse::<usize>().ok())
+            })
+            .map_or(4 << 30, |kb| kb.saturating_mul(1024) / 2)
+            // Nor more than half of what the process may map (`ulimit -v`) or its cgroup may use.
+            .min(address_space_limit().map_or(usize::MAX, |b| b / 2))
+            .min(
+                std::fs::read_to_string("/sys/fs/cgroup/memory.max")
+                    .ok()
+                    .and_then(|m| m.trim().parse::<usize>().ok())
+                    .map_or(usize::MAX, |b| b / 2),
+            )
+    })
+}
+
+/// The process's address-space limit (RLIMIT_AS), if any.
+fn address_space_limit() -> Option<usize> {
+    #[cfg(unix)]
+    {
+        let mut r = libc::rlimit {
+            rlim_cur: 0,
+            rlim_max: 0,
+        };
+        // SAFETY: getrlimit writes into the struct it is given.
+        if unsafe { libc::getrlimit(libc::RLIMIT_AS, &mut r) } == 0
+            && r.rlim_cur != libc::RLIM_INFINITY
+        {
+            return Some(r.rlim_cur as usize);
+        }
+    }
+    None
+}
+
+/// Takes `bytes` from the run's budget; false (and a warning, once) if they do not fit.
+fn tt_take(bytes: usize, asked_mb: usize) -> bool {
+    use std::sync::atomic::Ordering;
+    let budget = tt_budget();
+    let before = TT_BYTES.fetch_add(bytes, Ordering::SeqCst);
+    if before.saturating_add(bytes) <= budget {
+        return true;
+    }
+    TT_BYTES.fetch_sub(bytes, Ordering::SeqCst);
+    if !TT_WARNED.swap(true, Ordering::SeqCst) {
+        eprintln!(
+            "warning: transposition tables: the run's memory budget for them ({} MiB in all, set by \
+             DAGAZ_TT_BUDGET_MB; by default half the machine's memory) is in use, so a table that could grow \
+             to tt_mb={asked_mb} MiB stops growing at {} MiB; searches from here on may depend on which games \
+             run at once (a smaller tt_mb, fewer --jobs or a larger budget avoid it)",
+            budget >> 20,
+            (before.min(budget) >> 20).max(1).min(asked_mb),
+        );
+    }
+    false
+}
+
+impl Drop for Table {
+    fn drop(&mut self) {
+        TT_BYTES.fetch_sub(
+            self.entries.len() * std::mem::size_of::<Entry>(),
+            std::sync::atomic::Ordering::SeqCst,
+        );
+    }
+}
+
 impl Table {
     pub fn new(mb: usize) -> Table {
         let n = (mb.max(1) << 20) / std::mem::size_of::<Entry>();
         let max = 1usize << (usize::BITS - 1 - n.leading_zeros());
+        let first = max.min(FIRST_ENTRIES);
+        // The first entries are taken from the run's budget even when it is used up (a few tens of KiB).
+        TT_BYTES.fetch_add(
+            first * std::mem::size_of::<Entry>(),
+            std::sync::atomic::Ordering::SeqCst,
+        );
         Table {
-            entries: vec![Entry::default(); max.min(FIRST_ENTRIES)],
+            entries: vec![Entry::default(); first],
             max,
+            mb,
             used: 0,
             generation: 0,
         }
@@ -185,7 +280,19 @@ impl Table {
     /// Doubles the table, keeping the current generation's entries (each lands in a slot of its own: the new
     /// slot of a key is its old slot plus one more bit of the key).
     fn grow(&mut self) {
-        let mut bigger = vec![Entry::default(); self.entries.len() * 2];
+        // Within the run's budget, and never an abort where the memory is not there: the table stays as it is.
+        let extra = self.entries.len() * std::mem::size_of::<Entry>();
+        if !tt_take(extra, self.mb) {
+            self.max = self.entries.len();
+            return;
+        }
+        let mut bigger: Vec<Entry> = vec![];
+        if bigger.try_reserve_exact(self.entries.len() * 2).is_err() {
+            TT_BYTES.fetch_sub(extra, std::sync::atomic::Ordering::SeqCst);
+            self.max = self.entries.len();
+            return;
+        }
+        bigger.resize(self.entries.len() * 2, Entry::default());
         let mask = bigger.len() - 1;
         for e in &self.entries {
             if e.generation == self.generation && self.generation != 0 {

@@ -106,6 +106,11 @@ pub struct TournamentArgs {
     /// Finish the run in --out: its settings come from its config.toml.
     #[arg(long, requires = "out")]
     pub resume: bool,
+    /// Start the run in --out, or finish it if --out already holds it: the settings are given as for a new
+    /// run, and must be the ones it started with (its fingerprint). One command for a shard that may be
+    /// killed and started again (a requeued cluster job).
+    #[arg(long, requires = "out", conflicts_with = "resume")]
+    pub start_or_resume: bool,
     /// No progress on standard error.
     #[arg(long)]
     pub quiet: bool,
@@ -336,6 +341,12 @@ pub fn tournament(a: TournamentArgs) -> Result<(), String> {
     } else {
         tournament_config(&a)?.load()?
     };
+    // --start-or-resume: a folder with a run's fingerprint is resumed (the fingerprint must match).
+    let resume = a.resume
+        || (a.start_or_resume
+            && a.out
+                .as_ref()
+                .is_some_and(|o| o.join("fingerprint.json").exists()));
     let out = a.out.clone().unwrap_or_else(|| {
         let stem = t
             .config
@@ -350,6 +361,9 @@ pub fn tournament(a: TournamentArgs) -> Result<(), String> {
     if !a.resume {
         // The run's config.toml names the game relative to the run's folder: it resumes from anywhere.
         t.config.rebase(&out)?;
+    }
+    if resume && !a.resume && !a.quiet {
+        eprintln!("{} holds this run: finishing it", out.display());
     }
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let (jobs, capped) = jobs_for(a.jobs, cores);
@@ -367,7 +381,7 @@ pub fn tournament(a: TournamentArgs) -> Result<(), String> {
         out: out.clone(),
         jobs,
         progress,
-        resume: a.resume,
+        resume,
     };
     // A folder another run holds: its one-line error before anything else is printed (the run takes the
     // lock for good itself).
@@ -452,8 +466,8 @@ fn timestamp() -> String {
 }
 
 /// `dagaz merge OUT DIR...`: the shards of a run put together.
-pub fn merge(out: &std::path::Path, dirs: &[PathBuf]) -> ExitCode {
-    match crate::tournament::merge::merge(out, dirs) {
+pub fn merge(out: &std::path::Path, dirs: &[PathBuf], game: Option<&std::path::Path>) -> ExitCode {
+    match crate::tournament::merge::merge(out, dirs, game) {
         Ok(r) => {
             print!(
                 "{}",
@@ -469,6 +483,22 @@ pub fn merge(out: &std::path::Path, dirs: &[PathBuf]) -> ExitCode {
         }
         Err(e) => {
             print_error(&e.to_string());
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// `dagaz status DIR...`: a run's (or its shards') progress, standings so far and SPRT.
+pub fn status(dirs: &[PathBuf], game: Option<&std::path::Path>) -> ExitCode {
+    match crate::tournament::shards::status(dirs, game) {
+        Ok(text) => {
+            use std::io::Write;
+            let mut out = std::io::stdout().lock();
+            let _ = out.write_all(text.as_bytes()).and_then(|_| out.flush());
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            print_error(&e);
             ExitCode::FAILURE
         }
     }

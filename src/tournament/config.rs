@@ -598,7 +598,7 @@ pub struct Tournament {
 }
 
 /// A path with `.` and `..` folded away, without asking the file system.
-fn normalize(p: &Path) -> PathBuf {
+pub(crate) fn normalize(p: &Path) -> PathBuf {
     let mut out = PathBuf::new();
     for c in p.components() {
         match c {
@@ -615,7 +615,7 @@ fn normalize(p: &Path) -> PathBuf {
 }
 
 /// `path` as seen from the folder `from` (both absolute and normalized).
-fn relative_path(path: &Path, from: &Path) -> PathBuf {
+pub(crate) fn relative_path(path: &Path, from: &Path) -> PathBuf {
     let (a, b): (Vec<_>, Vec<_>) = (path.components().collect(), from.components().collect());
     let common = a.iter().zip(&b).take_while(|(x, y)| x == y).count();
     if common == 0 {
@@ -1008,6 +1008,8 @@ impl Tournament {
                 "dagaz version".to_string(),
                 env!("CARGO_PKG_VERSION").to_string(),
             ),
+            // Which build: shards of two builds are not one run (`dagaz merge` refuses them).
+            ("dagaz build".into(), super::shards::build_id()),
             ("game".into(), c.game.clone()),
             ("game file hash".into(), hash),
             ("included files hash".into(), includes),

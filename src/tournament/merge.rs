@@ -3,18 +3,19 @@
 //! `pairwise.csv`, `report.md` and `report.html`, byte for byte, with the SPRT decided on the merged pairs.
 //!
 //! The shards must be the same run (their fingerprints equal but for the shard and where the game file and
-//! the opening book were read from: their hashes must match), each shard 1..N exactly once, and each finished. Rows are copied as they
-//! are and put in order by the same external sort a run ends with, so memory does not grow with the run.
+//! the opening book were read from: their hashes must match; the same build of dagaz), each shard 1..N exactly once, and each finished:
+//! its games.csv holds exactly its own game ids, each once, up to the end of the run (or, with an SPRT that
+//! stopped the shards, up to the pair it decided at). The game file is `--game`, or found by the hash the
+//! shards recorded (`shards::locate_game`), not through one shard's relative path. Rows are copied as they
+//! are and put in order by the same external sort a run ends with.
 
 use super::config::{Shard, TournamentConfig};
-use super::runner::{conclude, replay_sprt, RunOutcome};
+use super::runner::{conclude, replay_sprt, RunOutcome, SprtTracker};
 use super::schedule::Schedule;
+use super::shards::{locate_game, run_fields};
 use super::writers::RunFiles;
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
-
-/// Fingerprint fields that may differ between the shards of one run.
-const MAY_DIFFER: [&str; 3] = ["shard", "game", "openings"];
 
 struct ShardDir {
     dir: PathBuf,
@@ -65,13 +66,18 @@ pub enum MergeError {
         b: PathBuf,
         field: String,
     },
-    /// A shard that has not played all its games.
+    /// A shard that has not played all its games: the first it lacks.
     Unfinished {
         shard: Shard,
         dir: PathBuf,
         have: u64,
         want: u64,
+        lacks: u64,
     },
+    /// A game id twice in a shard's games.csv.
+    Duplicate { id: u64, shard: Shard, dir: PathBuf },
+    /// A game id in a shard's games.csv that is not one of the shard's games.
+    Foreign { id: u64, shard: Shard, dir: PathBuf },
     /// Loading the merged run's settings, or writing its files.
     Run(String),
 }
@@ -121,12 +127,23 @@ impl std::fmt::Display for MergeError {
                 dir,
                 have,
                 want,
+                lacks,
             } => write!(
                 f,
-                "shard {shard} in {} has {have} of its {want} games: finish it first (`dagaz tournament --resume \
-                 --out {}`)",
+                "shard {shard} in {} lacks game {lacks} ({have} of its {want} games): finish it first (`dagaz \
+                 tournament --resume --out {}`)",
                 dir.display(),
                 dir.display()
+            ),
+            MergeError::Duplicate { id, shard, dir } => write!(
+                f,
+                "game {id} is in {} more than once (shard {shard}): refused, a merged run would count it twice",
+                dir.join("games.csv").display()
+            ),
+            MergeError::Foreign { id, shard, dir } => write!(
+                f,
+                "game {id} in {} is not a game of shard {shard} of this run",
+                dir.join("games.csv").display()
             ),
             MergeError::Run(e) => f.write_str(e),
         }
@@ -173,8 +190,8 @@ fn read_shard(dir: &Path) -> Result<ShardDir, MergeError> {
     })
 }
 
-/// Appends the rows of `from` (after its header) to `to`.
-fn append_rows(from: &Path, to: &Path) -> Result<(), MergeError> {
+/// Appends the rows of `from` (after its header) whose game id (the first field) is below `below` to `to`.
+fn append_rows(from: &Path, to: &Path, below: u64) -> Result<(), MergeError> {
     let f = std::fs::File::open(from).map_err(io(from))?;
     let mut w = std::io::BufWriter::new(
         std::fs::OpenOptions::new()
@@ -184,7 +201,8 @@ fn append_rows(from: &Path, to: &Path) -> Result<(), MergeError> {
     );
     for (i, line) in BufReader::new(f).lines().enumerate() {
         let line = line.map_err(io(from))?;
-        if i > 0 && !line.is_empty() {
+        let id = line.split(',').next().and_then(|x| x.parse::<u64>().ok());
+        if i > 0 && !line.is_empty() && id.is_some_and(|id| id < below) {
             w.write_all(line.as_bytes())
                 .and_then(|_| w.write_all(b"\n"))
                 .map_err(io(to))?;
@@ -194,7 +212,7 @@ fn append_rows(from: &Path, to: &Path) -> Result<(), MergeError> {
 }
 
 /// Merges the shard folders `dirs` into a new run folder `out`.
-pub fn merge(out: &Path, dirs: &[PathBuf]) -> Result<RunOutcome, MergeError> {
+pub fn merge(out: &Path, dirs: &[PathBuf], game: Option<&Path>) -> Result<RunOutcome, MergeError> {
     let start = std::time::Instant::now();
     if dirs.is_empty() {
         return Err(MergeError::NoShards);
@@ -232,13 +250,7 @@ pub fn merge(out: &Path, dirs: &[PathBuf]) -> Result<RunOutcome, MergeError> {
     // One run: the same fingerprint but for the shard and the game's path (its hash must match).
     let first = &shards[0];
     for s in &shards[1..] {
-        let norm = |f: &[(String, String)]| -> Vec<(String, String)> {
-            f.iter()
-                .filter(|(k, _)| !MAY_DIFFER.contains(&k.as_str()))
-                .cloned()
-                .collect()
-        };
-        let (a, b) = (norm(&first.fingerprint), norm(&s.fingerprint));
+        let (a, b) = (run_fields(&first.fingerprint), run_fields(&s.fingerprint));
         if a != b {
             let field = a
                 .iter()
@@ -254,7 +266,11 @@ pub fn merge(out: &Path, dirs: &[PathBuf]) -> Result<RunOutcome, MergeError> {
             });
         }
     }
-    let mut config = first.config.clone();
+    let located: Vec<(PathBuf, TournamentConfig)> = shards
+        .iter()
+        .map(|s| (s.dir.clone(), s.config.clone()))
+        .collect();
+    let mut config = locate_game(&first.config, &located, game)?;
     config.shard = None;
     let mut t = config.load()?;
     let seats = t.max_seats();
@@ -267,18 +283,71 @@ pub fn merge(out: &Path, dirs: &[PathBuf]) -> Result<RunOutcome, MergeError> {
             .collect::<Vec<_>>(),
         t.config.games,
     )?;
-    for s in &shards {
-        let files = RunFiles::new(&s.dir, seats);
-        let have = files.for_each_game(|_| Ok(()))?;
-        let want = s.shard.count(sched.len());
-        if have != want {
-            return Err(MergeError::Unfinished {
+    // Each shard's game ids: its own, each once; the first game id any shard lacks.
+    let mut lacking: Option<(u64, usize, u64)> = None;
+    for (i, s) in shards.iter().enumerate() {
+        let mut ids = vec![];
+        RunFiles::new(&s.dir, seats).for_each_game(|g| {
+            ids.push(g.game_id);
+            Ok(())
+        })?;
+        if let Some(&id) = ids
+            .iter()
+            .find(|&&id| !s.shard.contains(id) || id >= sched.len())
+        {
+            return Err(MergeError::Foreign {
+                id,
                 shard: s.shard,
                 dir: s.dir.clone(),
-                have,
-                want,
             });
         }
+        ids.sort_unstable();
+        if let Some(w) = ids.windows(2).find(|w| w[0] == w[1]) {
+            return Err(MergeError::Duplicate {
+                id: w[0],
+                shard: s.shard,
+                dir: s.dir.clone(),
+            });
+        }
+        let held = ids
+            .iter()
+            .enumerate()
+            .take_while(|&(j, &id)| s.shard.game(j as u64) == Some(id))
+            .count() as u64;
+        if let Some(id) = s.shard.game(held).filter(|&id| id < sched.len()) {
+            if lacking.is_none_or(|(l, _, _)| id < l) {
+                lacking = Some((id, i, ids.len() as u64));
+            }
+        }
+    }
+    let below = lacking.map_or(sched.len(), |(id, _, _)| id);
+    // An SPRT decides on the games of every shard up to the first one lacking, as one machine counts them:
+    // shards that stopped at its decision lack only games past it.
+    let decided = match t.config.sprt {
+        Some(c) => {
+            let mut tracker = SprtTracker::new(c, &sched);
+            let first_bot = t.bots[0].name.clone();
+            for s in &shards {
+                RunFiles::new(&s.dir, seats).for_each_game(|g| {
+                    if g.game_id < below {
+                        tracker.add(&g, &first_bot);
+                    }
+                    Ok(())
+                })?;
+            }
+            tracker.status.stop_pair
+        }
+        None => None,
+    };
+    if let (None, Some((id, i, have))) = (decided, lacking) {
+        let s = &shards[i];
+        return Err(MergeError::Unfinished {
+            shard: s.shard,
+            dir: s.dir.clone(),
+            have,
+            want: s.shard.count(sched.len()),
+            lacks: id,
+        });
     }
     let files = RunFiles::new(out, seats);
     let _lock = files.lock()?;
@@ -288,8 +357,8 @@ pub fn merge(out: &Path, dirs: &[PathBuf]) -> Result<RunOutcome, MergeError> {
     files.rewrite([].iter(), [].iter())?;
     for s in &shards {
         let from = RunFiles::new(&s.dir, seats);
-        append_rows(&from.games, &files.games)?;
-        append_rows(&from.timings, &files.timings)?;
+        append_rows(&from.games, &files.games, below)?;
+        append_rows(&from.timings, &files.timings, below)?;
     }
     let mut games = files.finish_files(None)?;
     let sprt = replay_sprt(&t, &files, &sched)?;

@@ -18,10 +18,11 @@
 //!   `report.md`;
 //! * [`writers`]: the run's files in `results/<run>/` ([`records_out`]: the per-game ones; [`text`]: the CSV
 //!   line and the calendar date they share);
-//! * [`html`]: `report.html`, the run's charts and a few sample games stepped through on the game's board.
+//! * [`html`]: `report.html`, the run's charts and a few sample games stepped through on the game's board;
+//! * [`shards`]: what the shards of a run share: the build, the SPRT stop marker, `dagaz status`.
 //!
 //! Each module imports only modules above it in this order: `stats`, `text`; `rules`; `config`; `schedule`, `record`,
-//! `sprt`; `report`; `records_out`; `writers`; `html`; `progress`; `runner`; `merge`. So records feed
+//! `sprt`; `report`; `records_out`; `writers`; `html`; `progress`; `shards`; `runner`; `merge`. So records feed
 //! statistics, and statistics feed writers, never the other way.
 //!
 //! ```no_run
@@ -45,6 +46,7 @@ pub mod report;
 pub mod rules;
 pub mod runner;
 pub mod schedule;
+pub mod shards;
 pub mod sprt;
 pub mod stats;
 pub mod text;

@@ -179,6 +179,13 @@ pub fn run(t: &Tournament, opts: &RunOptions) -> Result<RunOutcome, String> {
         files.write_fingerprint(&fingerprint)?;
         files.rewrite([].iter(), [].iter())?;
     }
+    // A shard of a run with an SPRT stops with the others once the test decides over all their games.
+    let watch = super::shards::SprtWatch::new(t, &opts.out)?;
+    if let Some(w) = &watch {
+        if let Some(sp) = w.poll(&sched)? {
+            stop.fetch_min(sp, Ordering::SeqCst);
+        }
+    }
     let in_shard = shard.map_or(sched.len(), |sh| sh.count(sched.len()));
     let total = match stop.load(Ordering::SeqCst) {
         u64::MAX => in_shard,
@@ -220,9 +227,18 @@ pub fn run(t: &Tournament, opts: &RunOptions) -> Result<RunOutcome, String> {
         let finished = AtomicBool::new(false);
         std::thread::scope(|scope| {
             scope.spawn(|| {
+                let mut ticks = 0u32;
                 while !finished.load(Ordering::SeqCst) {
                     std::thread::sleep(Duration::from_millis(200));
                     c_lock(&collector).progress.refresh();
+                    ticks += 1;
+                    // About once a second: has the SPRT of the shards decided? (A file being written by
+                    // another shard may not read; the next look will.)
+                    if let (Some(w), 0) = (&watch, ticks % 5) {
+                        if let Ok(Some(sp)) = w.poll(&sched) {
+                            stop.fetch_min(sp, Ordering::SeqCst);
+                        }
+                    }
                 }
             });
             // Each worker takes the next game of the schedule and files it itself (under the collector's lock):
@@ -272,6 +288,12 @@ pub fn run(t: &Tournament, opts: &RunOptions) -> Result<RunOutcome, String> {
         return Err(e);
     }
 
+    // A shard's last look: it may be the one whose games let the SPRT decide.
+    if let Some(w) = &watch {
+        if let Some(sp) = w.poll(&sched)? {
+            stop.fetch_min(sp, Ordering::SeqCst);
+        }
+    }
     let stop_pair = stop.load(Ordering::SeqCst);
     let games = files.finish_files((stop_pair != u64::MAX).then_some(stop_pair))?;
     let complete = stop_pair != u64::MAX || games == in_shard;

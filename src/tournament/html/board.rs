@@ -323,7 +323,8 @@ pub fn sample(t: &Tournament, n: usize, r: &GameRecord) -> Markup {
         })
         .collect();
     let head = html! {
-        h3 { "Game " (r.game_id) ": " (who.join(" vs ")) }
+        // Numbered as its anchor (`#sample-N`), from 1; the game id (from 0, as in games.csv) after it.
+        h3 { "Sample " (n) " (game " (r.game_id) "): " (who.join(" vs ")) }
         p.note {
             @if t.variants.len() > 1 { (r.variant) ", " }
             (result_text(r, game)) " after " (r.plies) " plies; seed " (r.seed) "."

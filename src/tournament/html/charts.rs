@@ -172,6 +172,24 @@ pub fn standings(s: &Summary) -> Option<String> {
                     vec![(tip, y), (tip + dx, y - 0.25), (tip + dx, y + 0.25)],
                     rgb(colour).filled(),
                 )))?;
+            } else if let Some(e) = e.filter(|_| err.is_some_and(|r| !r.is_finite())) {
+                // An unbounded interval (`± inf`): a thin line open at both ends, not a bar with finite ends.
+                chart.draw_series(std::iter::once(PathElement::new(
+                    vec![(lo, y), (hi, y)],
+                    tint(colour, 0.45).stroke_width(1),
+                )))?;
+                let d = (hi - lo) * 0.02;
+                for (tip, dx) in [(lo, d), (hi, -d)] {
+                    chart.draw_series(std::iter::once(Polygon::new(
+                        vec![(tip, y), (tip + dx, y - 0.12), (tip + dx, y + 0.12)],
+                        tint(colour, 0.45).filled(),
+                    )))?;
+                }
+                chart.draw_series(std::iter::once(Circle::new(
+                    (clamp(e), y),
+                    6,
+                    rgb(colour).filled(),
+                )))?;
             } else if let Some(e) = e {
                 let (a, b) = match err {
                     Some(r) if r.is_finite() => (clamp(e - r), clamp(e + r)),

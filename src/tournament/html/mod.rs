@@ -154,7 +154,14 @@ h3 { margin: 16px 0 4px; font-size: 16px; }
 p.note { color: var(--muted); margin: 2px 0 10px; font-size: 13.5px; }
 figure { margin: 8px 0; }
 figure svg { max-width: 100%; height: auto; display: block; }
-table { border-collapse: collapse; margin: 8px 0; font-size: 13.5px; font-variant-numeric: tabular-nums; }
+table { border-collapse: collapse; margin: 8px 0; font-size: 13.5px; font-variant-numeric: tabular-nums;
+  display: block; max-width: 100%; overflow-x: auto; }
+[id] { scroll-margin-top: 52px; }
+@media (max-width: 700px) {
+  header, nav { padding-left: 12px; padding-right: 12px; }
+  main { padding: 10px 8px 32px; }
+  section { padding: 12px 12px 14px; }
+}
 th, td { padding: 4px 10px; border-bottom: 1px solid var(--line); text-align: right; white-space: nowrap; }
 th { color: var(--muted); font-weight: 600; }
 td.name, th.name { text-align: left; }
@@ -163,7 +170,7 @@ td.name, th.name { text-align: left; }
   vertical-align: -1px; }
 .missing { border-left: 4px solid #e15759; padding-left: 12px; }
 .verdicts li { margin: 4px 0; }
-.samples { display: grid; grid-template-columns: repeat(auto-fill, minmax(480px, 1fr)); gap: 18px; }
+.samples { display: grid; grid-template-columns: repeat(auto-fill, minmax(min(480px, 100%), 1fr)); gap: 18px; }
 .sample { border: 1px solid var(--line); border-radius: 8px; padding: 12px 14px; }
 .sample h3 { margin: 0 0 2px; font-size: 15px; }
 .sample .board { width: 100%; max-width: 460px; height: auto; display: block; margin: 8px auto; }
