@@ -72,6 +72,7 @@ fn expr_text(g: &Game, e: &numbers::Expr) -> String {
             None => "(area)".into(),
         },
         Expr::Passes => "(passes)".into(),
+        Expr::QuietPlies => "(quiet-plies)".into(),
         Expr::Sum(s) => format!(
             "(sum {}{}{})",
             attr(s.field),
@@ -344,6 +345,22 @@ pub fn describe(g: &Game) -> String {
             o,
             "  forbid repetition: {}",
             crate::compile::groups::rule_name(rule)
+        );
+    }
+    if let Some(types) = &g.irreversible {
+        let names: Vec<&str> = types
+            .iter()
+            .map(|t| g.pieces[t.idx()].name.as_str())
+            .collect();
+        let _ = writeln!(
+            o,
+            "  quiet plies counted: a capture{}{} resets them",
+            if names.is_empty() {
+                ""
+            } else {
+                " or a move of "
+            },
+            names.join(", ")
         );
     }
     if let Some(hand) = &g.captures_to_hand {

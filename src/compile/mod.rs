@@ -73,6 +73,7 @@ const RULE_SECTIONS: &[&str] = &[
     "capture-order",
     "captures-to-hand",
     "forbid-repetition",
+    "irreversible",
     "stacks",
     "extension",
 ];
@@ -962,6 +963,7 @@ pub fn compile_with(
     let mut captures_to_hand: Option<Vec<PieceType>> = None;
     let mut invariants = vec![];
     let mut forbid_repetition = None;
+    let mut irreversible: Option<Vec<PieceType>> = None;
     let mut teams: Vec<u8> = (0..players.len() as u8).collect();
     let mut extensions: Vec<(&'static dyn Module, crate::lang::Span)> = vec![];
     for s in &src.sections {
@@ -1006,6 +1008,28 @@ pub fn compile_with(
                     c.err(s.span, "a game has one `forbid-repetition`");
                 }
                 forbid_repetition = c.forbid_repetition(s).or(forbid_repetition);
+            }
+            "irreversible" => {
+                if irreversible.is_some() {
+                    c.err(
+                        s.span,
+                        "a game has one `irreversible`; list every type in it",
+                    );
+                }
+                let mut types = vec![];
+                for a in s.args() {
+                    match a
+                        .atom()
+                        .and_then(|w| piece_index.get(&w.to_ascii_lowercase()))
+                    {
+                        Some(&t) => types.push(t),
+                        None => c.err(
+                            a.span,
+                            format!("unknown piece type `{}` in `irreversible`", a.to_source()),
+                        ),
+                    }
+                }
+                irreversible = Some(types);
             }
             "extension" => c.extensions(s, &mut extensions),
             "option" => match (s.args().first().and_then(|n| n.text()), s.args().get(1)) {
@@ -1067,6 +1091,14 @@ pub fn compile_with(
     if teams.iter().enumerate().all(|(i, t)| *t as usize == i) {
         teams.clear();
     }
+    // `(quiet-plies)` without `(irreversible ...)`: the count since the last capture.
+    if irreversible.is_none()
+        && end_conditions
+            .iter()
+            .any(|e: &EndCondition| e.cond.reads_quiet_plies())
+    {
+        irreversible = Some(vec![]);
+    }
     let mut game = Game {
         title: src.title.clone(),
         variant: src.number,
@@ -1088,6 +1120,7 @@ pub fn compile_with(
         capture_order,
         captures_to_hand,
         invariants,
+        irreversible,
         forbid_repetition,
         teams,
         metadata,

@@ -79,6 +79,9 @@ pub enum Expr {
     Area(Option<Player>),
     /// `(passes)`: the passes made in a row just before this position.
     Passes,
+    /// `(quiet-plies)`: the plies since the last irreversible move (a capture, or a move of a type named by
+    /// the game's `(irreversible T...)`): the fifty-move rule's count.
+    QuietPlies,
     /// `(sum ATTR [(zone Z)] [opponent])`: an integer attribute summed (see `compile/sow.rs`).
     Sum(super::sow::Sum),
     /// `(stack-height [LOC])`: pieces on the position (0 empty, 1 a lone piece, more a column).
@@ -500,6 +503,7 @@ impl ProgramCompiler<'_, '_> {
                         "group-size",
                         "area",
                         "passes",
+                        "quiet-plies",
                         "stack-height",
                     ])
                     .collect();

@@ -201,10 +201,16 @@ pub fn play_parts<'a>(game: &Game, s: &mut State, n: usize, part: impl Fn(usize)
         .forbid_repetition
         .map(|rule| super::groups::record(rule, s));
     let deferred = game.options.deferred_captures && n > 1;
+    // `(quiet-plies)`: whether this move is irreversible, each part read on the board before it.
+    let irr = game.irreversible.as_deref();
+    let mut progress = false;
     let mut extra = false;
     let mut goto = None;
     for i in 0..n {
         let p = part(i);
+        if let Some(types) = irr {
+            progress = progress || irreversible(s, types, p.actions);
+        }
         // The commonest part, a piece moving (and taking what stands where it lands), written directly:
         // what `apply_actions` does for it where a capture goes nowhere (no hand, no recycling, no columns).
         if let [Action::Move { from, to }]
@@ -267,9 +273,33 @@ pub fn play_parts<'a>(game: &Game, s: &mut State, n: usize, part: impl Fn(usize)
     }
     s.ply += 1;
     s.passes = if n == 0 { s.passes + 1 } else { 0 };
+    if irr.is_some() {
+        s.quiet = if progress {
+            0
+        } else {
+            s.quiet.saturating_add(1)
+        };
+    }
     if let Some(p) = past {
         s.past = p;
     }
+}
+
+/// Whether a part's actions, read on the state before them, make an irreversible move: it removes a piece
+/// from the board (an explicit capture, or a movement onto an occupied position), or moves, places or
+/// changes a piece of one of `types` (`(irreversible T...)`).
+fn irreversible(s: &State, types: &[PieceType], actions: &[Action]) -> bool {
+    let listed = |at: Pos| s.get(at).is_some_and(|x| types.contains(&x.kind));
+    actions.iter().any(|a| match *a {
+        Action::Capture { at } => s.get(at).is_some(),
+        Action::Move { from, to } | Action::MoveTop { from, to, .. } => {
+            listed(from) || (from != to && s.get(to).is_some())
+        }
+        Action::TakePrisoner { .. } => true,
+        Action::Place { piece, .. } => types.contains(&piece.kind),
+        Action::ChangeType { at, kind } => listed(at) || types.contains(&kind),
+        _ => false,
+    })
 }
 
 /// What [`make`] changed, so that [`unmake`] restores the state exactly (cells, columns, hash, reserves,
@@ -302,6 +332,7 @@ struct Frame {
     turn: usize,
     ply: u32,
     passes: u32,
+    quiet: u32,
     last_from: Option<Pos>,
     last_to: Option<Pos>,
     last_mover: Option<Player>,
@@ -335,6 +366,7 @@ impl Undo {
             turn: s.turn,
             ply: s.ply,
             passes: s.passes,
+            quiet: s.quiet,
             last_from: s.last_from,
             last_to: s.last_to,
             last_mover: s.last_mover,
@@ -447,6 +479,7 @@ pub fn unmake(state: &mut State, undo: &mut Undo) {
     state.turn = f.turn;
     state.ply = f.ply;
     state.passes = f.passes;
+    state.quiet = f.quiet;
     state.last_from = f.last_from;
     state.last_to = f.last_to;
     state.last_mover = f.last_mover;
