@@ -334,3 +334,25 @@ fn the_draws_keep_the_perft_counts_legal_moves() {
     let engine = Engine::new(&game);
     assert_eq!(engine.perft(&engine.initial(), 3).unwrap(), 8_902);
 }
+
+/// `scripts/chess_ends.py`: python-chess ends 200 random games where dagaz does, for the same reason. Needs
+/// python-chess in `target/chess-venv` (or the Python named by `DAGAZ_CHESS_PYTHON`); see README, "Slow checks".
+#[test]
+#[ignore = "slow (~50 s) and needs python-chess; see README"]
+fn python_chess_agrees() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let python = std::env::var("DAGAZ_CHESS_PYTHON")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|_| root.join("target/chess-venv/bin/python"));
+    let out = std::process::Command::new(&python)
+        .arg(root.join("scripts/chess_ends.py"))
+        .args(["--games", "200", "--seed", "1"])
+        .arg("--bin")
+        .arg(env!("CARGO_BIN_EXE_dagaz"))
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run {}: {e}", python.display()));
+    let text = String::from_utf8_lossy(&out.stdout);
+    eprintln!("{text}{}", String::from_utf8_lossy(&out.stderr));
+    assert!(out.status.success(), "python-chess disagrees:\n{text}");
+    assert!(text.contains("200 games, 200 agree, 0 disagree"), "{text}");
+}
