@@ -414,7 +414,13 @@ pub fn describe(g: &Game) -> String {
         );
     }
     for v in &g.variables {
-        let per = if v.per_player { "player " } else { "" };
+        let per = if v.per_player {
+            "player "
+        } else if v.per_ply {
+            "ply "
+        } else {
+            ""
+        };
         let _ = writeln!(o, "  {per}variable {} = {}", v.name, v.init);
     }
     for (k, v) in &g.options.all {

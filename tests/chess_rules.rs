@@ -356,3 +356,114 @@ fn python_chess_agrees() {
     assert!(out.status.success(), "python-chess disagrees:\n{text}");
     assert!(text.contains("200 games, 200 agree, 0 disagree"), "{text}");
 }
+
+// ---- the forms behind the rules: `(ply-variables ...)`, `(irreversible ...)`, `(quiet-plies)` ----
+
+#[test]
+fn ep_holds_only_for_the_ply_after_a_double_step_beside_an_enemy_pawn() {
+    let game = chess();
+    let ep = game.variables.iter().find(|v| v.name == "ep").unwrap();
+    assert!(ep.per_ply);
+    let pos = "turn Black\npiece White King e1\npiece White Knight g1\npiece White Pawn e5\n\
+               piece Black King e8\npiece Black Knight g8\npiece Black Pawn d7\npiece Black Pawn a7\n";
+    let mut line = Line::new(&game, Some(pos));
+    line.play("d7-d5");
+    assert_eq!(line.state.vars()[ep.slot], 1);
+    // Written in the position format, read back the same.
+    let text = position::format(&game, &line.state);
+    assert!(text.contains("var ep 1"), "{text}");
+    line.play("g1-f3"); // any move closes it
+    assert_eq!(line.state.vars()[ep.slot], 0);
+    line.play("a7-a5"); // a double step with no white pawn beside: no capture to open
+    assert_eq!(line.state.vars()[ep.slot], 0);
+}
+
+#[test]
+fn the_quiet_count_is_read_and_written_by_the_position_format() {
+    let game = chess();
+    let s = position::parse(&game, ROOKS).unwrap();
+    assert_eq!(s.quiet(), 99);
+    assert!(position::format(&game, &s).contains("quiet 99\n"));
+    let err = position::parse(&game, "quiet many\n").unwrap_err();
+    assert!(
+        err.contains("line 1") && err.contains("`quiet` needs a number"),
+        "{err}"
+    );
+}
+
+fn errors(src: &str) -> String {
+    let dir = std::env::temp_dir().join(format!("dagaz-chess-rules-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let f = dir.join("bad.zrf");
+    std::fs::write(&f, src).unwrap();
+    let l = dagaz::load::load(&f, &VariantSel::First);
+    assert!(l.game.is_none(), "should not load");
+    dagaz::lang::diag::render_all(&l.diagnostics, &l.file.sources)
+        .replace(&format!("{}/", dir.display()), "")
+}
+
+#[test]
+fn the_count_forms_have_located_errors() {
+    let src = r#"(game (title "Bad") (players A B) (turn-order A B)
+  (board (grid (dimensions ("a/b" (50 0)) ("2/1" (0 50))) (directions (e 1 0))))
+  (irreversible Pawm)
+  (irreversible P)
+  (piece (name P) (moves (e add)))
+  (board-setup (A (P a1)) (B (P a2)))
+  (draw-condition (A B) (>= (quiet-plies 3) 100)))
+"#;
+    let text = errors(src);
+    assert!(
+        text.contains("unknown piece type `Pawm` in `irreversible`"),
+        "{text}"
+    );
+    assert!(text.contains("bad.zrf:3:17"), "{text}");
+    assert!(text.contains("a game has one `irreversible`"), "{text}");
+    assert!(text.contains("`quiet-plies` takes no argument"), "{text}");
+}
+
+#[test]
+fn quiet_plies_without_the_section_count_from_the_last_capture() {
+    // A game that reads (quiet-plies) and names no type: only captures reset it.
+    let src = r#"(game (title "Quiet") (players A B) (turn-order A B)
+  (board (grid (dimensions ("a/b/c" (50 0)) ("2/1" (0 50))) (directions (e 1 0) (w -1 0))))
+  (piece (name P) (moves (e (verify not-friend?) add) (w (verify not-friend?) add)))
+  (board-setup (A (P a1)) (B (P c2)))
+  (draw-condition (A B) (name "quiet") (>= (quiet-plies) 3)))
+"#;
+    let read = dagaz::lang::read_str("inline.zrf", src, Path::new("."));
+    let mut diags = vec![];
+    let g = dagaz::load::compile_source(&read.games[0], &mut diags).unwrap();
+    assert_eq!(g.irreversible, Some(vec![]));
+    let mut line = Line::new(&g, None);
+    line.plays(&["a1-b1", "c2-b2"]);
+    assert_eq!(line.state.quiet(), 2);
+    assert_eq!(line.end(), None);
+    line.play("b1-c1");
+    assert_eq!(line.end().as_deref(), Some("quiet"));
+}
+
+#[test]
+fn the_bookkeeping_keeps_every_capture_walkable_backwards() {
+    // The rights and `ep` are written so that attack tests still walk the programs backwards
+    // (`compile/attack.rs`): only en passant (a capture by `capture`) and castling (a cascade) run forwards,
+    // as in the file without the draws.
+    let game = chess();
+    let table = game.attack_table();
+    let forward: Vec<(String, usize)> = game
+        .pieces
+        .iter()
+        .zip(&table.forward)
+        .map(|(p, f)| (p.name.clone(), f.len()))
+        .collect();
+    let want = [
+        ("Pawn", 2),
+        ("Knight", 0),
+        ("Bishop", 0),
+        ("Rook", 0),
+        ("Queen", 0),
+        ("King", 2),
+    ];
+    let want: Vec<(String, usize)> = want.iter().map(|(n, k)| (n.to_string(), *k)).collect();
+    assert_eq!(forward, want);
+}

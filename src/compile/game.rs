@@ -600,6 +600,9 @@ pub struct Variable {
     /// One value per player, else one for the game.
     pub per_player: bool,
     pub init: i32,
+    /// `(ply-variables ...)`: a game variable that lasts one ply: every move starts it again at `init`
+    /// before its own changes, so it holds what the last move set (chess's en passant possibility).
+    pub per_ply: bool,
     /// Its first slot in `State::vars`; a player variable has one slot per player from there.
     pub slot: usize,
 }

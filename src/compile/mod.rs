@@ -69,6 +69,7 @@ const RULE_SECTIONS: &[&str] = &[
     "count-condition",
     "variables",
     "player-variables",
+    "ply-variables",
     "phases",
     "capture-order",
     "captures-to-hand",
@@ -883,6 +884,7 @@ pub fn compile_with(
     let variables = {
         let mut s = by_head("variables");
         s.extend(by_head("player-variables"));
+        s.extend(by_head("ply-variables"));
         numbers::variables(c.diags, &s, players.len())
     };
     c.variables = variables.clone();
@@ -976,7 +978,7 @@ pub fn compile_with(
         };
         match head.as_str() {
             "players" | "turn-order" | "board" | "piece" | "board-setup" | "move-priorities"
-            | "variables" | "player-variables" | "phases" | "stacks" => {}
+            | "variables" | "player-variables" | "ply-variables" | "phases" | "stacks" => {}
             "capture-order" => {
                 if !capture_order.is_empty() {
                     c.err(

@@ -204,6 +204,12 @@ pub fn play_parts<'a>(game: &Game, s: &mut State, n: usize, part: impl Fn(usize)
     // `(quiet-plies)`: whether this move is irreversible, each part read on the board before it.
     let irr = game.irreversible.as_deref();
     let mut progress = false;
+    // `(ply-variables ...)`: back to their start values before the move's own changes.
+    for v in &game.variables {
+        if v.per_ply && s.vars.get(v.slot).is_some_and(|&x| x != v.init) {
+            s.set_var(v.slot, v.init);
+        }
+    }
     let mut extra = false;
     let mut goto = None;
     for i in 0..n {
@@ -408,6 +414,8 @@ impl Undo {
             frame.reserves = Some(self.reserves.len());
             self.reserves.extend_from_slice(&s.reserves);
         }
+        // A whole move also resets the `ply-variables`.
+        vars |= whole && game.variables.iter().any(|v| v.per_ply);
         if vars && !s.vars.is_empty() {
             frame.vars = Some(self.vars.len());
             self.vars.extend_from_slice(&s.vars);
