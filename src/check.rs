@@ -72,6 +72,7 @@ fn expr_text(g: &Game, e: &numbers::Expr) -> String {
             None => "(area)".into(),
         },
         Expr::Passes => "(passes)".into(),
+        Expr::QuietPlies => "(quiet-plies)".into(),
         Expr::Sum(s) => format!(
             "(sum {}{}{})",
             attr(s.field),
@@ -346,6 +347,22 @@ pub fn describe(g: &Game) -> String {
             crate::compile::groups::rule_name(rule)
         );
     }
+    if let Some(types) = &g.irreversible {
+        let names: Vec<&str> = types
+            .iter()
+            .map(|t| g.pieces[t.idx()].name.as_str())
+            .collect();
+        let _ = writeln!(
+            o,
+            "  quiet plies counted: a capture{}{} resets them",
+            if names.is_empty() {
+                ""
+            } else {
+                " or a move of "
+            },
+            names.join(", ")
+        );
+    }
     if let Some(hand) = &g.captures_to_hand {
         let demoted: Vec<String> = hand
             .iter()
@@ -397,7 +414,13 @@ pub fn describe(g: &Game) -> String {
         );
     }
     for v in &g.variables {
-        let per = if v.per_player { "player " } else { "" };
+        let per = if v.per_player {
+            "player "
+        } else if v.per_ply {
+            "ply "
+        } else {
+            ""
+        };
         let _ = writeln!(o, "  {per}variable {} = {}", v.name, v.init);
     }
     for (k, v) in &g.options.all {

@@ -280,6 +280,7 @@ impl Model for Race {
 pub fn bare_game() -> Game {
     use crate::compile::*;
     Game {
+        irreversible: None,
         variables: vec![],
         int_attributes: vec![],
         title: "bare".into(),

@@ -195,7 +195,20 @@ fn linearise(board: &Board, body: &[Instr], lin: &mut Lin) -> Option<()> {
             Instr::SetAttribute(_, c, l) if pure(c) => on_board(lin, *l),
             Instr::ChangeType(_, l) => on_board(lin, *l),
             Instr::ExtraTurn | Instr::RequireContinuation => {}
+            // A variable set by a number that cannot end the path: a recorded change (a state variable) or a
+            // move variable, read only by comparisons, which no plain path checks (`pure`): inert.
+            Instr::SetVar(_, e) | Instr::SetStateVar(_, e) if total(e) => {}
             Instr::Add { .. } => lin.adds.push(lin.ops.len()),
+            // A comparison whose branches are inert (only recorded changes, no movement, no `add`) decides
+            // nothing about captures: `(if (!= ep 0) (set-var ep 0))`.
+            Instr::If(c, a, b) if !pure(c) && total_cond(c) => {
+                let (mut la, mut lb) = (Lin::default(), Lin::default());
+                linearise(board, a, &mut la)?;
+                linearise(board, b, &mut lb)?;
+                if la != Lin::default() || lb != Lin::default() {
+                    return None;
+                }
+            }
             Instr::If(c, a, b) if pure(c) => {
                 let (mut la, mut lb) = (Lin::default(), Lin::default());
                 linearise(board, a, &mut la)?;
@@ -221,6 +234,27 @@ fn linearise(board: &Board, body: &[Instr], lin: &mut Lin) -> Option<()> {
         }
     }
     Some(())
+}
+
+/// Whether evaluating the number can never end the path, and reads no square: integers, variables and
+/// arithmetic without division (by zero, it would end the path).
+fn total(e: &super::numbers::Expr) -> bool {
+    use super::numbers::{ArithOp, Expr};
+    match e {
+        Expr::Int(_) | Expr::Var(_) | Expr::StateVar(..) | Expr::Passes | Expr::QuietPlies => true,
+        Expr::Arith(op, xs) => !matches!(op, ArithOp::Div | ArithOp::Mod) && xs.iter().all(total),
+        _ => false,
+    }
+}
+
+/// A condition whose evaluation cannot end the path: a pure one, or comparisons of [`total`] numbers.
+fn total_cond(c: &Cond) -> bool {
+    match c {
+        Cond::Compare(_, ab) => total(&ab.0) && total(&ab.1),
+        Cond::Not(c) => total_cond(c),
+        Cond::And(cs) | Cond::Or(cs) => cs.iter().all(total_cond),
+        c => pure(c),
+    }
 }
 
 fn on_board(lin: &mut Lin, l: Loc) {

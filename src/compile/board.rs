@@ -808,20 +808,28 @@ impl<'d> Builder<'d> {
             );
             return None;
         };
-        // Exact spelling first, then any case. Random players are written `?Dice`; whether the players
-        // section keeps the `?` in the name or not, `?Dice` and `Dice` both name it.
+        // The name as written first (exact spelling, then any case), so that a random player named like a
+        // real one (`(players ?Up Up Down ?Dice)`) keeps apart from it: `Up` is Up, `?Up` is ?Up. Only a name
+        // no player has is matched with the `?` left out: `?Dice` and `Dice` both name a player `?Dice` (or
+        // `Dice`) when it is the only one so called.
         fn bare(n: &str) -> &str {
             n.strip_prefix('?').unwrap_or(n)
         }
-        let name = bare(name);
         let found = players
             .iter()
-            .position(|p| bare(&p.name) == name)
+            .position(|p| p.name == name)
             .or_else(|| {
                 players
                     .iter()
-                    .position(|p| bare(&p.name).eq_ignore_ascii_case(name))
+                    .position(|p| p.name.eq_ignore_ascii_case(name))
+            })
+            .or_else(|| players.iter().position(|p| bare(&p.name) == bare(name)))
+            .or_else(|| {
+                players
+                    .iter()
+                    .position(|p| bare(&p.name).eq_ignore_ascii_case(bare(name)))
             });
+        let name = bare(name);
         if found.is_none() {
             self.diags.push(unknown(
                 "player",

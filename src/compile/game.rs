@@ -532,6 +532,24 @@ pub enum EndCond {
 }
 
 impl EndCond {
+    /// Whether the condition reads `(quiet-plies)` anywhere.
+    pub fn reads_quiet_plies(&self) -> bool {
+        use super::numbers::Expr;
+        fn expr(e: &Expr) -> bool {
+            match e {
+                Expr::QuietPlies => true,
+                Expr::Arith(_, xs) => xs.iter().any(expr),
+                _ => false,
+            }
+        }
+        match self {
+            EndCond::Compare(_, ab) => expr(&ab.0) || expr(&ab.1),
+            EndCond::And(cs) | EndCond::Or(cs) => cs.iter().any(EndCond::reads_quiet_plies),
+            EndCond::Not(c) => c.reads_quiet_plies(),
+            _ => false,
+        }
+    }
+
     /// The kind of condition, as end types are reported (`checkmated`, `absolute-config`, ...); for `and`, `or`
     /// and `not`, the kind of the first condition inside, which is what a reader of statistics wants to see.
     pub fn kind(&self) -> &'static str {
@@ -550,6 +568,7 @@ impl EndCond {
             EndCond::CausedRepetition(_) => "caused-repetition",
             // Go's "both passed" reads better as its own end type than as a comparison.
             EndCond::Compare(_, ab) if ab.0 == super::numbers::Expr::Passes => "passes",
+            EndCond::Compare(_, ab) if ab.0 == super::numbers::Expr::QuietPlies => "quiet-plies",
             EndCond::Compare(..) => "compare",
             EndCond::InReserve(_) => "in-reserve",
             EndCond::Attacked { all: false, .. } => "attacked",
@@ -581,6 +600,9 @@ pub struct Variable {
     /// One value per player, else one for the game.
     pub per_player: bool,
     pub init: i32,
+    /// `(ply-variables ...)`: a game variable that lasts one ply: every move starts it again at `init`
+    /// before its own changes, so it holds what the last move set (chess's en passant possibility).
+    pub per_ply: bool,
     /// Its first slot in `State::vars`; a player variable has one slot per player from there.
     pub slot: usize,
 }
@@ -620,6 +642,9 @@ pub struct Game {
     pub invariants: Vec<Invariant>,
     /// `(forbid-repetition ...)`: ko or superko, a legality rule over earlier positions (`compile/groups.rs`).
     pub forbid_repetition: Option<super::groups::RepetitionRule>,
+    /// `(irreversible T...)`, or any use of `(quiet-plies)`: the state counts the plies since the last
+    /// irreversible move, a capture or a move of one of these types (`State::quiet`). `None`: not counted.
+    pub irreversible: Option<Vec<PieceType>>,
     /// Per player, its team (`(allies ...)`); players of one team are friends, not enemies. Empty when no
     /// player has an ally (every player a team of its own).
     pub teams: Vec<u8>,

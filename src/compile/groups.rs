@@ -152,6 +152,7 @@ pub fn static_group_expr(
     match head {
         "area" => Some(area(diags, players, node, args)),
         "passes" => Some(passes(diags, node, args)),
+        "quiet-plies" => Some(quiet_plies(diags, node, args)),
         "liberties" | "group-size" => {
             diags.push(
                 Diagnostic::error(
@@ -203,6 +204,16 @@ fn passes(diags: &mut Vec<Diagnostic>, node: &Node, args: &[Node]) -> Expr {
     Expr::Passes
 }
 
+fn quiet_plies(diags: &mut Vec<Diagnostic>, node: &Node, args: &[Node]) -> Expr {
+    if !args.is_empty() {
+        diags.push(
+            Diagnostic::error(node.span, "`quiet-plies` takes no argument")
+                .with_hint("(>= (quiet-plies) 100), with the game's (irreversible Pawn)"),
+        );
+    }
+    Expr::QuietPlies
+}
+
 impl ProgramCompiler<'_, '_> {
     /// The number forms of groups in a move program; `None` when `head` is not one of them.
     pub(super) fn group_expr(&mut self, node: &Node, head: &str, args: &[Node]) -> Option<Expr> {
@@ -227,6 +238,7 @@ impl ProgramCompiler<'_, '_> {
             }
             "area" => Some(area(self.diags, self.names.players, node, args)),
             "passes" => Some(passes(self.diags, node, args)),
+            "quiet-plies" => Some(quiet_plies(self.diags, node, args)),
             _ => None,
         }
     }

@@ -69,10 +69,12 @@ const RULE_SECTIONS: &[&str] = &[
     "count-condition",
     "variables",
     "player-variables",
+    "ply-variables",
     "phases",
     "capture-order",
     "captures-to-hand",
     "forbid-repetition",
+    "irreversible",
     "stacks",
     "extension",
 ];
@@ -882,6 +884,7 @@ pub fn compile_with(
     let variables = {
         let mut s = by_head("variables");
         s.extend(by_head("player-variables"));
+        s.extend(by_head("ply-variables"));
         numbers::variables(c.diags, &s, players.len())
     };
     c.variables = variables.clone();
@@ -962,6 +965,7 @@ pub fn compile_with(
     let mut captures_to_hand: Option<Vec<PieceType>> = None;
     let mut invariants = vec![];
     let mut forbid_repetition = None;
+    let mut irreversible: Option<Vec<PieceType>> = None;
     let mut teams: Vec<u8> = (0..players.len() as u8).collect();
     let mut extensions: Vec<(&'static dyn Module, crate::lang::Span)> = vec![];
     for s in &src.sections {
@@ -974,7 +978,7 @@ pub fn compile_with(
         };
         match head.as_str() {
             "players" | "turn-order" | "board" | "piece" | "board-setup" | "move-priorities"
-            | "variables" | "player-variables" | "phases" | "stacks" => {}
+            | "variables" | "player-variables" | "ply-variables" | "phases" | "stacks" => {}
             "capture-order" => {
                 if !capture_order.is_empty() {
                     c.err(
@@ -1006,6 +1010,28 @@ pub fn compile_with(
                     c.err(s.span, "a game has one `forbid-repetition`");
                 }
                 forbid_repetition = c.forbid_repetition(s).or(forbid_repetition);
+            }
+            "irreversible" => {
+                if irreversible.is_some() {
+                    c.err(
+                        s.span,
+                        "a game has one `irreversible`; list every type in it",
+                    );
+                }
+                let mut types = vec![];
+                for a in s.args() {
+                    match a
+                        .atom()
+                        .and_then(|w| piece_index.get(&w.to_ascii_lowercase()))
+                    {
+                        Some(&t) => types.push(t),
+                        None => c.err(
+                            a.span,
+                            format!("unknown piece type `{}` in `irreversible`", a.to_source()),
+                        ),
+                    }
+                }
+                irreversible = Some(types);
             }
             "extension" => c.extensions(s, &mut extensions),
             "option" => match (s.args().first().and_then(|n| n.text()), s.args().get(1)) {
@@ -1067,6 +1093,14 @@ pub fn compile_with(
     if teams.iter().enumerate().all(|(i, t)| *t as usize == i) {
         teams.clear();
     }
+    // `(quiet-plies)` without `(irreversible ...)`: the count since the last capture.
+    if irreversible.is_none()
+        && end_conditions
+            .iter()
+            .any(|e: &EndCondition| e.cond.reads_quiet_plies())
+    {
+        irreversible = Some(vec![]);
+    }
     let mut game = Game {
         title: src.title.clone(),
         variant: src.number,
@@ -1088,6 +1122,7 @@ pub fn compile_with(
         capture_order,
         captures_to_hand,
         invariants,
+        irreversible,
         forbid_repetition,
         teams,
         metadata,

@@ -79,6 +79,9 @@ pub enum Expr {
     Area(Option<Player>),
     /// `(passes)`: the passes made in a row just before this position.
     Passes,
+    /// `(quiet-plies)`: the plies since the last irreversible move (a capture, or a move of a type named by
+    /// the game's `(irreversible T...)`): the fifty-move rule's count.
+    QuietPlies,
     /// `(sum ATTR [(zone Z)] [opponent])`: an integer attribute summed (see `compile/sow.rs`).
     Sum(super::sow::Sum),
     /// `(stack-height [LOC])`: pieces on the position (0 empty, 1 a lone piece, more a column).
@@ -109,7 +112,8 @@ pub fn cmp_op(word: &str) -> Option<CmpOp> {
 }
 
 /// The declared variables: `(variables (NAME INIT) ...)` for the game, `(player-variables (NAME INIT) ...)`
-/// for each player; INIT may be left out (0).
+/// for each player, `(ply-variables (NAME INIT) ...)` for the game, back to INIT at every move; INIT may be
+/// left out (0).
 pub fn variables(diags: &mut Vec<Diagnostic>, sections: &[&Node], players: usize) -> Vec<Variable> {
     let mut out: Vec<Variable> = vec![];
     let mut slot = 0;
@@ -117,6 +121,9 @@ pub fn variables(diags: &mut Vec<Diagnostic>, sections: &[&Node], players: usize
         let per_player = s
             .head()
             .is_some_and(|h| h.eq_ignore_ascii_case("player-variables"));
+        let per_ply = s
+            .head()
+            .is_some_and(|h| h.eq_ignore_ascii_case("ply-variables"));
         for v in s.args() {
             let (name, init) = match &v.kind {
                 NodeKind::Atom(a) => (&a[..], Some(0)),
@@ -152,6 +159,7 @@ pub fn variables(diags: &mut Vec<Diagnostic>, sections: &[&Node], players: usize
                 name: name.to_ascii_lowercase(),
                 per_player,
                 init,
+                per_ply,
                 slot,
             });
             slot += if per_player { players } else { 1 };
@@ -500,6 +508,7 @@ impl ProgramCompiler<'_, '_> {
                         "group-size",
                         "area",
                         "passes",
+                        "quiet-plies",
                         "stack-height",
                     ])
                     .collect();

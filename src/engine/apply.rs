@@ -202,10 +202,22 @@ pub fn play_parts<'a>(game: &Game, s: &mut State, n: usize, part: impl Fn(usize)
         .forbid_repetition
         .map(|rule| super::groups::record(rule, s));
     let deferred = game.options.deferred_captures && n > 1;
+    // `(quiet-plies)`: whether this move is irreversible, each part read on the board before it.
+    let irr = game.irreversible.as_deref();
+    let mut progress = false;
+    // `(ply-variables ...)`: back to their start values before the move's own changes.
+    for v in &game.variables {
+        if v.per_ply && s.vars.get(v.slot).is_some_and(|&x| x != v.init) {
+            s.set_var(v.slot, v.init);
+        }
+    }
     let mut extra = false;
     let mut goto = None;
     for i in 0..n {
         let p = part(i);
+        if let Some(types) = irr {
+            progress = progress || irreversible(s, types, p.actions);
+        }
         // The commonest part, a piece moving (and taking what stands where it lands), written directly:
         // what `apply_actions` does for it where a capture goes nowhere (no hand, no recycling, no columns).
         if let [Action::Move { from, to }]
@@ -272,9 +284,33 @@ pub fn play_parts<'a>(game: &Game, s: &mut State, n: usize, part: impl Fn(usize)
     }
     s.ply += 1;
     s.passes = if n == 0 { s.passes + 1 } else { 0 };
+    if irr.is_some() {
+        s.quiet = if progress {
+            0
+        } else {
+            s.quiet.saturating_add(1)
+        };
+    }
     if let Some(p) = past {
         s.past = p;
     }
+}
+
+/// Whether a part's actions, read on the state before them, make an irreversible move: it removes a piece
+/// from the board (an explicit capture, or a movement onto an occupied position), or moves, places or
+/// changes a piece of one of `types` (`(irreversible T...)`).
+fn irreversible(s: &State, types: &[PieceType], actions: &[Action]) -> bool {
+    let listed = |at: Pos| s.get(at).is_some_and(|x| types.contains(&x.kind));
+    actions.iter().any(|a| match *a {
+        Action::Capture { at } => s.get(at).is_some(),
+        Action::Move { from, to } | Action::MoveTop { from, to, .. } => {
+            listed(from) || (from != to && s.get(to).is_some())
+        }
+        Action::TakePrisoner { .. } => true,
+        Action::Place { piece, .. } => types.contains(&piece.kind),
+        Action::ChangeType { at, kind } => listed(at) || types.contains(&kind),
+        _ => false,
+    })
 }
 
 /// What [`make`] changed, so that [`unmake`] restores the state exactly (cells, columns, hash, reserves,
@@ -307,6 +343,7 @@ struct Frame {
     turn: usize,
     ply: u32,
     passes: u32,
+    quiet: u32,
     last_from: Option<Pos>,
     last_to: Option<Pos>,
     last_mover: Option<Player>,
@@ -340,6 +377,7 @@ impl Undo {
             turn: s.turn,
             ply: s.ply,
             passes: s.passes,
+            quiet: s.quiet,
             last_from: s.last_from,
             last_to: s.last_to,
             last_mover: s.last_mover,
@@ -381,6 +419,8 @@ impl Undo {
             frame.reserves = Some(self.reserves.len());
             self.reserves.extend_from_slice(&s.reserves);
         }
+        // A whole move also resets the `ply-variables`.
+        vars |= whole && game.variables.iter().any(|v| v.per_ply);
         if vars && !s.vars.is_empty() {
             frame.vars = Some(self.vars.len());
             self.vars.extend_from_slice(&s.vars);
@@ -452,6 +492,7 @@ pub fn unmake(state: &mut State, undo: &mut Undo) {
     state.turn = f.turn;
     state.ply = f.ply;
     state.passes = f.passes;
+    state.quiet = f.quiet;
     state.last_from = f.last_from;
     state.last_to = f.last_to;
     state.last_mover = f.last_mover;

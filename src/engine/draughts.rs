@@ -703,6 +703,11 @@ impl DraughtsPlan {
     /// the piece on its last square as what it became; the hash, a function of the board, the same).
     /// `false`, with the state untouched, for any other move (a pass, a move of another shape).
     pub fn play(&self, game: &Game, s: &mut State, moves: &MoveList, i: usize) -> bool {
+        // `(quiet-plies)` counts plies since a capture or a listed type's move, and `ply-variables` go back
+        // to their start at each move: the general path keeps both.
+        if game.irreversible.is_some() || game.variables.iter().any(|v| v.per_ply) {
+            return false;
+        }
         let heads = moves.heads(i);
         // The commonest move, a step: one part, one movement.
         if let [h] = heads {

@@ -82,7 +82,9 @@ impl Run<'_> {
                 }
                 None => 0,
             },
-            Expr::Area(_) | Expr::Passes => eval_static(self.game, self.state, self.player, e),
+            Expr::Area(_) | Expr::Passes | Expr::QuietPlies => {
+                eval_static(self.game, self.state, self.player, e)
+            }
             Expr::Height(l) => self.loc(*l).map_or(0, |p| {
                 self.live(p);
                 self.state.height(p) as i64
@@ -264,6 +266,7 @@ pub fn eval_static(game: &Game, state: &State, p: Player, e: &Expr) -> i64 {
         }
         Expr::Area(q) => crate::engine::groups::area(game, state, q.unwrap_or(p)),
         Expr::Passes => state.passes as i64,
+        Expr::QuietPlies => state.quiet as i64,
         Expr::Sum(s) => super::sow::sum(game, state, p, s),
         Expr::Var(_)
         | Expr::Count(_)

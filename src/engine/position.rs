@@ -5,6 +5,7 @@
 //! turn Black            # whose turn: a player (the first turn-order entry of that player) or an entry index
 //! ply 12
 //! passes 1             # passes made in a row just before (for `pass turn forced`); 0 when absent
+//! quiet 37              # plies since the last irreversible move (for `(quiet-plies)`); 0 when absent
 //! last e7 e5            # the last move's from and to (for last-from?, last-to?, en passant)
 //! piece White King e1 never-moved    # owner, type, position, then the attributes that are true
 //! piece White Knight b1 hp=2        # ... and integer attributes that are not 0
@@ -76,6 +77,11 @@ pub fn parse(game: &Game, text: &str) -> Result<State, String> {
                 s.ply = n
                     .parse()
                     .map_err(|_| format!("line {line}: `ply` needs a number"))?
+            }
+            ["quiet", n] => {
+                s.quiet = n
+                    .parse()
+                    .map_err(|_| format!("line {line}: `quiet` needs a number"))?
             }
             ["passes", n] => {
                 s.passes = n
@@ -152,7 +158,7 @@ pub fn parse(game: &Game, text: &str) -> Result<State, String> {
             }
             _ => {
                 return Err(format!(
-                    "line {line}: expected `turn`, `ply`, `passes`, `last`, `piece`, `reserve` or `var`, found `{}`",
+                    "line {line}: expected `turn`, `ply`, `passes`, `quiet`, `last`, `piece`, `reserve` or `var`, found `{}`",
                     raw.trim()
                 ))
             }
@@ -178,6 +184,9 @@ pub fn format(game: &Game, s: &State) -> String {
     out += &format!("ply {}\n", s.ply);
     if s.passes > 0 {
         out += &format!("passes {}\n", s.passes);
+    }
+    if s.quiet > 0 {
+        out += &format!("quiet {}\n", s.quiet);
     }
     if let (Some(f), Some(t)) = (s.last_from, s.last_to) {
         out += &format!(

@@ -79,6 +79,10 @@ pub struct State {
     /// Passes made in a row just before this state (`pass turn forced` ends the game when every player has
     /// had to pass in turn).
     pub(in crate::engine) passes: u32,
+    /// Plies since the last irreversible move (a capture, or a move of a type the game's `(irreversible
+    /// T...)` names), in games that read `(quiet-plies)`; 0 in others. Not part of the hash or the key: the
+    /// fifty-move rule counts it, but a position is the same whatever it is.
+    pub(in crate::engine) quiet: u32,
     pub(in crate::engine) last_from: Option<Pos>,
     pub(in crate::engine) last_to: Option<Pos>,
     /// The player who made the last move or pass (the player of the turn-order entry it was played in), `None`
@@ -111,6 +115,7 @@ impl Clone for State {
             turn: self.turn,
             ply: self.ply,
             passes: self.passes,
+            quiet: self.quiet,
             last_from: self.last_from,
             last_to: self.last_to,
             last_mover: self.last_mover,
@@ -132,6 +137,7 @@ impl Clone for State {
             turn,
             ply,
             passes,
+            quiet,
             last_from,
             last_to,
             last_mover,
@@ -146,6 +152,7 @@ impl Clone for State {
         self.turn = *turn;
         self.ply = *ply;
         self.passes = *passes;
+        self.quiet = *quiet;
         self.last_from = *last_from;
         self.last_to = *last_to;
         self.last_mover = *last_mover;
@@ -167,6 +174,7 @@ impl State {
             turn: 0,
             ply: 0,
             passes: 0,
+            quiet: 0,
             last_from: None,
             last_to: None,
             last_mover: None,
@@ -251,6 +259,18 @@ impl State {
     #[inline]
     pub fn passes(&self) -> u32 {
         self.passes
+    }
+
+    /// Plies since the last irreversible move (see the field; `(quiet-plies)`).
+    #[inline]
+    pub fn quiet(&self) -> u32 {
+        self.quiet
+    }
+
+    /// Sets the plies since the last irreversible move (not part of the hash).
+    #[inline]
+    pub fn set_quiet(&mut self, quiet: u32) {
+        self.quiet = quiet;
     }
 
     /// Where the last move's piece came from, if known.

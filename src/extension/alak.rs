@@ -127,6 +127,7 @@ impl Module for Alak {
             name: KO_VAR.into(),
             per_player: false,
             init: 0,
+            per_ply: false,
             slot,
         });
         Ok(())
