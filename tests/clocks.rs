@@ -125,7 +125,7 @@ fn increments_are_credited_and_the_clocks_sent_add_up() {
                 let used = t.move_ms[ply].expect("a bot's move has its time");
                 left[me] = left[me] - used + inc;
                 made[me] += 1;
-                if period.is_some_and(|m| made[me] % m == 0) {
+                if period.is_some_and(|m| made[me].is_multiple_of(m)) {
                     left[me] += base;
                 }
                 assert_eq!(t.clock_ms[ply], Some(left[me]), "ply {ply}");

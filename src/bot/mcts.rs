@@ -1337,7 +1337,11 @@ pub fn score_of(r: &SearchResult) -> Option<super::Score> {
 /// (a move proven in any tree is proven) and the move chosen from the sums. With one thread, exactly
 /// [`search_reusing`] on `rng`. Without a time limit the result depends only on the position, `rng` and the
 /// thread count, never on the scheduling.
+/// The saved trees of a bot's threads (`reuse`), one slot per thread.
+pub type SavedTrees<S, M> = Vec<Option<Saved<S, M>>>;
+
 #[allow(clippy::too_many_arguments)]
+#[allow(clippy::needless_range_loop)] // one index over four parallel arrays (visits, means, rewards, proven)
 pub fn search_parallel<M>(
     model: &M,
     root: &M::State,
@@ -1345,7 +1349,7 @@ pub fn search_parallel<M>(
     history: &[u64],
     p: &Params,
     rng: &mut ChaCha8Rng,
-    saved: Option<&mut Vec<Option<Saved<M::State, M::Move>>>>,
+    saved: Option<&mut SavedTrees<M::State, M::Move>>,
 ) -> Result<SearchResult, EngineError>
 where
     M: Model + Sync,
@@ -1365,7 +1369,8 @@ where
     let seeds: Vec<u64> = (0..threads).map(|_| rng.next_u64()).collect();
     let total = p.iterations.max(1);
     let share = |t: usize| total / threads as u64 + ((t as u64) < total % threads as u64) as u64;
-    let mut slots: Vec<Option<&mut Option<Saved<M::State, M::Move>>>> = match saved {
+    type Slot<'a, S, M> = Option<&'a mut Option<Saved<S, M>>>;
+    let mut slots: Vec<Slot<M::State, M::Move>> = match saved {
         Some(v) => v.iter_mut().map(Some).collect(),
         None => (0..threads).map(|_| None).collect(),
     };

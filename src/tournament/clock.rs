@@ -26,7 +26,7 @@ pub struct TimeControl {
 /// Seconds as written in a control (`60`, `0.6`, `1.25`) to milliseconds; `None` if not a number >= 0.
 fn seconds_ms(s: &str) -> Option<u64> {
     let v: f64 = s.trim().parse().ok()?;
-    (v.is_finite() && v >= 0.0 && v < 1e9).then(|| (v * 1000.0).round() as u64)
+    (v.is_finite() && (0.0..1e9).contains(&v)).then(|| (v * 1000.0).round() as u64)
 }
 
 impl std::str::FromStr for TimeControl {
@@ -72,7 +72,7 @@ impl std::str::FromStr for TimeControl {
 
 /// Milliseconds as seconds, as a control writes them (`60`, `0.6`).
 fn ms_text(ms: u64) -> String {
-    if ms % 1000 == 0 {
+    if ms.is_multiple_of(1000) {
         (ms / 1000).to_string()
     } else {
         let s = format!("{:.3}", ms as f64 / 1000.0);
@@ -241,7 +241,7 @@ impl Clock {
         if let Some(tc) = self.spec.tc {
             self.left_ms = self.left_ms.saturating_sub(used_ms) + tc.inc_ms;
             if let Some(m) = tc.moves {
-                if self.moves % m == 0 {
+                if self.moves.is_multiple_of(m) {
                     self.left_ms += tc.base_ms;
                 }
             }
