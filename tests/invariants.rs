@@ -468,7 +468,8 @@ fn a_mate_test_sees_the_moves_a_module_forbids() {
         covers: vec![],
     });
     static HOOK: NoB3 = NoB3;
-    let resolve = |name: &str| (name == "no-b3").then_some(&HOOK as &'static dyn dagaz::engine::Hooks);
+    let resolve =
+        |name: &str| (name == "no-b3").then_some(&HOOK as &'static dyn dagaz::engine::Hooks);
     for options in [Default::default(), dagaz::engine::EngineOptions::general()] {
         let engine = Engine::with_hooks(&game, options, &resolve).unwrap();
         let s = position::parse(&game, pos).unwrap();

@@ -34,7 +34,14 @@ fn clippy_has_no_warnings() {
         "cargo clippy is not installed: `rustup component add clippy`"
     );
     cargo(
-        &["clippy", "--release", "--all-targets", "--", "-D", "warnings"],
+        &[
+            "clippy",
+            "--release",
+            "--all-targets",
+            "--",
+            "-D",
+            "warnings",
+        ],
         &[],
     );
 }

@@ -207,11 +207,7 @@ impl Compiler<'_> {
     }
 
     /// The labels (name, entry) and jumps (after entry, to entry) of a turn order of `len` entries.
-    pub(super) fn resolve_marks(
-        &mut self,
-        marks: Marks,
-        len: usize,
-    ) -> (Labels, Jumps) {
+    pub(super) fn resolve_marks(&mut self, marks: Marks, len: usize) -> (Labels, Jumps) {
         let mut labels = vec![];
         for (name, at, span) in marks.labels {
             if at >= len {

@@ -265,10 +265,12 @@ pub fn play_parts<'a>(game: &Game, s: &mut State, n: usize, part: impl Fn(usize)
                 super::stack::release_prisoners(s, end, prisoners);
             }
         }
-        let captured = (0..n).flat_map(|i| part(i).actions.iter()).filter_map(|a| match a {
-            Action::Capture { at } | Action::TakePrisoner { at, .. } => Some(*at),
-            _ => None,
-        });
+        let captured = (0..n)
+            .flat_map(|i| part(i).actions.iter())
+            .filter_map(|a| match a {
+                Action::Capture { at } | Action::TakePrisoner { at, .. } => Some(*at),
+                _ => None,
+            });
         remove_dead(game, s, captured);
     }
     // Who made this move (or pass): the player of the entry it was played in, before the turn moves on.

@@ -95,7 +95,8 @@ pub struct State {
     /// Columns (`(stacks)`, see `super::stack`): per position, the pieces under the one in `cells`, from the
     /// one just under it down to the bottom. Empty in games without stacks, which so pay nothing for them.
     /// Boxed and optional so that copying or dropping a state of such a game costs one test.
-    #[allow(clippy::box_collection)] // one word in the state, not three: states are copied in every search
+    #[allow(clippy::box_collection)]
+    // one word in the state, not three: states are copied in every search
     pub(in crate::engine) columns: Option<Box<Vec<Vec<Piece>>>>,
     /// Zobrist hash of the cells and reserves (the turn is mixed in by [`State::key`]).
     pub(in crate::engine) hash: u64,
