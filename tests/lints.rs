@@ -1,7 +1,7 @@
-//! The code stays free of lint and documentation warnings: `cargo clippy --release --all-targets -- -D warnings`
-//! and `RUSTDOCFLAGS="-D warnings" cargo doc --no-deps` both pass. Run in the default `cargo test`, so CI keeps
-//! them at zero. They need the `clippy` component of the toolchain (`rustup component add clippy`; `.ci/run`
-//! adds it when missing).
+//! The code stays formatted (`cargo fmt --check`) and free of lint and documentation warnings: `cargo clippy
+//! --release --all-targets -- -D warnings` and `RUSTDOCFLAGS="-D warnings" cargo doc --no-deps` pass. Run in the default `cargo test`, so CI keeps
+//! them at zero. They need the `clippy` and `rustfmt` components of the toolchain (`rustup component add clippy
+//! rustfmt`; `.ci/run` adds them when missing).
 
 use std::process::Command;
 
@@ -49,4 +49,9 @@ fn clippy_has_no_warnings() {
 #[test]
 fn the_documentation_builds_without_warnings() {
     cargo(&["doc", "--no-deps"], &[("RUSTDOCFLAGS", "-D warnings")]);
+}
+
+#[test]
+fn the_code_is_formatted() {
+    cargo(&["fmt", "--check"], &[]);
 }
