@@ -270,38 +270,41 @@ impl Worker {
         }
     }
 
-    /// CPU time the worker has used, in milliseconds (user and system, from /proc).
-    fn cpu_ms(&self) -> u64 {
+    /// The worker's scheduler state (`R` runnable, `S` sleeping, `D` in the disk, ...) and the CPU time it has
+    /// used in milliseconds (user and system), from /proc.
+    fn sample(&self) -> (char, u64) {
         let stat =
             std::fs::read_to_string(format!("/proc/{}/stat", self.child.id())).unwrap_or_default();
-        // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
-        let after = stat.rsplit(')').next().unwrap_or("");
-        let f: Vec<u64> = after
-            .split_whitespace()
-            .map(|x| x.parse().unwrap_or(0))
-            .collect();
-        let ticks = f.get(11).copied().unwrap_or(0) + f.get(12).copied().unwrap_or(0);
-        ticks * 10 // USER_HZ is 100 on Linux
+        parse_stat(&stat)
     }
 
-    /// The worker's answer; a timeout when it has spent `timeout_ms` of CPU time on the input (the machine is
-    /// shared and the fuzzer runs niced, so wall time alone would report a busy machine as a hang), or ten
-    /// times that of wall time.
+    /// The worker's answer, or a timeout. An input hangs when the worker has spent `timeout_ms` of CPU time on
+    /// it, or when it has sat blocked (not runnable) with its CPU time standing still for ten times that. Time the
+    /// worker spends waiting for a core is never counted: the fuzzer runs niced on a shared machine, and a busy
+    /// machine is not a hang.
     fn answer(&mut self, timeout_ms: u64) -> Result<String, mpsc::RecvTimeoutError> {
-        let cpu0 = self.cpu_ms();
-        let start = Instant::now();
+        let (_, cpu0) = self.sample();
+        let mut last_cpu = cpu0;
+        let mut blocked_since: Option<Instant> = None;
         loop {
             match self
                 .replies
                 .recv_timeout(Duration::from_millis(timeout_ms / 4 + 1))
             {
                 Err(mpsc::RecvTimeoutError::Timeout) => {
-                    let cpu = self.cpu_ms().saturating_sub(cpu0);
-                    if cpu >= timeout_ms
-                        || start.elapsed() >= Duration::from_millis(timeout_ms * 10)
-                    {
+                    let (state, cpu) = self.sample();
+                    if cpu.saturating_sub(cpu0) >= timeout_ms {
                         return Err(mpsc::RecvTimeoutError::Timeout);
                     }
+                    if state == 'R' || cpu != last_cpu {
+                        blocked_since = None;
+                    } else {
+                        let since = *blocked_since.get_or_insert_with(Instant::now);
+                        if since.elapsed() >= Duration::from_millis(timeout_ms * 10) {
+                            return Err(mpsc::RecvTimeoutError::Timeout);
+                        }
+                    }
+                    last_cpu = cpu;
                 }
                 r => return r,
             }
@@ -315,6 +318,23 @@ impl Worker {
             Err(e) => e.to_string(),
         }
     }
+}
+
+/// The state letter and the CPU milliseconds (utime + stime) of a `/proc/PID/stat` line; `('?', 0)` when the
+/// line cannot be read (the process is gone).
+fn parse_stat(stat: &str) -> (char, u64) {
+    // The command name is in parentheses and may hold spaces; the state is the first field after it, and utime
+    // and stime are the 12th and 13th.
+    let after = stat.rsplit(')').next().unwrap_or("");
+    let fields: Vec<&str> = after.split_whitespace().collect();
+    let state = fields.first().and_then(|f| f.chars().next()).unwrap_or('?');
+    let num = |i: usize| {
+        fields
+            .get(i)
+            .and_then(|x| x.parse::<u64>().ok())
+            .unwrap_or(0)
+    };
+    (state, (num(11) + num(12)) * 10) // USER_HZ is 100 on Linux
 }
 
 /// The seed files: every `.zrf` under the corpus directories, sorted, so a seed gives the same run.
@@ -702,5 +722,20 @@ fn fuzz(a: &Args) -> i32 {
         0
     } else {
         1
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_stat;
+
+    #[test]
+    fn the_state_and_cpu_time_are_read_after_a_command_name_with_spaces_and_parentheses() {
+        // A line as /proc/PID/stat writes it: utime 250 ticks, stime 12 ticks.
+        let line = "4242 (dagaz (w) x) R 1 4242 4242 0 -1 4194304 300 0 0 0 250 12 0 0 20 0 1 0 99 1000 10";
+        assert_eq!(parse_stat(line), ('R', 2620));
+        let blocked = "7 (fuzz) S 1 7 7 0 -1 0 0 0 0 0 3 4 0 0 20 0 1 0 5 1 1";
+        assert_eq!(parse_stat(blocked), ('S', 70));
+        assert_eq!(parse_stat(""), ('?', 0));
     }
 }
