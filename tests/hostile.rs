@@ -4,7 +4,14 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-const BIN: &str = env!("CARGO_BIN_EXE_dagaz");
+/// The binary under test: this build's, or the one `DAGAZ_HOSTILE_BIN` names, so that the same checks can be
+/// run against an older build to see them fail there (README, "Slow checks").
+fn bin() -> String {
+    std::env::var("DAGAZ_HOSTILE_BIN").unwrap_or_else(|_| env!("CARGO_BIN_EXE_dagaz").to_string())
+}
+
+/// A run still going after this long is killed and reported as such (an old build may never end).
+const WALL_LIMIT: std::time::Duration = std::time::Duration::from_secs(120);
 
 /// A fresh, empty folder for one test.
 fn scratch(name: &str) -> PathBuf {
@@ -22,17 +29,24 @@ struct Ended {
     signal: Option<i32>,
     /// Peak resident memory, MB.
     peak_mb: f64,
+    /// Wall-clock and CPU (user + system) seconds.
+    wall_s: f64,
+    cpu_s: f64,
+    /// Killed after `WALL_LIMIT`.
+    killed: bool,
     stdout: String,
     stderr: String,
 }
 
 /// Runs the binary in `dir` with `args`, standard input from `stdin` (or nothing), and waits for it with
-/// `wait4`, which gives its own peak memory.
+/// `wait4`, which gives its own peak memory and CPU time; kills it after `WALL_LIMIT`. Prints the figures (seen
+/// with `--nocapture`).
 fn measured(dir: &Path, args: &[&str], stdin: Option<&Path>) -> Ended {
     let (out, err) = (dir.join("stdout.txt"), dir.join("stderr.txt"));
+    let start = std::time::Instant::now();
     // Reaped by `wait4` below, which `Child::wait` cannot replace: it gives the child's own peak memory.
     #[allow(clippy::zombie_processes)]
-    let child = Command::new(BIN)
+    let child = Command::new(bin())
         .args(args)
         .current_dir(dir)
         .stdin(match stdin {
@@ -43,17 +57,60 @@ fn measured(dir: &Path, args: &[&str], stdin: Option<&Path>) -> Ended {
         .stderr(std::fs::File::create(&err).unwrap())
         .spawn()
         .unwrap();
+    let pid = child.id() as libc::pid_t;
+    let done = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let killed = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let watchdog = {
+        let (done, killed) = (done.clone(), killed.clone());
+        std::thread::spawn(move || {
+            while start.elapsed() < WALL_LIMIT {
+                if done.load(std::sync::atomic::Ordering::SeqCst) {
+                    return;
+                }
+                std::thread::sleep(std::time::Duration::from_millis(20));
+            }
+            if !done.load(std::sync::atomic::Ordering::SeqCst) {
+                killed.store(true, std::sync::atomic::Ordering::SeqCst);
+                unsafe { libc::kill(pid, libc::SIGKILL) };
+            }
+        })
+    };
     let mut status = 0;
     let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    let pid = child.id() as libc::pid_t;
     assert_eq!(unsafe { libc::wait4(pid, &mut status, 0, &mut usage) }, pid);
-    Ended {
+    done.store(true, std::sync::atomic::Ordering::SeqCst);
+    watchdog.join().unwrap();
+    let secs = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 / 1e6;
+    let e = Ended {
         code: libc::WIFEXITED(status).then(|| libc::WEXITSTATUS(status)),
         signal: libc::WIFSIGNALED(status).then(|| libc::WTERMSIG(status)),
         peak_mb: usage.ru_maxrss as f64 / 1024.0,
+        wall_s: start.elapsed().as_secs_f64(),
+        cpu_s: secs(usage.ru_utime) + secs(usage.ru_stime),
+        killed: killed.load(std::sync::atomic::Ordering::SeqCst),
         stdout: std::fs::read_to_string(&out).unwrap_or_default(),
         stderr: std::fs::read_to_string(&err).unwrap_or_default(),
-    }
+    };
+    let first_error = e
+        .stderr
+        .lines()
+        .find(|l| !l.trim().is_empty())
+        .unwrap_or("");
+    eprintln!(
+        "figures: dagaz {}: {}, {:.2} s wall, {:.2} s CPU, peak {:.0} MB; stderr: {}",
+        args.join(" "),
+        match (e.code, e.signal, e.killed) {
+            (_, _, true) => format!("killed after {} s", WALL_LIMIT.as_secs()),
+            (Some(c), _, _) => format!("exit {c}"),
+            (_, Some(s), _) => format!("signal {s}"),
+            _ => "?".into(),
+        },
+        e.wall_s,
+        e.cpu_s,
+        e.peak_mb,
+        first_error.chars().take(160).collect::<String>()
+    );
+    e
 }
 
 /// A race of twelve players on a board of 12 columns: each moves its piece one step north; the first home
@@ -311,7 +368,7 @@ fn session_answers_bad_lines_and_goes_on() {
 fn ctrl_c_says_how_to_finish_the_run() {
     let d = scratch("sigint");
     let err = std::fs::File::create(d.join("stderr.txt")).unwrap();
-    let mut child = Command::new(BIN)
+    let mut child = Command::new(bin())
         .args([
             "tournament",
             "--bots",
