@@ -694,11 +694,11 @@ fn corpus_ohvalhu_relays_sows_again_and_captures_with_the_module() {
     let after = play(&g, &s, "c1");
     assert_eq!(corpus_seeds(&g, &after, "a1"), 1);
     assert_eq!(corpus_seeds(&g, &after, "X1"), 1);
-    // A random game ends with an empty row.
+    // A random game ends with an empty row that no new round follows.
     let mut rng = dagaz::engine::playout::game_rng(1, 0);
     let mut s = e.initial();
     let mut end = None;
-    for _ in 0..2000 {
+    for _ in 0..50_000 {
         let moves = e.legal_moves(&s).unwrap();
         if let Some(o) = e.outcome(&s, &moves, &[]).unwrap() {
             end = Some(o.name);
@@ -710,6 +710,99 @@ fn corpus_ohvalhu_relays_sows_again_and_captures_with_the_module() {
         );
     }
     assert_eq!(end.as_deref(), Some("row empty"));
+}
+
+/// Ohvalhu's rounds (Dagaz's page goes on to a next round): when a row is empty each player gathers its row
+/// and store and fills its pits again, eight a pit, from the pit nearest its store; the pits it cannot fill
+/// are dead; the rest stays in its store; the player with fewer seeds starts. Worked by hand: South's last
+/// seed (a1) goes to its store, which empties South's row. South holds 40 + 1 = 41: five pits (a1-e1, nearest
+/// X1 on its path h1 ... a1 X1), f1-h1 dead, 1 left in X1. North holds 40 + 47 = 87: all eight pits, 23 left
+/// in X2. South has fewer, so South moves again. With 5 + 1 seeds South cannot fill a pit: the game ends
+/// there and North, with more, wins.
+#[test]
+fn corpus_ohvalhu_plays_rounds_until_a_pit_cannot_be_filled() {
+    let g = corpus_with("ohvalhu.zrf", 1, "ohvalhu");
+    let e = Engine::new(&g);
+    let dead = g.piece_type("Dead").unwrap();
+    let s = position::parse(
+        &g,
+        &corpus_rows(&[1, 0, 0, 0, 0, 0, 0, 0], &[5; 8], 40, 47, "South"),
+    )
+    .unwrap();
+    let m = e.legal_moves(&s).unwrap();
+    assert_eq!(m.len(), 1);
+    let after = e.apply(&s, &m[0]);
+    for (at, n) in [
+        ("a1", 8),
+        ("b1", 8),
+        ("c1", 8),
+        ("d1", 8),
+        ("e1", 8),
+        ("X1", 1),
+        ("a2", 8),
+        ("h2", 8),
+        ("X2", 23),
+    ] {
+        assert_eq!(corpus_seeds(&g, &after, at), n, "{at}");
+    }
+    for at in ["f1", "g1", "h1"] {
+        let x = after.get(g.board.position(at).unwrap()).expect(at);
+        assert_eq!(x.kind, dead, "{at}");
+    }
+    assert_eq!(
+        g.turn_order.entries[after.turn()].player,
+        g.turn_order.entries[s.turn()].player,
+        "the player with fewer seeds starts the round"
+    );
+    assert_eq!(outcome(&g, &after), None);
+    // The new round: South sows from its five live pits only.
+    let m = e.legal_moves(&after).unwrap();
+    assert_eq!(m.len(), 5, "a1 to e1");
+    // Too few seeds for a pit: no new round, and the totals decide.
+    let s = position::parse(
+        &g,
+        &corpus_rows(&[1, 0, 0, 0, 0, 0, 0, 0], &[15; 8], 5, 2, "South"),
+    )
+    .unwrap();
+    let m = e.legal_moves(&s).unwrap();
+    let after = e.apply(&s, &m[0]);
+    assert_eq!(corpus_seeds(&g, &after, "X1"), 6);
+    let (results, name) = outcome(&g, &after).expect("over");
+    assert_eq!(name, "row empty");
+    assert_eq!(results, vec![-1, 1]);
+    // Random games: the 128 seeds stay 128 through every round, and rounds with dead pits come. (Random
+    // players keep the totals close, so a game often lasts thousands of rounds: `dagaz playout` of this file,
+    // 10 games, averaged 106,538 plies; the first test above sees one end.)
+    let total = |s: &State| -> i32 {
+        g.board
+            .positions
+            .iter()
+            .map(|p| corpus_seeds(&g, s, &p.name))
+            .sum()
+    };
+    let mut later_rounds = 0;
+    for seed in 1..=5 {
+        let mut rng = dagaz::engine::playout::game_rng(seed, 0);
+        let mut s = e.initial();
+        let mut dead_seen = false;
+        for _ in 0..3_000 {
+            let moves = e.legal_moves(&s).unwrap();
+            if e.outcome(&s, &moves, &[]).unwrap().is_some() {
+                break;
+            }
+            s = e.apply(
+                &s,
+                &moves[dagaz::engine::playout::below(&mut rng, moves.len())],
+            );
+            assert_eq!(total(&s), 128, "seed {seed}, ply {}", s.ply());
+            dead_seen |= s.cells().iter().any(|c| c.is_some_and(|x| x.kind == dead));
+        }
+        later_rounds += dead_seen as u32;
+    }
+    assert!(
+        later_rounds > 0,
+        "no random game reached a round with dead pits"
+    );
 }
 
 /// Every test of this file once more with the general path forced (`DAGAZ_GENERAL_PATH=1`).

@@ -19,7 +19,7 @@ use crate::compile::sow::GrandSlam;
 use crate::compile::Module;
 use crate::compile::{AttrId, Dir, Game, Instr, MoveType, PieceType, Player, Pos};
 use crate::engine::gen::apply_part;
-use crate::engine::gen::sow::{count_actions, counts, lap, sow, Rules};
+use crate::engine::gen::sow::{count_actions, counts, lap, pile, sow, Rules};
 use crate::engine::moves::Action;
 use crate::engine::Hooks;
 use crate::engine::{EngineError, Move, Outcome, Part, State};
@@ -177,6 +177,11 @@ fn row(game: &Game, counts: &[i32], player: Player) -> i32 {
         .filter(|&i| is_home(game, player, Pos(i as u16)))
         .map(|i| counts[i])
         .sum()
+}
+
+/// Whether either player's row is empty.
+fn round_over(game: &Game, counts: &[i32]) -> bool {
+    (0..2).any(|p| row(game, counts, Player(p)) == 0)
 }
 
 /// The outcome for two totals: the player with more wins.
@@ -740,6 +745,12 @@ pub struct DakonLike {
     /// More than half of the seeds in a store wins (Dakon's `WIN_CNT` 49 of 98; Ohvalhu's 128 of 128 can
     /// never be passed, so only an empty row ends it).
     half_wins: bool,
+    /// Rounds (Ohvalhu, Dagaz's `Dagaz.Model.continue`): when a row is empty, each player gathers its own
+    /// row and store and fills its pits again, `seeds` a pit, from the pit nearest its store back; pits it
+    /// cannot fill hold a `Dead` piece and are passed over; what is left stays in its store. The player with
+    /// fewer seeds (South on a tie) starts the next round. The game ends when a player has fewer seeds than a
+    /// pit takes, the round's totals deciding.
+    rounds: bool,
     covers: &'static [&'static str],
 }
 
@@ -757,6 +768,7 @@ pub static DAKON: DakonLike = DakonLike {
     mikul: true,
     again: false,
     half_wins: true,
+    rounds: false,
     covers: &[
         "no-end-condition",
         "dakon-extension",
@@ -769,18 +781,19 @@ pub static DAKON: DakonLike = DakonLike {
 /// `ohvalhu`: Dagaz's Ohvalhu (`ohvalhu-extension`, `dakon-restrictions` "extended", `dakon-goal`,
 /// `mancala-setup` 8): eight pits a side, eight seeds each; relay sowing, skipping pits that hold a `Dead`
 /// piece; a last seed in the own store sows again; a last seed in an empty own pit takes itself and the
-/// opposite pit's seeds; the round ends when a row is empty, each keeping its own row, the totals deciding.
-/// One round: the page's next round (`Dagaz.Model.continue`, whose short player gets dead pits) is not
-/// played.
+/// opposite pit's seeds; a round ends when a row is empty, each keeping its own row; then the next round
+/// (see `rounds`), until a player cannot fill a pit, the last round's totals deciding.
 pub static OHVALHU: DakonLike = DakonLike {
     name: "ohvalhu",
     description:
-        "Ohvalhu for Dagaz's file: 8 seeds, relay sowing, sowing again, capture opposite, one round",
+        "Ohvalhu for Dagaz's file: 8 seeds, relay sowing, sowing again, capture opposite, \
+                  rounds until a player cannot fill a pit (its unfilled pits dead)",
     seeds: 8,
     takes_own: true,
     mikul: false,
     again: true,
     half_wins: false,
+    rounds: true,
     covers: &[
         "no-end-condition",
         "ohvalhu-extension",
@@ -857,6 +870,56 @@ impl DakonLike {
         Some(last)
     }
 
+    /// The actions that set up the next round after a turn that emptied a row, with `c` the counts it left
+    /// (see `rounds`); none when a player cannot fill a pit, which ends the game.
+    fn next_round(&self, game: &Game, t: &Track, c: &[i32], dir: Dir, out: &mut Vec<Action>) {
+        let (Some(seed), Some(dead)) = (game.piece_type("Seed"), game.piece_type("Dead")) else {
+            return;
+        };
+        let per = self.seeds as i32;
+        let total = |p: Player| store(game, p).map_or(0, |s| c[s.idx()]) + row(game, c, p);
+        let totals = [total(Player(0)), total(Player(1))];
+        if totals.iter().any(|&x| x < per) {
+            return;
+        }
+        for (i, &x) in totals.iter().enumerate() {
+            let p = Player(i as u8);
+            let Some(st) = store(game, p) else { return };
+            // The player's pits in its sowing order, starting after its store: the last ones are nearest it.
+            let Some(path) = lap(&game.board, p, st, dir, None, true) else {
+                return;
+            };
+            let pits: Vec<Pos> = path.into_iter().filter(|&q| is_home(game, p, q)).collect();
+            let filled = ((x / per) as usize).min(pits.len());
+            for (j, &at) in pits.iter().enumerate() {
+                let piece = if j >= pits.len() - filled {
+                    pile(game, seed, p, t.k, per as i8)
+                } else {
+                    pile(game, dead, p, t.k, 0)
+                };
+                out.push(Action::Place {
+                    at,
+                    piece,
+                    reserve: false,
+                });
+            }
+            let left = (x - per * filled as i32).clamp(0, 127) as i8;
+            out.push(Action::Place {
+                at: st,
+                piece: pile(game, seed, p, t.k, left),
+                reserve: false,
+            });
+        }
+        let starter = if totals[1] < totals[0] {
+            Player(1)
+        } else {
+            Player(0)
+        };
+        if starter == t.player {
+            out.push(Action::ExtraTurn);
+        }
+    }
+
     /// Every move from `state`: a sowing and its relays, each sowing a part; with `again`, a move whose
     /// last seed falls in the store gives the mover another ply.
     #[allow(clippy::too_many_arguments)]
@@ -903,7 +966,11 @@ impl DakonLike {
                     seen,
                     out,
                 );
-            } else if in_store && self.again && row(game, &c, t.player) > 0 {
+            } else if in_store
+                && self.again
+                && row(game, &c, t.player) > 0
+                && !(self.rounds && round_over(game, &c))
+            {
                 // Sowing again is a ply of its own (Dagaz: the opponent passes), as a whole turn of
                 // chained choices would be too many moves to list.
                 if let Some(last) = prefix.last_mut() {
@@ -912,10 +979,14 @@ impl DakonLike {
                 out.push(Move {
                     parts: prefix.clone(),
                 });
-            } else if seen.insert((first, c)) {
-                out.push(Move {
-                    parts: prefix.clone(),
-                });
+            } else if seen.insert((first, c.clone())) {
+                let mut parts = prefix.clone();
+                if self.rounds && round_over(game, &c) {
+                    if let Some(last) = parts.last_mut() {
+                        self.next_round(game, t, &c, dir, &mut last.actions);
+                    }
+                }
+                out.push(Move { parts });
             }
             prefix.pop();
         }
