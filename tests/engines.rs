@@ -222,14 +222,87 @@ fn stockfish_at_20000_nodes_beats_stockfish_at_500() {
     std::fs::remove_dir_all(d).ok();
 }
 
+/// The games of a `games.sgf`: each game's `KM`, `RE` and moves as GTP `play` commands (`play B D4`, `play W
+/// pass`), the SGF's points turned into GTP vertices (columns A to T without I; rows from the bottom).
+fn sgf_games(text: &str, size: usize) -> Vec<(String, String, Vec<String>)> {
+    let prop = |g: &str, k: &str| -> String {
+        let at = g.find(&format!("{k}[")).map(|i| i + k.len() + 1);
+        at.map_or(String::new(), |i| {
+            g[i..i + g[i..].find(']').unwrap()].to_string()
+        })
+    };
+    text.split("(;")
+        .skip(1)
+        .map(|g| {
+            // The move nodes `;B[cd]`, `;W[]` (the header's GC may hold a `;` of its own).
+            let starts: Vec<usize> = (0..g.len())
+                .filter(|&i| g[i..].starts_with(";B[") || g[i..].starts_with(";W["))
+                .collect();
+            let moves = starts
+                .iter()
+                .map(|&i| {
+                    let node = &g[i + 1..];
+                    let colour = &node[..1];
+                    let point = &node[2..node.find(']').unwrap()];
+                    let vertex = if point.is_empty() {
+                        "pass".to_string()
+                    } else {
+                        let b = point.as_bytes();
+                        let col = (b[0] - b'a') as usize;
+                        let row = (b[1] - b'a') as usize;
+                        let letter = b"ABCDEFGHJKLMNOPQRSTUVWXYZ"[col] as char;
+                        format!("{letter}{}", size - row)
+                    };
+                    format!("play {colour} {vertex}")
+                })
+                .collect();
+            (prop(g, "KM"), prop(g, "RE"), moves)
+        })
+        .collect()
+}
+
+/// GNU Go's answers to `commands` (one process, the commands in a row): the text of each `=` response.
+fn gtp_answers(program: &str, args: &[&str], commands: &[String]) -> Vec<String> {
+    use std::io::Write;
+    let mut child = Command::new(program)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut input = commands.join("\n");
+    input.push_str("\nquit\n");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout).to_string();
+    let answers: Vec<String> = text
+        .split("\n\n")
+        .map(|r| r.trim().to_string())
+        .filter(|r| !r.is_empty())
+        .collect();
+    for (c, a) in commands.iter().zip(&answers) {
+        assert!(a.starts_with('='), "GNU Go refused `{c}`: {a}");
+    }
+    answers
+}
+
 #[test]
 fn gnugo_against_mcts_on_go_9x9_plays_only_legal_moves() {
     let Some(gg) = engine("gnugo") else {
         return;
     };
     let d = scratch("gnugo");
-    // games/go-9x9.zrf scores with a komi of 7.5 (2 x Black > 2 x White + 15): GNU Go is told the same.
-    let gnugo = format!("gtp:command={gg} --mode gtp --level 1,komi=7.5,name=gnugo1");
+    // games/go-9x9.zrf scores by area (stones plus the empty points only one colour reaches, the Chinese rules'
+    // count) with a komi of 7.5 (2 x Black > 2 x White + 15): GNU Go is told the same, and plays on until the
+    // dead stones are taken off (`--capture-all-dead`), so that counting every stone as alive is the count.
+    let gnugo = format!(
+        "gtp:command={gg} --mode gtp --level 1 --chinese-rules --capture-all-dead,komi=7.5,name=gnugo1"
+    );
     let games = tournament(
         &d,
         &[
@@ -251,6 +324,36 @@ fn gnugo_against_mcts_on_go_9x9_plays_only_legal_moves() {
         );
     }
     wdl("GNU Go level 1 vs MCTS, Go 9x9", &games, "gnugo1", "mcts50");
+    // The SGF: komi and result with the margin; GNU Go, given each game's moves, scores it the same.
+    let sgf = std::fs::read_to_string(d.join("games.sgf")).unwrap();
+    let read = sgf_games(&sgf, 9);
+    assert_eq!(read.len(), games.len());
+    for ((km, re, moves), g) in read.iter().zip(&games) {
+        assert_eq!(km, "7.5", "{sgf}");
+        let black = &g[0]; // bot_1 plays Black, the first player
+        let winner = if g[2] == *black { "B+" } else { "W+" };
+        assert!(re.starts_with(winner), "RE[{re}] for {g:?}");
+        let margin: f64 = re[2..]
+            .parse()
+            .unwrap_or_else(|_| panic!("RE[{re}] has no margin"));
+        assert!(margin.fract() == 0.5, "RE[{re}]");
+        let mut commands: Vec<String> = ["boardsize 9", "clear_board", "komi 7.5"]
+            .iter()
+            .map(|c| c.to_string())
+            .collect();
+        commands.extend(moves.iter().cloned());
+        commands.push("final_score".into());
+        let answers = gtp_answers(&gg, &["--mode", "gtp", "--chinese-rules"], &commands);
+        let score = answers[commands.len() - 1]
+            .trim_start_matches('=')
+            .trim()
+            .to_string();
+        eprintln!(
+            "GNU Go's final_score {score}, dagaz's RE[{re}] ({} moves)",
+            moves.len()
+        );
+        assert_eq!(score, *re, "GNU Go's final_score against dagaz's result");
+    }
     std::fs::remove_dir_all(d).ok();
 }
 
