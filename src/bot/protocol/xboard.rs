@@ -107,7 +107,7 @@ impl XboardConfig {
         if self.depth == Some(0) || self.movetime == Some(0) {
             return Err("`depth` and `movetime` must be at least 1".into());
         }
-        if let Some(m) = self.movetime.filter(|m| m % 1000 != 0) {
+        if let Some(m) = self.movetime.filter(|m| !m.is_multiple_of(1000)) {
             return Err(format!(
                 "`movetime` ({m} ms) must be a whole number of seconds: CECP's `st` counts seconds"
             ));
@@ -421,7 +421,7 @@ pub fn reply(line: &str) -> Reply {
 /// A CECP time: whole minutes (`5`), or minutes and seconds (`0:30`).
 fn level_base(ms: u64) -> String {
     let s = ms / 1000;
-    if s % 60 == 0 {
+    if s.is_multiple_of(60) {
         format!("{}", s / 60)
     } else {
         format!("{}:{:02}", s / 60, s % 60)
@@ -435,7 +435,7 @@ pub fn level(c: &ClockView) -> Option<String> {
         return Some(format!("st {}", st.div_ceil(1000).max(1)));
     }
     let tc = c.tc?;
-    let inc = if tc.inc_ms % 1000 == 0 {
+    let inc = if tc.inc_ms.is_multiple_of(1000) {
         (tc.inc_ms / 1000).to_string()
     } else {
         format!("{}", tc.inc_ms as f64 / 1000.0)
