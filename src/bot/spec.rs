@@ -18,6 +18,7 @@ use super::external::{ExternalBot, ExternalConfig};
 use super::mcts::{MctsBot, MctsConfig};
 use super::protocol::gtp::{GtpBot, GtpConfig};
 use super::protocol::uci::{UciBot, UciConfig};
+use super::protocol::xboard::{XboardBot, XboardConfig};
 use super::random::RandomBot;
 use super::Bot;
 use serde::{Deserialize, Serialize};
@@ -42,11 +43,12 @@ pub enum BotSpec {
     Usi(UciConfig),
     Ucci(UciConfig),
     Gtp(GtpConfig),
+    Xboard(XboardConfig),
     Auto(AutoConfig),
 }
 
 /// The kinds, as written in presets and inline specs.
-pub const KINDS: [&str; 9] = [
+pub const KINDS: [&str; 10] = [
     "random",
     "alphabeta",
     "mcts",
@@ -55,6 +57,7 @@ pub const KINDS: [&str; 9] = [
     "usi",
     "ucci",
     "gtp",
+    "xboard",
     "auto",
 ];
 
@@ -307,6 +310,7 @@ impl BotSpec {
             BotSpec::External(c) => &mut c.name,
             BotSpec::Uci(c) | BotSpec::Usi(c) | BotSpec::Ucci(c) => &mut c.name,
             BotSpec::Gtp(c) => &mut c.name,
+            BotSpec::Xboard(c) => &mut c.name,
             BotSpec::Auto(c) => &mut c.name,
         }
     }
@@ -355,6 +359,7 @@ impl BotSpec {
             BotSpec::External(c) => k(&c.tc, &c.st, &c.timemargin),
             BotSpec::Uci(c) | BotSpec::Usi(c) | BotSpec::Ucci(c) => k(&c.tc, &c.st, &c.timemargin),
             BotSpec::Gtp(c) => k(&c.tc, &c.st, &c.timemargin),
+            BotSpec::Xboard(c) => k(&c.tc, &c.st, &c.timemargin),
             BotSpec::Auto(c) => k(&c.tc, &c.st, &c.timemargin),
         }
     }
@@ -373,6 +378,7 @@ impl BotSpec {
             BotSpec::External(c) => &c.name,
             BotSpec::Uci(c) | BotSpec::Usi(c) | BotSpec::Ucci(c) => &c.name,
             BotSpec::Gtp(c) => &c.name,
+            BotSpec::Xboard(c) => &c.name,
             BotSpec::Auto(c) => &c.name,
         };
         n.clone().unwrap_or_else(|| self.kind().to_string())
@@ -388,6 +394,7 @@ impl BotSpec {
             BotSpec::Usi(_) => "usi",
             BotSpec::Ucci(_) => "ucci",
             BotSpec::Gtp(_) => "gtp",
+            BotSpec::Xboard(_) => "xboard",
             BotSpec::Auto(_) => "auto",
         }
     }
@@ -456,6 +463,7 @@ impl BotSpec {
             }
             BotSpec::Uci(c) | BotSpec::Usi(c) | BotSpec::Ucci(c) => c.validate(),
             BotSpec::Gtp(c) => c.validate(),
+            BotSpec::Xboard(c) => c.validate(),
             BotSpec::Auto(c) => {
                 bad(c.iterations >= 1, "`iterations` must be at least 1")?;
                 bad((1..=64).contains(&c.depth), "`depth` must be from 1 to 64")?;
@@ -476,6 +484,9 @@ impl BotSpec {
             BotSpec::Uci(c) | BotSpec::Usi(c) | BotSpec::Ucci(c) if !on_clock => c
                 .check_limits()
                 .map_err(|e| format!("bot `{}`: {e}, or a clock (`tc`, `st`)", self.name())),
+            BotSpec::Xboard(c) if !on_clock => c
+                .check_limits()
+                .map_err(|e| format!("bot `{}`: {e}, or a clock (`tc`, `st`)", self.name())),
             _ => Ok(()),
         }
     }
@@ -493,6 +504,7 @@ impl BotSpec {
             BotSpec::Usi(c) => Box::new(UciBot::usi(name, c.clone())?),
             BotSpec::Ucci(c) => Box::new(UciBot::ucci(name, c.clone())?),
             BotSpec::Gtp(c) => Box::new(GtpBot::new(name, c.clone())?),
+            BotSpec::Xboard(c) => Box::new(XboardBot::new(name, c.clone())?),
             BotSpec::Auto(c) => Box::new(AutoBot::new(name, c.clone())),
         })
     }
@@ -507,6 +519,7 @@ impl BotSpec {
             BotSpec::Usi(_) => ShogiNotation::of(game).map(|_| ()),
             BotSpec::Ucci(_) => ChessNotation::of(game).map(|_| ()),
             BotSpec::Gtp(_) => GoNotation::of(game).map(|_| ()),
+            BotSpec::Xboard(_) => super::protocol::xboard::Notation::of(game).map(|_| ()),
             _ => Ok(()),
         };
         r.map_err(|e| format!("bot `{}` ({}) cannot play: {e}", self.name(), self.kind()))

@@ -170,7 +170,7 @@ pub fn bots(dirs: &[PathBuf]) {
         presets.len()
     );
     println!(
-        "Kinds: {}; `uci`, `usi`, `ucci` and `gtp` run real engines over their protocols (README, \"Real engines\"); any bot takes a clock (`tc`, `st`, `timemargin`).",
+        "Kinds: {}; `uci`, `usi`, `ucci`, `xboard` and `gtp` run real engines over their protocols (README, \"Real engines\"); any bot takes a clock (`tc`, `st`, `timemargin`).",
         crate::bot::spec::KINDS.join(", ")
     );
 }

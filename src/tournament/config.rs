@@ -527,7 +527,8 @@ impl BotEntry {
             | BotSpec::Uci(_)
             | BotSpec::Usi(_)
             | BotSpec::Ucci(_)
-            | BotSpec::Gtp(_) => false,
+            | BotSpec::Gtp(_)
+            | BotSpec::Xboard(_) => false,
             BotSpec::Auto(c) => c.time_ms.is_none(),
         };
         let own_ms = match &spec {
@@ -538,6 +539,7 @@ impl BotEntry {
             BotSpec::External(c) => Some(c.time_ms + c.startup_ms),
             BotSpec::Uci(c) | BotSpec::Usi(c) | BotSpec::Ucci(c) => Some(c.time_ms + c.startup_ms),
             BotSpec::Gtp(c) => Some(c.time_ms + c.startup_ms),
+            BotSpec::Xboard(c) => Some(c.time_ms + c.startup_ms + c.protover_ms),
             BotSpec::Auto(c) => c.time_ms,
         };
         BotEntry {

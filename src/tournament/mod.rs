@@ -37,6 +37,7 @@ pub mod adjudicate;
 pub mod clock;
 pub mod config;
 pub mod html;
+pub mod komi;
 pub mod merge;
 pub mod openings;
 mod progress;

@@ -474,24 +474,8 @@ pub fn go_board(game: &Game) -> Option<GoBoard> {
 fn sgf_game(engine: &Engine, board: &GoBoard, g: &GameRecord, date: &str) -> String {
     let game = engine.game;
     let esc = |v: &str| v.replace('\\', "\\\\").replace(']', "\\]");
-    let result = match g.results.as_slice() {
-        [b, w] if b > w => "B+".to_string(),
-        [b, w] if w > b => "W+".to_string(),
-        [_, _] => "0".to_string(),
-        _ => "?".to_string(),
-    };
-    let mut out = format!(
-        "(;GM[1]FF[4]CA[UTF-8]AP[dagaz]SZ[{}]GN[{} game {}]DT[{}]PB[{}]PW[{}]RE[{}]GC[{}]",
-        board.size,
-        esc(&g.variant),
-        g.game_id,
-        date.replace('.', "-"),
-        esc(g.bots.first().map_or("", |b| b.as_str())),
-        esc(g.bots.get(1).map_or("", |b| b.as_str())),
-        result,
-        esc(&format!("end: {}; seed {}", g.end_name, g.seed))
-    );
     // Replayed to find each move's point: a drop's notation names its position, a pass has none.
+    let mut nodes = String::new();
     let mut s = engine.initial();
     for m in &g.moves {
         let Ok(legal) = engine.legal_moves(&s) else {
@@ -510,9 +494,42 @@ fn sgf_game(engine: &Engine, board: &GoBoard, g: &GameRecord, date: &str) -> Str
             .map_or(String::new(), |(c, r)| {
                 format!("{}{}", (b'a' + c as u8) as char, (b'a' + r as u8) as char)
             });
-        out.push_str(&format!(";{color}[{point}]"));
+        nodes.push_str(&format!(";{color}[{point}]"));
         s = engine.apply(&s, &legal[i]);
     }
+    // The komi where the end conditions state one (`KM`), and the result with its margin when the game was
+    // scored (`B+3.5`), else how it ended: `R` resignation, `T` time, `F` forfeit (a bot error).
+    let komi = super::komi::komi(game);
+    let how = match g.end_type.as_str() {
+        "resign" | "adjudicated-resign" => "R".to_string(),
+        "time-forfeit" => "T".to_string(),
+        "bot-error" => "F".to_string(),
+        _ => match komi {
+            Some(k) if g.end_name == "area" => {
+                format!("{}", super::komi::margin(game, &s, k).abs())
+            }
+            _ => String::new(),
+        },
+    };
+    let result = match g.results.as_slice() {
+        [b, w] if b > w => format!("B+{how}"),
+        [b, w] if w > b => format!("W+{how}"),
+        [_, _] => "0".to_string(),
+        _ => "?".to_string(),
+    };
+    let km = komi.map_or(String::new(), |k| format!("KM[{k}]"));
+    let mut out = format!(
+        "(;GM[1]FF[4]CA[UTF-8]AP[dagaz]SZ[{}]{km}GN[{} game {}]DT[{}]PB[{}]PW[{}]RE[{}]GC[{}]",
+        board.size,
+        esc(&g.variant),
+        g.game_id,
+        date.replace('.', "-"),
+        esc(g.bots.first().map_or("", |b| b.as_str())),
+        esc(g.bots.get(1).map_or("", |b| b.as_str())),
+        result,
+        esc(&format!("end: {}; seed {}", g.end_name, g.seed))
+    );
+    out.push_str(&nodes);
     out.push_str(")\n");
     out
 }

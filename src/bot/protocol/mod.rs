@@ -1,5 +1,5 @@
-//! Real engines as players, over their own protocols: [`uci`] (Stockfish, Fairy-Stockfish) and [`gtp`] (GNU Go,
-//! Pachi, KataGo). Each adapter starts the engine's process with the machinery of the external bot
+//! Real engines as players, over their own protocols: [`uci`] (Stockfish, Fairy-Stockfish), [`xboard`] (CECP:
+//! GNU Shogi, XBoard engines) and [`gtp`] (GNU Go, Pachi, KataGo). Each adapter starts the engine's process with the machinery of the external bot
 //! (`super::external`: a process group of its own, a capped line reader, kills that take the whole group),
 //! speaks the protocol, and matches the engine's move against dagaz's legal moves: it is never trusted.
 //!
@@ -17,6 +17,7 @@
 pub mod gtp;
 pub mod notation;
 pub mod uci;
+pub mod xboard;
 
 use super::external::{ExternalConfig, Process, MAX_ANSWER_BYTES};
 use super::BotError;
