@@ -248,6 +248,7 @@ pub static OWARE: OwareLike = OwareLike {
     no_full_capture: true,
     covers: &[
         "no-end-condition",
+        "seed-steps",
         "oware-extension",
         "dearth-extension",
         "mancala-setup",
@@ -269,6 +270,7 @@ pub static ALEMUNGULA: OwareLike = OwareLike {
     no_full_capture: false,
     covers: &[
         "no-end-condition",
+        "seed-steps",
         "alemungula-extension",
         "dearth-extension",
         "mancala-setup",
@@ -474,6 +476,7 @@ impl Module for Kalah {
     fn covers(&self) -> &[&str] {
         &[
             "no-end-condition",
+            "seed-steps",
             "dakon-extension",
             "dakon-goal",
             "dakon-restrictions",
@@ -557,6 +560,7 @@ impl Module for MiniMancala {
     fn covers(&self) -> &[&str] {
         &[
             "no-end-condition",
+            "seed-steps",
             "mini-mancala-extension",
             "mancala-setup",
         ]
@@ -641,6 +645,7 @@ impl Module for Bakuk {
     fn covers(&self) -> &[&str] {
         &[
             "no-end-condition",
+            "seed-steps",
             "bakuk-extension",
             "mancala-setup",
             "mancala-goal",
@@ -759,6 +764,7 @@ pub static DAKON: DakonLike = DakonLike {
     half_wins: true,
     covers: &[
         "no-end-condition",
+        "seed-steps",
         "dakon-extension",
         "dakon-goal",
         "dakon-restrictions",
@@ -783,6 +789,7 @@ pub static OHVALHU: DakonLike = DakonLike {
     half_wins: false,
     covers: &[
         "no-end-condition",
+        "seed-steps",
         "ohvalhu-extension",
         "dakon-goal",
         "dakon-restrictions",
