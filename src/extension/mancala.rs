@@ -28,7 +28,7 @@ use crate::engine::{EngineError, Move, Outcome, Part, State};
 const SEEDS: &str = "seeds";
 
 /// Declares `seeds` as an integer attribute, unless the game has it.
-fn declare_seeds(game: &mut Game) -> Result<(), String> {
+pub(super) fn declare_seeds(game: &mut Game) -> Result<(), String> {
     if field(game).is_some() {
         return Ok(());
     }
@@ -50,7 +50,7 @@ fn declare_seeds(game: &mut Game) -> Result<(), String> {
 }
 
 /// The integer field of `seeds`.
-fn field(game: &Game) -> Option<u8> {
+pub(super) fn field(game: &Game) -> Option<u8> {
     game.int_attributes
         .iter()
         .position(|a| game.attributes[a.idx()].eq_ignore_ascii_case(SEEDS))
@@ -149,7 +149,7 @@ fn sowings(game: &Game, player: Player, moves: &[Move]) -> Vec<(Pos, Dir, Option
 }
 
 /// The part that turns `state`'s counts into `after`, sowing from `origin`.
-fn part(
+pub(super) fn part(
     game: &Game,
     state: &State,
     k: u8,
