@@ -433,9 +433,11 @@ impl<'g> Engine<'g> {
         self.game.turn_order.entries[s.turn].player
     }
 
-    /// Whether the player to move is a random (`?`) player: its move is a chance event.
+    /// Whether the move of `s` is a chance event: the player to move is a random (`?`) player, or a module
+    /// says the state is a throw ([`Hooks::chance`]).
     pub fn is_chance(&self, s: &State) -> bool {
         self.game.players[self.to_move(s).idx()].random
+            || (!self.hooks.is_empty() && self.hooks.iter().any(|h| h.chance(self.game, s)))
     }
 
     /// The legal moves of `s`: the rules' own, then the extension modules' (`crate::extension`), then ko and
