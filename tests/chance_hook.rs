@@ -25,7 +25,7 @@ struct AThrows;
 
 impl Hooks for AThrows {
     fn chance(&self, _: &Game, s: &State) -> bool {
-        s.ply() % 2 == 0
+        s.ply().is_multiple_of(2)
     }
 }
 
