@@ -453,6 +453,7 @@ impl<'g> Engine<'g> {
 
     /// The legal moves into a reusable move buffer, the same moves in the same order as
     /// [`Engine::legal_moves`]; only for games where [`Engine::flat`] holds (otherwise an error).
+    #[inline]
     pub fn legal_into(&self, s: &State, out: &mut MoveList) -> Result<(), EngineError> {
         if !self.flat {
             return Err(EngineError::NotServed {
@@ -548,6 +549,7 @@ impl<'g> Engine<'g> {
     }
 
     /// Plays move `i` of a move buffer on the state in place (no undo).
+    #[inline]
     pub fn play_listed(&self, s: &mut State, moves: &MoveList, i: usize) {
         // The moves a draughts plan lists, played natively (the same state after them).
         if let Some(plan) = &self.draughts {
