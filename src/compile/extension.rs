@@ -123,7 +123,10 @@ pub fn is_covered(game: &Game, rule: &MissingRule) -> bool {
             (!name.is_empty() && c == name)
                 || (matches!(
                     rule.kind,
-                    MissingKind::NoEndCondition | MissingKind::StackedSetup
+                    MissingKind::NoEndCondition
+                        | MissingKind::StackedSetup
+                        | MissingKind::MoverDice
+                        | MissingKind::SeedSteps
                 ) && c == kind)
         })
     })

@@ -73,6 +73,12 @@ pub enum MissingKind {
     NoEndCondition,
     /// Several pieces set up on one position in a game without `(stacks)`: only the last one stays.
     StackedSetup,
+    /// Dice that the player to move drops itself, in a game without a random player: it would choose its own
+    /// throw (`compile/outside.rs`). `name` is the dice zone, `value` the die's piece.
+    MoverDice,
+    /// A `Seed` moved one pit, in a game that sows nowhere: the sowing is outside the file
+    /// (`compile/outside.rs`). `name` is the piece.
+    SeedSteps,
 }
 
 impl MissingKind {
@@ -86,6 +92,8 @@ impl MissingKind {
             MissingKind::TopLevelForm => "top-level-form",
             MissingKind::NoEndCondition => "no-end-condition",
             MissingKind::StackedSetup => "stacked-setup",
+            MissingKind::MoverDice => "mover-dice",
+            MissingKind::SeedSteps => "seed-steps",
         }
     }
 
@@ -98,6 +106,8 @@ impl MissingKind {
             MissingKind::TopLevelForm => "top-level form",
             MissingKind::NoEndCondition => "no end condition",
             MissingKind::StackedSetup => "several pieces set up on position",
+            MissingKind::MoverDice => "dice dropped by the player to move into zone",
+            MissingKind::SeedSteps => "sowing, for the one-pit steps of piece",
         }
     }
 }
@@ -138,7 +148,7 @@ impl MissingRule {
 
     /// The same with the option's value: `option "ko" = situation`.
     pub fn what_with_value(&self) -> String {
-        if self.value.is_empty() {
+        if self.value.is_empty() || self.kind == MissingKind::MoverDice {
             self.what()
         } else {
             format!("{} = {}", self.what(), self.value)
@@ -154,6 +164,18 @@ impl MissingRule {
             MissingKind::StackedSetup => format!(
                 "several pieces are set up on position {} and the game does not declare `(stacks)`: only the \
                  last stays",
+                self.name
+            ),
+            MissingKind::MoverDice => format!(
+                "the dice are drops of the player to move (piece `{}` into zone `{}`), so that player would \
+                 choose its own throw: the file has no random (`?`) player, and the throw is left to code \
+                 outside it (a Dagaz script); no extension module that throws these dice is attached",
+                self.value, self.name
+            ),
+            MissingKind::SeedSteps => format!(
+                "piece `{}` moves one pit at a time and nothing in the file sows: the sowing, captures and end \
+                 of this mancala are left to code outside it (Dagaz scripts); no extension module that sows \
+                 for this file is attached",
                 self.name
             ),
             _ => format!("the engine does not apply {}", self.what()),

@@ -13,6 +13,7 @@ pub mod invariant;
 pub mod missing;
 pub mod numbers;
 pub mod ordering;
+pub mod outside;
 mod pieces;
 pub mod program;
 pub mod sow;
@@ -31,6 +32,11 @@ use crate::lang::{Diagnostic, GameSource, Node, NodeKind};
 use pieces::Declared;
 use program::{Names, ProgramCompiler};
 use rustc_hash::FxHashMap as HashMap;
+
+/// The hint of the warning that lists a missing rule.
+const MISSING_RULE_HINT: &str =
+    "the game is played without this rule; `playout` and `tournament` refuse it \
+                                 unless given --allow-missing-rules";
 
 /// Sections that concern only a screen or a reader: kept as metadata, never rules.
 const METADATA_SECTIONS: &[&str] = &[
@@ -572,10 +578,8 @@ impl Compiler<'_> {
         span: crate::lang::Span,
     ) {
         let rule = MissingRule::new(kind, name, value, span);
-        self.diags.push(Diagnostic::warning(span, rule.clause()).with_hint(
-            "the game is played without this rule; `playout` and `tournament` refuse it unless given \
-             --allow-missing-rules",
-        ));
+        self.diags
+            .push(Diagnostic::warning(span, rule.clause()).with_hint(MISSING_RULE_HINT));
         self.missing.push(rule);
     }
 
@@ -1132,6 +1136,15 @@ pub fn compile_with(
         attack: Default::default(),
     };
     sow::check_capacity(&game, c.diags);
+    // Rules left to code outside the file, seen from what it writes (`compile/outside.rs`).
+    for r in [outside::mover_dice(&game), outside::seed_steps(&game)]
+        .into_iter()
+        .flatten()
+    {
+        c.diags
+            .push(Diagnostic::warning(r.span, r.clause()).with_hint(MISSING_RULE_HINT));
+        game.missing_rules.push(r);
+    }
     // Cheap checks before attack searches (`compile/attack.rs`): the same moves, less work.
     for piece in &mut game.pieces {
         for prog in piece.moves.iter_mut().chain(piece.drops.iter_mut()) {

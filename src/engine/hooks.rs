@@ -45,6 +45,16 @@ pub trait Hooks: Send + Sync {
         None
     }
 
+    /// Whether the moves of `state` are chance: a throw that the player to move makes but does not choose
+    /// (Dagaz's race files, whose dice are drops of the player to move: the missing rule `mover-dice`). The
+    /// callers then treat the state as a random (`?`) player's ([`Engine::is_chance`](super::Engine::is_chance)):
+    /// a tournament picks one of the legal moves uniformly from the game's seeded stream instead of asking the
+    /// bot, and the bots search the state as a chance node. A module that answers it lists the throws as the
+    /// state's moves, one per outcome of equal chance (as `backgammon` lists 36 ordered pairs).
+    fn chance(&self, _game: &Game, _state: &State) -> bool {
+        false
+    }
+
     /// A hint for bots: the value of `state` for `player` (positive is good), or `None` to let the bot use
     /// its own evaluation.
     fn evaluate(&self, _game: &Game, _state: &State, _player: Player) -> Option<f64> {

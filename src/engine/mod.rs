@@ -433,9 +433,11 @@ impl<'g> Engine<'g> {
         self.game.turn_order.entries[s.turn].player
     }
 
-    /// Whether the player to move is a random (`?`) player: its move is a chance event.
+    /// Whether the move of `s` is a chance event: the player to move is a random (`?`) player, or a module
+    /// says the state is a throw ([`Hooks::chance`]).
     pub fn is_chance(&self, s: &State) -> bool {
         self.game.players[self.to_move(s).idx()].random
+            || (!self.hooks.is_empty() && self.hooks.iter().any(|h| h.chance(self.game, s)))
     }
 
     /// The legal moves of `s`: the rules' own, then the extension modules' (`crate::extension`), then ko and
@@ -451,6 +453,7 @@ impl<'g> Engine<'g> {
 
     /// The legal moves into a reusable move buffer, the same moves in the same order as
     /// [`Engine::legal_moves`]; only for games where [`Engine::flat`] holds (otherwise an error).
+    #[inline]
     pub fn legal_into(&self, s: &State, out: &mut MoveList) -> Result<(), EngineError> {
         if !self.flat {
             return Err(EngineError::NotServed {
@@ -546,6 +549,7 @@ impl<'g> Engine<'g> {
     }
 
     /// Plays move `i` of a move buffer on the state in place (no undo).
+    #[inline]
     pub fn play_listed(&self, s: &mut State, moves: &MoveList, i: usize) {
         // The moves a draughts plan lists, played natively (the same state after them).
         if let Some(plan) = &self.draughts {

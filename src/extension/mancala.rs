@@ -28,7 +28,7 @@ use crate::engine::{EngineError, Move, Outcome, Part, State};
 const SEEDS: &str = "seeds";
 
 /// Declares `seeds` as an integer attribute, unless the game has it.
-fn declare_seeds(game: &mut Game) -> Result<(), String> {
+pub(super) fn declare_seeds(game: &mut Game) -> Result<(), String> {
     if field(game).is_some() {
         return Ok(());
     }
@@ -50,7 +50,7 @@ fn declare_seeds(game: &mut Game) -> Result<(), String> {
 }
 
 /// The integer field of `seeds`.
-fn field(game: &Game) -> Option<u8> {
+pub(super) fn field(game: &Game) -> Option<u8> {
     game.int_attributes
         .iter()
         .position(|a| game.attributes[a.idx()].eq_ignore_ascii_case(SEEDS))
@@ -149,7 +149,7 @@ fn sowings(game: &Game, player: Player, moves: &[Move]) -> Vec<(Pos, Dir, Option
 }
 
 /// The part that turns `state`'s counts into `after`, sowing from `origin`.
-fn part(
+pub(super) fn part(
     game: &Game,
     state: &State,
     k: u8,
@@ -253,6 +253,7 @@ pub static OWARE: OwareLike = OwareLike {
     no_full_capture: true,
     covers: &[
         "no-end-condition",
+        "seed-steps",
         "oware-extension",
         "dearth-extension",
         "mancala-setup",
@@ -274,6 +275,7 @@ pub static ALEMUNGULA: OwareLike = OwareLike {
     no_full_capture: false,
     covers: &[
         "no-end-condition",
+        "seed-steps",
         "alemungula-extension",
         "dearth-extension",
         "mancala-setup",
@@ -479,6 +481,7 @@ impl Module for Kalah {
     fn covers(&self) -> &[&str] {
         &[
             "no-end-condition",
+            "seed-steps",
             "dakon-extension",
             "dakon-goal",
             "dakon-restrictions",
@@ -562,6 +565,7 @@ impl Module for MiniMancala {
     fn covers(&self) -> &[&str] {
         &[
             "no-end-condition",
+            "seed-steps",
             "mini-mancala-extension",
             "mancala-setup",
         ]
@@ -646,6 +650,7 @@ impl Module for Bakuk {
     fn covers(&self) -> &[&str] {
         &[
             "no-end-condition",
+            "seed-steps",
             "bakuk-extension",
             "mancala-setup",
             "mancala-goal",
@@ -771,6 +776,7 @@ pub static DAKON: DakonLike = DakonLike {
     rounds: false,
     covers: &[
         "no-end-condition",
+        "seed-steps",
         "dakon-extension",
         "dakon-goal",
         "dakon-restrictions",
@@ -796,6 +802,7 @@ pub static OHVALHU: DakonLike = DakonLike {
     rounds: true,
     covers: &[
         "no-end-condition",
+        "seed-steps",
         "ohvalhu-extension",
         "dakon-goal",
         "dakon-restrictions",

@@ -22,6 +22,7 @@ pub mod go;
 pub mod hex;
 pub mod mancala;
 pub mod stapeldammen;
+pub mod tchuka_ruma;
 
 use crate::compile::{Game, Module};
 use crate::engine::Hooks;
@@ -42,6 +43,7 @@ static MODULES: &[&dyn Extension] = &[
     &mancala::Bakuk,
     &mancala::DAKON,
     &mancala::OHVALHU,
+    &tchuka_ruma::TchukaRuma,
     &stapeldammen::Stapeldammen,
     &adiuh_checkers::AdiuhCheckers,
     &go::Go,

@@ -1013,7 +1013,9 @@ fn play_inner(job: &Job, live: &Mutex<Live>) -> Result<Option<()>, EngineError> 
         }
         let player = engine.to_move(&s).idx();
         let mut ply_time = None;
-        let index = match seat_of_player[player] {
+        // A random player's move, or a throw a module makes chance (`Hooks::chance`), is drawn, never asked.
+        let seat = seat_of_player[player].filter(|_| !engine.is_chance(&s));
+        let index = match seat {
             None => below(&mut chance_rng, moves.len()),
             Some(seat) => {
                 let view = clocks.view(seat);
@@ -1081,7 +1083,7 @@ fn play_inner(job: &Job, live: &Mutex<Live>) -> Result<Option<()>, EngineError> 
             }
         };
         push(live, &moves, index, false, ply_time);
-        if let (Some(seat), true) = (seat_of_player[player], adjudicator.is_active()) {
+        if let (Some(seat), true) = (seat, adjudicator.is_active()) {
             verdict = adjudicator.update(plies, seat, bots[seat].last_score());
         }
         history.push(s.key());
