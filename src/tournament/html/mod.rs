@@ -233,6 +233,12 @@ td.name, th.name { text-align: left; }
 .board .piece circle { stroke-width: 0.05; }
 .board .piece text { font-family: system-ui, Arial, sans-serif; font-weight: 700; text-anchor: middle;
   dominant-baseline: central; }
+.board .gridline { stroke: #3b2f1e; stroke-width: 0.035; stroke-linecap: square; }
+.board .star { fill: #3b2f1e; }
+.board .point { fill: transparent; }
+.board .piece.stone circle { stroke-width: 0.03; }
+.board .coords text { font: 600 0.32px system-ui, Arial, sans-serif; fill: #5b6472; text-anchor: middle;
+  dominant-baseline: central; }
 "#;
 
 /// The script that steps through the sample games: each `.sample` holds its frames as JSON; buttons, the
@@ -255,9 +261,10 @@ const SCRIPT: &str = r#"
     while (g.firstChild) g.removeChild(g.firstChild);
     d.frames[k].forEach(function (f) {
       var c = d.cells[f[0]], pl = d.players[f[1]] || d.players[0], pc = d.pieces[f[2]] || d.pieces[0];
-      var p = el("g", { "class": "piece", "data-cell": c[3] }, g);
+      var p = el("g", { "class": d.stones ? "piece stone" : "piece", "data-cell": c[3] }, g);
       el("title", {}, p).textContent = pl.name + " " + pc.name + " on " + c[3] + (f[3] > 1 ? " (" + f[3] + " high)" : "");
-      el("circle", { cx: c[0], cy: c[1], r: c[2] * 0.42, fill: pl.fill, stroke: pl.edge }, p);
+      el("circle", { cx: c[0], cy: c[1], r: c[2] * (d.stones ? 0.94 : 0.42), fill: pl.fill, stroke: pl.edge }, p);
+      if (d.stones) return;
       var label = pc.label + (f[3] > 1 ? f[3] : "");
       var size = c[2] * (label.length > 2 ? 0.36 : label.length > 1 ? 0.46 : 0.56);
       el("text", { x: c[0], y: c[1], "font-size": size, fill: pl.ink }, p).textContent = label;
