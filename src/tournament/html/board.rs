@@ -136,9 +136,11 @@ fn layout(game: &Game) -> Result<Layout, String> {
     let hi_y = rects.iter().map(|r| r[3]).fold(f64::NEG_INFINITY, f64::max);
     let files = coordinates(&cells, |c| c.0);
     let ranks = coordinates(&cells, |c| c.1);
-    let go = (tiles && go_like(game))
-        .then(|| full_grid(&cells, &rects))
-        .flatten();
+    let go = if tiles && go_like(game) {
+        full_grid(&cells, &rects)
+    } else {
+        None
+    };
     let pad = 0.2;
     // Room for the labels: ranks on the left, files below.
     let left = if ranks.is_empty() { pad } else { 0.6 };

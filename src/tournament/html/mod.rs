@@ -201,6 +201,9 @@ table { border-collapse: collapse; margin: 8px 0; font-size: 13.5px; font-varian
   main { padding: 10px 8px 32px; }
   section { padding: 12px 12px 14px; }
 }
+@media (max-width: 700px) {
+  nav { white-space: nowrap; overflow-x: auto; scrollbar-width: none; }
+}
 th, td { padding: 4px 10px; border-bottom: 1px solid var(--line); text-align: right; white-space: nowrap; }
 th { color: var(--muted); font-weight: 600; }
 td.name, th.name { text-align: left; }
