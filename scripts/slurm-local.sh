@@ -11,7 +11,26 @@
 # uses that cluster as it is; otherwise it writes a one-node configuration and removes it at the end. It stops
 # the daemons it started (and only those). Run from the repository root:
 #     sudo bash scripts/slurm-local.sh
+# `bash scripts/slurm-local.sh --compare SINGLE MERGED` runs only the comparison of two run folders (exit 1
+# when a file differs); tests/slurm_local.rs runs it and the rest with stand-ins for the Slurm commands.
 set -euo pipefail
+FAILED=0
+# The deterministic files of a run, compared with one process's run.
+compare() {
+    local single="$1" merged="$2"
+    for f in games.csv standings.csv end_conditions.csv pairwise.csv results_long.csv report.md report.html games.pgn; do
+        if cmp -s "$single/$f" "$merged/$f"; then
+            echo "$f: merged = single run"
+        else
+            echo "FAILED: $f differs between $single and $merged"
+            FAILED=1
+        fi
+    done
+}
+if [ "${1:-}" = "--compare" ]; then
+    compare "$2" "$3"
+    exit $FAILED
+fi
 cd "$(dirname "$0")/.."
 ROOT="$PWD"
 command -v sbatch >/dev/null || { apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q slurm-wlm munge; }
@@ -76,24 +95,14 @@ if ! pgrep -x munged >/dev/null; then
     su -s /bin/sh munge -c /usr/sbin/munged 2>/dev/null || /usr/sbin/munged --force
     STARTED+=(/run/munge/munged.pid)
 fi
-if ! pgrep -x slurmctld >/dev/null; then slurmctld; STARTED+=(/run/slurmctld.pid); fi
-if ! pgrep -x slurmd >/dev/null; then slurmd; STARTED+=(/run/slurmd.pid); fi
+# The daemons write their pids where the configuration in use says (a configuration in place may say
+# another place than the one this script writes).
+pid_file() { local f; f="$(sed -n "s/^$1=//p" "$CONF" | tail -1)"; echo "${f:-$2}"; }
+if ! pgrep -x slurmctld >/dev/null; then slurmctld; STARTED+=("$(pid_file SlurmctldPidFile /run/slurmctld.pid)"); fi
+if ! pgrep -x slurmd >/dev/null; then slurmd; STARTED+=("$(pid_file SlurmdPidFile /run/slurmd.pid)"); fi
 for _ in $(seq 60); do sinfo -h -o %T 2>/dev/null | grep -qE 'idle|mix|alloc' && break; sleep 1; done
 sinfo
 
-FAILED=0
-# The deterministic files of a run, compared with one process's run.
-compare() {
-    local single="$1" merged="$2"
-    for f in games.csv standings.csv end_conditions.csv pairwise.csv results_long.csv report.md report.html games.pgn; do
-        if cmp -s "$single/$f" "$merged/$f"; then
-            echo "$f: merged = single run"
-        else
-            echo "FAILED: $f differs between $single and $merged"
-            FAILED=1
-        fi
-    done
-}
 # Waits until a Slurm job (array) has left the queue.
 wait_job() { while squeue -h -j "$1" 2>/dev/null | grep -q .; do sleep 1; done; }
 rows() { [ -f "$1" ] && echo $(($(wc -l < "$1") - 1)) || echo 0; }

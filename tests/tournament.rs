@@ -2018,3 +2018,329 @@ document.getElementById("f").addEventListener("load", function () {
 });
 </script></body></html>
 "#;
+
+/// The layout probe of `report_html_renders_at_600_and_1400_px_in_chromium`: loads the page named after
+/// `?` in two frames, 600 and 1400 px wide, and reports per width, as JSON in `<pre id="result">`: the page's
+/// scroll width against its viewport; every element that reaches past the viewport's left or right edge
+/// and is not inside a box that scrolls or clips horizontally (a table scrolling inside its card is fine);
+/// every table wider than its section (the card); and every nav anchor whose target, scrolled to as the
+/// link does, starts under the sticky bar.
+const LAYOUT_PROBE: &str = r##"<!DOCTYPE html><html><body><pre id="result"></pre>
+<script>
+var page = location.search.slice(1), widths = [600, 1400], out = {}, left = widths.length;
+function describe(e) {
+  return e.tagName.toLowerCase() + (e.id ? "#" + e.id : "") +
+    (typeof e.className === "string" && e.className ? "." + e.className.split(" ").join(".") : "");
+}
+function check(w, f) {
+  var r = { width: w };
+  try {
+    var doc = f.contentDocument, win = f.contentWindow, vw = doc.documentElement.clientWidth;
+    r.viewport = vw;
+    r.scroll_width = doc.documentElement.scrollWidth;
+    var clipped = function (e) {
+      for (var a = e.parentElement; a && a !== doc.body; a = a.parentElement) {
+        var o = win.getComputedStyle(a).overflowX;
+        if (o === "auto" || o === "scroll" || o === "hidden") return true;
+      }
+      return false;
+    };
+    r.overflowing = [];
+    var all = doc.body.querySelectorAll("*");
+    for (var i = 0; i < all.length; i++) {
+      var e = all[i], b = e.getBoundingClientRect();
+      if (b.width === 0 && b.height === 0) continue;
+      if ((b.right > vw + 0.5 || b.left < -0.5) && !clipped(e)) {
+        r.overflowing.push(describe(e) + " [" + Math.round(b.left) + ", " + Math.round(b.right) + "]");
+      }
+    }
+    r.tables_wider_than_their_card = [];
+    var tables = doc.querySelectorAll("section table");
+    for (var i = 0; i < tables.length; i++) {
+      var t = tables[i], card = t.closest("section").getBoundingClientRect(), b = t.getBoundingClientRect();
+      if (b.right > card.right + 0.5) r.tables_wider_than_their_card.push(describe(t));
+    }
+    r.hidden_by_the_bar = [];
+    var nav = doc.querySelector("nav"), links = doc.querySelectorAll("nav a[href^='#']");
+    for (var i = 0; i < links.length; i++) {
+      var target = doc.getElementById(links[i].getAttribute("href").slice(1));
+      if (!target) { r.hidden_by_the_bar.push(links[i].getAttribute("href") + " (no target)"); continue; }
+      target.scrollIntoView();
+      var top = target.getBoundingClientRect().top, bottom = nav.getBoundingClientRect().bottom;
+      if (top < bottom - 0.5) r.hidden_by_the_bar.push(links[i].getAttribute("href") + " at " + top + " under " + bottom);
+    }
+  } catch (e) {
+    r.error = String(e);
+  }
+  out[w] = r;
+  if (--left === 0) document.getElementById("result").textContent = JSON.stringify(out);
+}
+widths.forEach(function (w) {
+  var f = document.createElement("iframe");
+  f.style.width = w + "px";
+  f.style.height = "700px";
+  f.style.border = "0";
+  f.addEventListener("load", function () { check(w, f); });
+  f.src = page;
+  document.body.appendChild(f);
+});
+</script></body></html>
+"##;
+
+/// What `LAYOUT_PROBE` found on `page` (a file in `dir`), per width; asserts Chromium logged nothing.
+fn layout_of(dir: &Path, page: &str) -> serde_json::Value {
+    std::fs::write(dir.join("layout-probe.html"), LAYOUT_PROBE).unwrap();
+    let (dom, console) = chromium(
+        &dir.join("profile-layout"),
+        &format!("file://{}?{page}", dir.join("layout-probe.html").display()),
+        &[
+            "--allow-file-access-from-files",
+            "--window-size=2100,900",
+            "--virtual-time-budget=5000",
+            "--dump-dom",
+        ],
+    );
+    assert!(console.is_empty(), "console messages: {console:#?}");
+    let json = &dom[dom.find("<pre id=\"result\">").expect("the probe's result") + 17..];
+    serde_json::from_str(&json[..json.find("</pre>").unwrap()].replace("&quot;", "\""))
+        .unwrap_or_else(|e| panic!("{e}: {json}"))
+}
+
+/// The faults `layout_of` reported at one width, as lines (empty: the page fits).
+fn layout_faults(seen: &serde_json::Value, width: u32) -> Vec<String> {
+    let r = &seen[width.to_string()];
+    let mut out = vec![];
+    if let Some(e) = r["error"].as_str() {
+        out.push(format!("probe error: {e}"));
+    }
+    if r["scroll_width"].as_f64() > r["viewport"].as_f64() {
+        out.push(format!(
+            "the page is {} px wide in a {} px viewport",
+            r["scroll_width"], r["viewport"]
+        ));
+    }
+    for k in [
+        "overflowing",
+        "tables_wider_than_their_card",
+        "hidden_by_the_bar",
+    ] {
+        for x in r[k].as_array().into_iter().flatten() {
+            out.push(format!("{k}: {}", x.as_str().unwrap_or_default()));
+        }
+    }
+    out
+}
+
+/// The page with the layout fixes of 5e662a1 taken out again (tables that scroll inside their card, anchors
+/// that clear the sticky bar, the narrow-screen paddings, sample cards that shrink): the report as it was
+/// before them, for the layout check to fail on.
+fn without_the_layout_fixes(page: &str) -> String {
+    let fixed = [
+        (
+            "font-variant-numeric: tabular-nums;\n  display: block; max-width: 100%; overflow-x: auto; }",
+            "font-variant-numeric: tabular-nums; }",
+        ),
+        ("[id] { scroll-margin-top: 52px; }\n", ""),
+        (
+            "@media (max-width: 700px) {\n  header, nav { padding-left: 12px; padding-right: 12px; }\n  main { padding: 10px 8px 32px; }\n  section { padding: 12px 12px 14px; }\n}\n",
+            "",
+        ),
+        ("minmax(min(480px, 100%), 1fr)", "minmax(480px, 1fr)"),
+    ];
+    let mut out = page.to_string();
+    for (now, before) in fixed {
+        assert!(out.contains(now), "the page no longer has {now:?}");
+        out = out.replacen(now, before, 1);
+    }
+    out
+}
+
+/// report.html at 600 and 1400 px in headless Chromium: nothing reaches past the viewport except inside a
+/// box that scrolls (tables scroll inside their cards), no table is wider than its card, every nav anchor
+/// lands below the sticky bar, and Chromium logs nothing. The check is shown to fail: on the same page with
+/// the layout fixes of 5e662a1 taken out, it finds the overflow at 600 px and the headings under the bar.
+/// A Go run's page (a Go board, passes) is checked the same way. Needs Chromium; run with
+/// `cargo test --release --test tournament -- --ignored report_html_renders_at`.
+#[test]
+#[ignore]
+fn report_html_renders_at_600_and_1400_px_in_chromium() {
+    let d = scratch("layout");
+    let out = d.join("run");
+    dagaz(&[
+        "tournament",
+        "--bots",
+        "alphabeta:depth=1,name=ab1",
+        "mcts:iterations=30,playout_plies=30,name=m30",
+        "random",
+        "--games",
+        "4",
+        "--seed",
+        "2",
+        "--quiet",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let seen = layout_of(&out, "report.html");
+    for w in [600, 1400] {
+        let faults = layout_faults(&seen, w);
+        assert!(faults.is_empty(), "at {w} px: {faults:#?}");
+    }
+    // The standings table is wider than a 600 px card: it scrolls inside it, rather than fitting by luck.
+    // The check fails on the page before the fixes: at 600 px something overflows and an anchor is hidden.
+    let page = read(&out.join("report.html"));
+    std::fs::write(out.join("before.html"), without_the_layout_fixes(&page)).unwrap();
+    let seen = layout_of(&out, "before.html");
+    let faults = layout_faults(&seen, 600);
+    assert!(
+        faults.iter().any(|f| f.starts_with("overflowing")),
+        "no overflow found on the page before the fixes: {faults:#?}"
+    );
+    assert!(
+        faults.iter().any(|f| f.starts_with("hidden_by_the_bar")),
+        "no heading found under the bar on the page before the fixes: {faults:#?}"
+    );
+    // A deliberately broken page: one wide element outside any scrolling box.
+    let broken = page.replacen(
+        "<main>",
+        "<main><div id=\"too-wide\" style=\"width:900px\">x</div>",
+        1,
+    );
+    std::fs::write(out.join("broken.html"), broken).unwrap();
+    let seen = layout_of(&out, "broken.html");
+    let faults = layout_faults(&seen, 600);
+    assert!(
+        faults.iter().any(|f| f.contains("div#too-wide")),
+        "{faults:#?}"
+    );
+    assert!(layout_faults(&seen, 1400).is_empty());
+
+    // Go 5x5 between random bots: a Go board, and the page fits too.
+    let go = d.join("go");
+    dagaz(&[
+        "tournament",
+        "games/go-9x9.zrf",
+        "--variant",
+        "2",
+        "--bots",
+        "random",
+        "random:name=r2",
+        "--games",
+        "2",
+        "--seed",
+        "3",
+        "--quiet",
+        "--out",
+        go.to_str().unwrap(),
+    ]);
+    let seen = layout_of(&go, "report.html");
+    for w in [600, 1400] {
+        let faults = layout_faults(&seen, w);
+        assert!(faults.is_empty(), "Go, at {w} px: {faults:#?}");
+    }
+    // After a pass, the caption says pass and nothing is marked; the stones are drawn.
+    let games = csv_rows(&go.join("games.csv"));
+    let moves: Vec<&str> = games[1].last().unwrap().split(';').collect();
+    let k = 1 + moves
+        .iter()
+        .position(|m| *m == "pass")
+        .expect("a pass in a random game of Go 5x5");
+    let url = format!(
+        "file://{}#sample-1-ply-{k}",
+        go.join("report.html").display()
+    );
+    let (dom, console) = chromium(&d.join("profile"), &url, &["--dump-dom"]);
+    assert!(console.is_empty(), "console messages: {console:#?}");
+    let start = dom.find("id=\"sample-1\"").unwrap();
+    let sample = &dom[start..];
+    let marks = &sample[sample
+        .find("<g class=\"lastmove\">")
+        .expect("the mark's group")..];
+    assert!(
+        marks.starts_with("<g class=\"lastmove\"></g>"),
+        "a mark after the pass: {}",
+        &marks[..200.min(marks.len())]
+    );
+    let now = &sample[sample.find("<div class=\"now\">").unwrap()..];
+    assert!(
+        now[..now.find("</div>").unwrap()].contains("<b>pass</b>"),
+        "{}",
+        &now[..200.min(now.len())]
+    );
+    assert!(sample.contains("class=\"gridline\"") && sample.contains("class=\"coords\""));
+    if k > 1 {
+        assert!(
+            sample.contains("<g class=\"piece stone\""),
+            "no stones drawn at ply {k}"
+        );
+    }
+}
+
+/// Two report.html faults of issue 21, fixed in 5e662a1, each failed by the page before it:
+/// * an Elo with an unbounded 95% interval (`-88.74 ± inf`: the interval's upper end is a score of 1) was
+///   drawn as a bar with two finite ends; it is a line with open ends (two arrowheads) and the point, and
+///   an infinite Elo is one arrowhead at its end of the axis: so the standings chart has one polygon per
+///   infinite Elo, two per unbounded interval, and a bar (rectangle) only for bounded intervals;
+/// * the sample titles counted from 0 (`Game 0`) while their anchors count from 1 (`#sample-1`): each
+///   title is `Sample N (game ID)`, N its anchor's number and ID its game's id in games.csv.
+#[test]
+fn report_html_draws_unbounded_intervals_open_and_numbers_samples_as_their_anchors() {
+    let d = scratch("html-inf");
+    let out = d.join("run");
+    dagaz(&[
+        "tournament",
+        "--bots",
+        "alphabeta:depth=1,name=ab1",
+        "mcts:iterations=30,playout_plies=30,name=m30",
+        "random",
+        "--games",
+        "4",
+        "--seed",
+        "2",
+        "--quiet",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let page = read(&out.join("report.html"));
+    let standings = csv_rows(&out.join("standings.csv"));
+    let col = |name: &str| standings[0].iter().position(|c| c == name).unwrap();
+    let (mut infinite, mut unbounded, mut bounded) = (0, 0, 0);
+    for row in &standings[1..] {
+        match (row[col("elo")].as_str(), row[col("elo_error95")].as_str()) {
+            ("inf" | "-inf", _) => infinite += 1,
+            (_, "inf") => unbounded += 1,
+            (e, _) if !e.is_empty() => bounded += 1,
+            _ => {}
+        }
+    }
+    assert!(
+        unbounded > 0,
+        "the run must have an Elo with an unbounded interval: {standings:?}"
+    );
+    let chart = element(&page, "figure", "standings-chart");
+    assert_eq!(
+        chart.matches("<polygon").count(),
+        infinite + 2 * unbounded,
+        "{chart}"
+    );
+    // The background, and one bar per bounded interval.
+    assert_eq!(chart.matches("<rect").count(), 1 + bounded, "{chart}");
+
+    let games = csv_rows(&out.join("games.csv"));
+    let mut n = 0;
+    for (i, part) in page
+        .split("<div class=\"sample\" id=\"sample-")
+        .enumerate()
+        .skip(1)
+    {
+        let number: usize = part[..part.find('"').unwrap()].parse().unwrap();
+        assert_eq!(number, i);
+        let h3 = &part[part.find("<h3>").unwrap() + 4..part.find("</h3>").unwrap()];
+        let id = h3
+            .strip_prefix(&format!("Sample {number} (game "))
+            .unwrap_or_else(|| panic!("sample {number} is titled {h3:?}"));
+        let id = &id[..id.find(')').unwrap()];
+        assert!(games[1..].iter().any(|g| g[0] == id), "no game {id}");
+        n += 1;
+    }
+    assert!(n >= 2, "{n} samples");
+}

@@ -367,7 +367,7 @@ pub fn merge(out: &Path, dirs: &[PathBuf], game: Option<&Path>) -> Result<RunOut
         games = files.finish_files(Some(sp))?;
     }
     let complete = stop.is_some() || games == sched.len();
-    let summary = conclude(&t, &files, sprt.map(|(s, _)| s), complete)?;
+    let summary = conclude(&t, &files, sprt.map(|(s, _)| s), complete, games)?;
     Ok(RunOutcome {
         out: out.to_path_buf(),
         seats,

@@ -297,7 +297,7 @@ pub fn run(t: &Tournament, opts: &RunOptions) -> Result<RunOutcome, String> {
     let stop_pair = stop.load(Ordering::SeqCst);
     let games = files.finish_files((stop_pair != u64::MAX).then_some(stop_pair))?;
     let complete = stop_pair != u64::MAX || games == in_shard;
-    let summary = conclude(t, &files, sprt.map(|s| s.status), complete)?;
+    let summary = conclude(t, &files, sprt.map(|s| s.status), complete, games)?;
     Ok(RunOutcome {
         out: opts.out.clone(),
         seats,
@@ -311,22 +311,28 @@ pub fn run(t: &Tournament, opts: &RunOptions) -> Result<RunOutcome, String> {
 /// Every statistic and output of a run whose `games.csv` is in its final form, counted from it one game at a
 /// time: the summary, `standings.csv`, `end_conditions.csv`, `pairwise.csv`, `report.md`, `results_long.csv`,
 /// `games.pgn` and `report.html`. Shared by a run and by `dagaz merge`.
+/// `games` is the number of games in the file (what `finish_files` returned): `report.html`'s Elo checkpoints
+/// are shares of it, gathered in the same, only, pass over the file.
 pub(crate) fn conclude(
     t: &Tournament,
     files: &RunFiles,
     sprt: Option<SprtStatus>,
     complete: bool,
+    games: u64,
 ) -> Result<Summary, String> {
     let mut tally = report::Tally::new(t);
     let mut records = super::records_out::GameFiles::new(&files.dir, t)?;
+    let mut page = super::html::ReportPass::new(t, games, sprt.is_some());
     files.for_each_game(|r| {
         tally.add_game(t, &r);
+        page.add(t, &r, &tally);
         records.add(t, &r)
     })?;
     records.finish(&files.dir)?;
+    let gathered = page.finish(&files.games)?;
     let summary = tally.summary(t, sprt, complete);
     writers::write_outputs(files, t, &summary)?;
-    super::html::write_report(files, t, &summary)?;
+    super::html::write_report(files, t, &summary, &gathered)?;
     Ok(summary)
 }
 

@@ -34,6 +34,8 @@ pub struct RunFiles {
     pub lock: PathBuf,
     /// Width of the per-seat columns.
     pub seats: usize,
+    /// Passes over `games.csv` made through [`RunFiles::for_each_game`] (a test counts them).
+    reads: std::sync::atomic::AtomicU64,
 }
 
 fn io_err(path: &Path, e: std::io::Error) -> String {
@@ -430,7 +432,13 @@ impl RunFiles {
             fingerprint: dir.join("fingerprint.json"),
             lock: dir.join("run.lock"),
             seats,
+            reads: Default::default(),
         }
+    }
+
+    /// How many times `games.csv` was read through [`RunFiles::for_each_game`] with these files.
+    pub fn games_reads(&self) -> u64 {
+        self.reads.load(std::sync::atomic::Ordering::Relaxed)
     }
 
     /// Takes the run's folder for this process (creating it if needed): a second process on the same folder
@@ -526,6 +534,8 @@ impl RunFiles {
         &self,
         mut f: impl FnMut(GameRecord) -> Result<(), String>,
     ) -> Result<u64, String> {
+        self.reads
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let Some(mut r) = complete_lines(&self.games)? else {
             return Ok(0);
         };

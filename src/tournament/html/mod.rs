@@ -1,9 +1,10 @@
 //! `report.html`: one self-contained page per run (no network: inline CSS, SVG and a little script) with
 //! the run's charts and a few sample games stepped through on the game's own board.
 //!
-//! It reads only the computed [`Summary`] and the run's final `games.csv` (one pass, in game-id order, keeping
-//! counts and at most [`MAX_SAMPLES`] games), so `dagaz merge` writes the same bytes as a single run: nothing
-//! in it depends on the clock, the machine or the order games finished in. Numbers are printed as
+//! It reads only the computed [`Summary`] and what a [`ReportPass`] gathered in the run's one pass over its
+//! final `games.csv` (in game-id order, keeping counts and at most [`MAX_SAMPLES`] games), so `dagaz merge`
+//! writes the same bytes as a single run: nothing in it depends on the clock, the machine or the order games
+//! finished in. Numbers are printed as
 //! `standings.csv`, `pairwise.csv` and `report.md` print them ([`fmt`]).
 //!
 //! Charts are drawn with `plotters` (its SVG backend, in `charts`); the page is a `maud` template; the
@@ -28,16 +29,21 @@ pub const MAX_SAMPLES: usize = 6;
 /// Points of the Elo-over-games chart (the standings recomputed after this many equal shares of the games).
 const ELO_POINTS: u64 = 100;
 
-/// Writes `report.html` into the run's folder.
-pub fn write_report(files: &RunFiles, t: &Tournament, s: &Summary) -> Result<(), String> {
-    let g = gather(files, t, s)?;
-    let page = render(t, s, &g);
+/// Writes `report.html` into the run's folder, from the summary and what a [`ReportPass`] gathered in the
+/// run's one pass over `games.csv` (the page does not read the file itself).
+pub fn write_report(
+    files: &RunFiles,
+    t: &Tournament,
+    s: &Summary,
+    g: &Gathered,
+) -> Result<(), String> {
+    let page = render(t, s, g);
     write_atomic(&files.dir.join("report.html"), page.as_bytes())
 }
 
 /// What the page needs from the games themselves.
 #[derive(Default)]
-struct Gathered {
+pub struct Gathered {
     /// After each checkpoint: games counted, and each bot's Elo against the field (by bot index).
     elo: Vec<(u64, Vec<Option<f64>>)>,
     /// Games counted when each SPRT pair completed, and the LLR then.
@@ -47,36 +53,58 @@ struct Gathered {
     samples: Vec<GameRecord>,
 }
 
-fn gather(files: &RunFiles, t: &Tournament, s: &Summary) -> Result<Gathered, String> {
-    let total = s.games as u64;
-    let mut g = Gathered {
-        lengths: vec![BTreeMap::new(); t.variants.len()],
-        ..Gathered::default()
-    };
-    let mut tally = Tally::new(t);
-    let mut next_point = 1u64;
-    let checkpoint = |i: u64| (i * total).div_ceil(ELO_POINTS);
-    let mut sprt = match (t.config.sprt, &s.sprt) {
-        (Some(c), Some(_)) => Schedule::new(
-            t.config.format,
-            t.bots.len(),
-            &t.variants
-                .iter()
-                .map(|v| v.seats().len())
-                .collect::<Vec<_>>(),
-            t.config.games,
-        )
-        .ok()
-        .map(|sched| SprtTracker::new(c, &sched)),
-        _ => None,
-    };
-    let first_bot = t.bots.first().map(|b| b.name.clone()).unwrap_or_default();
-    let mut paired: BTreeSet<(String, Vec<String>)> = BTreeSet::new();
-    let mut n = 0u64;
-    files.for_each_game(|r| {
-        n += 1;
-        tally.add_game(t, &r);
-        while next_point <= ELO_POINTS && n >= checkpoint(next_point) {
+/// Gathers what the page needs while the run's final `games.csv` is read once, in game-id order, beside the
+/// run's [`Tally`]: the caller counts each game into its tally first, then gives both to [`ReportPass::add`].
+pub struct ReportPass {
+    g: Gathered,
+    /// The games the pass will see (the Elo checkpoints are equal shares of them).
+    total: u64,
+    n: u64,
+    next_point: u64,
+    sprt: Option<SprtTracker>,
+    first_bot: String,
+    paired: BTreeSet<(String, Vec<String>)>,
+}
+
+impl ReportPass {
+    /// For a pass over `total` games; `sprt`: whether the run's summary has an SPRT.
+    pub fn new(t: &Tournament, total: u64, sprt: bool) -> ReportPass {
+        let sprt = match (t.config.sprt, sprt) {
+            (Some(c), true) => Schedule::new(
+                t.config.format,
+                t.bots.len(),
+                &t.variants
+                    .iter()
+                    .map(|v| v.seats().len())
+                    .collect::<Vec<_>>(),
+                t.config.games,
+            )
+            .ok()
+            .map(|sched| SprtTracker::new(c, &sched)),
+            _ => None,
+        };
+        ReportPass {
+            g: Gathered {
+                lengths: vec![BTreeMap::new(); t.variants.len()],
+                ..Gathered::default()
+            },
+            total,
+            n: 0,
+            next_point: 1,
+            sprt,
+            first_bot: t.bots.first().map(|b| b.name.clone()).unwrap_or_default(),
+            paired: BTreeSet::new(),
+        }
+    }
+
+    /// Counts the next game; `tally` has counted it and every game before it.
+    pub fn add(&mut self, t: &Tournament, r: &GameRecord, tally: &Tally) {
+        let g = &mut self.g;
+        self.n += 1;
+        let n = self.n;
+        let total = self.total;
+        let checkpoint = |i: u64| (i * total).div_ceil(ELO_POINTS);
+        while self.next_point <= ELO_POINTS && n >= checkpoint(self.next_point) {
             let sum = tally.summary(t, None, false);
             let mut elo = vec![None; t.bots.len()];
             for st in &sum.standings {
@@ -85,11 +113,11 @@ fn gather(files: &RunFiles, t: &Tournament, s: &Summary) -> Result<Gathered, Str
             if g.elo.last().map(|(k, _)| *k) != Some(n) {
                 g.elo.push((n, elo));
             }
-            next_point += 1;
+            self.next_point += 1;
         }
-        if let Some(tr) = sprt.as_mut() {
+        if let Some(tr) = self.sprt.as_mut() {
             let before = tr.status.pairs;
-            tr.add(&r, &first_bot);
+            tr.add(r, &self.first_bot);
             if tr.status.pairs != before && tr.status.llr.is_finite() {
                 g.llr.push((n, tr.status.llr));
             }
@@ -100,13 +128,24 @@ fn gather(files: &RunFiles, t: &Tournament, s: &Summary) -> Result<Gathered, Str
         if g.samples.len() < MAX_SAMPLES {
             let mut bots = r.bots.clone();
             bots.sort();
-            if paired.insert((r.variant.clone(), bots)) {
-                g.samples.push(r);
+            if self.paired.insert((r.variant.clone(), bots)) {
+                g.samples.push(r.clone());
             }
         }
-        Ok(())
-    })?;
-    Ok(g)
+    }
+
+    /// What the pass gathered; an error if it saw another number of games than it was made for.
+    pub fn finish(self, games_file: &std::path::Path) -> Result<Gathered, String> {
+        if self.n != self.total {
+            return Err(format!(
+                "{}: {} games read where {} were expected (was the file changed during the run's last step?)",
+                games_file.display(),
+                self.n,
+                self.total
+            ));
+        }
+        Ok(self.g)
+    }
 }
 
 /// A legend's entry: its words and its colour.
@@ -162,6 +201,9 @@ table { border-collapse: collapse; margin: 8px 0; font-size: 13.5px; font-varian
   main { padding: 10px 8px 32px; }
   section { padding: 12px 12px 14px; }
 }
+@media (max-width: 700px) {
+  nav { white-space: nowrap; overflow-x: auto; scrollbar-width: none; }
+}
 th, td { padding: 4px 10px; border-bottom: 1px solid var(--line); text-align: right; white-space: nowrap; }
 th { color: var(--muted); font-weight: 600; }
 td.name, th.name { text-align: left; }
@@ -194,6 +236,12 @@ td.name, th.name { text-align: left; }
 .board .piece circle { stroke-width: 0.05; }
 .board .piece text { font-family: system-ui, Arial, sans-serif; font-weight: 700; text-anchor: middle;
   dominant-baseline: central; }
+.board .gridline { stroke: #3b2f1e; stroke-width: 0.035; stroke-linecap: square; }
+.board .star { fill: #3b2f1e; }
+.board .point { fill: transparent; }
+.board .piece.stone circle { stroke-width: 0.03; }
+.board .coords text { font: 600 0.32px system-ui, Arial, sans-serif; fill: #5b6472; text-anchor: middle;
+  dominant-baseline: central; }
 "#;
 
 /// The script that steps through the sample games: each `.sample` holds its frames as JSON; buttons, the
@@ -216,9 +264,10 @@ const SCRIPT: &str = r#"
     while (g.firstChild) g.removeChild(g.firstChild);
     d.frames[k].forEach(function (f) {
       var c = d.cells[f[0]], pl = d.players[f[1]] || d.players[0], pc = d.pieces[f[2]] || d.pieces[0];
-      var p = el("g", { "class": "piece", "data-cell": c[3] }, g);
+      var p = el("g", { "class": d.stones ? "piece stone" : "piece", "data-cell": c[3] }, g);
       el("title", {}, p).textContent = pl.name + " " + pc.name + " on " + c[3] + (f[3] > 1 ? " (" + f[3] + " high)" : "");
-      el("circle", { cx: c[0], cy: c[1], r: c[2] * 0.42, fill: pl.fill, stroke: pl.edge }, p);
+      el("circle", { cx: c[0], cy: c[1], r: c[2] * (d.stones ? 0.94 : 0.42), fill: pl.fill, stroke: pl.edge }, p);
+      if (d.stones) return;
       var label = pc.label + (f[3] > 1 ? f[3] : "");
       var size = c[2] * (label.length > 2 ? 0.36 : label.length > 1 ? 0.46 : 0.56);
       el("text", { x: c[0], y: c[1], "font-size": size, fill: pl.ink }, p).textContent = label;
@@ -533,5 +582,60 @@ fn end_table(s: &Summary, v: usize) -> Markup {
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::tournament::config::{BotConfig, TournamentConfig};
+    use crate::tournament::progress::Progress;
+    use crate::tournament::runner::{conclude, run, RunOptions};
+    use crate::tournament::writers::RunFiles;
+
+    /// Issue 28: the run's last step reads `games.csv` once, for every output `report.html` included (it
+    /// read the file a second time for the page: about 7% of a 20,000-game random run). Concluding a
+    /// finished run again makes exactly one pass over the file and writes the same page.
+    #[test]
+    fn the_report_is_written_from_the_one_pass_over_the_games() {
+        let dir = std::env::temp_dir().join(format!("dagaz-html-once-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let t = TournamentConfig {
+            game: format!("{}/games/breakthrough.zrf", env!("CARGO_MANIFEST_DIR")),
+            bots: vec![
+                BotConfig::Name("random:name=a".into()),
+                BotConfig::Name("random:name=b".into()),
+            ],
+            games: 6,
+            sprt: Some(crate::tournament::config::SprtConfig {
+                elo0: 0.0,
+                elo1: 300.0,
+                alpha: 0.05,
+                beta: 0.05,
+            }),
+            ..TournamentConfig::default()
+        }
+        .load()
+        .unwrap();
+        let opts = RunOptions {
+            out: dir.clone(),
+            jobs: 1,
+            progress: Progress::None,
+            resume: false,
+        };
+        let outcome = run(&t, &opts).unwrap();
+        let first = std::fs::read(dir.join("report.html")).unwrap();
+        let files = RunFiles::new(&dir, t.max_seats());
+        let games = outcome.summary.games as u64;
+        assert_eq!(games, 6);
+        conclude(&t, &files, outcome.summary.sprt.clone(), true, games).unwrap();
+        assert_eq!(files.games_reads(), 1, "games.csv read more than once");
+        assert_eq!(std::fs::read(dir.join("report.html")).unwrap(), first);
+        // The page's Elo-over-games and LLR charts and its sample come from that pass.
+        let page = String::from_utf8(first).unwrap();
+        assert!(page.contains("id=\"llr-over-games\"") && page.contains("id=\"sample-1\""));
+        // A count that is not the file's is an error, not a page with wrong checkpoints.
+        let e = conclude(&t, &files, outcome.summary.sprt.clone(), true, games + 1).unwrap_err();
+        assert!(e.contains("7 were expected"), "{e}");
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }
