@@ -169,3 +169,36 @@ fn captures_to_hand_errors_have_places() {
 fn on_the_general_path() {
     common::rerun_on_general_path("on_the_general_path");
 }
+
+/// Sennichite (JSA rules): the same position, with the same pieces in hand and the same player to move, for
+/// the fourth time is a draw; the third time is not. Both rooks step aside and back: the start position comes
+/// back every four plies, so it occurs for the fourth time after ply 12.
+#[test]
+fn the_fourth_occurrence_of_a_position_is_a_draw() {
+    let g = shogi();
+    let engine = Engine::new(&g);
+    let mut s = engine.initial();
+    let mut history = vec![];
+    let cycle = ["h2-g2", "b8-c8", "g2-h2", "c8-b8"];
+    for ply in 0..12 {
+        let moves = engine.legal_moves(&s).unwrap();
+        assert!(
+            engine.outcome(&s, &moves, &history).unwrap().is_none(),
+            "over before ply {ply}"
+        );
+        let want = cycle[ply % 4];
+        let m = moves
+            .iter()
+            .find(|m| m.notation(&g) == want)
+            .unwrap_or_else(|| panic!("{want} at ply {ply}"));
+        history.push(s.key());
+        s = engine.apply(&s, m);
+    }
+    let moves = engine.legal_moves(&s).unwrap();
+    let o = engine
+        .outcome(&s, &moves, &history)
+        .unwrap()
+        .expect("sennichite");
+    assert_eq!(o.name, "sennichite");
+    assert!(o.results.iter().all(|&r| r == 0), "{:?}", o.results);
+}

@@ -392,13 +392,24 @@ fn strength() {
 
 #[test]
 fn bots_play_with_a_random_player_in_the_turn_order() {
-    // After each move a die player `?Wind` makes a random extra move for the side that just moved. Luck weighs
-    // much here (alpha-beta to depths 1 to 6 scored 62% to 80% over 40 games), so the bar is lower.
+    // After each move a die player (`?WindW`, `?WindB`) makes a random extra move for the side that just moved.
+    // Luck weighs much here (alpha-beta to depths 1 to 6 scored 62% to 80% over 40 games, measured when one
+    // `?Wind` served both sides and its `enemy?` meant every piece), so the bar is lower.
+    // Each side has its own wind, so that the wind moves a side's pieces the way that side moves them (its
+    // symmetry) and, as for the side, `enemy?` means the other side's pieces.
     let text = super::testgames::breakthrough_zrf(5)
-        .replace("(players White Black)", "(players White Black ?Wind)")
+        .replace(
+            "(players White Black)",
+            "(players White Black ?WindW ?WindB)",
+        )
         .replace(
             "(turn-order White Black)",
-            "(turn-order White (?Wind White) Black (?Wind Black))",
+            "(turn-order White (?WindW White) Black (?WindB Black))",
+        )
+        .replace(
+            "(symmetry Black (n s) (ne se) (nw sw) (s n) (se ne) (sw nw))",
+            "(symmetry Black (n s) (ne se) (nw sw) (s n) (se ne) (sw nw)) \
+             (symmetry ?WindB (n s) (ne se) (nw sw) (s n) (se ne) (sw nw))",
         );
     let game = super::testgames::load_zrf("windy", &text);
     let engine = Engine::new(&game);
@@ -415,9 +426,9 @@ fn bots_play_with_a_random_player_in_the_turn_order() {
         for g in 0..games {
             let mine = (g % 2) as usize;
             let mut bots = if mine == 0 {
-                [bot(spec), bot("random"), bot("random")]
+                [bot(spec), bot("random"), bot("random"), bot("random")]
             } else {
-                [bot("random"), bot(spec), bot("random")]
+                [bot("random"), bot(spec), bot("random"), bot("random")]
             };
             let r = play(&game, &mut bots, 500 + g, 300);
             if g == 0 {
@@ -427,7 +438,7 @@ fn bots_play_with_a_random_player_in_the_turn_order() {
         }
         eprintln!("windy breakthrough 5x5: {spec} vs random: {points}/{games}");
         assert!(points >= want, "{spec}: {points}/{games}");
-        let mut bots = [bot(spec), bot("random"), bot("random")];
+        let mut bots = [bot(spec), bot("random"), bot("random"), bot("random")];
         assert_eq!(
             Some(play(&game, &mut bots, 500, 300).moves),
             first,

@@ -146,8 +146,12 @@ impl Composer<'_> {
         // A continuation that comes back to a state already seen in this chain would loop.
         let deferred = self.game.options.deferred_captures;
         let mut any = false;
+        let detect_loops = self.game.options.detect_loops;
         for i in base..top {
             let e = self.em.parts[i];
+            if detect_loops && e.head.to.is_some_and(|to| self.revisits(to)) {
+                continue;
+            }
             let leaf = !matches!((e.cont, e.head.to), (Some(_), Some(_)));
             if leaf {
                 // A last part that only creates pieces (an Amazons arrow): the hash after it, without making it.
@@ -218,6 +222,19 @@ impl Composer<'_> {
             self.finish(self.work.hash);
         }
         Ok(())
+    }
+
+    /// `(option "detect loops" true)`, as Dagaz reads it: a later part of a composite move may not land on a
+    /// square where an earlier part began or ended (the piece's start, or the end of any part so far).
+    fn revisits(&self, to: Pos) -> bool {
+        let Some(&first) = self.prefix.first() else {
+            return false;
+        };
+        self.em.parts[first].head.from == Some(to)
+            || self
+                .prefix
+                .iter()
+                .any(|&j| self.em.parts[j].head.to == Some(to))
     }
 
     /// A complete move (the parts of `prefix`), with the hash of the board it leaves.

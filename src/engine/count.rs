@@ -191,6 +191,11 @@ pub fn plan(game: &Game) -> Result<CountPlan, &'static str> {
     if o.deferred_captures || game.stacks {
         return Err("deferred captures or stacks");
     }
+    if o.detect_loops {
+        return Err(
+            "detect loops: a composite move's later parts are judged by the squares before them",
+        );
+    }
     if o.pass_partial {
         return Err("pass partial: a first part may end the move beside its continuations");
     }

@@ -371,6 +371,9 @@ pub fn plan(game: &Game) -> Result<DraughtsPlan, String> {
     if game.options.shared_pieces {
         return why("shared pieces");
     }
+    if game.options.detect_loops {
+        return why("detect loops");
+    }
     if game.captures_to_hand.is_some() || game.options.recycle_captures {
         return why("captured pieces go to a reserve");
     }

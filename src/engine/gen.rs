@@ -186,6 +186,7 @@ pub fn attacked_by_forward(
             continue;
         }
         run.player = x.owner;
+        run.owner = x.owner;
         let progs = &pieces[x.kind.idx()].moves;
         match only {
             None => {
@@ -250,6 +251,7 @@ pub fn attacked_by_forward_from(
                 continue;
             }
             run.player = x.owner;
+            run.owner = x.owner;
             if run.exec(prog, Pos(i), Some(x), None)? {
                 return Ok(true);
             }
@@ -494,12 +496,12 @@ pub fn parts(
                     let pass = match e.first {
                         First::Empty => c.is_none(),
                         First::Friend => {
-                            c.is_some_and(|y| !y.dead && game.same_team(y.owner, player))
+                            c.is_some_and(|y| !y.dead && game.same_team(y.owner, owner))
                         }
                         First::Enemy => {
-                            c.is_some_and(|y| !y.dead && !game.same_team(y.owner, player))
+                            c.is_some_and(|y| !y.dead && !game.same_team(y.owner, owner))
                         }
-                        First::Mine => c.is_some_and(|y| !y.dead && y.owner == player),
+                        First::Mine => c.is_some_and(|y| !y.dead && y.owner == owner),
                         First::Run | First::Step | First::OnBoard => true,
                     };
                     // Decided here, the first op is not decided again by the run.
@@ -1016,6 +1018,7 @@ impl LegalityCache {
             }
             let start = Pos(i as u16);
             run.player = x.owner;
+            run.owner = x.owner;
             for (j, prog) in game.pieces[x.kind.idx()].moves.iter().enumerate() {
                 // Plain programs are answered by the backward walk in `attacked_after`.
                 if table.usable && !table.forward[x.kind.idx()].contains(&(j as u16)) {
@@ -1207,6 +1210,7 @@ impl LegalityCache {
             match prog {
                 Some(prog) => {
                     run.player = now.owner;
+                    run.owner = now.owner;
                     if run.exec(prog, *start, Some(now), None)? {
                         return Ok(true);
                     }
@@ -1215,6 +1219,7 @@ impl LegalityCache {
                 // walk does not cover).
                 None => {
                     run.player = now.owner;
+                    run.owner = now.owner;
                     for (j, prog) in game.pieces[now.kind.idx()].moves.iter().enumerate() {
                         if table.usable && !table.forward[now.kind.idx()].contains(&(j as u16)) {
                             continue;

@@ -196,6 +196,12 @@ pub fn plan(game: &Game) -> Result<SamplePlan, String> {
     if game.options.deferred_captures || game.options.shared_pieces || game.stacks {
         return Err("deferred captures, shared pieces or stacks".into());
     }
+    if game.options.detect_loops {
+        return Err(
+            "detect loops: a composite move's later parts are judged by the squares before them"
+                .into(),
+        );
+    }
     let nd = game.board.directions.len();
     // The pairwise check below walks every square for every player: bounded, a huge game is refused.
     let mut budget: usize = 20_000_000;

@@ -38,17 +38,20 @@ impl Run<'_> {
             .is_some_and(|x| !x.dead && !self.allied(x.owner))
     }
 
-    /// Whether `owner` is the mover or on its team: the team table is read only when the game has teams.
+    /// Whether `owner` is the side this turn moves for or on its team: the team table is read only when the
+    /// game has teams. The side is `self.owner`, the player whose pieces the turn moves: in a turn where a
+    /// random player acts for a real one (`(?Dice Black setup)`), `friend?` means Black's pieces, as in
+    /// Zillions (the corpus Ur's dice turns test `not-friend?` so that a throw fills each slot once).
     #[inline(always)]
     fn allied(&self, owner: Player) -> bool {
-        owner == self.player || (self.teams && self.game.same_team(owner, self.player))
+        owner == self.owner || (self.teams && self.game.same_team(owner, self.owner))
     }
 
     #[inline(always)]
     fn mine(&self, l: Loc) -> bool {
         self.loc(l)
             .and_then(|p| self.live(p))
-            .is_some_and(|x| !x.dead && x.owner == self.player)
+            .is_some_and(|x| !x.dead && x.owner == self.owner)
     }
 
     pub(in crate::engine) fn cond(&mut self, c: &Cond) -> Result<bool, Stop> {

@@ -157,8 +157,11 @@ impl Run<'_> {
             }
             _ => piece_kind = PieceType(0),
         }
+        // The square the held piece left is empty once it has moved: a piece created there (Ur's stacks give
+        // the piece underneath back to the square the mover leaves) captures nothing, least of all the mover.
+        let left = from.filter(|f| *f != dest);
         for &(p, piece) in &self.placed {
-            if self.live(p).is_some() && !self.captures.contains(&p) {
+            if self.live(p).is_some() && !self.captures.contains(&p) && left != Some(p) {
                 self.out.actions.push(Action::Capture { at: p });
             }
             self.out.actions.push(Action::Place {

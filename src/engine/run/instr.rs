@@ -244,8 +244,10 @@ impl Run<'_> {
                 let Some(p) = self.loc(*at) else {
                     return Err(Stop::Path);
                 };
+                // Without a player, the piece is made for the side the turn moves for (Black in a random
+                // player's `(?Dice Black setup)` turn), as a drop is.
                 let owner = match player {
-                    PlayerRef::Mover => self.player,
+                    PlayerRef::Mover => self.owner,
                     PlayerRef::Named(q) => *q,
                 };
                 let Some(kind) = piece.or(self.held.map(|h| h.kind)) else {
@@ -269,7 +271,7 @@ impl Run<'_> {
             Instr::ChangeOwner(p, l) => {
                 let at = self.loc(*l).ok_or(Stop::Path)?;
                 let owner = match p {
-                    PlayerRef::Mover => self.player,
+                    PlayerRef::Mover => self.owner,
                     PlayerRef::Named(q) => *q,
                 };
                 self.changes.push(Action::ChangeOwner { at, owner });
