@@ -73,6 +73,9 @@ pub enum MissingKind {
     NoEndCondition,
     /// Several pieces set up on one position in a game without `(stacks)`: only the last one stays.
     StackedSetup,
+    /// A rule script that the Dagaz site's page of this file loads, which nothing here applies
+    /// (`compile::dagaz_site`).
+    Script,
 }
 
 impl MissingKind {
@@ -86,6 +89,7 @@ impl MissingKind {
             MissingKind::TopLevelForm => "top-level-form",
             MissingKind::NoEndCondition => "no-end-condition",
             MissingKind::StackedSetup => "stacked-setup",
+            MissingKind::Script => "dagaz-script",
         }
     }
 
@@ -98,6 +102,7 @@ impl MissingKind {
             MissingKind::TopLevelForm => "top-level form",
             MissingKind::NoEndCondition => "no end condition",
             MissingKind::StackedSetup => "several pieces set up on position",
+            MissingKind::Script => "Dagaz rule script",
         }
     }
 }
