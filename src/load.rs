@@ -167,6 +167,10 @@ pub fn compile_selected_with(
     };
     if let Some(g) = &mut game {
         g.missing_rules.extend(compile::missing::of_file(file));
+        if let Ok(src) = sel.pick(&file.games) {
+            let scripts = compile::dagaz_site::missing(file, g, src.span);
+            g.missing_rules.extend(scripts);
+        }
         compile::missing::locate(&mut g.missing_rules, &file.sources);
         compile::extension::drop_covered(g);
     }

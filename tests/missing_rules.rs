@@ -147,8 +147,9 @@ fn check_lists_the_missing_rules() {
     let chess = Path::new(env!("CARGO_MANIFEST_DIR")).join("games/chess.zrf");
     let out = dagaz(&["check", &hex(), chess.to_str().unwrap()]);
     let o = text(&out.stdout);
+    // (and the Dagaz rule scripts of the Dagaz site's Hex, `compile::dagaz_site`)
     assert!(
-        o.contains("hex.zrf (plays without: no end condition)"),
+        o.contains("hex.zrf (plays without: no end condition, Dagaz rule script \"hex-goal\", Dagaz rule script \"hex-pie\")"),
         "{o}"
     );
     assert!(o.contains("1 of the loaded files ask for rules"), "{o}");

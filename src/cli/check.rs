@@ -163,6 +163,9 @@ pub fn check_many(ctx: &Context, files: &[PathBuf], quiet: bool) -> ExitCode {
                             first_error = Some(format!("{}: {e}", f.display()));
                             break;
                         }
+                        let scripts = crate::compile::dagaz_site::missing(&read, &game, g.span);
+                        game.missing_rules.extend(scripts);
+                        crate::extension::drop_covered(&mut game);
                         for r in &game.missing_rules {
                             if !missing.contains(&r.what()) {
                                 missing.push(r.what());

@@ -116,6 +116,10 @@ pub fn is_covered(game: &Game, rule: &MissingRule) -> bool {
     let name = key(&rule.name);
     let kind = key(rule.kind.as_str());
     game.extensions.iter().any(|m| {
+        // A Dagaz rule script: by the module's `covers()` or the table of what modules play.
+        if rule.kind == MissingKind::Script && super::dagaz_site::module_applies(m, &rule.name) {
+            return true;
+        }
         m.covers.iter().any(|c| {
             let c = key(c);
             // A kind of rule that names no option (a game without an end condition, a setup of several

@@ -79,6 +79,9 @@ pub enum MissingKind {
     /// A `Seed` moved one pit, in a game that sows nowhere: the sowing is outside the file
     /// (`compile/outside.rs`). `name` is the piece.
     SeedSteps,
+    /// A rule script that the Dagaz site's page of this file loads, which nothing here applies
+    /// (`compile::dagaz_site`).
+    Script,
 }
 
 impl MissingKind {
@@ -94,6 +97,7 @@ impl MissingKind {
             MissingKind::StackedSetup => "stacked-setup",
             MissingKind::MoverDice => "mover-dice",
             MissingKind::SeedSteps => "seed-steps",
+            MissingKind::Script => "dagaz-script",
         }
     }
 
@@ -108,6 +112,7 @@ impl MissingKind {
             MissingKind::StackedSetup => "several pieces set up on position",
             MissingKind::MoverDice => "dice dropped by the player to move into zone",
             MissingKind::SeedSteps => "sowing, for the one-pit steps of piece",
+            MissingKind::Script => "Dagaz rule script",
         }
     }
 }

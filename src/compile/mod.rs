@@ -5,6 +5,8 @@
 pub mod attack;
 pub mod board;
 pub mod code;
+pub mod dagaz_site;
+pub mod dagaz_site_table;
 pub mod extension;
 pub mod game;
 pub mod groups;
