@@ -15,6 +15,8 @@ use pyo3::types::{PyBytes, PyDict};
 use rand_core::SeedableRng;
 use std::sync::Arc;
 
+mod tournament;
+
 create_exception!(
     _dagaz,
     DagazError,
@@ -30,14 +32,14 @@ create_exception!(
 
 /// A compiled game and its engine. The engine borrows the game: it is declared first, so it is dropped first,
 /// and the game lives in an `Arc` whose contents never move.
-struct Loaded {
+pub(crate) struct Loaded {
     engine: Engine<'static>,
     game: Arc<Game>,
     path: String,
 }
 
 impl Loaded {
-    fn new(game: Game, path: String) -> Arc<Loaded> {
+    pub(crate) fn new(game: Game, path: String) -> Arc<Loaded> {
         let game = Arc::new(game);
         // SAFETY: the reference points into the `Arc`'s allocation, which outlives `engine` (dropped first, see
         // the field order) and is never mutated; `engine` is never handed out with the `'static` lifetime.
@@ -107,6 +109,11 @@ impl Loaded {
             format!("{piece} {}-{to}", g.board.positions[from].name)
         }
     }
+}
+
+/// The action id of `m` in `game` (see `Game.num_distinct_actions`), `None` for a move with none.
+pub(crate) fn action_id_of(game: &Loaded, m: &Move) -> Option<usize> {
+    game.action_id(m).ok()
 }
 
 fn engine_err(e: EngineError) -> PyErr {
@@ -318,7 +325,7 @@ impl PyGame {
 
 /// The legal moves of the current state, their notations and whether the game is over there: computed once per
 /// state.
-struct Listed {
+pub(crate) struct Listed {
     moves: Vec<Move>,
     names: Vec<String>,
     outcome: Option<Outcome>,
@@ -327,15 +334,15 @@ struct Listed {
 /// A game in progress: its current position, the positions before it (for `undo` and repetition) and the moves
 /// played. `play` and `undo` change it in place; `clone()` copies it.
 #[pyclass(name = "State", module = "dagaz._dagaz", unsendable)]
-struct PyState {
-    game: Arc<Loaded>,
+pub(crate) struct PyState {
+    pub(crate) game: Arc<Loaded>,
     /// The positions from the start (or the loaded position) to the current one, which is last.
-    stack: Vec<State>,
+    pub(crate) stack: Vec<State>,
     /// The keys of the positions before the current one (what the end conditions read for repetition).
-    history: Vec<u64>,
+    pub(crate) history: Vec<u64>,
     /// The notations of the moves played, one per entry of `stack` after the first.
-    played: Vec<String>,
-    listed: Option<Arc<Listed>>,
+    pub(crate) played: Vec<String>,
+    pub(crate) listed: Option<Arc<Listed>>,
 }
 
 impl PyState {
@@ -695,6 +702,7 @@ impl PyState {
 fn _dagaz(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyGame>()?;
     m.add_class::<PyState>()?;
+    m.add_function(wrap_pyfunction!(tournament::run_tournament, m)?)?;
     m.add("DagazError", m.py().get_type::<DagazError>())?;
     m.add("IllegalMoveError", m.py().get_type::<IllegalMoveError>())?;
     Ok(())
