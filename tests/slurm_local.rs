@@ -106,7 +106,7 @@ fn a_configuration_in_place_is_kept_and_only_the_daemons_started_are_stopped() {
     );
     std::fs::write(&conf, &text).unwrap();
     // The slurmd that runs already.
-    let theirs = Command::new("setsid")
+    let mut theirs = Command::new("setsid")
         .args(["sleep", "300"])
         .stdin(Stdio::null())
         .stdout(Stdio::null())
@@ -145,7 +145,8 @@ fn a_configuration_in_place_is_kept_and_only_the_daemons_started_are_stopped() {
         stdout.contains("stopped the daemons this script started (1)"),
         "{stdout}"
     );
-    let _ = Command::new("kill").arg(theirs.id().to_string()).status();
+    let _ = theirs.kill();
+    let _ = theirs.wait();
 }
 
 /// Without a configuration, the script writes a one-node one where `SLURM_CONF` says, and removes it at the
