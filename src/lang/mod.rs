@@ -123,9 +123,16 @@ pub fn not_zrf(text: &str) -> Option<&'static str> {
     let holds_form = text.match_indices('(').any(|(i, _)| {
         // Bytes, not characters: what follows the `(` may be anything.
         let w = text[i + 1..].trim_start().as_bytes();
+        // The keyword whole: `print(game.moves)` in a README's Python holds no `game` form.
         ["game", "variant", "define", "include", "version"]
             .iter()
-            .any(|k| w.len() >= k.len() && w[..k.len()].eq_ignore_ascii_case(k.as_bytes()))
+            .any(|k| {
+                w.len() >= k.len()
+                    && w[..k.len()].eq_ignore_ascii_case(k.as_bytes())
+                    && w.get(k.len()).is_none_or(|&b| {
+                        b.is_ascii_whitespace() || matches!(b, b'(' | b')' | b'"' | b';')
+                    })
+            })
     });
     (!holds_form).then_some(
         "it does not start with a `(` form and holds no `game`, `variant`, `define` or `include`",
@@ -195,5 +202,9 @@ mod tests {
         // A multi-byte character right after a `(` (a fuzz finding: it was sliced inside the character).
         assert!(not_zrf("x (ver\u{FFFD}fy (é").is_some());
         assert_eq!(not_zrf("x (\u{FFFD}\u{FFFD} (GAME"), None);
+        assert!(
+            not_zrf("# Python\n\nprint(game.random_playouts(10))\nx = (games, variants)").is_some()
+        );
+        assert_eq!(not_zrf("stray\n(game\n  (title \"x\"))"), None);
     }
 }
