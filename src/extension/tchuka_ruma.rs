@@ -152,6 +152,9 @@ impl Module for TchukaRuma {
             "tchuka-ruma-restriction",
             "tchuka-ruma-extension",
             "mancala-setup",
+            // The page's setup of four holes of two seeds, which this module plays; the pages' other setups
+            // (`tchuka-ruma-4x5`, `-4x6`, `-6x4`) stay listed as missing.
+            "tchuka-ruma-4x2",
         ]
     }
 }
