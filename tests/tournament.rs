@@ -12,7 +12,11 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-const BIN: &str = env!("CARGO_BIN_EXE_dagaz");
+/// The binary under test: this build's, or the one `DAGAZ_TEST_BIN` names, so that a check can be run against an
+/// older build to show that it fails there (`DAGAZ_TEST_BIN=/path/to/old/dagaz cargo test --test tournament NAME`).
+fn bin() -> String {
+    std::env::var("DAGAZ_TEST_BIN").unwrap_or_else(|_| env!("CARGO_BIN_EXE_dagaz").to_string())
+}
 
 /// A fresh, empty folder for one test.
 fn scratch(name: &str) -> PathBuf {
@@ -51,7 +55,7 @@ fn same_outputs(a: &Path, b: &Path) {
 }
 
 fn dagaz(args: &[&str]) -> std::process::Output {
-    let out = Command::new(BIN)
+    let out = Command::new(bin())
         .args(args)
         .stdin(Stdio::null())
         .output()
@@ -158,7 +162,7 @@ fn a_killed_run_resumes_to_the_same_results() {
     assert_eq!(total, 120);
 
     // Kill the second run (SIGKILL) once it has finished some games but not all.
-    let mut child = Command::new(BIN)
+    let mut child = Command::new(bin())
         .args(args(&killed))
         .stdin(Stdio::null())
         .stdout(Stdio::null())
@@ -220,14 +224,14 @@ fn a_killed_run_resumes_to_the_same_results() {
 #[test]
 fn settings_errors_are_reported() {
     let d = scratch("errors");
-    let out = Command::new(BIN)
+    let out = Command::new(bin())
         .args(["tournament", "--bots", "random", "--quiet", "--out"])
         .arg(d.join("x"))
         .output()
         .unwrap();
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("at least two bots"));
-    let out = Command::new(BIN)
+    let out = Command::new(bin())
         .args(["tournament", "--resume", "--seed", "3", "--out"])
         .arg(d.join("x"))
         .output()
@@ -248,7 +252,7 @@ fn settings_errors_are_reported() {
         o.to_str().unwrap(),
     ];
     dagaz(&args);
-    let out = Command::new(BIN).args(args).output().unwrap();
+    let out = Command::new(bin()).args(args).output().unwrap();
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("already holds a run"));
 }
@@ -557,7 +561,7 @@ fn an_engine_error_ends_only_its_game() {
 // --- resumes that cannot mix two runs, one process per run folder -----------------------------------------
 
 fn dagaz_fails(args: &[&str]) -> String {
-    let out = Command::new(BIN)
+    let out = Command::new(bin())
         .args(args)
         .stdin(Stdio::null())
         .output()
@@ -697,7 +701,7 @@ fn two_resumes_at_once_one_runs_the_other_refuses() {
     let out = d.join("run");
     let o = out.to_str().unwrap();
     let start = |extra: &[&str]| {
-        Command::new(BIN)
+        Command::new(bin())
             .args(["tournament", "--quiet", "--out", o])
             .args(extra)
             .stdin(Stdio::null())
@@ -837,7 +841,7 @@ print(os.waitstatus_to_exitcode(status), usage.ru_maxrss)
     let o = Command::new("python3")
         .arg("-c")
         .arg(script)
-        .arg(BIN)
+        .arg(bin())
         .args([
             "tournament",
             "--bots",
@@ -905,7 +909,7 @@ fn a_million_games_stay_under_200_mb() {
 fn a_huge_run_starts_at_once() {
     let d = scratch("huge");
     let out = d.join("run");
-    let mut child = Command::new(BIN)
+    let mut child = Command::new(bin())
         .args([
             "tournament",
             "--bots",
@@ -1117,7 +1121,7 @@ for line in sys.stdin:
         ),
     )
     .unwrap();
-    let mut child = Command::new(BIN)
+    let mut child = Command::new(bin())
         .args(["tournament", "--quiet", "--jobs", "2", "--config"])
         .arg(&config)
         .arg("--out")

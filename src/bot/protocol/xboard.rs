@@ -17,7 +17,8 @@
 //! TIME NODES PV`) give the score (centipawns, mate as 100000 + N) and depth. `resign` loses the game; a result
 //! claimed instead of a move (`1-0 {...}`) is an illegal answer unless it is the engine's own loss; `Illegal
 //! move: X` for a move dagaz sent means the engine's position differs from dagaz's, an error with its text.
-//! The game ends with `result` where the game's result reaches the bot (else `quit` alone) and `quit`.
+//! The game ends with `force` and `quit` when the bot is dropped: no `result` line is sent, since the runner
+//! does not tell bots how a game ended (an engine that keeps a learning file or a log does not see the outcome).
 //!
 //! Moves are chess's coordinate notation (`e2e4`, `e7e8q`, `e1g1` for castling) on chess-like games, and USI's
 //! (`7g7f`, `P*5e`, `8h2b+`) on shogi-like games, as GNU Shogi writes them.
