@@ -19,7 +19,6 @@ use crate::engine::{Engine, Move, State};
 use crate::session::{move_json, state_json};
 use rand_chacha::ChaCha8Rng;
 use rand_core::RngCore;
-use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use std::collections::VecDeque;
 use std::io::{BufRead, BufReader, Read, Write};
@@ -74,45 +73,112 @@ fn write_requests(mut stdin: ChildStdin, requests: Receiver<Vec<u8>>, failed: Sy
     }
 }
 
-/// The settings of an external bot (the keys of its preset).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields, default)]
-pub struct ExternalConfig {
-    pub name: Option<String>,
-    /// A clock (`tc=40/60+0.6`, moves/seconds+increment), kept by the tournament (see `tournament::clock`).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub tc: Option<String>,
-    /// A fixed time per move, in seconds.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub st: Option<f64>,
-    /// How far past its clock the bot may answer before its flag falls, in milliseconds.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub timemargin: Option<u64>,
-    /// The program and its arguments, split at whitespace (`python3 bots/examples/random_bot.py`).
-    pub command: String,
-    /// More arguments, passed as they are (for arguments with spaces).
-    pub args: Vec<String>,
-    /// The working directory of the process (default: the runner's).
-    pub dir: Option<String>,
-    /// Time allowed for each answer, in milliseconds.
-    pub time_ms: u64,
-    /// Extra time for the first answer of a newly started process (interpreters start slowly).
-    pub startup_ms: u64,
-}
-
-impl Default for ExternalConfig {
-    fn default() -> Self {
-        ExternalConfig {
-            name: None,
-            tc: None,
-            st: None,
-            timemargin: None,
-            command: String::new(),
-            args: vec![],
-            dir: None,
-            time_ms: 10_000,
-            startup_ms: 2_000,
+/// Declares the settings of a bot that runs a program (the keys of its preset), as the external bot and the
+/// engine protocols (`uci`, `gtp`, `xboard`) have them: first the keys they all share, then the bot's own, each
+/// with its default. The shared keys:
+/// * `name`;
+/// * the clock, kept by the tournament (see `tournament::clock`): `tc` (`tc=40/60+0.6`, moves/seconds+increment),
+///   `st` (a fixed time per move, in seconds), `timemargin` (how far past its clock the bot may answer before
+///   its flag falls, in milliseconds);
+/// * the program: `command` (the program and its arguments, split at whitespace), `args` (more arguments,
+///   passed as they are, for arguments with spaces), `dir` (its working directory, default the runner's);
+/// * `time_ms`, the time allowed for one answer before the program is taken to hang, and `startup_ms`, the
+///   time allowed for its start (an engine's handshake, a plain bot's first answer), in milliseconds; their
+///   defaults are given first, as `time_ms: T, startup_ms: S,`.
+///
+/// It also writes `Default` and `check_program` (the shared keys' checks). One declaration, so that a key
+/// every program bot has is spelled, documented and checked once (serde's `flatten` cannot be used with
+/// `deny_unknown_fields`).
+macro_rules! program_config {
+    (
+        $(#[$meta:meta])*
+        pub struct $name:ident {
+            time_ms: $time_ms:expr,
+            startup_ms: $startup_ms:expr,
+            $( $(#[$fmeta:meta])* pub $field:ident: $ty:ty = $default:expr, )*
         }
+    ) => {
+        $(#[$meta])*
+        #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+        #[serde(deny_unknown_fields, default)]
+        pub struct $name {
+            pub name: Option<String>,
+            /// A clock (`tc=40/60+0.6`, moves/seconds+increment), kept by the tournament.
+            #[serde(skip_serializing_if = "Option::is_none")]
+            pub tc: Option<String>,
+            /// A fixed time per move, in seconds.
+            #[serde(skip_serializing_if = "Option::is_none")]
+            pub st: Option<f64>,
+            /// How far past its clock the bot may answer before its flag falls, in milliseconds.
+            #[serde(skip_serializing_if = "Option::is_none")]
+            pub timemargin: Option<u64>,
+            /// The program and its arguments, split at whitespace.
+            pub command: String,
+            /// More arguments, passed as they are (for arguments with spaces).
+            pub args: Vec<String>,
+            /// The working directory of the program (default: the runner's).
+            pub dir: Option<String>,
+            $( $(#[$fmeta])* pub $field: $ty, )*
+            /// Time allowed for one answer before the program is taken to hang, in milliseconds.
+            pub time_ms: u64,
+            /// Time allowed for the program's start (an engine's handshake, a bot's first answer), in
+            /// milliseconds.
+            pub startup_ms: u64,
+        }
+
+        impl Default for $name {
+            fn default() -> Self {
+                $name {
+                    name: None,
+                    tc: None,
+                    st: None,
+                    timemargin: None,
+                    command: String::new(),
+                    args: vec![],
+                    dir: None,
+                    $( $field: $default, )*
+                    time_ms: $time_ms,
+                    startup_ms: $startup_ms,
+                }
+            }
+        }
+
+        impl $name {
+            /// The shared keys' checks: a `command` (else `no_command`, which says how to give one), and
+            /// answer and start-up times of at least 1 ms.
+            #[allow(dead_code)]
+            pub(crate) fn check_program(&self, no_command: &str) -> Result<(), String> {
+                if self.command.split_whitespace().next().is_none() {
+                    return Err(no_command.to_string());
+                }
+                if self.time_ms == 0 || self.startup_ms == 0 {
+                    return Err("`time_ms` and `startup_ms` must be at least 1".into());
+                }
+                Ok(())
+            }
+
+            /// The program's settings as an external bot's, for the connection to it.
+            #[allow(dead_code)]
+            pub(crate) fn external(&self) -> crate::bot::external::ExternalConfig {
+                crate::bot::external::ExternalConfig {
+                    name: self.name.clone(),
+                    command: self.command.clone(),
+                    args: self.args.clone(),
+                    dir: self.dir.clone(),
+                    ..Default::default()
+                }
+            }
+        }
+    };
+}
+pub(crate) use program_config;
+
+program_config! {
+    /// The settings of an external bot (the keys of its preset), e.g. `command = "python3
+    /// bots/examples/random_bot.py"`.
+    pub struct ExternalConfig {
+        time_ms: 10_000,
+        startup_ms: 2_000,
     }
 }
 

@@ -9,82 +9,33 @@
 
 use super::notation::GoNotation;
 use super::{match_move, moves_so_far, Conn, SearchInfo};
-use crate::bot::external::ExternalConfig;
+use crate::bot::external::program_config;
 use crate::bot::{Bot, BotError, ClockView};
 use crate::compile::{Game, Player};
 use crate::engine::{Engine, Move, State};
 use rand_chacha::ChaCha8Rng;
-use serde::{Deserialize, Serialize};
 use std::time::{Duration, Instant};
 
-/// The settings of a GTP engine (the keys of its preset).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields, default)]
-pub struct GtpConfig {
-    pub name: Option<String>,
-    /// A clock (`tc=40/60+0.6`, moves/seconds+increment), kept by the tournament (see `tournament::clock`).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub tc: Option<String>,
-    /// A fixed time per move, in seconds.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub st: Option<f64>,
-    /// How far past its clock the bot may answer before its flag falls, in milliseconds.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub timemargin: Option<u64>,
-    /// The program and its arguments, split at whitespace (`gnugo --mode gtp --level 1`).
-    pub command: String,
-    pub args: Vec<String>,
-    pub dir: Option<String>,
-    /// Sent as `komi K`: it should be the game's (7.5 in `games/go-9x9.zrf`); dagaz scores the game by its
-    /// own rules whatever the engine is told.
-    pub komi: f64,
-    /// Time allowed for one answer before the engine is taken to hang, in milliseconds.
-    pub time_ms: u64,
-    /// Time allowed for the handshake, in milliseconds.
-    pub startup_ms: u64,
-}
-
-impl Default for GtpConfig {
-    fn default() -> Self {
-        GtpConfig {
-            name: None,
-            tc: None,
-            st: None,
-            timemargin: None,
-            command: String::new(),
-            args: vec![],
-            dir: None,
-            komi: 7.5,
-            time_ms: 60_000,
-            startup_ms: 10_000,
-        }
+program_config! {
+    /// The settings of a GTP engine (the keys of its preset), e.g. `command = "gnugo --mode gtp --level 1"`.
+    pub struct GtpConfig {
+        time_ms: 60_000,
+        startup_ms: 10_000,
+        /// Sent as `komi K`: it should be the game's (7.5 in `games/go-9x9.zrf`); dagaz scores the game by its
+        /// own rules whatever the engine is told.
+        pub komi: f64 = 7.5,
     }
 }
 
 impl GtpConfig {
     pub fn validate(&self) -> Result<(), String> {
-        if self.command.split_whitespace().next().is_none() {
-            return Err(
-                "a gtp bot needs a `command`, e.g. `gtp:command=gnugo --mode gtp --level 1`".into(),
-            );
-        }
+        self.check_program(
+            "a gtp bot needs a `command`, e.g. `gtp:command=gnugo --mode gtp --level 1`",
+        )?;
         if !self.komi.is_finite() {
             return Err("`komi` must be a number".into());
         }
-        if self.time_ms == 0 || self.startup_ms == 0 {
-            return Err("`time_ms` and `startup_ms` must be at least 1".into());
-        }
         Ok(())
-    }
-
-    pub(crate) fn external(&self) -> ExternalConfig {
-        ExternalConfig {
-            name: self.name.clone(),
-            command: self.command.clone(),
-            args: self.args.clone(),
-            dir: self.dir.clone(),
-            ..Default::default()
-        }
     }
 }
 

@@ -12,82 +12,38 @@
 
 use super::notation::{ChessNotation, ShogiNotation, CHESS_START, SHOGI_START};
 use super::{match_move, moves_so_far, Conn, SearchInfo};
-use crate::bot::external::ExternalConfig;
+use crate::bot::external::program_config;
 use crate::bot::{Bot, BotError, ClockView};
 use crate::compile::Player;
 use crate::engine::{Engine, Move, State};
 use rand_chacha::ChaCha8Rng;
-use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
-/// The settings of a UCI engine (the keys of its preset).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields, default)]
-pub struct UciConfig {
-    pub name: Option<String>,
-    /// A clock (`tc=40/60+0.6`, moves/seconds+increment), kept by the tournament (see `tournament::clock`).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub tc: Option<String>,
-    /// A fixed time per move, in seconds.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub st: Option<f64>,
-    /// How far past its clock the bot may answer before its flag falls, in milliseconds.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub timemargin: Option<u64>,
-    /// The program and its arguments, split at whitespace (`stockfish`).
-    pub command: String,
-    /// More arguments, passed as they are.
-    pub args: Vec<String>,
-    /// The working directory of the engine.
-    pub dir: Option<String>,
-    /// `go nodes N`.
-    pub nodes: Option<u64>,
-    /// `go depth N`.
-    pub depth: Option<u32>,
-    /// `go movetime MS`.
-    pub movetime: Option<u64>,
-    /// Time allowed for one answer (`bestmove`) before the engine is taken to hang, in milliseconds.
-    pub time_ms: u64,
-    /// Time allowed for the handshake (`uciok`, `readyok`), in milliseconds.
-    pub startup_ms: u64,
-    /// Engine options, sent as `setoption name NAME value VALUE` (`option.Hash=16` inline).
-    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
-    pub option: BTreeMap<String, toml::Value>,
-}
-
-impl Default for UciConfig {
-    fn default() -> Self {
-        UciConfig {
-            name: None,
-            tc: None,
-            st: None,
-            timemargin: None,
-            command: String::new(),
-            args: vec![],
-            dir: None,
-            nodes: None,
-            depth: None,
-            movetime: None,
-            time_ms: 60_000,
-            startup_ms: 10_000,
-            option: BTreeMap::new(),
-        }
+program_config! {
+    /// The settings of a UCI engine (the keys of its preset), e.g. `command = "stockfish"`.
+    pub struct UciConfig {
+        time_ms: 60_000,
+        startup_ms: 10_000,
+        /// `go nodes N`.
+        pub nodes: Option<u64> = None,
+        /// `go depth N`.
+        pub depth: Option<u32> = None,
+        /// `go movetime MS`.
+        pub movetime: Option<u64> = None,
+        /// Engine options, sent as `setoption name NAME value VALUE` (`option.Hash=16` inline).
+        #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+        pub option: BTreeMap<String, toml::Value> = BTreeMap::new(),
     }
 }
 
 impl UciConfig {
     pub fn validate(&self) -> Result<(), String> {
-        if self.command.split_whitespace().next().is_none() {
-            return Err(
-                "a uci bot needs a `command`, e.g. `uci:command=stockfish,nodes=20000`".into(),
-            );
-        }
+        self.check_program(
+            "a uci bot needs a `command`, e.g. `uci:command=stockfish,nodes=20000`",
+        )?;
         if self.nodes == Some(0) || self.depth == Some(0) || self.movetime == Some(0) {
             return Err("`nodes`, `depth` and `movetime` must be at least 1".into());
-        }
-        if self.time_ms == 0 || self.startup_ms == 0 {
-            return Err("`time_ms` and `startup_ms` must be at least 1".into());
         }
         if let Some(v) = self.movetime.filter(|&m| m >= self.time_ms) {
             return Err(format!(
@@ -115,16 +71,6 @@ impl UciConfig {
             );
         }
         Ok(())
-    }
-
-    pub(crate) fn external(&self) -> ExternalConfig {
-        ExternalConfig {
-            name: self.name.clone(),
-            command: self.command.clone(),
-            args: self.args.clone(),
-            dir: self.dir.clone(),
-            ..Default::default()
-        }
     }
 
     /// Whether `option.UCI_Variant` asks for a game other than chess.

@@ -25,86 +25,45 @@
 
 use super::notation::{ChessNotation, ShogiNotation, CHESS_START, SHOGI_START};
 use super::{match_move, moves_so_far, Conn, SearchInfo};
-use crate::bot::external::ExternalConfig;
+use crate::bot::external::program_config;
 use crate::bot::{Bot, BotError, ClockView, Score};
 use crate::compile::{Game, Player};
 use crate::engine::{Engine, Move, State};
 use rand_chacha::ChaCha8Rng;
-use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
-/// The settings of an XBoard (CECP) engine (the keys of its preset).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields, default)]
-pub struct XboardConfig {
-    pub name: Option<String>,
-    /// A clock (`tc=40/60+0.6`, moves/seconds+increment), kept by the tournament: sent as `level` and
-    /// `time`/`otim`.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub tc: Option<String>,
-    /// A fixed time per move, in seconds: sent as `st` (whole seconds, at least 1).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub st: Option<f64>,
-    /// How far past its clock the bot may answer before its flag falls, in milliseconds.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub timemargin: Option<u64>,
-    /// The program and its arguments, split at whitespace (`/usr/games/gnushogi`).
-    pub command: String,
-    pub args: Vec<String>,
-    pub dir: Option<String>,
-    /// Sent as `variant NAME` after `new` (`shogi`, `crazyhouse`, ...).
-    pub variant: Option<String>,
-    /// `sd DEPTH`, without a clock.
-    pub depth: Option<u32>,
-    /// `st SECONDS` without a clock, in milliseconds (a whole number of seconds: CECP's `st` counts seconds).
-    pub movetime: Option<u64>,
-    /// Sent as `memory MB` where the engine has `feature memory=1`.
-    pub memory: Option<u64>,
-    /// Sent as `cores N` where the engine has `feature smp=1`.
-    pub cores: Option<u64>,
-    /// Time allowed for one answer (`move`) before the engine is taken to hang, in milliseconds.
-    pub time_ms: u64,
-    /// Time allowed for the handshake (`feature ... done=1` after `done=0`, `pong`), in milliseconds.
-    pub startup_ms: u64,
-    /// How long to wait for `feature` lines after `protover 2` from an engine that does not send `done=0`
-    /// (a version 1 engine sends none), in milliseconds.
-    pub protover_ms: u64,
-    /// Engine options, sent as `option NAME=VALUE` (`option.Threads=1` inline).
-    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
-    pub option: BTreeMap<String, toml::Value>,
-}
-
-impl Default for XboardConfig {
-    fn default() -> Self {
-        XboardConfig {
-            name: None,
-            tc: None,
-            st: None,
-            timemargin: None,
-            command: String::new(),
-            args: vec![],
-            dir: None,
-            variant: None,
-            depth: None,
-            movetime: None,
-            memory: None,
-            cores: None,
-            time_ms: 60_000,
-            startup_ms: 10_000,
-            protover_ms: 2_000,
-            option: BTreeMap::new(),
-        }
+program_config! {
+    /// The settings of an XBoard (CECP) engine (the keys of its preset), e.g. `command = "/usr/games/gnushogi"`.
+    /// A clock (`tc`) is sent as `level` and `time`/`otim`; a fixed time per move (`st`) as `st` (whole seconds,
+    /// at least 1).
+    pub struct XboardConfig {
+        time_ms: 60_000,
+        startup_ms: 10_000,
+        /// Sent as `variant NAME` after `new` (`shogi`, `crazyhouse`, ...).
+        pub variant: Option<String> = None,
+        /// `sd DEPTH`, without a clock.
+        pub depth: Option<u32> = None,
+        /// `st SECONDS` without a clock, in milliseconds (a whole number of seconds: CECP's `st` counts seconds).
+        pub movetime: Option<u64> = None,
+        /// Sent as `memory MB` where the engine has `feature memory=1`.
+        pub memory: Option<u64> = None,
+        /// Sent as `cores N` where the engine has `feature smp=1`.
+        pub cores: Option<u64> = None,
+        /// How long to wait for `feature` lines after `protover 2` from an engine that does not send `done=0`
+        /// (a version 1 engine sends none), in milliseconds.
+        pub protover_ms: u64 = 2_000,
+        /// Engine options, sent as `option NAME=VALUE` (`option.Threads=1` inline).
+        #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+        pub option: BTreeMap<String, toml::Value> = BTreeMap::new(),
     }
 }
 
 impl XboardConfig {
     pub fn validate(&self) -> Result<(), String> {
-        if self.command.split_whitespace().next().is_none() {
-            return Err(
-                "an xboard bot needs a `command`, e.g. `xboard:command=/usr/games/gnushogi`".into(),
-            );
-        }
+        self.check_program(
+            "an xboard bot needs a `command`, e.g. `xboard:command=/usr/games/gnushogi`",
+        )?;
         if self.depth == Some(0) || self.movetime == Some(0) {
             return Err("`depth` and `movetime` must be at least 1".into());
         }
@@ -112,9 +71,6 @@ impl XboardConfig {
             return Err(format!(
                 "`movetime` ({m} ms) must be a whole number of seconds: CECP's `st` counts seconds"
             ));
-        }
-        if self.time_ms == 0 || self.startup_ms == 0 {
-            return Err("`time_ms` and `startup_ms` must be at least 1".into());
         }
         if let Some(v) = self.movetime.filter(|&m| m >= self.time_ms) {
             return Err(format!(
@@ -146,16 +102,6 @@ impl XboardConfig {
             );
         }
         Ok(())
-    }
-
-    pub(crate) fn external(&self) -> ExternalConfig {
-        ExternalConfig {
-            name: self.name.clone(),
-            command: self.command.clone(),
-            args: self.args.clone(),
-            dir: self.dir.clone(),
-            ..Default::default()
-        }
     }
 }
 
