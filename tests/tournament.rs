@@ -15,7 +15,10 @@ use std::time::{Duration, Instant};
 /// The binary under test: this build's, or the one `DAGAZ_TEST_BIN` names, so that a check can be run against an
 /// older build to show that it fails there (`DAGAZ_TEST_BIN=/path/to/old/dagaz cargo test --test tournament NAME`).
 fn bin() -> String {
-    std::env::var("DAGAZ_TEST_BIN").unwrap_or_else(|_| env!("CARGO_BIN_EXE_dagaz").to_string())
+    std::env::var("DAGAZ_TEST_BIN")
+        .ok()
+        .filter(|b| !b.is_empty())
+        .unwrap_or_else(|| env!("CARGO_BIN_EXE_dagaz").to_string())
 }
 
 /// A fresh, empty folder for one test.
@@ -2163,7 +2166,7 @@ fn without_the_layout_fixes(page: &str) -> String {
 /// box that scrolls (tables scroll inside their cards), no table is wider than its card, every nav anchor
 /// lands below the sticky bar, and Chromium logs nothing. The check is shown to fail: on the same page with
 /// the layout fixes of 5e662a1 taken out, it finds the overflow at 600 px and the headings under the bar.
-/// A Go run's page (a Go board, passes) is checked the same way. Needs Chromium; run with
+/// (A Go run's page: `report_html_draws_go_and_passes_in_chromium`.) Needs Chromium; run with
 /// `cargo test --release --test tournament -- --ignored report_html_renders_at`.
 #[test]
 #[ignore]
@@ -2217,8 +2220,17 @@ fn report_html_renders_at_600_and_1400_px_in_chromium() {
         "{faults:#?}"
     );
     assert!(layout_faults(&seen, 1400).is_empty());
+}
 
-    // Go 5x5 between random bots: a Go board, and the page fits too.
+/// The Go board of report.html (issue 21, fixed in 2624d24; shown failing on a build of 2624d24^ with
+/// `DAGAZ_TEST_BIN`): a Go 5x5 run's page fits at 600 and 1400 px, draws grid lines and coordinates, and after
+/// a pass the caption says pass and no stone is marked as the last move. Needs Chromium; run with
+/// `cargo test --release --test tournament -- --ignored report_html_draws_go`.
+#[test]
+#[ignore]
+fn report_html_draws_go_and_passes_in_chromium() {
+    let d = scratch("layout-go");
+    // Go 5x5 between random bots.
     let go = d.join("go");
     dagaz(&[
         "tournament",
@@ -2236,11 +2248,6 @@ fn report_html_renders_at_600_and_1400_px_in_chromium() {
         "--out",
         go.to_str().unwrap(),
     ]);
-    let seen = layout_of(&go, "report.html");
-    for w in [600, 1400] {
-        let faults = layout_faults(&seen, w);
-        assert!(faults.is_empty(), "Go, at {w} px: {faults:#?}");
-    }
     // After a pass, the caption says pass and nothing is marked; the stones are drawn.
     let games = csv_rows(&go.join("games.csv"));
     let moves: Vec<&str> = games[1].last().unwrap().split(';').collect();
@@ -2277,18 +2284,17 @@ fn report_html_renders_at_600_and_1400_px_in_chromium() {
             "no stones drawn at ply {k}"
         );
     }
+    // The page fits.
+    let seen = layout_of(&go, "report.html");
+    for w in [600, 1400] {
+        let faults = layout_faults(&seen, w);
+        assert!(faults.is_empty(), "Go, at {w} px: {faults:#?}");
+    }
 }
 
-/// Two report.html faults of issue 21, fixed in 5e662a1, each failed by the page before it:
-/// * an Elo with an unbounded 95% interval (`-88.74 ± inf`: the interval's upper end is a score of 1) was
-///   drawn as a bar with two finite ends; it is a line with open ends (two arrowheads) and the point, and
-///   an infinite Elo is one arrowhead at its end of the axis: so the standings chart has one polygon per
-///   infinite Elo, two per unbounded interval, and a bar (rectangle) only for bounded intervals;
-/// * the sample titles counted from 0 (`Game 0`) while their anchors count from 1 (`#sample-1`): each
-///   title is `Sample N (game ID)`, N its anchor's number and ID its game's id in games.csv.
-#[test]
-fn report_html_draws_unbounded_intervals_open_and_numbers_samples_as_their_anchors() {
-    let d = scratch("html-inf");
+/// A run with an Elo whose 95% interval is unbounded (for the two report.html tests below).
+fn unbounded_run(name: &str) -> PathBuf {
+    let d = scratch(name);
     let out = d.join("run");
     dagaz(&[
         "tournament",
@@ -2304,6 +2310,18 @@ fn report_html_draws_unbounded_intervals_open_and_numbers_samples_as_their_ancho
         "--out",
         out.to_str().unwrap(),
     ]);
+    out
+}
+
+/// A report.html fault of issue 21, fixed in 5e662a1 and failed by the page before it (shown with
+/// `DAGAZ_TEST_BIN` set to a build of 5e662a1^): an Elo with an unbounded 95% interval (`-88.74 ± inf`: the
+/// interval's upper end is a score of 1) was drawn as a bar with two finite ends; it is a line with open ends
+/// (two arrowheads) and the point, and an infinite Elo is one arrowhead at its end of the axis: so the
+/// standings chart has one polygon per infinite Elo, two per unbounded interval, and a bar (rectangle) only
+/// for bounded intervals.
+#[test]
+fn report_html_draws_unbounded_intervals_open() {
+    let out = unbounded_run("html-inf");
     let page = read(&out.join("report.html"));
     let standings = csv_rows(&out.join("standings.csv"));
     let col = |name: &str| standings[0].iter().position(|c| c == name).unwrap();
@@ -2328,7 +2346,16 @@ fn report_html_draws_unbounded_intervals_open_and_numbers_samples_as_their_ancho
     );
     // The background, and one bar per bounded interval.
     assert_eq!(chart.matches("<rect").count(), 1 + bounded, "{chart}");
+}
 
+/// A report.html fault of issue 21, fixed in 5e662a1 and failed by the page before it (shown with
+/// `DAGAZ_TEST_BIN` set to a build of 5e662a1^): the sample titles counted from 0 (`Game 0`) while their
+/// anchors count from 1 (`#sample-1`); each title is `Sample N (game ID)`, N its anchor's number and ID its
+/// game's id in games.csv.
+#[test]
+fn report_html_numbers_samples_as_their_anchors() {
+    let out = unbounded_run("html-samples");
+    let page = read(&out.join("report.html"));
     let games = csv_rows(&out.join("games.csv"));
     let mut n = 0;
     for (i, part) in page
