@@ -632,17 +632,19 @@ mod tests {
             positions: 1,
             squares: true,
         };
-        let start = [1.0, 1.0, 0.0, 0.0];
-        let scale = [1.0, 1.0, 0.1, 1.0];
+        // Values of 2 types, mobility, then one square per type (the features' index 3 is the first type's).
+        let start = [1.0, 1.0, 0.0, 0.0, 0.0];
+        let scale = [1.0, 1.0, 0.1, 1.0, 1.0];
         let t = fit(&samples, &start, &scale, &layout);
         assert!(t.error_after < t.error_before, "{t:?}");
         assert!(t.held_out_after < t.held_out_before, "{t:?}");
-        let got = [t.k * t.values[0], t.k * t.values[1], t.k * t.squares[1][0]];
+        let got = [t.k * t.values[0], t.k * t.values[1], t.k * t.squares[0][0]];
         for (g, want) in got.iter().zip([2.0, 1.0, 0.5]) {
             assert!((g - want).abs() < 0.12, "{got:?} {t:?}");
         }
-        // The mobility feature is always 0: its weight stays at its start.
+        // The mobility feature and the second type's square never occur: their weights stay at their start.
         assert_eq!(t.mobility, 0.0, "{t:?}");
+        assert_eq!(t.squares[1][0], 0.0, "{t:?}");
         // Deterministic.
         let again = fit(&samples, &start, &scale, &layout);
         assert_eq!(format!("{t:?}"), format!("{again:?}"));
