@@ -341,7 +341,7 @@ fn objective(
     cross_entropy(w, samples, k) + lambda * pen
 }
 
-/// Newton's method on [`objective`] from `w`; returns the minimiser. The Hessian of the cross-entropy is
+/// Newton's method on the penalised objective (`objective`) from `w`; returns the minimiser. The Hessian of the cross-entropy is
 /// positive semi-definite and the penalty's positive definite, so every step solves a positive-definite system.
 pub fn newton(
     mut w: Vec<f64>,
