@@ -160,11 +160,17 @@ enum Command {
         #[arg(long)]
         variant: Option<String>,
         /// Self-play games.
-        #[arg(long, default_value_t = 200)]
+        #[arg(long, default_value_t = 2000)]
         games: u32,
         /// The self-play bots' depth (alpha-beta).
-        #[arg(long, default_value_t = 2)]
+        #[arg(long, default_value_t = 4)]
         depth: u32,
+        /// The self-play bots' node budget per move.
+        #[arg(long, default_value_t = 20000)]
+        nodes: u64,
+        /// Fit no piece-square terms (piece values and the mobility weight only).
+        #[arg(long)]
+        no_squares: bool,
         #[arg(long, default_value_t = 1)]
         seed: u64,
         /// Random plies at the start of each game.
@@ -379,6 +385,8 @@ fn main() -> ExitCode {
             seed,
             opening_plies,
             max_plies,
+            nodes,
+            no_squares,
             out,
             ..
         } => tune::tune(
@@ -391,7 +399,8 @@ fn main() -> ExitCode {
                 seed,
                 opening_plies,
                 max_plies,
-                ..Default::default()
+                nodes,
+                squares: !no_squares,
             },
             out.as_deref(),
         ),

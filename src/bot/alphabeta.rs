@@ -59,6 +59,11 @@ pub struct AlphaBetaConfig {
     /// Piece values, one per piece type in the game's order (`dagaz tune` writes them); empty: the game's own.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub values: Vec<f64>,
+    /// Piece-square terms (`dagaz tune` writes them): one row per piece type in the game's order, one value per
+    /// board position in the game's order, as the first player sees the board (other players' pieces are read
+    /// through their frame, `bot::squares`); empty: none. Another shape is an error.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub squares: Vec<Vec<f64>>,
     /// Transposition table size in MiB.
     pub tt_mb: usize,
     /// Keep the transposition table's entries from one move of a game to the next (cleared by a new game).
@@ -97,6 +102,7 @@ impl Default for AlphaBetaConfig {
             material: w.material,
             mobility: w.mobility,
             values: vec![],
+            squares: vec![],
             tt_mb: 16,
             tt_reuse: true,
             pvs: true,
@@ -1090,6 +1096,13 @@ impl Bot for AlphaBetaBot {
                 engine.game.pieces.len()
             ))));
         };
+        let squares = if self.config.squares.is_empty() {
+            None
+        } else {
+            let t = super::squares::SquareTable::new(engine.game, &self.config.squares)
+                .map_err(|e| BotError::Engine(EngineError(format!("alphabeta: {e}"))))?;
+            Some(std::sync::Arc::new(t))
+        };
         let model = EngineModel {
             engine,
             eval: Evaluator {
@@ -1098,6 +1111,7 @@ impl Bot for AlphaBetaBot {
                     material: self.config.material,
                     mobility: self.config.mobility,
                 },
+                squares,
             },
         };
         let c = &self.config;

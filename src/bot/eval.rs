@@ -37,6 +37,8 @@ pub struct Evaluator {
     /// Per piece type.
     pub values: Vec<f64>,
     pub weights: Weights,
+    /// Piece-square terms added to each piece's value (`dagaz tune` fits them; none by default).
+    pub squares: Option<std::sync::Arc<super::squares::SquareTable>>,
 }
 
 impl Evaluator {
@@ -44,15 +46,30 @@ impl Evaluator {
         Evaluator {
             values: piece_values(engine),
             weights,
+            squares: None,
         }
     }
 
-    /// Material per player: pieces on the board and in reserve.
+    /// Material per player: pieces on the board (with their piece-square terms) and in reserve.
     pub fn material(&self, game: &Game, s: &State) -> Vec<f64> {
         let mut m = vec![0.0; game.players.len()];
-        for p in s.cells().iter().flatten() {
-            if !p.dead {
-                m[p.owner.idx()] += self.values[p.kind.idx()];
+        match &self.squares {
+            None => {
+                for p in s.cells().iter().flatten() {
+                    if !p.dead {
+                        m[p.owner.idx()] += self.values[p.kind.idx()];
+                    }
+                }
+            }
+            Some(sq) => {
+                for (i, c) in s.cells().iter().enumerate() {
+                    if let Some(p) = c {
+                        if !p.dead {
+                            m[p.owner.idx()] +=
+                                self.values[p.kind.idx()] + sq.value(p.owner, p.kind.idx(), i);
+                        }
+                    }
+                }
             }
         }
         let np = game.pieces.len().max(1);

@@ -1503,7 +1503,11 @@ impl Bot for MctsBot {
         };
         let model = EngineModel {
             engine,
-            eval: Evaluator { values, weights },
+            eval: Evaluator {
+                values,
+                weights,
+                squares: None,
+            },
         };
         let saved = if c.reuse { Some(&mut self.saved) } else { None };
         let mut params: Params = c.into();

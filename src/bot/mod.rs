@@ -25,6 +25,7 @@ pub mod mcts;
 pub mod protocol;
 pub mod random;
 pub mod spec;
+pub mod squares;
 #[cfg(test)]
 mod testgames;
 #[cfg(test)]

@@ -179,6 +179,18 @@ fn inline_item(k: &str, v: &toml::Value) -> String {
 
 /// Inline engine options (`option.Hash=16`, one key with a dot) into the `option` table a preset writes
 /// (`[option]` / `option.Hash = 16`).
+/// The error, with its line and column, of a preset's lists of numbers (`values`, `squares`) that are not
+/// numbers: the table the bots are read from has lost the places.
+fn locate_numbers(text: &str) -> Option<String> {
+    #[derive(Deserialize)]
+    #[allow(dead_code)]
+    struct Numbers {
+        values: Option<Vec<f64>>,
+        squares: Option<Vec<Vec<f64>>>,
+    }
+    toml::from_str::<Numbers>(text).err().map(|e| e.to_string())
+}
+
 fn fold_options(table: &mut toml::Table) -> Result<(), String> {
     let dotted: Vec<String> = table
         .keys()
@@ -208,7 +220,7 @@ impl BotSpec {
     /// A preset's text; `default_name` is used when it sets no `name`.
     pub fn from_toml(text: &str, default_name: &str) -> Result<BotSpec, String> {
         let table: toml::Table = toml::from_str(text).map_err(|e| e.to_string())?;
-        Self::from_table(table, default_name)
+        Self::from_table(table, default_name).map_err(|e| locate_numbers(text).unwrap_or(e))
     }
 
     fn from_table(mut table: toml::Table, default_name: &str) -> Result<BotSpec, String> {

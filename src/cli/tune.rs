@@ -1,4 +1,4 @@
-//! `dagaz tune`: fit the evaluation's piece values and mobility weight to self-play games and write an
+//! `dagaz tune`: fit the evaluation's piece values, mobility weight and piece-square terms to self-play games and write an
 //! alpha-beta preset that uses them (`bot::tune`).
 
 use super::play::{load_or_report, missing_rules_ok};
@@ -43,10 +43,12 @@ pub fn tune(
                 return ExitCode::FAILURE;
             }
             eprintln!(
-                "tune: {} positions, mean squared error {:.5} -> {:.5}; wrote {} (use it as `--bots {}`)",
+                "tune: {} positions, mean squared error {:.5} -> {:.5}, on the held-out games {:.5} -> {:.5}; wrote {} (use it as `--bots {}`)",
                 tuned.positions,
                 tuned.error_before,
                 tuned.error_after,
+                tuned.held_out_before,
+                tuned.held_out_after,
                 p.display(),
                 p.display()
             );
