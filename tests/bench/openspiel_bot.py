@@ -1055,7 +1055,8 @@ def cross_check(args):
     """Plays `--cross-games` uniformly random games in dagaz (`dagaz session FILE [--variant V]`, docs/protocol.md)
     and in OpenSpiel side by side, the same move in both at every ply, and checks at every position that the two
     agree: the board (through the adapter's readers), the player to move, the moves (the same keys, each once)
-    and whether and how the game is over (the same winner, or a draw). Exit status 1 at the first difference."""
+    and whether and how the game is over (the same winner, or a draw; the passes dagaz plays after OpenSpiel's
+    game is over, `Adapter.final_pass`, are played in dagaz alone). Exit status 1 at the first difference."""
     import subprocess
 
     adapter = ADAPTERS[args.game]
@@ -1089,6 +1090,11 @@ def cross_check(args):
                     raise MappingError(f"{where}: the boards differ:\n{dstate}\n{state}")
                 result = ask({"cmd": "result"})
                 positions += 1
+                if not result["over"] and adapter.final_pass(state, ask({"cmd": "moves"})["moves"]):
+                    # Over for OpenSpiel; dagaz still asks for a pass (see Othello).
+                    ask({"cmd": "play", "move": "pass"})
+                    plies += 1
+                    continue
                 if result["over"] or state.is_terminal():
                     if not (result["over"] and state.is_terminal()):
                         raise MappingError(f"{where}: over in {'dagaz' if result['over'] else 'OpenSpiel'} only")
