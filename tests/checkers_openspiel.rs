@@ -217,3 +217,42 @@ fn taking_at_once_lists_the_same_moves_as_taking_at_the_end() {
 fn is_king_at(l: &str, m: &str) -> bool {
     l.starts_with("piece ") && l.contains(" King ") && l.ends_with(&format!(" {}", &m[..2]))
 }
+
+/// OpenSpiel's own `checkers` agrees with the variant on 200 random games played side by side (boards, players
+/// to move, moves, ends), and disagrees with the plain game (which has no 40-ply draw). Needs OpenSpiel in
+/// `target/strength-venv` (or the Python named by `DAGAZ_OPENSPIEL_PYTHON`); see README, "Slow checks".
+#[test]
+#[ignore = "slow (~1.5 min) and needs OpenSpiel; see README"]
+fn openspiel_agrees() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let python = std::env::var("DAGAZ_OPENSPIEL_PYTHON")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|_| root.join("target/strength-venv/bin/python"));
+    let run = |variant: &str| {
+        let out = std::process::Command::new(&python)
+            .current_dir(root)
+            .arg(root.join("tests/bench/openspiel_bot.py"))
+            .args(["--game", "english-checkers", "--cross-check", FILE])
+            .args(["--variant", variant, "--cross-games", "200", "--seed", "1"])
+            .arg("--dagaz")
+            .arg(env!("CARGO_BIN_EXE_dagaz"))
+            .output()
+            .unwrap_or_else(|e| panic!("cannot run {}: {e}", python.display()));
+        let text = format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        eprintln!("{variant}: {text}");
+        (out.status.success(), text)
+    };
+    let (ok, text) = run(OPENSPIEL);
+    assert!(ok, "OpenSpiel disagrees:\n{text}");
+    assert!(
+        text.contains("cross-checked 200 random games of english-checkers"),
+        "{text}"
+    );
+    assert!(text.contains("40 plies without capture: "), "{text}");
+    let (ok, text) = run("English Checkers");
+    assert!(!ok && text.contains("over in OpenSpiel only"), "{text}");
+}
