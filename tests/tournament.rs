@@ -1411,8 +1411,9 @@ fn four_shards_merged_are_one_run_byte_for_byte() {
     assert!(e.contains("not shards of the same run"), "{e}");
 }
 
-/// `--variants all` on a file of two variants prints one verdict line for the pair, each measure with its
-/// p-value, and report.md has it too (English checkers on 8x8 and 6x6; the line is checked, not the verdict).
+/// `--variants all` on a file of three variants prints one verdict line for each of the three pairs, each
+/// measure with its p-value, and report.md has them too (English checkers on 8x8, on 6x6 and with OpenSpiel's
+/// draw rule; the lines are checked, not the verdicts).
 #[test]
 fn variants_all_gives_a_verdict_per_pair_with_p_values() {
     let d = scratch("verdict");
@@ -1436,16 +1437,18 @@ fn variants_all_gives_a_verdict_per_pair_with_p_values() {
         .lines()
         .filter(|l| l.contains(" vs ") && l.contains("p "))
         .collect();
-    assert_eq!(lines.len(), 1, "{stdout}");
-    for m in [
-        "first-player advantage",
-        "draw rate",
-        "decisiveness",
-        "length",
-    ] {
-        assert!(lines[0].contains(m), "{m} missing: {}", lines[0]);
+    assert_eq!(lines.len(), 3, "{stdout}");
+    for line in &lines {
+        for m in [
+            "first-player advantage",
+            "draw rate",
+            "decisiveness",
+            "length",
+        ] {
+            assert!(line.contains(m), "{m} missing: {line}");
+        }
+        assert_eq!(line.matches("(p ").count(), 4, "{line}");
     }
-    assert_eq!(lines[0].matches("(p ").count(), 4, "{}", lines[0]);
     let report = read(&out.join("report.md"));
     assert!(report.contains("## Do the variants differ?"), "{report}");
 }

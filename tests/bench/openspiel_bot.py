@@ -48,9 +48,18 @@ the search, the position's sync and the move mapping) and the number of legal mo
 the first line of a process also its start-up (`startup_ms`: from the start of this module, before numpy and
 OpenSpiel are imported, to the first request read).
 
+A dagaz move may be several OpenSpiel actions of one player (English checkers: one action a jump of a chain).
+The adapter then lists OpenSpiel's plays (`Adapter.os_moves`: every sequence of actions that is one dagaz move,
+with its key), the sync and the replay step by plays, and the bot plays its move action by action: each action
+with a choice gets a search of its own with the whole budget (as OpenSpiel plays the game; a forced action
+none), and the actions together are the dagaz move it answers. `--cross-check FILE` plays random games in
+`dagaz session` and OpenSpiel side by side and checks that the boards, the moves and the ends agree at every
+position (see `cross_check`).
+
 Adding a game: a subclass of `Adapter` with the OpenSpiel game, dagaz's player names (in turn order, the i-th
 is OpenSpiel's player i), the board of each side as {square: (player, kind)} in OpenSpiel's square names, the key
-of a dagaz move and of an OpenSpiel action, and a lower bound on the plies between two boards.
+of a dagaz move and of an OpenSpiel action (or of a play, `os_moves`), and a lower bound on the plies between two
+boards.
 """
 
 import time
@@ -113,6 +122,23 @@ class Adapter:
     def os_key(self, state, action):
         """The key of an OpenSpiel legal action in `state`."""
         raise NotImplementedError
+
+    def os_moves(self, state):
+        """OpenSpiel's plays from `state` that are one dagaz move each: [(key, [actions])], every way to play
+        them. Here one action a move, the keys distinct; a game whose move is several OpenSpiel actions
+        (English checkers) lists each sequence, and sequences that leave the same position share a key."""
+        out, seen = [], set()
+        for action in state.legal_actions():
+            k = self.os_key(state, action)
+            if k in seen:
+                raise MappingError(f"{self.key}: two OpenSpiel actions map to `{k}`")
+            seen.add(k)
+            out.append((k, [action]))
+        return out
+
+    def self_check(self, game):
+        """Checks of this adapter of its own (see EnglishCheckers), for --self-test: a list of failures."""
+        return []
 
     def min_plies(self, board, target):
         """A lower bound on the plies from `board` to `target` (None: it cannot be reached)."""
@@ -351,6 +377,167 @@ class Go9(Adapter):
         return sum(1 for sq, v in target.items() if board.get(sq) != v)
 
 
+class EnglishCheckers(Adapter):
+    """dagaz: games/english-checkers.zrf's variant "English Checkers (OpenSpiel)", Black first from ranks 6-8
+    going down; OpenSpiel: `checkers`, White (`o`, player 0, first) from ranks 1-3 going up. The dark squares
+    are the same (a1 is dark), so dagaz's square is OpenSpiel's turned half round: file a..h to h..a, rank r to
+    9-r. Men `o` and `+`, kings `8` and `*`.
+
+    A dagaz move is a whole jump chain, `d6-f4xe5-h2xg3` (`=King` when a man is crowned), and OpenSpiel plays it
+    as one action a jump (`d6f4`, `f4h2`), the same player moving again. A key is a move's effect: the square it
+    starts from, the square it ends on and the squares it takes, `d6-h2xe5xg3` (captured squares sorted; a
+    step: `c3-d4`). dagaz lists two routes with the same effect (a king going round a ring either way) as one
+    move, OpenSpiel as two sequences: both get the one key, and the bot answers with the dagaz move whichever
+    route its search took."""
+
+    key = "english-checkers"
+    openspiel = "checkers"
+    players = ("Black", "White")
+    FILES = "abcdefgh"
+    PIECES = {"o": (0, "man"), "8": (0, "king"), "+": (1, "man"), "*": (1, "king")}
+    NOTATION = re.compile(r"^([a-h][1-8])((?:-[a-h][1-8](?:x[a-h][1-8])?)+)(?:=King)?$")
+
+    def os_board(self, state):
+        # Eight lines of a rank digit and eight cells, rank 8 first (not grid_rows: a White king is `8`, and
+        # `78.......` would read as rank 78), then the files.
+        text = str(state)
+        lines = text.splitlines()
+        if len(lines) < 9 or [ln[:1] for ln in lines[:8]] != list("87654321") or any(
+                len(ln) != 9 for ln in lines[:8]):
+            raise MappingError(f"cannot read OpenSpiel's checkers board:\n{text}")
+        board = {}
+        for ln in lines[:8]:
+            rank = int(ln[0])
+            for f, c in zip(self.FILES, ln[1:]):
+                if c in self.PIECES:
+                    board[f"{f}{rank}"] = self.PIECES[c]
+                elif c != ".":
+                    raise MappingError(f"english-checkers: unknown cell `{c}` in OpenSpiel's board:\n{state}")
+        return board
+
+    def dagaz_square(self, name):
+        f, r = square(name, self.FILES, 8)
+        return f"{self.FILES[7 - self.FILES.index(f)]}{9 - r}"
+
+    def dagaz_kind(self, piece):
+        if piece not in ("Man", "King"):
+            raise MappingError(f"english-checkers: dagaz's piece `{piece}` is neither Man nor King")
+        return piece.lower()
+
+    @staticmethod
+    def effect_key(start, end, taken):
+        return f"{start}-{end}" + "".join(f"x{t}" for t in sorted(taken))
+
+    def dagaz_key(self, notation):
+        m = self.NOTATION.match(notation)
+        if not m:
+            raise MappingError(f"english-checkers: cannot read the move `{notation}`")
+        steps = re.findall(r"-([a-h][1-8])(?:x([a-h][1-8]))?", m.group(2))
+        taken = [self.dagaz_square(t) for _, t in steps if t]
+        if taken and len(taken) != len(steps):
+            raise MappingError(f"english-checkers: `{notation}` mixes steps and jumps")
+        if not taken and len(steps) != 1:
+            raise MappingError(f"english-checkers: `{notation}` takes nothing but has {len(steps)} steps")
+        return self.effect_key(self.dagaz_square(m.group(1)), self.dagaz_square(steps[-1][0]), taken)
+
+    def os_jump(self, state, action):
+        """(from, to, the square jumped or None) of an OpenSpiel action, from its string (`c3d4`, `c3e5`)."""
+        s = state.action_to_string(state.current_player(), action)
+        m = re.match(r"^([a-h])([1-8])([a-h])([1-8])$", s)
+        if not m:
+            raise MappingError(f"english-checkers: cannot read OpenSpiel's action `{s}`")
+        f0, r0, f1, r1 = self.FILES.index(m.group(1)), int(m.group(2)), self.FILES.index(m.group(3)), int(m.group(4))
+        if abs(f1 - f0) != abs(r1 - r0) or abs(f1 - f0) not in (1, 2):
+            raise MappingError(f"english-checkers: OpenSpiel's action `{s}` is neither a step nor a jump")
+        over = f"{self.FILES[(f0 + f1) // 2]}{(r0 + r1) // 2}" if abs(f1 - f0) == 2 else None
+        return f"{m.group(1)}{r0}", f"{m.group(3)}{r1}", over
+
+    def os_key(self, state, action):
+        start, end, over = self.os_jump(state, action)
+        return self.effect_key(start, end, [over] if over else [])
+
+    def os_moves(self, state):
+        mover = state.current_player()
+        out = []
+
+        def chains(st, start, at, taken, actions):
+            # `at`: where the jumping piece stands after the jumps in `actions` (None before the first action).
+            for action in st.legal_actions():
+                a, end, over = self.os_jump(st, action)
+                if at is not None and (over is None or a != at):
+                    raise MappingError(f"english-checkers: OpenSpiel goes on from {at} with `{a}-{end}`")
+                nxt = st.child(action)
+                t = taken + [over] if over else taken
+                if over and not nxt.is_terminal() and nxt.current_player() == mover:
+                    chains(nxt, start or a, end, t, actions + [action])
+                else:
+                    out.append((self.effect_key(start or a, end, t), actions + [action]))
+
+        chains(state, None, None, [], [])
+        return out
+
+    def min_plies(self, board, target):
+        # No piece is ever added and no man made: a player has no more pieces, nor more men, later. A ply of a
+        # player fills at most one square with a piece of its own that was not there (the end of its move): the
+        # squares where the target has a piece of the player that the board has not need that many plies of
+        # that player, and the players alternate.
+        need = [0, 0]
+        for p in (0, 1):
+            mine = [v for v in board.values() if v[0] == p]
+            theirs = [v for v in target.values() if v[0] == p]
+            if len(theirs) > len(mine) or sum(1 for v in theirs if v[1] == "man") > sum(
+                    1 for v in mine if v[1] == "man"):
+                return None
+            need[p] = sum(1 for sq, v in target.items() if v[0] == p and board.get(sq) != v)
+        return max(need[0] + need[1], 2 * max(need) - 1)
+
+    def self_check(self, game):
+        problems = []
+        # OpenSpiel's start: 12 men of player 0 on the dark squares of ranks 1-3, 12 of player 1 on ranks 6-8.
+        board = self.os_board(game.new_initial_state())
+        expect = {f"{f}{r}": (0 if r <= 3 else 1, "man") for i, f in enumerate(self.FILES)
+                  for r in (1, 2, 3, 6, 7, 8) if (i + r) % 2 == 1}
+        if board != expect:
+            problems.append(f"the start board reads as {sorted(board.items())}")
+        # dagaz's start (games/english-checkers.zrf's board-setup) turned half round is OpenSpiel's.
+        dagaz = {self.dagaz_square(sq): (0, "man") for sq in "b8 d8 f8 h8 a7 c7 e7 g7 b6 d6 f6 h6".split()}
+        dagaz.update({self.dagaz_square(sq): (1, "man") for sq in "a3 c3 e3 g3 b2 d2 f2 h2 a1 c1 e1 g1".split()})
+        if dagaz != expect:
+            problems.append("dagaz's start turned half round is not OpenSpiel's")
+        # Random games: every play of a position is a step, or jumps that take one piece each and end the turn;
+        # plays with one key leave one board; some chains of two jumps or more occur.
+        rng = np.random.RandomState(11)
+        chains = shared = 0
+        for _ in range(100):
+            state = game.new_initial_state()
+            while not state.is_terminal():
+                plays = self.os_moves(state)
+                boards = {}
+                for k, acts in plays:
+                    after = state.clone()
+                    for x in acts:
+                        after.apply_action(x)
+                    taken = k.count("x")
+                    if taken != (len(acts) if taken else 0) or (not taken and len(acts) != 1):
+                        problems.append(f"play {k} is {len(acts)} actions")
+                    if not after.is_terminal() and after.current_player() == state.current_player():
+                        problems.append(f"after play {k} the same player moves again")
+                    b = sorted(self.os_board(after).items())
+                    if boards.setdefault(k, b) != b:
+                        problems.append(f"two plays with key {k} leave different boards")
+                    chains += len(acts) >= 2
+                shared += len(plays) - len(boards)
+                _, acts = plays[rng.randint(len(plays))]
+                for x in acts:
+                    state.apply_action(x)
+        if chains < 50:
+            problems.append(f"only {chains} chains of two jumps or more in 100 random games")
+        if not problems:
+            print(f"ok   english-checkers: 100 random games, {chains} plays of two jumps or more, {shared} "
+                  "routes sharing a key with another, each play one dagaz move")
+        return problems[:5]
+
+
 def placed_square(adapter, state, action):
     """The square an OpenSpiel action puts a stone on (the one square it fills)."""
     before = adapter.os_board(state)
@@ -368,7 +555,7 @@ def placement_bound(board, target):
     return len(target) - len(board)
 
 
-ADAPTERS = {a.key: a for a in (Breakthrough(), Othello(), ConnectFour(), Hex(), Go9())}
+ADAPTERS = {a.key: a for a in (Breakthrough(), Othello(), ConnectFour(), Hex(), Go9(), EnglishCheckers())}
 
 
 # --------------------------------------------------------------------------------------------------------------
@@ -543,45 +730,61 @@ class Follower:
         bound = a.min_plies(board, target)
         if bound is None or bound > plies:
             return None
-        actions = state.legal_actions()
+        plays = distinct(a.os_moves(state))
         if plies == 1 and last_to:
             # The last move first: it names dagaz's last destination.
             hint = a.dagaz_square(last_to)
-            actions.sort(key=lambda x: hint not in a.os_key(state, x))
-        for action in actions:
-            found = self.find(state.child(action), plies - 1, target, mover, last_to)
+            plays.sort(key=lambda kv: hint not in kv[0])
+        for _, actions in plays:
+            found = self.find(played(state, actions), plies - 1, target, mover, last_to)
             if found is not None:
                 return found
         return None
 
 
+def played(state, actions):
+    """The state after `actions`."""
+    state = state.clone()
+    for action in actions:
+        state.apply_action(action)
+    return state
+
+
+def distinct(plays):
+    """The first play of each key (plays with one key leave one position)."""
+    out, seen = [], set()
+    for k, actions in plays:
+        if k not in seen:
+            seen.add(k)
+            out.append((k, actions))
+    return out
+
+
 def match_moves(adapter, state, moves):
-    """{OpenSpiel action: dagaz move id}, after checking that the two lists are the same moves."""
+    """({key: dagaz move id}, {tuple of OpenSpiel actions: key} for every play of `state`), after checking that
+    the two lists are the same moves."""
     by_key = {}
     for m in moves:
         k = adapter.dagaz_key(m["notation"])
         if k in by_key:
             raise MappingError(f"{adapter.key}: two dagaz moves map to `{k}`: {by_key[k]['notation']}, {m['notation']}")
         by_key[k] = m
-    actions = state.legal_actions()
-    out, keys = {}, set()
-    for action in actions:
-        k = adapter.os_key(state, action)
-        if k in keys:
-            raise MappingError(f"{adapter.key}: two OpenSpiel actions map to `{k}`")
-        keys.add(k)
+    plays = adapter.os_moves(state)
+    ids, key_of = {}, {}
+    for k, actions in plays:
         if k not in by_key:
             raise MappingError(
-                f"{adapter.key}: OpenSpiel's action `{k}` is not among dagaz's {len(moves)} moves "
+                f"{adapter.key}: OpenSpiel's move `{k}` is not among dagaz's {len(moves)} moves "
                 f"({', '.join(m['notation'] for m in moves)})"
             )
-        out[action] = by_key[k]["id"]
-    if len(actions) != len(moves):
-        missing = sorted(set(by_key) - keys)
+        ids[k] = by_key[k]["id"]
+        key_of[tuple(actions)] = k
+    if len(ids) != len(moves):
+        missing = sorted(set(by_key) - set(ids))
         raise MappingError(
-            f"{adapter.key}: dagaz has {len(moves)} moves, OpenSpiel {len(actions)}; not in OpenSpiel: {missing}"
+            f"{adapter.key}: dagaz has {len(moves)} moves, OpenSpiel {len(ids)}; not in OpenSpiel: {missing}"
         )
-    return out
+    return ids, key_of
 
 
 # --------------------------------------------------------------------------------------------------------------
@@ -607,30 +810,54 @@ class Player:
             return moves[0]["id"]
         if f.state.is_terminal():
             raise MappingError(f"{a.key}: OpenSpiel's game is over but dagaz asks for a move:\n{f.state}")
-        action_to_id = match_moves(a, f.state, moves)
+        ids, key_of = match_moves(a, f.state, moves)
         start = time.perf_counter()
         seed = int(request["seed"]) % (2**32)
-        solve = not self.args.no_solve
-        if len(action_to_id) == 1:
-            action, sims = next(iter(action_to_id)), 0
-        elif self.args.impl == "cpp":
-            if self.args.sims:
-                action, sims = cpp_search(self.game, f.state, self.args.uct_c, solve, seed, simulations=self.args.sims)
-            else:
-                action, sims = cpp_search(self.game, f.state, self.args.uct_c, solve, seed, seconds=self.args.ms / 1000.0)
-        elif self.args.sims:
-            bot, _ = make_bot(self.game, self.args.uct_c, solve, seed, self.args.sims)
-            root = bot.mcts_search(f.state)  # what MCTSBot.step does, with the count (fewer if solved)
-            action, sims = root.best_child().action, root.explore_count
+        if len(ids) == 1:
+            actions, sims = next(iter(key_of)), 0
         else:
-            bot, rng = make_bot(self.game, self.args.uct_c, solve, seed)
-            root, sims = TimedSearch(bot, rng).search(f.state, deadline=start + self.args.ms / 1000.0)
-            action = root.best_child().action
+            actions, sims = self.play(f.state, seed)
         elapsed = time.perf_counter() - start
         self.pending = (request, sims, elapsed, len(moves))
-        f.state.apply_action(action)
+        if tuple(actions) not in key_of:
+            raise MappingError(f"{a.key}: the bot's actions {list(actions)} are not one of the moves")
+        f.state = played(f.state, actions)
         f.ply += 1
-        return action_to_id[action]
+        return ids[key_of[tuple(actions)]]
+
+    def play(self, state, seed):
+        """The OpenSpiel actions of the bot's move, and the simulations run. One action in most games; where a
+        dagaz move is several actions of one player (a checkers jump chain), each one with a choice gets a
+        search of its own, with the whole budget (`--ms` or `--sims`, as OpenSpiel plays such a game), and a
+        forced one none."""
+        mover, work = state.current_player(), state.clone()
+        actions, sims = [], 0
+        while True:
+            legal = work.legal_actions()
+            if len(legal) == 1:
+                action = legal[0]
+            else:
+                action, n = self.search(work, (seed + len(actions)) % (2**32))
+                sims += n
+            actions.append(action)
+            work.apply_action(action)
+            if work.is_terminal() or work.current_player() != mover:
+                return tuple(actions), sims
+
+    def search(self, state, seed):
+        """(OpenSpiel's MCTS's action in `state`, the simulations run)."""
+        solve = not self.args.no_solve
+        if self.args.impl == "cpp":
+            if self.args.sims:
+                return cpp_search(self.game, state, self.args.uct_c, solve, seed, simulations=self.args.sims)
+            return cpp_search(self.game, state, self.args.uct_c, solve, seed, seconds=self.args.ms / 1000.0)
+        if self.args.sims:
+            bot, _ = make_bot(self.game, self.args.uct_c, solve, seed, self.args.sims)
+            root = bot.mcts_search(state)  # what MCTSBot.step does, with the count (fewer if solved)
+            return root.best_child().action, root.explore_count
+        bot, rng = make_bot(self.game, self.args.uct_c, solve, seed)
+        root, sims = TimedSearch(bot, rng).search(state, deadline=time.perf_counter() + self.args.ms / 1000.0)
+        return root.best_child().action, sims
 
     def record(self, received, answered):
         request, sims, elapsed, legal = self.pending
@@ -684,17 +911,27 @@ def self_test(args):
     (2) the Python bot (`--impl python`): TimedSearch with a fixed count builds MCTSBot.mcts_search's tree
         (every root child's visits and rewards, and the move);
     (3) the board reader and the action keys work on those positions, and the keys of the legal actions are
-        distinct."""
+        distinct (where a dagaz move is several actions, plays with one key leave one position);
+    (4) the adapter's own checks (`Adapter.self_check`; English checkers: the start board as read, dagaz's start
+        turned half round, and along 100 random games every play a step or a chain of jumps ending the turn)."""
     failures = 0
     budget = args.self_test_ms / 1000.0
     for key in args.self_test_games.split(","):
         adapter = ADAPTERS[key]
         game = pyspiel.load_game(adapter.openspiel)
+        for problem in adapter.self_check(game):
+            failures += 1
+            print(f"FAIL {key}: {problem}", file=sys.stderr)
         rng = np.random.RandomState(7)
         state = game.new_initial_state()
         checked = 0
         overruns = []
         while not state.is_terminal() and checked < 6:
+            if len(state.legal_actions()) == 1:
+                # Forced (a checkers capture, say): the bot plays it without a search, and the C++ MCTS stops at
+                # a root with one child, so there is nothing to check.
+                state.apply_action(state.legal_actions()[0])
+                continue
             seed = int(rng.randint(1 << 30))
             legal = state.legal_actions()
             problems = []
@@ -735,9 +972,11 @@ def self_test(args):
                     and root_a.best_child().action == root_b.best_child().action):
                 problems.append("Python: TimedSearch's tree differs from MCTSBot.mcts_search's")
             # (3) Keys and board.
-            keys = [adapter.os_key(state, x) for x in legal]
-            if len(set(keys)) != len(keys):
-                problems.append("two legal actions have the same key")
+            try:
+                keys = [k for k, _ in distinct(adapter.os_moves(state))]
+            except MappingError as e:
+                problems.append(str(e))
+                keys = []
             board = adapter.os_board(state)
             if problems:
                 failures += 1
@@ -788,14 +1027,14 @@ def replay(args):
                 break
             try:
                 key = adapter.dagaz_key(notation)
-                actions = [a for a in state.legal_actions() if adapter.os_key(state, a) == key]
+                plays = [actions for k, actions in adapter.os_moves(state) if k == key]
             except MappingError as e:
                 problem = f"ply {ply}: {e}"
                 break
-            if len(actions) != 1:
-                problem = f"ply {ply}: {notation} matches {len(actions)} OpenSpiel actions"
+            if not plays:
+                problem = f"ply {ply}: {notation} is no move of OpenSpiel's"
                 break
-            state.apply_action(actions[0])
+            state = played(state, plays[0])
         if problem is None and row["end_type"] not in ("move-limit", "bot-error", "engine-error"):
             dagaz = int(float(row["result_1"]))
             if not state.is_terminal():
@@ -812,6 +1051,79 @@ def replay(args):
     return 1 if differ else 0
 
 
+def cross_check(args):
+    """Plays `--cross-games` uniformly random games in dagaz (`dagaz session FILE [--variant V]`, docs/protocol.md)
+    and in OpenSpiel side by side, the same move in both at every ply, and checks at every position that the two
+    agree: the board (through the adapter's readers), the player to move, the moves (the same keys, each once)
+    and whether and how the game is over (the same winner, or a draw; the passes dagaz plays after OpenSpiel's
+    game is over, `Adapter.final_pass`, are played in dagaz alone). Exit status 1 at the first difference."""
+    import subprocess
+
+    adapter = ADAPTERS[args.game]
+    game = pyspiel.load_game(adapter.openspiel)
+    cmd = [args.dagaz, "session", args.cross_check] + (["--variant", args.variant] if args.variant else [])
+    proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+
+    def ask(request):
+        proc.stdin.write(json.dumps(request) + "\n")
+        proc.stdin.flush()
+        answer = json.loads(proc.stdout.readline())
+        if "error" in answer:
+            raise MappingError(f"dagaz session: {answer['error']} (request {request})")
+        return answer
+
+    players = ask({"cmd": "info"})["players"]
+    rng = np.random.RandomState(args.seed)
+    positions = plies = 0
+    ends = {}
+    try:
+        for g in range(args.cross_games):
+            if g:
+                ask({"cmd": "load", "position": start})
+            else:
+                start = ask({"cmd": "position"})["position"]
+            state = game.new_initial_state()
+            while True:
+                where = f"game {g}, ply {plies}"
+                dstate = ask({"cmd": "state"})
+                if adapter.dagaz_board(dstate, players) != adapter.os_board(state):
+                    raise MappingError(f"{where}: the boards differ:\n{dstate}\n{state}")
+                result = ask({"cmd": "result"})
+                positions += 1
+                if not result["over"] and adapter.final_pass(state, ask({"cmd": "moves"})["moves"]):
+                    # Over for OpenSpiel; dagaz still asks for a pass (see Othello).
+                    ask({"cmd": "play", "move": "pass"})
+                    plies += 1
+                    continue
+                if result["over"] or state.is_terminal():
+                    if not (result["over"] and state.is_terminal()):
+                        raise MappingError(f"{where}: over in {'dagaz' if result['over'] else 'OpenSpiel'} only")
+                    ours = result["outcome"]["results"][players[0]]
+                    theirs = state.returns()[0]
+                    if (ours > 0) - (ours < 0) != (theirs > 0) - (theirs < 0):
+                        raise MappingError(f"{where}: dagaz's result for the first player {ours}, OpenSpiel's {theirs}")
+                    name = result["outcome"]["name"]
+                    ends[name] = ends.get(name, 0) + 1
+                    break
+                if players.index(ask({"cmd": "moves"})["to_move"]) != state.current_player():
+                    raise MappingError(f"{where}: another player to move")
+                moves = ask({"cmd": "moves"})["moves"]
+                ids, key_of = match_moves(adapter, state, moves)
+                key = sorted(ids)[rng.randint(len(ids))]
+                ask({"cmd": "play", "id": ids[key]})
+                state = played(state, next(acts for acts, k in key_of.items() if k == key))
+                plies += 1
+    except MappingError as e:
+        print(f"cross-check: {e}", file=sys.stderr)
+        return 1
+    finally:
+        proc.stdin.close()
+        proc.wait()
+    print(f"cross-checked {args.cross_games} random games of {args.game}, {plies} plies, {positions} positions: "
+          f"the same boards, players, moves and ends ({', '.join(f'{k}: {v}' for k, v in sorted(ends.items()))})")
+    return 0
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--game", choices=sorted(ADAPTERS), help="the game (strength.py's key)")
@@ -826,6 +1138,13 @@ def main():
     ap.add_argument("--self-test-games", default=",".join(ADAPTERS), help="games for --self-test")
     ap.add_argument("--self-test-ms", type=float, default=30, help="the timed searches' budget in --self-test (default 30)")
     ap.add_argument("--replay", help="replay a run's games.csv in OpenSpiel (needs --game), check the ends, exit")
+    ap.add_argument("--cross-check", metavar="FILE",
+                    help="play random games of FILE in `dagaz session` and in OpenSpiel side by side (needs --game), "
+                         "check that they agree at every position, exit")
+    ap.add_argument("--variant", help="the variant of FILE, for --cross-check")
+    ap.add_argument("--cross-games", type=int, default=100, help="games for --cross-check (default 100)")
+    ap.add_argument("--seed", type=int, default=1, help="the random stream of --cross-check (default 1)")
+    ap.add_argument("--dagaz", default="target/release/dagaz", help="dagaz's binary, for --cross-check")
     args = ap.parse_args()
     if args.ms <= 0 or args.sims < 0 or args.sims == 1 or args.self_test_ms <= 0:
         ap.error("--ms and --self-test-ms must be above 0, --sims 2 at least (0: by the clock)")
@@ -838,6 +1157,10 @@ def main():
         if not args.game:
             ap.error("--replay needs --game")
         sys.exit(replay(args))
+    if args.cross_check:
+        if not args.game:
+            ap.error("--cross-check needs --game")
+        sys.exit(cross_check(args))
     if not args.game:
         ap.error("--game is required")
     Player(args).run()

@@ -20,6 +20,7 @@ What it does:
        dagaz tournament games/X.zrf --bots DAGAZ_BOT openspiel-mcts.toml --games N --jobs J --seed S \
            --move-timeout-ms T --out RUN/X
 
+   (English checkers plays its file's variant "English Checkers (OpenSpiel)", `--variant`: OpenSpiel's rules.)
    DAGAZ_BOT is `--dagaz-bot` (default: plain UCT, `mcts:time_ms=MS,iterations=MS*1000000,playout_plies=10000`:
    the clock alone stops it, the iteration cap, one a nanosecond, being out of reach even in an endgame where
    the tree holds the whole game; rollouts go to the end of the game as OpenSpiel's do). openspiel-mcts.toml
@@ -81,7 +82,11 @@ GAMES = {
     "connect-four": ("games/connect-four.zrf", "Connect Four"),
     "hex": ("games/hex.zrf", "Hex 11x11"),
     "go-9x9": ("games/go-9x9.zrf", "Go 9x9"),
+    "english-checkers": ("games/english-checkers.zrf", "English checkers"),
 }
+# The variant a game plays, where it is not its file's first: OpenSpiel's checkers rules (a draw after 40 plies
+# without a capture, see the variant's comment).
+VARIANTS = {"english-checkers": "English Checkers (OpenSpiel)"}
 DEFAULT_GAMES = "breakthrough,othello"
 DEFAULT_DAGAZ_BOT = "mcts:time_ms={ms},iterations={cap},playout_plies=10000"
 
@@ -403,6 +408,8 @@ def main():
         cmd = [BIN, "tournament", ROOT / GAMES[key][0], "--bots", dagaz_bot, preset, "--games", args.games,
                "--jobs", args.jobs, "--seed", args.seed, "--opening-plies", args.opening_plies,
                "--move-timeout-ms", args.move_timeout_ms, "--out", out, "--quiet"]
+        if key in VARIANTS:
+            cmd += ["--variant", VARIANTS[key]]
         p = run(cmd, capture_output=True, text=True)
         sys.stderr.write(p.stdout + p.stderr)
         if p.returncode != 0:
