@@ -457,6 +457,30 @@ fn shards_merged_give_the_single_run() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("shards 3 of 3 are missing"));
 }
 
+#[test]
+fn the_readme_sweep_runs_as_written() {
+    let readme = read(&Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md"));
+    let line = readme
+        .lines()
+        .find(|l| l.starts_with("dagaz sweep tests/data/evaluate/breakthrough-sized.zrf"))
+        .expect("the sweep example in README.md");
+    let d = scratch("readme");
+    let args: Vec<&str> = line.split_whitespace().skip(1).collect();
+    let out = Command::new(BIN)
+        .args(&args)
+        .args(["--quiet", "--out"])
+        .arg(d.join("out"))
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let r = rows(&d.join("out/evaluation.csv"));
+    assert_eq!(r.len(), 4);
+    for x in &r {
+        assert_eq!((x["status"].as_str(), x["games"].as_str()), ("ok", "10"));
+    }
+}
+
 /// `evaluation.html` in a headless Chromium: no console message, the script ran, the table has a row per rule
 /// set, a click on a heading sorts it, and the sweep's charts are drawn.
 /// `cargo test --release --test evaluate -- --ignored evaluation_html`.
