@@ -473,7 +473,11 @@ fn the_readme_sweep_runs_as_written() {
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let r = rows(&d.join("out/evaluation.csv"));
     assert_eq!(r.len(), 4);
     for x in &r {

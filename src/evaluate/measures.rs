@@ -148,7 +148,7 @@ pub fn chi_square_sf(x: f64, df: usize) -> f64 {
         return 1.0;
     }
     let h = x / 2.0;
-    if df % 2 == 0 {
+    if df.is_multiple_of(2) {
         let mut term = 1.0;
         let mut sum = 1.0;
         for i in 1..df / 2 {

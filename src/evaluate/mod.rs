@@ -616,36 +616,51 @@ pub fn evaluate(s: &Settings, how: &RunHow) -> Result<Vec<Row>, String> {
         .filter(|&i| s.shard.is_none_or(|sh| sh.contains(i as u64)))
         .collect();
     // Rule sets in parallel, one game at a time each, when there are enough of them; else one at a time with
-    // every job on its games. Neither changes a number.
+    // every job on its games. Neither changes a number. Plain threads, not a rayon pool: a rayon worker that
+    // waits for the runner's own pool would start other rule sets meanwhile, past --jobs.
     let outer = how.jobs.min(mine.len()).max(1);
     let inner = (how.jobs / outer).max(1);
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(outer)
-        .build()
-        .map_err(|e| e.to_string())?;
+    let next = std::sync::atomic::AtomicUsize::new(0);
     let done = std::sync::atomic::AtomicUsize::new(0);
-    let results: Vec<Result<Row, String>> = pool.install(|| {
-        use rayon::prelude::*;
-        mine.par_iter()
-            .map(|&i| {
+    let slots: Vec<std::sync::Mutex<Option<Result<Row, String>>>> =
+        mine.iter().map(|_| std::sync::Mutex::new(None)).collect();
+    std::thread::scope(|scope| {
+        for _ in 0..outer {
+            scope.spawn(|| loop {
+                let k = next.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                let Some(&i) = mine.get(k) else {
+                    break;
+                };
                 let r = evaluate_set(s, i, how, inner);
                 let n = done.fetch_add(1, std::sync::atomic::Ordering::SeqCst) + 1;
                 if !how.quiet {
-                    if let Ok(row) = &r {
-                        eprintln!(
+                    match &r {
+                        Ok(row) => eprintln!(
                             "[{n}/{}] {} #{} {}: {}",
                             mine.len(),
                             row.file,
                             row.variant,
                             row.title,
                             row.reason.as_deref().unwrap_or("done")
-                        );
+                        ),
+                        Err(e) => eprintln!("[{n}/{}] {}: {e}", mine.len(), s.sets[i].file),
                     }
                 }
-                r
-            })
-            .collect()
+                if let Ok(mut slot) = slots[k].lock() {
+                    *slot = Some(r);
+                }
+            });
+        }
     });
+    let results: Vec<Result<Row, String>> = slots
+        .into_iter()
+        .map(|m| {
+            m.into_inner()
+                .ok()
+                .flatten()
+                .unwrap_or_else(|| Err("a rule set's thread ended without a result".into()))
+        })
+        .collect();
     let rows: Vec<Row> = results.into_iter().collect::<Result<_, _>>()?;
     write_outputs(&how.out, s, &rows)?;
     Ok(rows)
