@@ -5,6 +5,8 @@ use crate::tournament::config::Shard;
 use std::path::PathBuf;
 
 /// What `evaluate` and `sweep` share.
+// The doc comments are the `--help` text: `<date>` there is a placeholder, not HTML.
+#[allow(rustdoc::invalid_html_tags)]
 #[derive(clap::Args, Clone, Debug)]
 pub struct Common {
     /// The stronger bot, which plays itself for the balance measures (a preset name, a file or inline).

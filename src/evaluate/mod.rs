@@ -318,7 +318,7 @@ pub struct RunHow {
 
 /// The bots of a batch for a game of `seats` seats: `seats` copies of the stronger bot (the first under its
 /// own name, the others `NAME-2`, ...) and the weaker bot.
-fn bots_for(s: &Settings, seats: usize, dirs: &[PathBuf]) -> Result<Vec<BotConfig>, String> {
+pub fn bots_for(s: &Settings, seats: usize, dirs: &[PathBuf]) -> Result<Vec<BotConfig>, String> {
     let strong = BotConfig::Name(s.strong.clone()).resolve_in(dirs)?;
     let weak = BotConfig::Name(s.weak.clone()).resolve_in(dirs)?;
     let name = strong.name();
