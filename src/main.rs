@@ -185,7 +185,7 @@ enum Command {
     },
     /// Put the shards of a run (`tournament --shard K/N`, played anywhere) together into one run folder, the same
     /// as one machine would have written: games, standings, end conditions, reports, the SPRT decided on the
-    /// merged pairs.
+    /// merged pairs; or the shards of an evaluation (`evaluate --shard K/N`) into one evaluation.csv.
     Merge {
         /// The merged run's folder (new).
         out: PathBuf,
