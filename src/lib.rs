@@ -15,6 +15,7 @@ pub mod check;
 pub mod cli;
 pub mod compile;
 pub mod engine;
+pub mod evaluate;
 pub mod extension;
 pub mod lang;
 pub mod load;

@@ -191,7 +191,7 @@ enum Command {
     },
     /// Put the shards of a run (`tournament --shard K/N`, played anywhere) together into one run folder, the same
     /// as one machine would have written: games, standings, end conditions, reports, the SPRT decided on the
-    /// merged pairs.
+    /// merged pairs; or the shards of an evaluation (`evaluate --shard K/N`) into one evaluation.csv.
     Merge {
         /// The merged run's folder (new).
         out: PathBuf,
@@ -221,6 +221,11 @@ enum Command {
     /// Play a tournament between bots and write its games, standings and report to results/<run>/. With no
     /// arguments: a small tournament on the built-in Breakthrough.
     Tournament(Box<tournament::TournamentArgs>),
+    /// Evaluate rule sets (files, folders, FILE:VARIANT): self-play with a stronger and a weaker bot, every
+    /// measure with its 95% interval, into evaluation.csv and evaluation.html.
+    Evaluate(Box<dagaz::cli::evaluate::EvaluateArgs>),
+    /// Evaluate a file once per value of its `(define NAME ...)`s (--set NAME=v1,v2,...), as `evaluate` does.
+    Sweep(Box<dagaz::cli::evaluate::SweepArgs>),
 }
 
 /// A print to standard output or error whose reader has gone away (the `println!` family panics on it once
@@ -262,7 +267,10 @@ fn main() -> ExitCode {
         return ExitCode::FAILURE;
     }
     // What a bot starts and leaves behind becomes ours, to be ended with the run (its only children are bots).
-    if matches!(cli.command, Command::Tournament(_)) {
+    if matches!(
+        cli.command,
+        Command::Tournament(_) | Command::Evaluate(_) | Command::Sweep(_)
+    ) {
         dagaz::bot::external::become_subreaper();
     }
     // Unknown module names are refused before anything is read.
@@ -275,6 +283,8 @@ fn main() -> ExitCode {
         | Command::Tune { extension, .. } => extension.clone(),
         Command::Tournament(a) => a.extension.clone(),
         Command::Variants { .. }
+        | Command::Evaluate(_)
+        | Command::Sweep(_)
         | Command::Merge { .. }
         | Command::Status { .. }
         | Command::Bots { .. } => vec![],
@@ -292,6 +302,8 @@ fn main() -> ExitCode {
         | Command::Search { includes, .. }
         | Command::Tune { includes, .. } => includes.include_path.clone(),
         Command::Tournament(_)
+        | Command::Evaluate(_)
+        | Command::Sweep(_)
         | Command::Merge { .. }
         | Command::Status { .. }
         | Command::Bots { .. } => vec![],
@@ -317,7 +329,14 @@ fn main() -> ExitCode {
             }
         }
         Command::Variants { file, .. } => check::variants(ctx, &file),
+        Command::Merge { out, dirs, .. }
+            if dirs.iter().all(|d| dagaz::evaluate::is_evaluation(d)) =>
+        {
+            exit_code(dagaz::evaluate::merge(&out, &dirs))
+        }
         Command::Merge { out, dirs, game } => tournament::merge(&out, &dirs, game.as_deref()),
+        Command::Evaluate(args) => exit_code(dagaz::cli::evaluate::evaluate(*args)),
+        Command::Sweep(args) => exit_code(dagaz::cli::evaluate::sweep(*args)),
         Command::Status { dirs, game } => tournament::status(&dirs, game.as_deref()),
         Command::Bots { bots_dir } => {
             tournament::bots(&bots_dir);
@@ -411,6 +430,16 @@ fn main() -> ExitCode {
                 ExitCode::FAILURE
             }
         },
+    }
+}
+
+fn exit_code(r: Result<(), String>) -> ExitCode {
+    match r {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            print_error(&e);
+            ExitCode::FAILURE
+        }
     }
 }
 

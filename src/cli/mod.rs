@@ -3,6 +3,7 @@
 //! gives every command (`--include-path`, `--extension`) travel in a [`Context`].
 
 pub mod check;
+pub mod evaluate;
 pub mod play;
 pub mod search;
 pub mod tournament;
