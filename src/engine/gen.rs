@@ -440,6 +440,11 @@ impl ProgramIndex {
         self.general
     }
 
+    /// How many of the game's `sow` instructions have tables (`sow::Tables`): none on the general path.
+    pub fn sow_tabled(&self) -> usize {
+        self.sow.len()
+    }
+
     /// The move programs of piece type `kind` with move type `t`, in declaration order.
     #[inline]
     pub fn of_type(&self, kind: PieceType, t: Option<MoveType>) -> &[Entry] {

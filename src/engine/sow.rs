@@ -219,31 +219,43 @@ pub fn counts(state: &State, field: u8) -> Vec<i32> {
 
 /// `(sum ATTR [(zone Z)] [opponent])` for `player`.
 pub fn sum(game: &Game, state: &State, player: Player, s: &Sum) -> i64 {
-    let b = &game.board;
-    let n = game.players.len();
-    let mut total = 0;
-    for (i, c) in state.cells.iter().enumerate() {
-        let Some(x) = c.filter(|x| !x.dead) else {
-            continue;
-        };
-        let v = x.attrs.get_int(s.field as usize) as i64;
-        if v == 0 {
-            continue;
-        }
-        let counts_for = |q: Player| match s.zone {
-            Some(z) => b.in_zone(z, q, Pos(i as u16)),
-            None => x.owner == q,
-        };
-        let counted = if s.opponent {
-            (0..n)
-                .map(|q| Player(q as u8))
-                .filter(|&q| q != player && !game.players[q.idx()].random)
-                .any(counts_for)
+    // Whose seeds count: the player's, or every other real player's with `opponent`.
+    let counted = |q: Player| {
+        if s.opponent {
+            q != player && !game.players[q.idx()].random
         } else {
-            counts_for(player)
-        };
-        if counted {
-            total += v;
+            q == player
+        }
+    };
+    let field = s.field as usize;
+    let mut total = 0;
+    match s.zone {
+        // The pieces of the counted players.
+        None => {
+            for x in state.cells.iter().flatten() {
+                if !x.dead && counted(x.owner) {
+                    total += x.attrs.get_int(field) as i64;
+                }
+            }
+        }
+        // The positions of the zone as it is for a counted player, whoever owns the piece there.
+        Some(z) => {
+            let members = &game.board.zones[z.idx()].members;
+            for (i, c) in state.cells.iter().enumerate() {
+                let Some(x) = c.filter(|x| !x.dead) else {
+                    continue;
+                };
+                let v = x.attrs.get_int(field) as i64;
+                if v != 0
+                    && members
+                        .iter()
+                        .take(game.players.len())
+                        .enumerate()
+                        .any(|(q, m)| m.get(i) == Some(&true) && counted(Player(q as u8)))
+                {
+                    total += v;
+                }
+            }
         }
     }
     total
@@ -364,6 +376,16 @@ impl Tables {
             entries.push((s as *const Sow as usize, per_player));
         }
         Tables { entries }
+    }
+
+    /// How many instructions have tables.
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// Whether no instruction has a table.
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
     }
 
     /// `Some(self)` when it holds a table.
