@@ -46,7 +46,11 @@ fn same_games(name: &str, game: &Game, games: u64, plies: u32) -> usize {
                 assert_eq!(b.to_moves(), y, "{what}: listed, general path");
             }
             let o = fast.outcome(&s, &x, &history).unwrap();
-            assert_eq!(o, general.outcome(&s, &y, &history).unwrap(), "{what}: outcome");
+            assert_eq!(
+                o,
+                general.outcome(&s, &y, &history).unwrap(),
+                "{what}: outcome"
+            );
             if o.is_some() || x.is_empty() {
                 break;
             }

@@ -210,9 +210,9 @@ pub fn counts(state: &State, field: u8) -> Vec<i32> {
     state
         .cells
         .iter()
-        .map(|c| {
-            c.filter(|x| !x.dead)
-                .map_or(0, |x| x.attrs.get_int(field as usize) as i32)
+        .map(|c| match c {
+            Some(x) if !x.dead => x.attrs.get_int(field as usize) as i32,
+            _ => 0,
         })
         .collect()
 }
@@ -241,19 +241,32 @@ pub fn sum(game: &Game, state: &State, player: Player, s: &Sum) -> i64 {
         // The positions of the zone as it is for a counted player, whoever owns the piece there.
         Some(z) => {
             let members = &game.board.zones[z.idx()].members;
-            for (i, c) in state.cells.iter().enumerate() {
-                let Some(x) = c.filter(|x| !x.dead) else {
-                    continue;
-                };
-                let v = x.attrs.get_int(field) as i64;
-                if v != 0
-                    && members
-                        .iter()
-                        .take(game.players.len())
-                        .enumerate()
-                        .any(|(q, m)| m.get(i) == Some(&true) && counted(Player(q as u8)))
-                {
-                    total += v;
+            let mut zones = (0..game.players.len().min(members.len()))
+                .filter(|&q| counted(Player(q as u8)))
+                .map(|q| &members[q]);
+            match (zones.next(), zones.next()) {
+                (None, _) => {}
+                // One counted player (the mover, or the one opponent): the zone's positions as it has them.
+                (Some(m), None) => {
+                    for (c, &inside) in state.cells.iter().zip(m) {
+                        if let Some(x) = c.as_ref().filter(|x| inside && !x.dead) {
+                            total += x.attrs.get_int(field) as i64;
+                        }
+                    }
+                }
+                // Several: a position counts once, in the zone of any of them.
+                _ => {
+                    for (i, c) in state.cells.iter().enumerate() {
+                        let Some(x) = c.as_ref().filter(|x| !x.dead) else {
+                            continue;
+                        };
+                        let pos = Pos(i as u16);
+                        if (0..game.players.len()).any(|q| {
+                            counted(Player(q as u8)) && game.board.in_zone(z, Player(q as u8), pos)
+                        }) {
+                            total += x.attrs.get_int(field) as i64;
+                        }
+                    }
                 }
             }
         }
@@ -296,7 +309,9 @@ pub struct Tables {
 /// changes).
 fn reads_shape_only(c: &Cond) -> bool {
     match c {
-        Cond::True | Cond::False | Cond::InZone(..) | Cond::OnBoard(_) | Cond::IsPosition(..) => true,
+        Cond::True | Cond::False | Cond::InZone(..) | Cond::OnBoard(_) | Cond::IsPosition(..) => {
+            true
+        }
         Cond::Not(c) => reads_shape_only(c),
         Cond::And(cs) | Cond::Or(cs) => cs.iter().all(reads_shape_only),
         _ => false,
