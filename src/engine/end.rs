@@ -34,30 +34,9 @@ struct Ctx<'a> {
     /// How often the current position's key occurs in `history`, once counted (every player's repetition
     /// condition reads the same count).
     seen: std::cell::Cell<Option<usize>>,
-    /// The `(sum ...)`s already counted in this position, per player: several conditions often read the
-    /// same ones (Kalah's three ask whether a row is empty, for each player).
-    sums: std::cell::RefCell<Vec<(crate::compile::sow::Sum, Player, i64)>>,
 }
 
 impl Ctx<'_> {
-    /// A number of an end condition for player `p`; a `(sum ...)` counted once per position and player.
-    fn number(&self, p: Player, e: &crate::compile::numbers::Expr) -> i64 {
-        let crate::compile::numbers::Expr::Sum(s) = e else {
-            return gen::numbers::eval_static(self.game, self.state, p, e);
-        };
-        if let Some(&(_, _, v)) = self
-            .sums
-            .borrow()
-            .iter()
-            .find(|(t, q, _)| t == s && *q == p)
-        {
-            return v;
-        }
-        let v = gen::numbers::eval_static(self.game, self.state, p, e);
-        self.sums.borrow_mut().push((*s, p, v));
-        v
-    }
-
     /// The occurrences of the current position's key in the history.
     fn occurrences(&self) -> usize {
         if let Some(n) = self.seen.get() {
@@ -144,8 +123,8 @@ impl Ctx<'_> {
         let g = self.game;
         Ok(match c {
             EndCond::Compare(op, ab) => {
-                let a = self.number(p, &ab.0);
-                let b = self.number(p, &ab.1);
+                let a = gen::numbers::eval_static(g, self.state, p, &ab.0);
+                let b = gen::numbers::eval_static(g, self.state, p, &ab.1);
                 op.holds(a, b)
             }
             EndCond::Connected { types, opponent } => {
@@ -308,7 +287,6 @@ pub fn phase_holds(
         history: &[],
         royal: &[],
         seen: Default::default(),
-        sums: Default::default(),
     };
     ctx.holds(cond, player)
 }
@@ -361,7 +339,6 @@ pub fn outcome_of(
         history,
         royal,
         seen: Default::default(),
-        sums: Default::default(),
     };
     // Which condition decides and for whom; the outcome is built once, out of the loop (`decided`).
     let mut best: Option<(i32, usize, Player)> = None;
