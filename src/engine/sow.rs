@@ -297,7 +297,7 @@ struct PlayerTable {
 /// The tables of a game's `sow` instructions whose conditions read the board alone (zones, positions,
 /// links: no piece, flag or history), per player, computed once for the engine (none on the general path).
 /// A sowing then reads its masks and lap instead of evaluating every condition on every position at every
-/// move; the values are those [`Run::sow`] computes without them, by the same `Run::cond` on the same
+/// move; the values are those `Run::sow` computes without them, by the same `Run::cond` on the same
 /// positions. An instruction without a table (a condition that reads pieces) is computed as before.
 #[derive(Clone, Debug, Default)]
 pub struct Tables {
