@@ -311,6 +311,9 @@ pub struct ProgramIndex {
     /// replies of the player who may be mated, and those are the complete legal moves ([`complete_legal_moves`]),
     /// the modules' filters and ko included.
     hooks: ModuleHooks,
+    /// What the game's `sow` instructions read of the board alone, per player, computed once (none on the
+    /// general path): the generation hands it to each run (`sow::Tables`).
+    sow: sow::Tables,
 }
 
 /// The hooks of a game's extension modules (shown by their number).
@@ -417,6 +420,11 @@ impl ProgramIndex {
             entries,
             general,
             hooks: ModuleHooks::default(),
+            sow: if general {
+                sow::Tables::default()
+            } else {
+                sow::Tables::build(game)
+            },
         }
     }
 
@@ -430,6 +438,11 @@ impl ProgramIndex {
     #[inline]
     pub fn general(&self) -> bool {
         self.general
+    }
+
+    /// How many of the game's `sow` instructions have tables (`sow::Tables`): none on the general path.
+    pub fn sow_tabled(&self) -> usize {
+        self.sow.len()
     }
 
     /// The move programs of piece type `kind` with move type `t`, in declaration order.
@@ -478,6 +491,7 @@ pub fn parts(
     };
     let mut run = Run::new(game, state, player, Mode::Generate, out);
     run.owner = owner;
+    run.sow_tables = index.sow.if_any();
     let shared = game.options.shared_pieces;
     // The mover's navigation, as `Run::exec` picks it.
     let nav = game.board.nav.get(player.idx()).map_or(&[][..], |v| &v[..]);

@@ -412,6 +412,12 @@ impl<'g> Engine<'g> {
         self.draughts.as_ref()
     }
 
+    /// How many of the game's `sow` instructions read their board-only conditions from tables built once
+    /// (`gen::sow::Tables`); none on the general path.
+    pub fn sow_tabled(&self) -> usize {
+        self.index.sow_tabled()
+    }
+
     /// The sampling plan of this game, if the analysis accepts it (see `sample`).
     pub fn sample_plan(&self) -> Option<&sample::SamplePlan> {
         self.sample.as_ref()

@@ -156,6 +156,23 @@ pub fn count_actions(
     after: &[i32],
     out: &mut Vec<Action>,
 ) {
+    each_count_action(game, state, field, kind, owner, before, after, |a| {
+        out.push(a)
+    })
+}
+
+/// [`count_actions`], each action handed to `f` in turn.
+#[allow(clippy::too_many_arguments)]
+fn each_count_action(
+    game: &Game,
+    state: &State,
+    field: u8,
+    kind: PieceType,
+    owner: Player,
+    before: &[i32],
+    after: &[i32],
+    mut f: impl FnMut(Action),
+) {
     for (i, (&b, &a)) in before.iter().zip(after).enumerate() {
         if a == b {
             continue;
@@ -163,8 +180,8 @@ pub fn count_actions(
         let at = Pos(i as u16);
         let value = a.clamp(-128, 127) as i8;
         match state.get(at).filter(|x| !x.dead) {
-            Some(_) => out.push(Action::SetIntAttribute { at, field, value }),
-            None => out.push(Action::Place {
+            Some(_) => f(Action::SetIntAttribute { at, field, value }),
+            None => f(Action::Place {
                 at,
                 piece: pile(game, kind, owner, field, value),
                 reserve: false,
@@ -193,43 +210,213 @@ pub fn counts(state: &State, field: u8) -> Vec<i32> {
     state
         .cells
         .iter()
-        .map(|c| {
-            c.filter(|x| !x.dead)
-                .map_or(0, |x| x.attrs.get_int(field as usize) as i32)
+        .map(|c| match c {
+            Some(x) if !x.dead => x.attrs.get_int(field as usize) as i32,
+            _ => 0,
         })
         .collect()
 }
 
 /// `(sum ATTR [(zone Z)] [opponent])` for `player`.
 pub fn sum(game: &Game, state: &State, player: Player, s: &Sum) -> i64 {
-    let b = &game.board;
-    let n = game.players.len();
-    let mut total = 0;
-    for (i, c) in state.cells.iter().enumerate() {
-        let Some(x) = c.filter(|x| !x.dead) else {
-            continue;
-        };
-        let v = x.attrs.get_int(s.field as usize) as i64;
-        if v == 0 {
-            continue;
-        }
-        let counts_for = |q: Player| match s.zone {
-            Some(z) => b.in_zone(z, q, Pos(i as u16)),
-            None => x.owner == q,
-        };
-        let counted = if s.opponent {
-            (0..n)
-                .map(|q| Player(q as u8))
-                .filter(|&q| q != player && !game.players[q.idx()].random)
-                .any(counts_for)
+    // Whose seeds count: the player's, or every other real player's with `opponent`.
+    let counted = |q: Player| {
+        if s.opponent {
+            q != player && !game.players[q.idx()].random
         } else {
-            counts_for(player)
-        };
-        if counted {
-            total += v;
+            q == player
+        }
+    };
+    let field = s.field as usize;
+    let mut total = 0;
+    match s.zone {
+        // The pieces of the counted players.
+        None => {
+            for x in state.cells.iter().flatten() {
+                if !x.dead && counted(x.owner) {
+                    total += x.attrs.get_int(field) as i64;
+                }
+            }
+        }
+        // The positions of the zone as it is for a counted player, whoever owns the piece there.
+        Some(z) => {
+            let members = &game.board.zones[z.idx()].members;
+            let mut zones = (0..game.players.len().min(members.len()))
+                .filter(|&q| counted(Player(q as u8)))
+                .map(|q| &members[q]);
+            match (zones.next(), zones.next()) {
+                (None, _) => {}
+                // One counted player (the mover, or the one opponent): the zone's positions as it has them.
+                (Some(m), None) => {
+                    for (c, &inside) in state.cells.iter().zip(m) {
+                        if let Some(x) = c.as_ref().filter(|x| inside && !x.dead) {
+                            total += x.attrs.get_int(field) as i64;
+                        }
+                    }
+                }
+                // Several: a position counts once, in the zone of any of them.
+                _ => {
+                    for (i, c) in state.cells.iter().enumerate() {
+                        let Some(x) = c.as_ref().filter(|x| !x.dead) else {
+                            continue;
+                        };
+                        let pos = Pos(i as u16);
+                        if (0..game.players.len()).any(|q| {
+                            counted(Player(q as u8)) && game.board.in_zone(z, Player(q as u8), pos)
+                        }) {
+                            total += x.attrs.get_int(field) as i64;
+                        }
+                    }
+                }
+            }
         }
     }
     total
+}
+
+/// What a `sow` instruction reads of the board alone, for one player: the masks of its conditions, the pit
+/// opposite each position and the store. (Each condition is read with the cursor on each position.)
+#[derive(Clone, Debug)]
+struct Fixed {
+    skip: Option<Vec<bool>>,
+    capture: Option<Vec<bool>>,
+    /// `capture-opposite`: where its condition holds, and the pit its direction leads to from each position.
+    opposite: Option<(Vec<bool>, Vec<Option<Pos>>)>,
+    feed: Option<Vec<bool>>,
+    again: Option<Vec<bool>>,
+    store: Option<Pos>,
+}
+
+/// One `sow` instruction's [`Fixed`] for one player, and its lap from each origin (`None`: no lap).
+#[derive(Clone, Debug)]
+struct PlayerTable {
+    fixed: Fixed,
+    laps: Vec<Option<Vec<Pos>>>,
+}
+
+/// The tables of a game's `sow` instructions whose conditions read the board alone (zones, positions,
+/// links: no piece, flag or history), per player, computed once for the engine (none on the general path).
+/// A sowing then reads its masks and lap instead of evaluating every condition on every position at every
+/// move; the values are those `Run::sow` computes without them, by the same `Run::cond` on the same
+/// positions. An instruction without a table (a condition that reads pieces) is computed as before.
+#[derive(Clone, Debug, Default)]
+pub struct Tables {
+    /// Per instruction (by address: the game is immutable while an engine holds it), per player.
+    entries: Vec<(usize, Vec<Option<PlayerTable>>)>,
+}
+
+/// Whether a condition reads the board's shape alone (so that its value at a position, for a player, never
+/// changes).
+fn reads_shape_only(c: &Cond) -> bool {
+    match c {
+        Cond::True | Cond::False | Cond::InZone(..) | Cond::OnBoard(_) | Cond::IsPosition(..) => {
+            true
+        }
+        Cond::Not(c) => reads_shape_only(c),
+        Cond::And(cs) | Cond::Or(cs) => cs.iter().all(reads_shape_only),
+        _ => false,
+    }
+}
+
+impl Tables {
+    /// The tables of every `sow` in `game`'s programs whose conditions read the board's shape alone.
+    pub fn build(game: &Game) -> Tables {
+        fn walk<'g>(is: &'g [Instr], out: &mut Vec<&'g Sow>) {
+            for i in is {
+                match i {
+                    Instr::Sow(s) => out.push(s),
+                    Instr::If(_, a, b) => {
+                        walk(a, out);
+                        walk(b, out);
+                    }
+                    Instr::While(_, a) => walk(a, out),
+                    Instr::Choose(c) => {
+                        walk(&c.body, out);
+                        walk(&c.rest, out);
+                    }
+                    _ => {}
+                }
+            }
+        }
+        let mut sows = vec![];
+        for piece in &game.pieces {
+            for prog in piece.moves.iter().chain(&piece.drops) {
+                walk(&prog.code.instrs, &mut sows);
+            }
+        }
+        let mut entries = vec![];
+        if sows.is_empty() {
+            return Tables { entries };
+        }
+        let state = State::initial(game);
+        let mut scratch = crate::engine::gen::Emissions::default();
+        for s in sows {
+            let conds = [
+                s.skip.as_ref(),
+                s.capture.as_ref().map(|c| &c.cond),
+                s.opposite.as_ref().map(|(c, _)| c),
+                s.feed.as_ref(),
+                s.again.as_ref(),
+            ];
+            if !conds.into_iter().flatten().all(reads_shape_only) {
+                continue;
+            }
+            let per_player = (0..game.players.len())
+                .map(|p| {
+                    let player = Player(p as u8);
+                    let mut run = Run::new(
+                        game,
+                        &state,
+                        player,
+                        crate::engine::run::Mode::Generate,
+                        &mut scratch,
+                    );
+                    run.pick_nav();
+                    let fixed = run.fixed(s).ok()?;
+                    let laps = (0..game.board.positions.len())
+                        .map(|o| {
+                            lap(
+                                &game.board,
+                                player,
+                                Pos(o as u16),
+                                s.dir,
+                                fixed.skip.as_deref(),
+                                s.skip_origin,
+                            )
+                        })
+                        .collect();
+                    Some(PlayerTable { fixed, laps })
+                })
+                .collect();
+            entries.push((s as *const Sow as usize, per_player));
+        }
+        Tables { entries }
+    }
+
+    /// How many instructions have tables.
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// Whether no instruction has a table.
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// `Some(self)` when it holds a table.
+    pub fn if_any(&self) -> Option<&Tables> {
+        (!self.entries.is_empty()).then_some(self)
+    }
+
+    /// The table of instruction `s` for `player`, if built.
+    fn of(&self, s: &Sow, player: Player) -> Option<&PlayerTable> {
+        let key = s as *const Sow as usize;
+        self.entries
+            .iter()
+            .find(|(k, _)| *k == key)
+            .and_then(|(_, t)| t.get(player.idx()))
+            .and_then(|t| t.as_ref())
+    }
 }
 
 impl Run<'_> {
@@ -246,40 +433,15 @@ impl Run<'_> {
         Ok(out)
     }
 
-    /// `(sow ATTR DIR option...)`: sows the pile at the cursor; records the new counts as changes of the part,
-    /// leaves `to` on the origin (a pile does not move) and the cursor on the last pit. The path ends where
-    /// the sowing is not allowed. Kept out of `instr`, the interpreter's hot loop, like `choose`.
-    #[inline(never)]
-    #[cold]
-    pub(in crate::engine) fn sow(&mut self, s: &Sow) -> Result<(), Stop> {
+    /// The masks, opposite pits and store of `s` for the run's player, with the run's board.
+    fn fixed(&mut self, s: &Sow) -> Result<Fixed, Stop> {
         let game = self.game;
-        let origin = self.cursor;
-        let mut counts = counts(self.state, s.field);
-        // Counts this part already changed (an earlier `sow` or `set-attribute`) are the ones sown.
-        for a in &self.changes {
-            if let Action::SetIntAttribute { at, field, value } = *a {
-                if field == s.field {
-                    counts[at.idx()] = value as i32;
-                }
-            }
-        }
-        let before = counts.clone();
         let skip = match &s.skip {
             Some(c) => Some(self.mask(c)?),
             None => None,
         };
-        let Some(lap) = lap(
-            &game.board,
-            self.player,
-            origin,
-            s.dir,
-            skip.as_deref(),
-            s.skip_origin,
-        ) else {
-            return Err(Stop::Path);
-        };
         let capture = match &s.capture {
-            Some(c) => Some((self.mask(&c.cond)?, &c.counts[..], c.chain)),
+            Some(c) => Some(self.mask(&c.cond)?),
             None => None,
         };
         let opposite = match &s.opposite {
@@ -306,14 +468,78 @@ impl Run<'_> {
                 .map(|i| Pos(i as u16))
                 .find(|&p| game.board.in_zone(z, self.player, p))
         });
-        let rules = Rules {
-            lap: &lap,
-            capture: capture.as_ref().map(|(m, c, ch)| (&m[..], *c, *ch)),
-            grand_slam: s.grand_slam,
-            opposite: opposite.as_ref().map(|(o, p)| (&o[..], &p[..])),
-            feed: feed.as_deref(),
+        Ok(Fixed {
+            skip,
+            capture,
+            opposite,
+            feed,
+            again,
             store,
-            again: again.as_deref(),
+        })
+    }
+
+    /// `(sow ATTR DIR option...)`: sows the pile at the cursor; records the new counts as changes of the part,
+    /// leaves `to` on the origin (a pile does not move) and the cursor on the last pit. The path ends where
+    /// the sowing is not allowed. Kept out of `instr`, the interpreter's hot loop, like `choose`.
+    #[inline(never)]
+    #[cold]
+    pub(in crate::engine) fn sow(&mut self, s: &Sow) -> Result<(), Stop> {
+        let game = self.game;
+        let origin = self.cursor;
+        let mut counts = counts(self.state, s.field);
+        // Counts this part already changed (an earlier `sow` or `set-attribute`) are the ones sown.
+        for a in &self.changes {
+            if let Action::SetIntAttribute { at, field, value } = *a {
+                if field == s.field {
+                    counts[at.idx()] = value as i32;
+                }
+            }
+        }
+        let before = counts.clone();
+        // The tables hold the conditions as read for the player to move (a turn moving another player's
+        // pieces reads zones for both: computed here).
+        let table = match self.sow_tables {
+            Some(t) if self.owner == self.player => t.of(s, self.player),
+            _ => None,
+        };
+        let computed;
+        let (fixed, lap): (&Fixed, &[Pos]) = match table {
+            Some(t) => match t.laps.get(origin.idx()) {
+                Some(Some(l)) => (&t.fixed, l),
+                _ => return Err(Stop::Path),
+            },
+            None => {
+                // As without tables: the lap is taken before the other conditions are read.
+                let skip = match &s.skip {
+                    Some(c) => Some(self.mask(c)?),
+                    None => None,
+                };
+                let Some(l) = lap(
+                    &game.board,
+                    self.player,
+                    origin,
+                    s.dir,
+                    skip.as_deref(),
+                    s.skip_origin,
+                ) else {
+                    return Err(Stop::Path);
+                };
+                computed = (self.fixed(s)?, l);
+                (&computed.0, &computed.1[..])
+            }
+        };
+        let rules = Rules {
+            lap,
+            capture: s
+                .capture
+                .as_ref()
+                .zip(fixed.capture.as_ref())
+                .map(|(c, m)| (&m[..], &c.counts[..], c.chain)),
+            grand_slam: s.grand_slam,
+            opposite: fixed.opposite.as_ref().map(|(o, p)| (&o[..], &p[..])),
+            feed: fixed.feed.as_deref(),
+            store: fixed.store,
+            again: fixed.again.as_deref(),
         };
         let Some(sown) = sow(&mut counts, origin, &rules) else {
             return Err(Stop::Path);
@@ -322,8 +548,8 @@ impl Run<'_> {
             .held
             .or_else(|| self.state.get(origin))
             .map_or(PieceType(0), |x| x.kind);
-        let mut actions = vec![];
-        count_actions(
+        let (changes, placed) = (&mut self.changes, &mut self.placed);
+        each_count_action(
             game,
             self.state,
             s.field,
@@ -331,14 +557,11 @@ impl Run<'_> {
             self.player,
             &before,
             &counts,
-            &mut actions,
+            |a| match a {
+                Action::Place { at, piece, .. } => placed.push((at, piece)),
+                other => changes.push(other),
+            },
         );
-        for a in actions {
-            match a {
-                Action::Place { at, piece, .. } => self.placed.push((at, piece)),
-                other => self.changes.push(other),
-            }
-        }
         self.to = Some(origin);
         self.cursor = sown.last;
         self.again = sown.again;

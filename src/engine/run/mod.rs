@@ -104,6 +104,9 @@ pub(in crate::engine) struct Run<'a> {
     pub(in crate::engine) track: bool,
     pub(in crate::engine) reads: std::cell::Cell<[u64; 4]>,
     pub(in crate::engine) reads_last: std::cell::Cell<bool>,
+    /// The tables of the game's `sow` instructions (`gen::sow::Tables`), where the engine built them: set by
+    /// the move generation (`gen::parts`); without them a `sow` computes what it needs.
+    pub(in crate::engine) sow_tables: Option<&'a super::gen::sow::Tables>,
 }
 
 impl Run<'_> {
@@ -248,6 +251,7 @@ impl<'a> Run<'a> {
             track: false,
             reads: std::cell::Cell::new([0; 4]),
             reads_last: std::cell::Cell::new(false),
+            sow_tables: None,
         }
     }
 
@@ -337,7 +341,7 @@ impl<'a> Run<'a> {
 
     /// The mover's navigation table (the caller may change `player` between runs).
     #[inline(never)]
-    fn pick_nav(&mut self) {
+    pub(in crate::engine) fn pick_nav(&mut self) {
         self.nav = self
             .game
             .board
