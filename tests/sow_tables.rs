@@ -87,7 +87,16 @@ fn the_tables_list_what_the_general_path_lists_in_games() {
 /// builds tables (none today) is compared the same way.
 #[test]
 fn the_tables_list_what_the_general_path_lists_in_the_corpus() {
-    let found = accepted(&common::corpus_files());
+    // Only a file that says `sow` can compile to a sowing: the others are not compiled (that took 55-110 s).
+    let files: Vec<PathBuf> = common::corpus_files()
+        .into_iter()
+        .filter(|f| {
+            std::fs::read(f)
+                .map(|b| String::from_utf8_lossy(&b).to_ascii_lowercase().contains("sow"))
+                .unwrap_or(true)
+        })
+        .collect();
+    let found = accepted(&files);
     eprintln!("corpus variants with sow tables ({}):", found.len());
     for (name, game) in &found {
         let n = same_games(name, game, 5, 300);
