@@ -92,7 +92,11 @@ fn the_tables_list_what_the_general_path_lists_in_the_corpus() {
         .into_iter()
         .filter(|f| {
             std::fs::read(f)
-                .map(|b| String::from_utf8_lossy(&b).to_ascii_lowercase().contains("sow"))
+                .map(|b| {
+                    String::from_utf8_lossy(&b)
+                        .to_ascii_lowercase()
+                        .contains("sow")
+                })
                 .unwrap_or(true)
         })
         .collect();
