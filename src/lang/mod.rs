@@ -121,6 +121,10 @@ pub fn not_zrf(text: &str) -> Option<&'static str> {
         return None;
     }
     let holds_form = text.match_indices('(').any(|(i, _)| {
+        // A form quoted in Markdown's inline code (`` `(define NAME ...)` `` in a README) is prose about ZRF.
+        if i > 0 && text.as_bytes()[i - 1] == b'`' {
+            return false;
+        }
         // Bytes, not characters: what follows the `(` may be anything.
         let w = text[i + 1..].trim_start().as_bytes();
         // The keyword whole: `print(game.moves)` in a README's Python holds no `game` form.
@@ -206,5 +210,8 @@ mod tests {
             not_zrf("# Python\n\nprint(game.random_playouts(10))\nx = (games, variants)").is_some()
         );
         assert_eq!(not_zrf("stray\n(game\n  (title \"x\"))"), None);
+        // A README that quotes forms in inline code.
+        assert!(not_zrf("# dagaz sweep\n\nEvaluate each value of `(define NAME ...)`.").is_some());
+        assert_eq!(not_zrf("stray `x` (define x y)"), None);
     }
 }
