@@ -2174,22 +2174,7 @@ fn without_the_layout_fixes(page: &str) -> String {
 #[test]
 #[ignore]
 fn report_html_renders_at_600_and_1400_px_in_chromium() {
-    let d = scratch("layout");
-    let out = d.join("run");
-    dagaz(&[
-        "tournament",
-        "--bots",
-        "alphabeta:depth=1,name=ab1",
-        "mcts:iterations=30,playout_plies=30,name=m30",
-        "random",
-        "--games",
-        "4",
-        "--seed",
-        "2",
-        "--quiet",
-        "--out",
-        out.to_str().unwrap(),
-    ]);
+    let out = small_run("layout");
     let seen = layout_of(&out, "report.html");
     for w in [600, 1400] {
         let faults = layout_faults(&seen, w);
@@ -2295,8 +2280,8 @@ fn report_html_draws_go_and_passes_in_chromium() {
     }
 }
 
-/// A run with an Elo whose 95% interval is unbounded (for the two report.html tests below).
-fn unbounded_run(name: &str) -> PathBuf {
+/// The small run of the report.html checks: three bots, 4 games, seed 2 (one Elo's 95% interval is unbounded).
+fn small_run(name: &str) -> PathBuf {
     let d = scratch(name);
     let out = d.join("run");
     dagaz(&[
@@ -2324,7 +2309,7 @@ fn unbounded_run(name: &str) -> PathBuf {
 /// for bounded intervals.
 #[test]
 fn report_html_draws_unbounded_intervals_open() {
-    let out = unbounded_run("html-inf");
+    let out = small_run("html-inf");
     let page = read(&out.join("report.html"));
     let standings = csv_rows(&out.join("standings.csv"));
     let col = |name: &str| standings[0].iter().position(|c| c == name).unwrap();
@@ -2357,7 +2342,7 @@ fn report_html_draws_unbounded_intervals_open() {
 /// game's id in games.csv.
 #[test]
 fn report_html_numbers_samples_as_their_anchors() {
-    let out = unbounded_run("html-samples");
+    let out = small_run("html-samples");
     let page = read(&out.join("report.html"));
     let games = csv_rows(&out.join("games.csv"));
     let mut n = 0;
