@@ -492,6 +492,7 @@ pub fn parts(
     let mut run = Run::new(game, state, player, Mode::Generate, out);
     run.owner = owner;
     run.sow_tables = index.sow.if_any();
+    run.chains_allowed = !index.general();
     let shared = game.options.shared_pieces;
     // The mover's navigation, as `Run::exec` picks it.
     let nav = game.board.nav.get(player.idx()).map_or(&[][..], |v| &v[..]);
@@ -668,7 +669,7 @@ pub fn complete_legal_moves(
         m.moves(game, state, &mut moves)?;
     }
     if let Some(rule) = game.forbid_repetition {
-        super::groups::filter_repetition(game, state, rule, &mut moves);
+        super::groups::filter_repetition(game, state, rule, &mut moves, !index.general());
     }
     Ok(moves)
 }

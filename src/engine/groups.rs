@@ -11,6 +11,7 @@
 //! one pointer), pushed by `apply_move`. Perft, the bots and the tournament all go through `apply_move`, so
 //! every path sees the same history; a position read from text starts with none.
 
+use super::movelist::MoveList;
 use super::moves::{Action, Move};
 use super::state::State;
 use crate::compile::*;
@@ -88,22 +89,24 @@ pub fn record(rule: RepetitionRule, before: &State) -> Past {
     })))
 }
 
-/// Removes the moves that recreate a position the rule forbids. Passes are never refused.
-pub fn filter_repetition(game: &Game, state: &State, rule: RepetitionRule, moves: &mut Vec<Move>) {
+/// Removes the moves that recreate a position the rule forbids. Passes are never refused. With `fast` (off on
+/// the engine's general path), the key after a move that only places and captures is worked out from the
+/// hash keys of the squares it changes ([`key_after_drop`]) rather than by applying the move.
+pub fn filter_repetition(
+    game: &Game,
+    state: &State,
+    rule: RepetitionRule,
+    moves: &mut Vec<Move>,
+    fast: bool,
+) {
     if state.past.is_empty() {
         return;
     }
-    let forbidden: rustc_hash::FxHashSet<u64> = match rule {
-        RepetitionRule::SimpleKo => state.past.iter().take(1).collect(),
-        _ => state
-            .past
-            .iter()
-            .chain(std::iter::once(rule_key(rule, state)))
-            .collect(),
-    };
+    let forbidden = Forbidden::new(rule, state);
     // A move of one part that only places and captures (a drop in Go) is tried on one scratch copy and undone,
     // rather than applied to a fresh copy of the state: on 19x19, a copy per candidate was most of the time.
-    let mut scratch = state.clone();
+    let mut scratch: Option<State> = None;
+    let mut touched = vec![];
     let np = game.pieces.len();
     moves.retain(|m| {
         if m.is_pass() {
@@ -116,13 +119,24 @@ pub fn filter_repetition(game: &Game, state: &State, rule: RepetitionRule, moves
             && !game.stacks; // columns live in a side table the undo below does not restore
         if !simple {
             let after = super::gen::apply_move(game, state, m);
-            return !forbidden.contains(&rule_key(rule, &after));
+            return !forbidden.has(rule_key(rule, &after));
         }
         let part = &m.parts[0];
-        super::gen::apply_part(game, &mut scratch, part, false);
+        if fast {
+            let turn = rule_turn(rule, next_turn(game, state.turn));
+            return !forbidden.has(key_after_drop(
+                game,
+                state,
+                &part.actions,
+                turn,
+                &mut touched,
+            ));
+        }
+        let scratch = scratch.get_or_insert_with(|| state.clone());
+        super::gen::apply_part(game, scratch, part, false);
         let turn = scratch.turn;
         scratch.turn = next_turn(game, state.turn);
-        let key = rule_key(rule, &scratch);
+        let key = rule_key(rule, scratch);
         scratch.turn = turn;
         for a in &part.actions {
             match *a {
@@ -138,8 +152,129 @@ pub fn filter_repetition(game: &Game, state: &State, rule: RepetitionRule, moves
             }
         }
         debug_assert_eq!(scratch.hash, state.hash);
-        !forbidden.contains(&key)
+        !forbidden.has(key)
     });
+}
+
+/// The keys a repetition rule forbids after a move from `state`: a short list is read through (simple ko's
+/// one key), a long one looked up in a set.
+struct Forbidden {
+    keys: Vec<u64>,
+    set: Option<rustc_hash::FxHashSet<u64>>,
+}
+
+impl Forbidden {
+    fn new(rule: RepetitionRule, state: &State) -> Forbidden {
+        let keys: Vec<u64> = match rule {
+            RepetitionRule::SimpleKo => state.past.iter().take(1).collect(),
+            _ => state
+                .past
+                .iter()
+                .chain(std::iter::once(rule_key(rule, state)))
+                .collect(),
+        };
+        let set = (keys.len() > 16).then(|| keys.iter().copied().collect());
+        Forbidden { keys, set }
+    }
+
+    fn has(&self, key: u64) -> bool {
+        match &self.set {
+            Some(set) => set.contains(&key),
+            None => self.keys.contains(&key),
+        }
+    }
+}
+
+/// [`filter_repetition`] on a move buffer whose moves are all whole (no handle, `MoveList::lazy`): the same
+/// moves kept, in the same order. The engine lists the moves of a game with a repetition rule this way
+/// (`Engine::legal_into`), off the general path.
+pub fn filter_listed(game: &Game, state: &State, rule: RepetitionRule, list: &mut MoveList) {
+    if state.past.is_empty() {
+        return;
+    }
+    let forbidden = Forbidden::new(rule, state);
+    let turn = rule_turn(rule, next_turn(game, state.turn));
+    let plain = game.captures_to_hand.is_none() && !game.options.recycle_captures && !game.stacks;
+    let mut touched = vec![];
+    list.retain_moves(|l, i| {
+        if l.is_pass(i) {
+            return true;
+        }
+        if plain && l.heads(i).len() == 1 {
+            let actions = l.view(i, 0).actions;
+            if actions
+                .iter()
+                .all(|a| matches!(a, Action::Place { .. } | Action::Capture { .. }))
+            {
+                return !forbidden.has(key_after_drop(game, state, actions, turn, &mut touched));
+            }
+        }
+        let after = super::gen::apply_move(game, state, &l.to_move(i));
+        !forbidden.has(rule_key(rule, &after))
+    });
+}
+
+/// What [`rule_key`] adds to the hash of a position whose turn-order entry is `turn`.
+fn rule_turn(rule: RepetitionRule, turn: usize) -> u64 {
+    match rule {
+        RepetitionRule::SituationalSuperko => super::state::turn_key(turn),
+        RepetitionRule::SimpleKo | RepetitionRule::PositionalSuperko => 0,
+    }
+}
+
+/// The repetition key of the position after a part of `actions`, places and captures only, is applied to
+/// `state` (with no captures to hand, no recycled captures, no columns, as [`filter_repetition`] checks) and
+/// the turn passed: `turn` is [`rule_turn`] of the next turn. As `apply_part` does it: the captures first,
+/// each emptying its square if a piece stands there, then the placements in order, each taking one piece
+/// from its reserve when it says so. `touched` is scratch space: the squares and reserves changed so far.
+fn key_after_drop(
+    game: &Game,
+    state: &State,
+    actions: &[Action],
+    turn: u64,
+    touched: &mut Vec<(bool, usize, Option<super::state::Piece>, u32)>,
+) -> u64 {
+    use super::state::{cell_key, reserve_key};
+    touched.clear();
+    let np = game.pieces.len();
+    let mut h = state.hash ^ turn;
+    // The square's contents as the part has left them so far.
+    let cell = |touched: &Vec<(bool, usize, Option<super::state::Piece>, u32)>, i: usize| {
+        touched
+            .iter()
+            .rev()
+            .find(|t| !t.0 && t.1 == i)
+            .map_or(state.cells[i], |t| t.2)
+    };
+    for a in actions {
+        if let Action::Capture { at } = *a {
+            if let Some(old) = cell(touched, at.idx()) {
+                h ^= cell_key(at, &old);
+                touched.push((false, at.idx(), None, 0));
+            }
+        }
+    }
+    for a in actions {
+        if let Action::Place { at, piece, reserve } = *a {
+            if let Some(old) = cell(touched, at.idx()) {
+                h ^= cell_key(at, &old);
+            }
+            h ^= cell_key(at, &piece);
+            touched.push((false, at.idx(), Some(piece), 0));
+            if reserve {
+                let slot = piece.owner.idx() * np + piece.kind.idx();
+                let count = touched
+                    .iter()
+                    .rev()
+                    .find(|t| t.0 && t.1 == slot)
+                    .map_or(state.reserves[slot], |t| t.3);
+                let c = count.saturating_sub(1);
+                h ^= reserve_key(slot, count) ^ reserve_key(slot, c);
+                touched.push((true, slot, None, c));
+            }
+        }
+    }
+    h
 }
 
 /// The turn-order entry after `turn` (no extra turn).
@@ -153,7 +288,7 @@ fn next_turn(game: &Game, turn: usize) -> usize {
 
 /// The positions next to `p` on the board (off-board positions excepted).
 #[inline]
-fn neighbours(board: &Board, p: usize) -> impl Iterator<Item = usize> + '_ {
+pub(super) fn neighbours(board: &Board, p: usize) -> impl Iterator<Item = usize> + '_ {
     let nd = board.directions.len();
     board.links[p * nd..(p + 1) * nd]
         .iter()

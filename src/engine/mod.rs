@@ -8,6 +8,7 @@
 
 pub mod apply;
 pub mod attack;
+pub mod chains;
 pub mod compose;
 pub mod count;
 pub mod draughts;
@@ -193,7 +194,8 @@ pub struct Engine<'g> {
     kings: Vec<PieceType>,
     /// No rule judges a move once generated (no phases, maximal captures, `capture-order`, royal pieces,
     /// invariants, repetition rule or extension module): the legal moves can be listed into a move buffer
-    /// ([`Engine::legal_into`]) with nothing owned built.
+    /// ([`Engine::legal_into`]) with nothing owned built. Off the general path, a repetition rule alone leaves
+    /// the game flat: the listed moves are filtered (`groups::filter_listed`).
     flat: bool,
     /// Where the count-only analysis accepts a flat game (`count::plan`): random playouts count the moves and
     /// build only the one they draw.
@@ -265,8 +267,18 @@ impl Backends {
             && game.invariants.is_empty()
             && game.forbid_repetition.is_none()
             && game.extensions.is_empty();
+        // Ko and superko judge the generated moves too, but each alone, by the key of the position after it:
+        // off the general path, the move buffer lists such a game's moves and filters them
+        // (`groups::filter_listed`, in `Engine::legal_into`).
+        let ko_listed = !options.general_path
+            && game.forbid_repetition.is_some()
+            && game.phases.is_empty()
+            && matches!(game.options.maximal_captures, MaximalCaptures::No)
+            && game.capture_order.is_empty()
+            && game.invariants.is_empty()
+            && game.extensions.is_empty();
         // Not a backend: where no rule judges a generated move, the composer lists the moves into a buffer.
-        let flat = judged_whole && royal.iter().all(|r| r.is_empty());
+        let flat = (judged_whole || ko_listed) && royal.iter().all(|r| r.is_empty());
         if options.general_path {
             return Backends {
                 flat,
@@ -278,13 +290,19 @@ impl Backends {
             };
         }
         let royal_listed = judged_whole && !flat && game.options.pass_turn == PassTurn::No;
-        let count = if flat { count::plan(game).ok() } else { None };
-        let sample = if flat && count.is_none() {
+        // The plans below list or count moves without the repetition filter.
+        let planned = flat && game.forbid_repetition.is_none();
+        let count = if planned {
+            count::plan(game).ok()
+        } else {
+            None
+        };
+        let sample = if planned && count.is_none() {
             sample::plan(game).ok()
         } else {
             None
         };
-        let draughts = if flat {
+        let draughts = if planned {
             draughts::plan(game).ok()
         } else {
             None
@@ -474,9 +492,25 @@ impl<'g> Engine<'g> {
                 return Ok(());
             }
         }
-        compose::with_scratch(|scratch| {
+        self.compose_into(s, out)
+    }
+
+    /// The composer's list of the legal moves of a flat game: with a repetition rule, every move whole (no
+    /// handle, whatever `out.lazy` says) and those the rule forbids removed.
+    fn compose_into(&self, s: &State, out: &mut MoveList) -> Result<(), EngineError> {
+        let Some(rule) = self.game.forbid_repetition else {
+            return compose::with_scratch(|scratch| {
+                compose::generate_into(self.game, &self.index, s, out, scratch)
+            });
+        };
+        let lazy = std::mem::replace(&mut out.lazy, false);
+        let listed = compose::with_scratch(|scratch| {
             compose::generate_into(self.game, &self.index, s, out, scratch)
-        })
+        });
+        out.lazy = lazy;
+        listed?;
+        groups::filter_listed(self.game, s, rule, out);
+        Ok(())
     }
 
     /// [`Engine::legal_into`] always on the general path (the interpreter and the composer), never on a native
@@ -485,9 +519,7 @@ impl<'g> Engine<'g> {
         if !self.flat {
             return self.legal_into(s, out);
         }
-        compose::with_scratch(|scratch| {
-            compose::generate_into(self.game, &self.index, s, out, scratch)
-        })
+        self.compose_into(s, out)
     }
 
     /// The index of move `i` of a move buffer in handle mode ([`MoveList::lazy`]) as a whole move: built and

@@ -190,6 +190,19 @@ impl MoveList {
         (0..self.len()).map(|i| self.to_move(i)).collect()
     }
 
+    /// Keeps the moves for which `keep(self, i)` holds, in order; the parts and actions of the others stay in
+    /// the buffer, unreferenced, until it is cleared. For a list of whole moves (a handle's parts are shared).
+    pub fn retain_moves(&mut self, mut keep: impl FnMut(&MoveList, usize) -> bool) {
+        let mut w = 0;
+        for i in 0..self.moves.len() {
+            if keep(self, i) {
+                self.moves[w] = self.moves[i];
+                w += 1;
+            }
+        }
+        self.moves.truncate(w);
+    }
+
     /// Drops the last move, with its parts and actions.
     pub fn pop(&mut self) {
         if let Some(m) = self.moves.pop() {

@@ -38,6 +38,12 @@ pub fn mix(mut x: u64) -> u64 {
     x ^ (x >> 31)
 }
 
+/// What [`State::key`] adds to the hash for the turn-order entry `turn`.
+#[inline]
+pub(crate) fn turn_key(turn: usize) -> u64 {
+    mix(0x7777_0000 ^ turn as u64)
+}
+
 #[inline]
 pub(crate) fn cell_key(pos: Pos, p: &Piece) -> u64 {
     // The attributes are a whole word of their own: mixed apart, only when a piece has any.
@@ -49,7 +55,7 @@ pub(crate) fn cell_key(pos: Pos, p: &Piece) -> u64 {
 }
 
 #[inline]
-fn reserve_key(slot: usize, count: u32) -> u64 {
+pub(crate) fn reserve_key(slot: usize, count: u32) -> u64 {
     if count == 0 {
         0
     } else {
@@ -473,7 +479,7 @@ impl State {
 
     /// The hash of the whole position, whose turn it is included: equal keys mean a repeated position.
     pub fn key(&self) -> u64 {
-        self.hash ^ mix(0x7777_0000 ^ self.turn as u64)
+        self.hash ^ turn_key(self.turn)
     }
 
     /// The hash recomputed from scratch (tests check the incremental one against it).

@@ -11,14 +11,29 @@ impl Run<'_> {
             .map(|x| x.owner)
     }
 
+    /// The groups of the frozen board (`chains.rs`), when the group forms may read them for a piece put on
+    /// `at`: the table is allowed, no read is tracked (a tracked run reads square by square), and `at` is empty.
+    fn chains(&self, at: Pos) -> Option<&crate::engine::chains::Table> {
+        if !self.chains_allowed || self.track || self.owner_at(at.idx()).is_some() {
+            return None;
+        }
+        Some(
+            self.chains
+                .get_or_init(|| crate::engine::chains::Table::new(self.game, self.cells)),
+        )
+    }
+
     /// `suicide?`: see [`Cond::Suicide`]. Out of line, like the other group forms, to keep the interpreter's
     /// hot functions as they were.
     #[inline(never)]
     pub(in crate::engine) fn suicide(&self, l: Loc) -> bool {
         match self.loc(l) {
-            Some(p) => {
-                crate::engine::groups::suicide(self.game, &|q| self.owner_at(q), p, self.player)
-            }
+            Some(p) => match self.chains(p) {
+                Some(t) => t.suicide(self.game, &|q| self.owner_at(q), p, self.player),
+                None => {
+                    crate::engine::groups::suicide(self.game, &|q| self.owner_at(q), p, self.player)
+                }
+            },
             None => false,
         }
     }
@@ -28,11 +43,17 @@ impl Run<'_> {
     pub(in crate::engine) fn capture_groups(&mut self, l: Loc, suicide: bool) -> Result<(), Stop> {
         let at = self.loc(l).ok_or(Stop::Path)?;
         let owner = |q: usize| self.owner_at(q);
-        let mut taken =
-            crate::engine::groups::captured_by_placing(self.game, &owner, at, self.player);
+        let chains = self.chains(at);
+        let mut taken = match chains {
+            Some(t) => t.captured_by_placing(self.game, &owner, at, self.player),
+            None => crate::engine::groups::captured_by_placing(self.game, &owner, at, self.player),
+        };
         if suicide
             && taken.is_empty()
-            && crate::engine::groups::suicide(self.game, &owner, at, self.player)
+            && match chains {
+                Some(t) => t.suicide(self.game, &owner, at, self.player),
+                None => crate::engine::groups::suicide(self.game, &owner, at, self.player),
+            }
         {
             // The piece dies with its group: the group's stones are captured and the piece never stands
             // here (a drop puts nothing down; a moving piece is captured where it started).

@@ -107,6 +107,11 @@ pub(in crate::engine) struct Run<'a> {
     /// The tables of the game's `sow` instructions (`gen::sow::Tables`), where the engine built them: set by
     /// the move generation (`gen::parts`); without them a `sow` computes what it needs.
     pub(in crate::engine) sow_tables: Option<&'a super::gen::sow::Tables>,
+    /// The group forms may read the groups of the frozen board from a table built once per run (`chains.rs`):
+    /// set by the move generation (`gen::parts`), off on the general path.
+    pub(in crate::engine) chains_allowed: bool,
+    /// That table, built at the first group form that reads it.
+    pub(in crate::engine) chains: std::cell::OnceCell<super::chains::Table>,
 }
 
 impl Run<'_> {
@@ -252,6 +257,8 @@ impl<'a> Run<'a> {
             reads: std::cell::Cell::new([0; 4]),
             reads_last: std::cell::Cell::new(false),
             sow_tables: None,
+            chains_allowed: false,
+            chains: std::cell::OnceCell::new(),
         }
     }
 
