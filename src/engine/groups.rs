@@ -91,7 +91,7 @@ pub fn record(rule: RepetitionRule, before: &State) -> Past {
 
 /// Removes the moves that recreate a position the rule forbids. Passes are never refused. With `fast` (off on
 /// the engine's general path), the key after a move that only places and captures is worked out from the
-/// hash keys of the squares it changes ([`key_after_drop`]) rather than by applying the move.
+/// hash keys of the squares it changes (`key_after_drop`) rather than by applying the move.
 pub fn filter_repetition(
     game: &Game,
     state: &State,
