@@ -1,7 +1,8 @@
 //! Rule tests for `games/fanorona.zrf`, from the rules written at the top of that file (English Wikipedia,
-//! "Fanorona", rules section). Every expected move list is worked out by hand from those rules; the
-//! working is written beside it. A move is shown by its net effect: `from>to x captured...` (the moving
-//! stone's start and end, and the enemy stones gone, in alphabetical order).
+//! "Fanorona", rules section). Every expected move list is worked out by hand from those rules; the working
+//! is written beside it, and `tests/reference/fanorona_perft.py --positions` (a generator written apart
+//! from dagaz) prints the same lists. A move is shown by its net effect: `from>to x captured...` (the
+//! moving stone's start and end, and the enemy stones gone, in alphabetical order).
 
 use dagaz::engine::{position, Engine, State};
 use dagaz::load::{load_game, VariantSel};
@@ -188,4 +189,18 @@ fn a_player_who_cannot_move_loses() {
         (o.results, o.end_type.as_str()),
         (vec![1, -1], "stalemated")
     );
+}
+
+/// Perft from the opening. No published Fanorona perft was found (OpenSpiel has no Fanorona; a search of
+/// engines' sources and the rules pages gave none). d1 is the hand count above (5). d2 and d3 are those of
+/// `tests/reference/fanorona_perft.py`, a generator written apart from dagaz from the same rules (it also
+/// prints the moves of every position of this file, which agree with the hand counts). Convention: a turn is
+/// one move; moves with the same start point and resulting position are one move.
+#[test]
+fn perft_from_the_opening() {
+    let g = fanorona();
+    let e = Engine::new(&g);
+    for (d, want) in [(1, 5), (2, 39), (3, 724)] {
+        assert_eq!(e.perft(&e.initial(), d).unwrap(), want, "fanorona d{d}");
+    }
 }
