@@ -192,7 +192,7 @@ fn a_player_who_cannot_move_loses() {
 }
 
 /// Perft from the opening. No published Fanorona perft was found (OpenSpiel has no Fanorona; a search of
-/// engines' sources and the rules pages gave none). d1 is the hand count above (5). d2 and d3 are those of
+/// engines' sources and the rules pages gave none). d1 is the hand count above (5). d2-d4 are those of
 /// `tests/reference/fanorona_perft.py`, a generator written apart from dagaz from the same rules (it also
 /// prints the moves of every position of this file, which agree with the hand counts). Convention: a turn is
 /// one move; moves with the same start point and resulting position are one move.
@@ -200,7 +200,7 @@ fn a_player_who_cannot_move_loses() {
 fn perft_from_the_opening() {
     let g = fanorona();
     let e = Engine::new(&g);
-    for (d, want) in [(1, 5), (2, 39), (3, 724)] {
+    for (d, want) in [(1, 5), (2, 39), (3, 724), (4, 18_026)] {
         assert_eq!(e.perft(&e.initial(), d).unwrap(), want, "fanorona d{d}");
     }
 }

@@ -909,7 +909,7 @@ pub fn compile_with(
     };
     let mut flags = vec![];
     let mut position_flags = vec![];
-    let mut memory = false;
+    let memory;
     {
         let names = Names {
             board: &board,
