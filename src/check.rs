@@ -416,6 +416,8 @@ pub fn describe(g: &Game) -> String {
     for v in &g.variables {
         let per = if v.per_player {
             "player "
+        } else if v.per_turn {
+            "turn "
         } else if v.per_ply {
             "ply "
         } else {

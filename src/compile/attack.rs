@@ -165,7 +165,8 @@ pub fn pure(c: &Cond) -> bool {
         | Cond::Flag(_)
         | Cond::PositionFlag(..)
         | Cond::Attribute(..) => true,
-        Cond::Compare(..) | Cond::Suicide(_) => false,
+        // The memory of a composite move: not read from the board.
+        Cond::Compare(..) | Cond::Suicide(_) | Cond::Visited(_) | Cond::LastDirection(_) => false,
     }
 }
 

@@ -269,6 +269,12 @@ pub enum Cond {
     Defended(Loc, Option<MoveType>),
     Flag(FlagId),
     PositionFlag(FlagId, Loc),
+    /// `(visited? [LOC])`: the moving piece stood there earlier in this composite move (its start square, or
+    /// where an earlier part ended); see `docs/language.md`, "Memory of a composite move".
+    Visited(Loc),
+    /// `(last-direction? DIR)`: an earlier part of this composite move exists and the last one took the piece
+    /// along DIR (its `to` is reached from its `from` by steps along DIR, after the mover's symmetry).
+    LastDirection(Dir),
     /// A boolean attribute of the piece there.
     Attribute(AttrId, Loc),
     /// A comparison of two numbers (`(< a b)`, see `compile/numbers.rs`).
@@ -445,6 +451,9 @@ pub struct Options {
     pub deferred_captures: bool,
     pub shared_pieces: bool,
     pub detect_loops: bool,
+    /// The game reads the memory of a composite move (`visited?`, `last-direction?`, `turn-variables`): the
+    /// engine keeps the squares of the move so far (`State::trail`). Not an option a file writes.
+    pub move_memory: bool,
     /// Every option as written (name, value), known or not.
     pub all: Vec<(String, String)>,
 }
@@ -603,6 +612,10 @@ pub struct Variable {
     /// `(ply-variables ...)`: a game variable that lasts one ply: every move starts it again at `init`
     /// before its own changes, so it holds what the last move set (chess's en passant possibility).
     pub per_ply: bool,
+    /// `(turn-variables ...)`: a game variable that lasts one whole (composite) move: every move starts it
+    /// again at `init`, its first part reads `init`, and its later parts read what the earlier ones set;
+    /// after the move it holds what the move set, for invariants and end conditions.
+    pub per_turn: bool,
     /// Its first slot in `State::vars`; a player variable has one slot per player from there.
     pub slot: usize,
 }

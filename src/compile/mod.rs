@@ -78,6 +78,7 @@ const RULE_SECTIONS: &[&str] = &[
     "variables",
     "player-variables",
     "ply-variables",
+    "turn-variables",
     "phases",
     "capture-order",
     "captures-to-hand",
@@ -891,6 +892,7 @@ pub fn compile_with(
         let mut s = by_head("variables");
         s.extend(by_head("player-variables"));
         s.extend(by_head("ply-variables"));
+        s.extend(by_head("turn-variables"));
         numbers::variables(c.diags, &s, players.len())
     };
     c.variables = variables.clone();
@@ -907,6 +909,7 @@ pub fn compile_with(
     };
     let mut flags = vec![];
     let mut position_flags = vec![];
+    let memory;
     {
         let names = Names {
             board: &board,
@@ -920,6 +923,7 @@ pub fn compile_with(
             variables: &variables,
             int_attributes: &int_attributes,
             turn_labels: &turn_order.labels,
+            memory: false,
         };
         let mut pc = ProgramCompiler {
             names,
@@ -947,6 +951,7 @@ pub fn compile_with(
                 }
             }
         }
+        memory = pc.names.memory;
     }
     for info in &mut pieces {
         program::drop_repeated_programs(&mut info.moves);
@@ -964,7 +969,10 @@ pub fn compile_with(
         None => vec![],
     };
 
-    let mut options = Options::default();
+    let mut options = Options {
+        move_memory: memory || variables.iter().any(|v| v.per_turn),
+        ..Options::default()
+    };
     let mut metadata = vec![];
     let mut end_conditions = vec![];
     let mut capture_order = vec![];
@@ -984,7 +992,8 @@ pub fn compile_with(
         };
         match head.as_str() {
             "players" | "turn-order" | "board" | "piece" | "board-setup" | "move-priorities"
-            | "variables" | "player-variables" | "ply-variables" | "phases" | "stacks" => {}
+            | "variables" | "player-variables" | "ply-variables" | "turn-variables" | "phases"
+            | "stacks" => {}
             "capture-order" => {
                 if !capture_order.is_empty() {
                     c.err(

@@ -112,8 +112,9 @@ pub fn cmp_op(word: &str) -> Option<CmpOp> {
 }
 
 /// The declared variables: `(variables (NAME INIT) ...)` for the game, `(player-variables (NAME INIT) ...)`
-/// for each player, `(ply-variables (NAME INIT) ...)` for the game, back to INIT at every move; INIT may be
-/// left out (0).
+/// for each player, `(ply-variables (NAME INIT) ...)` for the game, back to INIT at every move, `(turn-variables
+/// (NAME INIT) ...)` for the game, back to INIT at every move and kept across its parts; INIT may be left out
+/// (0).
 pub fn variables(diags: &mut Vec<Diagnostic>, sections: &[&Node], players: usize) -> Vec<Variable> {
     let mut out: Vec<Variable> = vec![];
     let mut slot = 0;
@@ -124,6 +125,9 @@ pub fn variables(diags: &mut Vec<Diagnostic>, sections: &[&Node], players: usize
         let per_ply = s
             .head()
             .is_some_and(|h| h.eq_ignore_ascii_case("ply-variables"));
+        let per_turn = s
+            .head()
+            .is_some_and(|h| h.eq_ignore_ascii_case("turn-variables"));
         for v in s.args() {
             let (name, init) = match &v.kind {
                 NodeKind::Atom(a) => (&a[..], Some(0)),
@@ -160,6 +164,7 @@ pub fn variables(diags: &mut Vec<Diagnostic>, sections: &[&Node], players: usize
                 per_player,
                 init,
                 per_ply,
+                per_turn,
                 slot,
             });
             slot += if per_player { players } else { 1 };

@@ -24,6 +24,8 @@ pub struct Names<'a> {
     pub int_attributes: &'a [AttrId],
     /// The turn order's labels (`(label NAME)`), for `goto-turn`.
     pub turn_labels: &'a [(String, usize)],
+    /// Some program reads the memory of a composite move (`visited?`, `last-direction?`).
+    pub memory: bool,
 }
 
 /// Past this many diagnostics, move programs are no longer compiled: a file of junk would otherwise cost an
@@ -81,6 +83,8 @@ const PREDICATE_WORDS: &[&str] = &[
     "defended?",
     "flag?",
     "position-flag?",
+    "visited?",
+    "last-direction?",
     "suicide?",
     "true",
     "false",
@@ -811,6 +815,25 @@ impl ProgramCompiler<'_, '_> {
             "last-from?" => Cond::LastFrom(self.opt_loc(args)),
             "last-to?" => Cond::LastTo(self.opt_loc(args)),
             "marked?" => Cond::Marked(self.opt_loc(args)),
+            "visited?" => {
+                self.names.memory = true;
+                Cond::Visited(self.opt_loc(args))
+            }
+            "last-direction?" => {
+                self.names.memory = true;
+                let d = args
+                    .first()
+                    .and_then(|a| a.atom())
+                    .and_then(|a| self.names.board.direction(a));
+                let Some(d) = d else {
+                    let d = self
+                        .names
+                        .unknown(args.first().unwrap_or(node), "direction");
+                    self.err(d);
+                    return Some(Cond::False);
+                };
+                Cond::LastDirection(d)
+            }
             "suicide?" => Cond::Suicide(self.opt_loc(args)),
             "attacked?" | "defended?" => {
                 // Arguments: a location and/or a move type, in any order.

@@ -205,9 +205,10 @@ pub fn play_parts<'a>(game: &Game, s: &mut State, n: usize, part: impl Fn(usize)
     // `(quiet-plies)`: whether this move is irreversible, each part read on the board before it.
     let irr = game.irreversible.as_deref();
     let mut progress = false;
-    // `(ply-variables ...)`: back to their start values before the move's own changes.
+    // `(ply-variables ...)` and `(turn-variables ...)`: back to their start values before the move's own
+    // changes.
     for v in &game.variables {
-        if v.per_ply && s.vars.get(v.slot).is_some_and(|&x| x != v.init) {
+        if (v.per_ply || v.per_turn) && s.vars.get(v.slot).is_some_and(|&x| x != v.init) {
             s.set_var(v.slot, v.init);
         }
     }
@@ -350,6 +351,8 @@ struct Frame {
     last_to: Option<Pos>,
     last_mover: Option<Player>,
     past: Option<super::groups::Past>,
+    /// The length of `State::trail` before (parts of a composite move push onto it).
+    trail: usize,
 }
 
 impl Undo {
@@ -384,6 +387,7 @@ impl Undo {
             last_to: s.last_to,
             last_mover: s.last_mover,
             past: (whole && game.forbid_repetition.is_some()).then(|| s.past.clone()),
+            trail: s.trail.len(),
         };
         let columns = s.has_columns();
         let mut reserves = false;
@@ -421,8 +425,8 @@ impl Undo {
             frame.reserves = Some(self.reserves.len());
             self.reserves.extend_from_slice(&s.reserves);
         }
-        // A whole move also resets the `ply-variables`.
-        vars |= whole && game.variables.iter().any(|v| v.per_ply);
+        // A whole move also resets the `ply-variables` and `turn-variables`.
+        vars |= whole && game.variables.iter().any(|v| v.per_ply || v.per_turn);
         if vars && !s.vars.is_empty() {
             frame.vars = Some(self.vars.len());
             self.vars.extend_from_slice(&s.vars);
@@ -467,6 +471,23 @@ pub fn make_part(
 ) {
     undo.save(game, state, std::iter::once(part), false);
     apply_actions(game, state, part, deferred);
+    note_part(game, state, part);
+}
+
+/// Adds a part made inside a composite move to the move's memory (`State::trail`), in games that read it:
+/// the piece's start square before the first part, then the square where each part ends.
+pub(super) fn note_part(game: &Game, state: &mut State, part: PartView<'_>) {
+    if !game.options.move_memory {
+        return;
+    }
+    if state.trail.is_empty() {
+        if let Some(f) = part.from {
+            state.trail.push(f);
+        }
+    }
+    if let Some(t) = part.to {
+        state.trail.push(t);
+    }
 }
 
 /// Undoes the latest [`make`] or [`make_part`] still made.
@@ -498,6 +519,7 @@ pub fn unmake(state: &mut State, undo: &mut Undo) {
     state.last_from = f.last_from;
     state.last_to = f.last_to;
     state.last_mover = f.last_mover;
+    state.trail.truncate(f.trail);
     if let Some(p) = f.past {
         state.past = p;
     }

@@ -476,7 +476,9 @@ impl<'a> Walk<'a> {
             | Cond::Attacked(..)
             | Cond::Defended(..) => false,
             // Not pure: such programs are never plain.
-            Cond::Compare(..) | Cond::Suicide(_) => false,
+            Cond::Compare(..) | Cond::Suicide(_) | Cond::Visited(_) | Cond::LastDirection(_) => {
+                false
+            }
         }
     }
 }

@@ -202,7 +202,8 @@ impl Composer<'_> {
                             (self.work.last_from.map_or(0xFFFF, |p| p.0) as u64) << 32
                                 | (self.work.last_to.map_or(0xFFFF, |p| p.0) as u64) << 16
                                 | t.map_or(0xFFFF, |m| m.0) as u64,
-                        ) ^ super::state::mix(first_from.map_or(0, |f| f.0 as u64 + 1) << 40);
+                        ) ^ super::state::mix(first_from.map_or(0, |f| f.0 as u64 + 1) << 40)
+                            ^ trail_key(self.work);
                     if !captured || created || self.expanded.insert(key) {
                         self.chain.push(hash);
                         let r = self.extend(to, t, e.required, e.anywhere);
@@ -269,6 +270,15 @@ impl Composer<'_> {
         }
         self.out.push_emitted(self.em, self.prefix);
     }
+}
+
+/// The squares of the composite move so far (`State::trail`, read by `visited?`), as a key: two routes to the
+/// same board continue alike only if they visited the same squares. 0 in games without that memory (their
+/// trail is empty).
+fn trail_key(state: &State) -> u64 {
+    state.trail.iter().fold(0u64, |k, p| {
+        k.wrapping_add(super::state::mix(0x7A11_0000 | p.0 as u64))
+    })
 }
 
 /// The hash of the state after a part that only puts pieces down (not from a reserve, each on its own square,
@@ -647,5 +657,6 @@ pub fn resolve(
 }
 
 fn apply_part_view(game: &Game, state: &mut State, part: super::apply::PartView<'_>) {
-    super::apply::apply_actions(game, state, part, false)
+    super::apply::apply_actions(game, state, part, false);
+    super::apply::note_part(game, state, part);
 }

@@ -191,6 +191,9 @@ pub fn plan(game: &Game) -> Result<CountPlan, &'static str> {
     if o.deferred_captures || game.stacks {
         return Err("deferred captures or stacks");
     }
+    if o.move_memory {
+        return Err("the memory of a composite move: later parts read the squares before them");
+    }
     if o.detect_loops {
         return Err(
             "detect loops: a composite move's later parts are judged by the squares before them",

@@ -371,6 +371,9 @@ pub fn plan(game: &Game) -> Result<DraughtsPlan, String> {
     if game.options.shared_pieces {
         return why("shared pieces");
     }
+    if game.options.move_memory {
+        return why("the memory of a composite move");
+    }
     if game.options.detect_loops {
         return why("detect loops");
     }
@@ -708,7 +711,7 @@ impl DraughtsPlan {
     pub fn play(&self, game: &Game, s: &mut State, moves: &MoveList, i: usize) -> bool {
         // `(quiet-plies)` counts plies since a capture or a listed type's move, and `ply-variables` go back
         // to their start at each move: the general path keeps both.
-        if game.irreversible.is_some() || game.variables.iter().any(|v| v.per_ply) {
+        if game.irreversible.is_some() || game.variables.iter().any(|v| v.per_ply || v.per_turn) {
             return false;
         }
         let heads = moves.heads(i);

@@ -14,6 +14,13 @@ impl Run<'_> {
             Expr::Int(v) => *v,
             Expr::StateVar(v, p) => {
                 let slot = slot(self.game, *v, p.unwrap_or(self.player));
+                // A turn variable starts again with each move: its first part reads the start value.
+                let var = &self.game.variables[*v as usize];
+                let stored = if var.per_turn && self.state.trail.is_empty() {
+                    var.init
+                } else {
+                    self.state.vars[slot]
+                };
                 // A value this program already set wins over the state's.
                 self.changes
                     .iter()
@@ -22,7 +29,7 @@ impl Run<'_> {
                         Action::SetVar { slot: s, value } if *s as usize == slot => Some(*value),
                         _ => None,
                     })
-                    .unwrap_or(self.state.vars[slot]) as i64
+                    .unwrap_or(stored) as i64
             }
             Expr::Var(v) => self.vars.get(*v as usize).copied().unwrap_or(0),
             Expr::Arith(op, xs) => {

@@ -196,6 +196,11 @@ pub fn plan(game: &Game) -> Result<SamplePlan, String> {
     if game.options.deferred_captures || game.options.shared_pieces || game.stacks {
         return Err("deferred captures, shared pieces or stacks".into());
     }
+    if game.options.move_memory {
+        return Err(
+            "the memory of a composite move (visited?, last-direction?, turn-variables)".into(),
+        );
+    }
     if game.options.detect_loops {
         return Err(
             "detect loops: a composite move's later parts are judged by the squares before them"

@@ -112,6 +112,11 @@ pub struct State {
     /// `occupancy_words` words from `player * occupancy_words`: kept by [`State::set`] and by `unmake`, so
     /// that generation visits the mover's pieces without scanning the board ([`State::pieces_of`]).
     occupied: Vec<u64>,
+    /// The memory of the composite move being listed (games with `Options::move_memory`): the moving piece's
+    /// start square, then the end of each part made so far. Empty between moves (every complete move is
+    /// played from an empty trail and leaves it empty), so not part of the hash or the key; the composer,
+    /// which makes the parts one by one, mixes it into its own keys (`compose.rs`).
+    pub(in crate::engine) trail: Vec<Pos>,
 }
 
 impl Clone for State {
@@ -131,6 +136,7 @@ impl Clone for State {
             hash: self.hash,
             past: self.past.clone(),
             occupied: self.occupied.clone(),
+            trail: self.trail.clone(),
         }
     }
 
@@ -153,6 +159,7 @@ impl Clone for State {
             hash,
             past,
             occupied,
+            trail,
         } = source;
         self.cells.clone_from(cells);
         self.reserves.clone_from(reserves);
@@ -168,6 +175,7 @@ impl Clone for State {
         self.hash = *hash;
         self.past.clone_from(past);
         self.occupied.clone_from(occupied);
+        self.trail.clone_from(trail);
     }
 }
 
@@ -190,6 +198,7 @@ impl State {
             hash: 0,
             past: Default::default(),
             occupied: vec![0; game.players.len().max(1) * game.board.positions.len().div_ceil(64)],
+            trail: vec![],
         };
         if game.has_stacks() {
             s.enable_columns();

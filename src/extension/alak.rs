@@ -128,6 +128,7 @@ impl Module for Alak {
             per_player: false,
             init: 0,
             per_ply: false,
+            per_turn: false,
             slot,
         });
         Ok(())

@@ -135,6 +135,7 @@ impl Module for TchukaRuma {
             per_player: false,
             init: 0,
             per_ply: false,
+            per_turn: false,
             slot,
         });
         Ok(())

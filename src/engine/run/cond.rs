@@ -131,6 +131,14 @@ impl Run<'_> {
                     .is_some_and(|x| x.2),
                 None => false,
             },
+            Cond::Visited(l) => {
+                self.read_last();
+                self.loc(*l).is_some_and(|p| self.state.trail.contains(&p))
+            }
+            Cond::LastDirection(d) => {
+                self.read_last();
+                self.last_direction(*d)
+            }
             Cond::Attribute(a, l) => self
                 .loc(*l)
                 .and_then(|p| self.live(p))
@@ -138,5 +146,26 @@ impl Run<'_> {
             Cond::Compare(op, ab) => self.compare(*op, ab)?,
             Cond::Suicide(l) => self.suicide(*l),
         })
+    }
+
+    /// `(last-direction? DIR)`: an earlier part of this composite move took the piece from `last_from` to
+    /// `last_to` along `d` (one step or several, after the mover's symmetry).
+    fn last_direction(&self, d: Dir) -> bool {
+        let s = self.state;
+        let (Some(from), Some(to)) = (s.last_from, s.last_to) else {
+            return false;
+        };
+        if s.trail.len() < 2 || from == to {
+            return false;
+        }
+        let mut p = from;
+        for _ in 0..s.cells.len() {
+            match self.step(p, d) {
+                Some(q) if q == to => return true,
+                Some(q) => p = q,
+                None => return false,
+            }
+        }
+        false
     }
 }
