@@ -62,8 +62,8 @@ use crate::engine::playout::below;
 use crate::engine::{Engine, EngineError, Move, State};
 use rand_chacha::ChaCha8Rng;
 use rand_core::RngCore;
+use rustc_hash::FxHashMap as HashMap;
 use serde::{Deserialize, Serialize};
-use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
 /// How the move to play is chosen from the root's children.
@@ -374,7 +374,7 @@ impl<Mv> Node<Mv> {
             visits: 0,
             reward: 0.0,
             ids: vec![],
-            amaf: HashMap::new(),
+            amaf: HashMap::default(),
             bias: 0.0,
         }
     }
@@ -537,7 +537,7 @@ pub struct Nst {
 impl Nst {
     pub fn new(n: u32) -> Nst {
         Nst {
-            table: HashMap::new(),
+            table: HashMap::default(),
             n: n.max(1) as usize,
         }
     }
@@ -1031,8 +1031,16 @@ fn policy_rollout<M: Model>(
             return Ok(None);
         }
         let player = model.to_move(s);
+        let uniform = !matches!(
+            (p.rollout, mast.is_some()),
+            (RolloutPolicy::Mast | RolloutPolicy::Nst, true)
+        );
         let (i, id) = if model.is_chance(s) {
             (below(rng, n), None)
+        } else if uniform {
+            // A uniform rollout (under GRAVE or Progressive History) needs the identity of the move it plays only.
+            let i = below(rng, n);
+            (i, model.move_id_at(&moves, i))
         } else {
             ids.clear();
             ids.extend((0..n).map(|i| model.move_id_at(&moves, i)));
@@ -1114,7 +1122,7 @@ fn subtree<M: Model>(
     // Copy the subtree out, breadth first, renumbering its nodes.
     let mut out: Vec<Node<M::Move>> = vec![];
     let mut queue = std::collections::VecDeque::from([at]);
-    let mut map: HashMap<u32, u32> = HashMap::new();
+    let mut map: HashMap<u32, u32> = HashMap::default();
     map.insert(at, 0);
     while let Some(old_id) = queue.pop_front() {
         let mut n = std::mem::replace(&mut nodes[old_id as usize], Node::empty());
@@ -1912,7 +1920,7 @@ mod tests {
                 &nst
             } else {
                 &Nst {
-                    table: HashMap::new(),
+                    table: HashMap::default(),
                     n: 1,
                 }
             };
