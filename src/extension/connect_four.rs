@@ -39,6 +39,40 @@ fn line_dirs(game: &Game) -> impl Iterator<Item = Dir> + '_ {
 
 /// The owner of a line of [`LINE`] pieces on the board, if any.
 fn line_owner(game: &Game, state: &State) -> Option<Player> {
+    // The directions, listed once rather than once a cell (boards have a handful).
+    let mut dirs = [Dir(0); 16];
+    let mut nd = 0;
+    for d in line_dirs(game) {
+        if nd == dirs.len() {
+            return line_owner_any(game, state);
+        }
+        dirs[nd] = d;
+        nd += 1;
+    }
+    for (i, cell) in state.cells().iter().enumerate() {
+        let Some(p) = cell else { continue };
+        for &d in &dirs[..nd] {
+            let mut at = Pos(i as u16);
+            let mut n = 1;
+            while n < LINE {
+                match neighbour(game, at, d) {
+                    Some(next) if state.get(next).is_some_and(|q| q.owner == p.owner) => {
+                        at = next;
+                        n += 1;
+                    }
+                    _ => break,
+                }
+            }
+            if n == LINE {
+                return Some(p.owner);
+            }
+        }
+    }
+    None
+}
+
+/// [`line_owner`] for boards with more directions than its table holds.
+fn line_owner_any(game: &Game, state: &State) -> Option<Player> {
     for (i, cell) in state.cells().iter().enumerate() {
         let Some(p) = cell else { continue };
         for d in line_dirs(game) {
@@ -96,6 +130,19 @@ impl Hooks for ConnectFour {
                 .all(|p| p.from.is_some() || p.to.is_none_or(rests))
         });
         Ok(())
+    }
+
+    /// The positions a drop that `moves` keeps lands on: those that rest on a disc or on the bottom row (the
+    /// same test), so that the generation runs the drop from one cell a column instead of from every one.
+    fn drop_sites(&self, game: &Game, state: &State, sites: &mut [u64]) -> bool {
+        let Some(s) = down(game) else { return false };
+        for i in 0..state.cells().len().min(sites.len() * 64) {
+            let to = Pos(i as u16);
+            if neighbour(game, to, s).is_none_or(|below| state.get(below).is_some()) {
+                sites[i >> 6] |= 1 << (i & 63);
+            }
+        }
+        true
     }
 
     fn outcome(
