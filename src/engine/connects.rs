@@ -4,8 +4,8 @@
 //!
 //! Hex tests the condition for both players after every ply, and the scan of every position with a fresh
 //! `seen` array per call was 85% of a random game's instructions. Here the starts are read from the player's
-//! occupancy bitset (only its pieces are visited, never the empty board), the marks live in one bitset reused
-//! from call to call, and the fill stops as soon as its group has touched every zone: the answer is whether
+//! occupancy bitset (only its pieces are visited, never the empty board), the pieces not yet filled are one
+//! bitset reused from call to call (a neighbour is a bit test), and the fill stops as soon as its group has touched every zone: the answer is whether
 //! some group of the player's pieces that holds a piece in the first zone touches all the others, whatever the
 //! order the groups are filled in.
 
@@ -51,18 +51,37 @@ pub fn connects(
         return false;
     }
     SCRATCH.with(|s| {
-        let (seen, stack, touched) = &mut *s.borrow_mut();
-        seen.clear();
-        seen.resize(occupancy.len(), 0);
-        for (w, &bits) in occupancy.iter().enumerate() {
-            let mut bits = bits;
+        let (avail, stack, touched) = &mut *s.borrow_mut();
+        // The player's pieces not yet filled: its occupancy, less the positions that hold none of its live
+        // pieces of these types. A fill takes each piece from here once.
+        avail.clear();
+        avail.extend_from_slice(occupancy);
+        for (w, word) in avail.iter_mut().enumerate() {
+            let mut bits = *word;
             while bits != 0 {
-                let start = w * 64 + bits.trailing_zeros() as usize;
+                let i = w * 64 + bits.trailing_zeros() as usize;
                 bits &= bits - 1;
-                if seen[w] >> (start & 63) & 1 != 0 || !starts[start] || !mine(start) {
-                    continue;
+                if !mine(i) {
+                    *word &= !(1u64 << (i & 63));
                 }
-                seen[w] |= 1 << (start & 63);
+            }
+        }
+        for w in 0..avail.len() {
+            loop {
+                // The next start: a piece of the first zone not yet filled (read afresh, fills clear bits).
+                let mut bits = avail[w];
+                let start = loop {
+                    if bits == 0 {
+                        break None;
+                    }
+                    let i = w * 64 + bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    if starts[i] {
+                        break Some(i);
+                    }
+                };
+                let Some(start) = start else { break };
+                avail[w] &= !(1u64 << (start & 63));
                 stack.clear();
                 stack.push(start as u32);
                 touched.clear();
@@ -80,16 +99,12 @@ pub fn connects(
                         return true;
                     }
                     for &q in &b.links[p * nd..(p + 1) * nd] {
-                        if q == NO_POS {
-                            continue;
-                        }
-                        let q = q as usize;
-                        let (qw, qb) = (q >> 6, 1u64 << (q & 63));
-                        if seen.get(qw).is_some_and(|&m| m & qb == 0)
-                            && !b.positions[q].dummy
-                            && mine(q)
+                        let (qw, qb) = (q as usize >> 6, 1u64 << (q & 63));
+                        // `NO_POS` is past every word of the bitset.
+                        if avail.get(qw).is_some_and(|&m| m & qb != 0)
+                            && !b.positions[q as usize].dummy
                         {
-                            seen[qw] |= qb;
+                            avail[qw] &= !qb;
                             stack.push(q as u32);
                         }
                     }

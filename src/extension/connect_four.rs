@@ -40,24 +40,28 @@ fn line_dirs(game: &Game) -> impl Iterator<Item = Dir> + '_ {
 /// The owner of a line of [`LINE`] pieces on the board, if any.
 fn line_owner(game: &Game, state: &State) -> Option<Player> {
     // The directions, listed once rather than once a cell (boards have a handful).
-    let mut dirs = [Dir(0); 16];
+    let mut dirs = [0usize; 16];
     let mut nd = 0;
     for d in line_dirs(game) {
         if nd == dirs.len() {
             return line_owner_any(game, state);
         }
-        dirs[nd] = d;
+        dirs[nd] = d.idx();
         nd += 1;
     }
-    for (i, cell) in state.cells().iter().enumerate() {
+    let b = &game.board;
+    let stride = b.directions.len();
+    let cells = state.cells();
+    for (i, cell) in cells.iter().enumerate() {
         let Some(p) = cell else { continue };
         for &d in &dirs[..nd] {
-            let mut at = Pos(i as u16);
+            let mut at = i;
             let mut n = 1;
             while n < LINE {
-                match neighbour(game, at, d) {
-                    Some(next) if state.get(next).is_some_and(|q| q.owner == p.owner) => {
-                        at = next;
+                let t = b.links[at * stride + d];
+                match cells.get(t as usize) {
+                    Some(Some(q)) if t != NO_POS && q.owner == p.owner => {
+                        at = t as usize;
                         n += 1;
                     }
                     _ => break,
@@ -136,9 +140,12 @@ impl Hooks for ConnectFour {
     /// same test), so that the generation runs the drop from one cell a column instead of from every one.
     fn drop_sites(&self, game: &Game, state: &State, sites: &mut [u64]) -> bool {
         let Some(s) = down(game) else { return false };
-        for i in 0..state.cells().len().min(sites.len() * 64) {
-            let to = Pos(i as u16);
-            if neighbour(game, to, s).is_none_or(|below| state.get(below).is_some()) {
+        let b = &game.board;
+        let stride = b.directions.len();
+        let cells = state.cells();
+        for i in 0..cells.len().min(sites.len() * 64) {
+            let below = b.links[i * stride + s.idx()];
+            if below == NO_POS || cells.get(below as usize).is_some_and(|c| c.is_some()) {
                 sites[i >> 6] |= 1 << (i & 63);
             }
         }
