@@ -34,6 +34,9 @@ struct Ctx<'a> {
     /// How often the current position's key occurs in `history`, once counted (every player's repetition
     /// condition reads the same count).
     seen: std::cell::Cell<Option<usize>>,
+    /// The engine's general path is forced: `connects` is read by the reference fill
+    /// ([`super::groups::connects`]), not through the occupancy ([`super::connects`]).
+    general: bool,
 }
 
 impl Ctx<'_> {
@@ -207,8 +210,11 @@ impl Ctx<'_> {
                     hit > 0
                 }
             }
-            EndCond::Connects { zones, types } => {
+            EndCond::Connects { zones, types } if self.general => {
                 super::groups::connects(g, self.state, p, zones, types)
+            }
+            EndCond::Connects { zones, types } => {
+                super::connects::connects(g, self.state, p, zones, types)
             }
             EndCond::CausedRepetition(n) => {
                 self.state.last_mover == Some(p) && self.occurrences() + 1 >= *n as usize
@@ -287,6 +293,8 @@ pub fn phase_holds(
         history: &[],
         royal: &[],
         seen: Default::default(),
+        // A phase's condition keeps the reference reading (no playout reads it at every ply).
+        general: true,
     };
     ctx.holds(cond, player)
 }
@@ -299,12 +307,13 @@ pub fn outcome(
     moves: &[Move],
     history: &[u64],
     royal: &[Vec<PieceType>],
+    general: bool,
 ) -> Result<Option<Outcome>, EngineError> {
     let moves = MoveCount {
         count: moves.len(),
         all_pass: moves.iter().all(Move::is_pass),
     };
-    outcome_of(game, state, moves, history, royal)
+    outcome_of(game, state, moves, history, royal, general)
 }
 
 /// What the end conditions need to know of the legal moves: how many, and whether all are passes.
@@ -321,6 +330,7 @@ pub fn outcome_of(
     moves: MoveCount,
     history: &[u64],
     royal: &[Vec<PieceType>],
+    general: bool,
 ) -> Result<Option<Outcome>, EngineError> {
     // Where every end condition is `stalemated` (the draughts games), none holds while the player to move has a
     // move: the game goes on, decided without setting up the context.
@@ -339,6 +349,7 @@ pub fn outcome_of(
         history,
         royal,
         seen: Default::default(),
+        general,
     };
     // Which condition decides and for whom; the outcome is built once, out of the loop (`decided`).
     let mut best: Option<(i32, usize, Player)> = None;

@@ -314,6 +314,39 @@ pub struct ProgramIndex {
     /// What the game's `sow` instructions read of the board alone, per player, computed once (none on the
     /// general path): the generation hands it to each run (`sow::Tables`).
     sow: sow::Tables,
+    /// Every drop program of the game puts its piece where it starts (no step, leap, `from` or `to`: see
+    /// [`still_drop`]), and the general path is not forced: the modules' [`Hooks::drop_sites`] may then
+    /// spare the runs from positions where no drop they keep can land.
+    ///
+    /// [`Hooks::drop_sites`]: super::Hooks::drop_sites
+    still_drops: bool,
+}
+
+/// Whether a drop program's part lands where the program starts: its instructions never move the cursor nor
+/// name another origin or destination (a whitelist; conditions only read). Such a program run from a position
+/// emits parts whose `to` is that position, or none.
+pub fn still_drop(body: &[Instr]) -> bool {
+    body.iter().all(|i| match i {
+        Instr::If(_, a, b) => still_drop(a) && still_drop(b),
+        Instr::While(_, a) => still_drop(a),
+        Instr::Add { partial, .. } => partial.is_none(),
+        Instr::Verify(_)
+        | Instr::Mark
+        | Instr::Back
+        | Instr::Capture(_)
+        | Instr::Create { .. }
+        | Instr::ChangeType(..)
+        | Instr::Flip(_)
+        | Instr::ChangeOwner(..)
+        | Instr::SetFlag(..)
+        | Instr::SetPositionFlag(..)
+        | Instr::SetAttribute(..)
+        | Instr::SetVar(..)
+        | Instr::SetStateVar(..)
+        | Instr::SetIntAttribute(..)
+        | Instr::ExtraTurn => true,
+        _ => false,
+    })
 }
 
 /// The hooks of a game's extension modules (shown by their number).
@@ -425,6 +458,12 @@ impl ProgramIndex {
             } else {
                 sow::Tables::build(game)
             },
+            still_drops: !general
+                && game
+                    .pieces
+                    .iter()
+                    .flat_map(|p| &p.drops)
+                    .all(|d| still_drop(&d.body)),
         }
     }
 
@@ -438,6 +477,14 @@ impl ProgramIndex {
     #[inline]
     pub fn general(&self) -> bool {
         self.general
+    }
+
+    /// Whether the generation asks the modules where drops may land (see the field `still_drops`): the game
+    /// has a module and a drop, every drop lands where it starts, and the general path is not forced.
+    pub fn drop_sites(&self, game: &Game) -> bool {
+        self.still_drops
+            && !self.hooks.0.is_empty()
+            && game.pieces.iter().any(|p| !p.drops.is_empty())
     }
 
     /// How many of the game's `sow` instructions have tables (`sow::Tables`): none on the general path.
@@ -615,6 +662,23 @@ pub fn parts(
         return Ok(());
     }
     let np = game.pieces.len();
+    // Where the modules say where the drops they keep can land, and every drop lands where it starts, the runs
+    // from other positions are spared: their moves would be filtered out by the same modules' `moves`.
+    let mut sites: Vec<u64> = vec![];
+    if index.drop_sites(game) {
+        let words = state.cells.len().div_ceil(64);
+        let mut one = vec![0u64; words];
+        for h in &index.hooks.0 {
+            one.iter_mut().for_each(|w| *w = 0);
+            if h.drop_sites(game, state, &mut one) {
+                if sites.is_empty() {
+                    sites.clone_from(&one);
+                } else {
+                    sites.iter_mut().zip(&one).for_each(|(a, b)| *a &= b);
+                }
+            }
+        }
+    }
     for (t, piece) in game.pieces.iter().enumerate() {
         if piece.drops.is_empty() {
             continue;
@@ -626,6 +690,32 @@ pub fn parts(
             continue;
         }
         for prog in piece.drops.iter().filter(|p| wanted(p)) {
+            if !sites.is_empty() {
+                // A program that first verifies its square is empty ends at once on a live piece: no run.
+                let empty_first = matches!(
+                    prog.body.first(),
+                    Some(Instr::Verify(Cond::Empty(Loc::Cursor)))
+                );
+                for (w, &bits) in sites.iter().enumerate() {
+                    let mut bits = bits;
+                    while bits != 0 {
+                        let i = w * 64 + bits.trailing_zeros() as usize;
+                        bits &= bits - 1;
+                        if empty_first
+                            && state
+                                .cells
+                                .get(i)
+                                .is_some_and(|c| c.is_some_and(|x| !x.dead))
+                        {
+                            continue;
+                        }
+                        if game.board.positions.get(i).is_some_and(|info| !info.dummy) {
+                            run.exec(prog, Pos(i as u16), None, Some((kind, limited)))?;
+                        }
+                    }
+                }
+                continue;
+            }
             for (i, info) in game.board.positions.iter().enumerate() {
                 if !info.dummy {
                     run.exec(prog, Pos(i as u16), None, Some((kind, limited)))?;

@@ -60,6 +60,16 @@ pub trait Hooks: Send + Sync {
     fn evaluate(&self, _game: &Game, _state: &State, _player: Player) -> Option<f64> {
         None
     }
+
+    /// Where the drops this module's [`Hooks::moves`] keeps may land in `state`: sets those positions' bits in
+    /// `sites` (one bit a position, all clear on entry) and returns true; false (the default) restricts
+    /// nothing. A position left clear must be one where `moves` would remove every drop landing there. Asked by
+    /// the generation only where every drop program of the game lands where it starts (`gen::still_drop`) and
+    /// the general path is not forced: the drops are then run from the set positions only (Connect Four's
+    /// gravity: one position a column, not every empty one).
+    fn drop_sites(&self, _game: &Game, _state: &State, _sites: &mut [u64]) -> bool {
+        false
+    }
 }
 
 /// Finds the hooks of an extension module by its name (`Game::extensions`).

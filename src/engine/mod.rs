@@ -10,6 +10,7 @@ pub mod apply;
 pub mod attack;
 pub mod chains;
 pub mod compose;
+pub mod connects;
 pub mod count;
 pub mod draughts;
 pub mod end;
@@ -436,6 +437,12 @@ impl<'g> Engine<'g> {
         self.index.sow_tabled()
     }
 
+    /// Whether the generation runs drops only where the game's modules say they may land
+    /// ([`Hooks::drop_sites`]; never on the general path).
+    pub fn drop_sites(&self) -> bool {
+        self.index.drop_sites(self.game)
+    }
+
     /// The sampling plan of this game, if the analysis accepts it (see `sample`).
     pub fn sample_plan(&self) -> Option<&sample::SamplePlan> {
         self.sample.as_ref()
@@ -549,7 +556,14 @@ impl<'g> Engine<'g> {
             count: moves.len(),
             all_pass: (0..moves.len()).all(|i| moves.is_pass(i)),
         };
-        end::outcome_of(self.game, s, count, history, &self.royal)
+        end::outcome_of(
+            self.game,
+            s,
+            count,
+            history,
+            &self.royal,
+            self.options.general_path,
+        )
     }
 
     /// The count-only plan of this game, if the analysis accepts it (see `count`).
@@ -572,6 +586,7 @@ impl<'g> Engine<'g> {
             end::MoveCount { count, all_pass },
             history,
             &self.royal,
+            self.options.general_path,
         )
     }
 
@@ -648,7 +663,14 @@ impl<'g> Engine<'g> {
         history: &[u64],
     ) -> Result<Option<Outcome>, EngineError> {
         debug_assert!(self.game.extensions.is_empty());
-        end::outcome_of(self.game, s, count, history, &self.royal)
+        end::outcome_of(
+            self.game,
+            s,
+            count,
+            history,
+            &self.royal,
+            self.options.general_path,
+        )
     }
 
     /// Whether a random playout may draw among the candidate moves and test only the drawn move's legality
@@ -744,7 +766,14 @@ impl<'g> Engine<'g> {
                 return Ok(Some(o));
             }
         }
-        end::outcome(self.game, s, moves, history, &self.royal)
+        end::outcome(
+            self.game,
+            s,
+            moves,
+            history,
+            &self.royal,
+            self.options.general_path,
+        )
     }
 
     /// Leaf count at `depth`; positions where the game is over are not expanded.

@@ -39,6 +39,44 @@ fn line_dirs(game: &Game) -> impl Iterator<Item = Dir> + '_ {
 
 /// The owner of a line of [`LINE`] pieces on the board, if any.
 fn line_owner(game: &Game, state: &State) -> Option<Player> {
+    // The directions, listed once rather than once a cell (boards have a handful).
+    let mut dirs = [0usize; 16];
+    let mut nd = 0;
+    for d in line_dirs(game) {
+        if nd == dirs.len() {
+            return line_owner_any(game, state);
+        }
+        dirs[nd] = d.idx();
+        nd += 1;
+    }
+    let b = &game.board;
+    let stride = b.directions.len();
+    let cells = state.cells();
+    for (i, cell) in cells.iter().enumerate() {
+        let Some(p) = cell else { continue };
+        for &d in &dirs[..nd] {
+            let mut at = i;
+            let mut n = 1;
+            while n < LINE {
+                let t = b.links[at * stride + d];
+                match cells.get(t as usize) {
+                    Some(Some(q)) if t != NO_POS && q.owner == p.owner => {
+                        at = t as usize;
+                        n += 1;
+                    }
+                    _ => break,
+                }
+            }
+            if n == LINE {
+                return Some(p.owner);
+            }
+        }
+    }
+    None
+}
+
+/// [`line_owner`] for boards with more directions than its table holds.
+fn line_owner_any(game: &Game, state: &State) -> Option<Player> {
     for (i, cell) in state.cells().iter().enumerate() {
         let Some(p) = cell else { continue };
         for d in line_dirs(game) {
@@ -96,6 +134,22 @@ impl Hooks for ConnectFour {
                 .all(|p| p.from.is_some() || p.to.is_none_or(rests))
         });
         Ok(())
+    }
+
+    /// The positions a drop that `moves` keeps lands on: those that rest on a disc or on the bottom row (the
+    /// same test), so that the generation runs the drop from one cell a column instead of from every one.
+    fn drop_sites(&self, game: &Game, state: &State, sites: &mut [u64]) -> bool {
+        let Some(s) = down(game) else { return false };
+        let b = &game.board;
+        let stride = b.directions.len();
+        let cells = state.cells();
+        for i in 0..cells.len().min(sites.len() * 64) {
+            let below = b.links[i * stride + s.idx()];
+            if below == NO_POS || cells.get(below as usize).is_some_and(|c| c.is_some()) {
+                sites[i >> 6] |= 1 << (i & 63);
+            }
+        }
+        true
     }
 
     fn outcome(
