@@ -10,7 +10,7 @@
 
 use super::diag::Diagnostic;
 use super::sexp::{parse, Node, NodeKind, MAX_NESTING};
-use super::source::{SourceMap, Span};
+use super::source::{FileId, SourceMap, Span};
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
@@ -32,7 +32,7 @@ const MAX_IGNORED_KEPT: usize = 100;
 const MAX_INCLUDE_DEPTH: usize = 16;
 
 struct Macro {
-    name: Rc<str>,
+    name: std::sync::Arc<str>,
     body: Vec<Node>,
 }
 
@@ -225,6 +225,8 @@ impl Includes<'_> {
 struct Expander<'a> {
     macros: HashMap<String, Rc<Macro>>,
     diags: &'a mut Vec<Diagnostic>,
+    /// Where each call's expansion is registered (see [`SourceMap::expansion`]).
+    sources: &'a mut SourceMap,
     /// Work done so far (see [`MAX_WORK`]).
     work: usize,
     failed: bool,
@@ -279,18 +281,36 @@ impl Expander<'_> {
         }
     }
 
-    /// Expands `nodes`, which stand at list depth `depth` (top-level forms: 0).
-    fn expand_all(&mut self, nodes: &[Node], calls: usize, depth: usize) -> Vec<Node> {
+    /// Expands `nodes`, which stand at list depth `depth` (top-level forms: 0), inside the expansion of a
+    /// macro call whose arguments are `outer` (none at the top level).
+    fn expand_all(
+        &mut self,
+        nodes: &[Node],
+        calls: usize,
+        depth: usize,
+        outer: &[Node],
+    ) -> Vec<Node> {
         let mut out = Vec::with_capacity(nodes.len());
         for n in nodes {
-            self.expand(n, calls, depth, &mut out);
+            self.expand(n, calls, depth, outer, &mut out);
         }
         out
     }
 
     /// Expands one node into `out`. The recursion is bounded: each level is a list of the output (at most
     /// [`MAX_NESTING`]) or a macro call (at most [`MAX_DEPTH`]).
-    fn expand(&mut self, node: &Node, calls: usize, depth: usize, out: &mut Vec<Node>) {
+    ///
+    /// A call inside another macro's expansion that gives fewer arguments than its body uses takes the missing
+    /// ones, by number, from the enclosing call (`outer`), as Zillions does (see README, "Decisions"): Zillions
+    /// leaves a `$N` without an argument in place, for the enclosing macro's arguments to fill.
+    fn expand(
+        &mut self,
+        node: &Node,
+        calls: usize,
+        depth: usize,
+        outer: &[Node],
+        out: &mut Vec<Node>,
+    ) {
         if self.failed {
             return;
         }
@@ -319,9 +339,22 @@ impl Expander<'_> {
                 );
                 return;
             }
+            // The expansion's nodes carry spans in this call's own file id, which leads back to the call.
+            let body_file = m.body.first().map_or(node.span.file, |b| b.span.file);
+            let file = self
+                .sources
+                .expansion(body_file, node.span, m.name.clone())
+                .unwrap_or(body_file);
+            let own = &items[1..];
+            let args: std::borrow::Cow<[Node]> = if outer.len() > own.len() {
+                own.iter().chain(&outer[own.len()..]).cloned().collect()
+            } else {
+                own.into()
+            };
             let mut sub = Substitution {
-                args: &items[1..],
-                arg_depths: vec![None; items.len() - 1],
+                file,
+                args: &args,
+                arg_depths: vec![None; args.len()],
                 work: &mut self.work,
                 too_deep: false,
             };
@@ -339,7 +372,7 @@ impl Expander<'_> {
                 return;
             }
             for n in &substituted {
-                self.expand(n, calls + 1, depth, out);
+                self.expand(n, calls + 1, depth, &args, out);
             }
             return;
         }
@@ -347,7 +380,7 @@ impl Expander<'_> {
             self.too_deep(node.span);
             return;
         }
-        let items = self.expand_all(items, calls, depth + 1);
+        let items = self.expand_all(items, calls, depth + 1, outer);
         out.push(Node {
             kind: NodeKind::List(items.into()),
             span: node.span,
@@ -370,6 +403,8 @@ pub fn nesting(node: &Node) -> usize {
 
 /// One macro call's substitution of its arguments into the body.
 struct Substitution<'a> {
+    /// The file id of this call's expansion: the spans of the body's nodes are moved into it.
+    file: FileId,
     args: &'a [Node],
     /// [`nesting`] of each argument, computed when first needed.
     arg_depths: Vec<Option<usize>>,
@@ -394,6 +429,11 @@ impl Substitution<'_> {
             return;
         }
         *self.work += 1;
+        // The place in the body, as expanded at this call.
+        let span = Span {
+            file: self.file,
+            ..body.span
+        };
         match &body.kind {
             NodeKind::Atom(a) if a.contains('$') => {
                 // A whole `$N` becomes the argument itself, with the span of the call site's argument.
@@ -421,20 +461,20 @@ impl Substitution<'_> {
                             self.too_deep = true;
                             return;
                         }
-                        set_spans(&mut n, body.span);
+                        set_spans(&mut n, span);
                         out.push(n);
                     }
                 } else {
                     out.push(Node {
                         kind: NodeKind::Atom(text.into()),
-                        span: body.span,
+                        span,
                     });
                 }
             }
             NodeKind::Str(s) if s.contains('$') => {
                 out.push(Node {
                     kind: NodeKind::Str(paste(s, self.args, self.work).into()),
-                    span: body.span,
+                    span,
                 });
             }
             NodeKind::List(items) => {
@@ -444,10 +484,13 @@ impl Substitution<'_> {
                 }
                 out.push(Node {
                     kind: NodeKind::List(new.into()),
-                    span: body.span,
+                    span,
                 });
             }
-            _ => out.push(body.clone()),
+            _ => out.push(Node {
+                kind: body.kind.clone(),
+                span,
+            }),
         }
     }
 }
@@ -594,7 +637,7 @@ pub fn preprocess(
         .collect();
     let mut inc = Includes {
         roots,
-        sources,
+        sources: &mut *sources,
         diags,
         open: HashSet::default(),
         total: 0,
@@ -604,11 +647,12 @@ pub fn preprocess(
     let mut ex = Expander {
         macros: HashMap::default(),
         diags,
+        sources,
         work: 0,
         failed: false,
     };
     ex.collect(&forms);
-    let forms = ex.expand_all(&forms, 0, 0);
+    let forms = ex.expand_all(&forms, 0, 0, &[]);
     let failed = ex.failed;
     let mut games: Vec<GameSource> = Vec::new();
     let mut version = None;
