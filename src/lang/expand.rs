@@ -281,36 +281,18 @@ impl Expander<'_> {
         }
     }
 
-    /// Expands `nodes`, which stand at list depth `depth` (top-level forms: 0), inside the expansion of a
-    /// macro call whose arguments are `outer` (none at the top level).
-    fn expand_all(
-        &mut self,
-        nodes: &[Node],
-        calls: usize,
-        depth: usize,
-        outer: &[Node],
-    ) -> Vec<Node> {
+    /// Expands `nodes`, which stand at list depth `depth` (top-level forms: 0).
+    fn expand_all(&mut self, nodes: &[Node], calls: usize, depth: usize) -> Vec<Node> {
         let mut out = Vec::with_capacity(nodes.len());
         for n in nodes {
-            self.expand(n, calls, depth, outer, &mut out);
+            self.expand(n, calls, depth, &mut out);
         }
         out
     }
 
     /// Expands one node into `out`. The recursion is bounded: each level is a list of the output (at most
     /// [`MAX_NESTING`]) or a macro call (at most [`MAX_DEPTH`]).
-    ///
-    /// A call inside another macro's expansion that gives fewer arguments than its body uses takes the missing
-    /// ones, by number, from the enclosing call (`outer`), as Zillions does (see README, "Decisions"): Zillions
-    /// leaves a `$N` without an argument in place, for the enclosing macro's arguments to fill.
-    fn expand(
-        &mut self,
-        node: &Node,
-        calls: usize,
-        depth: usize,
-        outer: &[Node],
-        out: &mut Vec<Node>,
-    ) {
+    fn expand(&mut self, node: &Node, calls: usize, depth: usize, out: &mut Vec<Node>) {
         if self.failed {
             return;
         }
@@ -345,15 +327,10 @@ impl Expander<'_> {
                 .sources
                 .expansion(body_file, node.span, m.name.clone())
                 .unwrap_or(body_file);
-            let own = &items[1..];
-            let args: std::borrow::Cow<[Node]> = if outer.len() > own.len() {
-                own.iter().chain(&outer[own.len()..]).cloned().collect()
-            } else {
-                own.into()
-            };
+            let args = &items[1..];
             let mut sub = Substitution {
                 file,
-                args: &args,
+                args,
                 arg_depths: vec![None; args.len()],
                 work: &mut self.work,
                 too_deep: false,
@@ -372,7 +349,7 @@ impl Expander<'_> {
                 return;
             }
             for n in &substituted {
-                self.expand(n, calls + 1, depth, &args, out);
+                self.expand(n, calls + 1, depth, out);
             }
             return;
         }
@@ -380,7 +357,7 @@ impl Expander<'_> {
             self.too_deep(node.span);
             return;
         }
-        let items = self.expand_all(items, calls, depth + 1, outer);
+        let items = self.expand_all(items, calls, depth + 1);
         out.push(Node {
             kind: NodeKind::List(items.into()),
             span: node.span,
@@ -652,7 +629,7 @@ pub fn preprocess(
         failed: false,
     };
     ex.collect(&forms);
-    let forms = ex.expand_all(&forms, 0, 0, &[]);
+    let forms = ex.expand_all(&forms, 0, 0);
     let failed = ex.failed;
     let mut games: Vec<GameSource> = Vec::new();
     let mut version = None;
