@@ -70,6 +70,9 @@ pub fn check(
                 serde_json::json!({
                     "severity": if d.is_error() { "error" } else { "warning" },
                     "location": d.span.map(|s| read.sources.location(s)),
+                    "macro_calls": d.span.map(|s| read.sources.calls(s).iter().map(|(name, call)| {
+                        serde_json::json!({"macro": name, "location": read.sources.location(*call)})
+                    }).collect::<Vec<_>>()).unwrap_or_default(),
                     "message": d.message,
                     "hint": d.hint,
                 })

@@ -224,7 +224,7 @@ pub fn of_file(file: &crate::lang::ReadFile) -> Vec<MissingRule> {
 /// Fills in the `location` of each rule from the sources its spans point into.
 pub fn locate(rules: &mut [MissingRule], sources: &SourceMap) {
     for r in rules {
-        if (r.span.file.0 as usize) < sources.files().len() {
+        if sources.contains(r.span.file) {
             r.location = sources.location(r.span);
         }
     }

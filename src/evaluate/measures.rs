@@ -290,20 +290,78 @@ fn end_kind(g: &GameRecord) -> EndKind {
 }
 
 /// The measures of a rule set: `self_play` are the games between copies of the stronger bot, `skill` the
-/// games of the stronger bot (any name but `weak`) against the weaker one, named `weak`. `None` without a
-/// rated self-play game.
+/// games of the stronger bot (any name but `weak`) against the weaker one, named `weak`. Every seat is a
+/// side of its own (see [`measure_sides`] for games of partners). `None` without a rated self-play game.
 pub fn measure(self_play: &[GameRecord], skill: &[GameRecord], weak: &str) -> Option<Measures> {
+    measure_sides(self_play, skill, weak, &[])
+}
+
+/// The sides of a game's seats: per seat (in seat order), the index of its side, numbered from 0 in the order
+/// of their first seat; seats on one team (`(allies ...)`, [`crate::compile::Game::same_team`]) share a side.
+pub fn sides_of(game: &crate::compile::Game, seats: &[usize]) -> Vec<usize> {
+    let mut firsts: Vec<usize> = vec![];
+    seats
+        .iter()
+        .map(|&p| {
+            let me = crate::compile::Player(p as u8);
+            match firsts
+                .iter()
+                .position(|&q| game.same_team(crate::compile::Player(q as u8), me))
+            {
+                Some(i) => i,
+                None => {
+                    firsts.push(p);
+                    firsts.len() - 1
+                }
+            }
+        })
+        .collect()
+}
+
+/// A game's result per side: the mean of its seats' results u ∈ {−1, 0, 1} (partners share one result, so
+/// this is that result). `sides` as [`sides_of`]; empty: every seat a side of its own.
+fn side_results(g: &GameRecord, sides: &[usize]) -> Vec<f64> {
+    if sides.is_empty() {
+        return g.results.iter().map(|&r| r.signum() as f64).collect();
+    }
+    let n = sides.iter().max().map_or(0, |m| m + 1);
+    let mut sum = vec![0.0; n];
+    let mut count = vec![0.0; n];
+    for (seat, &side) in sides.iter().enumerate() {
+        sum[side] += g.results[seat].signum() as f64;
+        count[side] += 1.0;
+    }
+    sum.iter().zip(&count).map(|(s, c)| s / c).collect()
+}
+
+/// [`measure`] for a game whose seats play in sides (`sides`, as [`sides_of`]; empty: a side per seat).
+/// Every measure counts sides, not seats: the first-player advantage is the first player's side's score, the
+/// balance and its test compare sides, and a win of two partners is one win of their side (counted per seat,
+/// one game won by a team of two is two wins, and the test sees twice the evidence there is).
+/// Skill dependence stays the score of the seats other than the weaker bot's in the games it plays.
+pub fn measure_sides(
+    self_play: &[GameRecord],
+    skill: &[GameRecord],
+    weak: &str,
+    sides: &[usize],
+) -> Option<Measures> {
     let mut games: Vec<&GameRecord> = self_play.iter().filter(|g| g.is_rated()).collect();
     games.sort_by_key(|g| g.game_id);
     let first = games.first()?;
-    let k = first.results.len();
-    if k == 0 || games.iter().any(|g| g.results.len() != k) {
+    let seats = first.results.len();
+    if seats == 0
+        || games.iter().any(|g| g.results.len() != seats)
+        || (!sides.is_empty() && sides.len() != seats)
+    {
         return None;
     }
+    // Per game, each side's result in [−1, 1].
+    let us: Vec<Vec<f64>> = games.iter().map(|g| side_results(g, sides)).collect();
+    let k = us[0].len();
     let n = games.len() as f64;
-    let s = |g: &GameRecord, p: usize| (g.results[p].signum() as f64 + 1.0) / 2.0;
+    let s = |i: usize, p: usize| (us[i][p] + 1.0) / 2.0;
     let seat_scores: Vec<Est> = (0..k)
-        .map(|p| wilson(games.iter().map(|g| s(g, p)).sum(), n))
+        .map(|p| wilson((0..games.len()).map(|i| s(i, p)).sum(), n))
         .collect::<Option<_>>()?;
     // Balance: the pair of seats with the largest gap d = s_a − s_b; the Wilson interval of (d + 1)/2 (for
     // two seats with zero-sum results, seat 1's score itself), mapped back and folded at 0.
@@ -315,7 +373,9 @@ pub fn measure(self_play: &[GameRecord], skill: &[GameRecord], weak: &str) -> Op
     let mut worst = -1.0;
     for a in 0..k {
         for b in a + 1..k {
-            let t: f64 = games.iter().map(|g| (s(g, a) - s(g, b) + 1.0) / 2.0).sum();
+            let t: f64 = (0..games.len())
+                .map(|i| (s(i, a) - s(i, b) + 1.0) / 2.0)
+                .sum();
             let e = wilson(t, n)?;
             let (d, dlo, dhi) = (2.0 * e.value - 1.0, 2.0 * e.lo - 1.0, 2.0 * e.hi - 1.0);
             if d.abs() > worst {
@@ -334,14 +394,14 @@ pub fn measure(self_play: &[GameRecord], skill: &[GameRecord], weak: &str) -> Op
             }
         }
     }
-    let count = |f: &dyn Fn(&GameRecord) -> bool| games.iter().filter(|g| f(g)).count() as f64;
-    let decided = |g: &GameRecord| g.results.iter().any(|&r| r != g.results[0]);
+    let count = |f: &dyn Fn(usize) -> bool| (0..games.len()).filter(|&i| f(i)).count() as f64;
+    let decided = |i: usize| us[i].iter().any(|&r| r != us[i][0]);
     let completion = wilson(count(&decided), n)?;
     let drawishness = wilson(
-        count(&|g| end_kind(g) == EndKind::Natural && !decided(g)),
+        count(&|i| end_kind(games[i]) == EndKind::Natural && !decided(i)),
         n,
     )?;
-    let timeouts = wilson(count(&|g| end_kind(g) == EndKind::LengthCap), n)?;
+    let timeouts = wilson(count(&|i| end_kind(games[i]) == EndKind::LengthCap), n)?;
     let plies: Vec<f64> = games.iter().map(|g| g.plies as f64).collect();
     let mut sorted = plies.clone();
     sorted.sort_by(f64::total_cmp);
@@ -359,22 +419,11 @@ pub fn measure(self_play: &[GameRecord], skill: &[GameRecord], weak: &str) -> Op
     };
     // Uniformity: 1 − mean over seats of the variance of u; per game, its share of that variance.
     let mean_u: Vec<f64> = (0..k)
-        .map(|p| {
-            games
-                .iter()
-                .map(|g| g.results[p].signum() as f64)
-                .sum::<f64>()
-                / n
-        })
+        .map(|p| us.iter().map(|u| u[p]).sum::<f64>() / n)
         .collect();
-    let per_game: Vec<f64> = games
+    let per_game: Vec<f64> = us
         .iter()
-        .map(|g| {
-            1.0 - (0..k)
-                .map(|p| (g.results[p].signum() as f64 - mean_u[p]).powi(2))
-                .sum::<f64>()
-                / k as f64
-        })
+        .map(|u| 1.0 - (0..k).map(|p| (u[p] - mean_u[p]).powi(2)).sum::<f64>() / k as f64)
         .collect();
     let u = mean_interval(&per_game)?;
     // Its value is in [0, 1] (a variance of values in [−1, 1] is at most 1).
@@ -408,17 +457,11 @@ pub fn measure(self_play: &[GameRecord], skill: &[GameRecord], weak: &str) -> Op
         .collect();
     ends.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
     let wins: Vec<u64> = (0..k)
-        .map(|p| {
-            games
-                .iter()
-                .filter(|g| g.results[p] > 0 && decided(g))
-                .count() as u64
-        })
+        .map(|p| count(&|i| us[i][p] > 0.0 && decided(i)) as u64)
         .collect();
     let mut tally = RuleSetTally::default();
-    for g in &games {
-        let u: Vec<f64> = g.results.iter().map(|&r| r.signum() as f64).collect();
-        tally.add(&u, g.plies, end_kind(g));
+    for (g, u) in games.iter().zip(&us) {
+        tally.add(u, g.plies, end_kind(g));
     }
     Some(Measures {
         games: games.len(),

@@ -265,7 +265,12 @@ pub fn variants_of(file: &str, only: Option<&str>) -> Vec<SetSpec> {
     };
     let bytes = match crate::lang::read_capped(Path::new(file), crate::lang::MAX_FILE_BYTES) {
         Ok(b) => b,
-        Err(e) => return vec![set(None, Some(format!("cannot read `{file}`: {e}")))],
+        Err(e) => {
+            return vec![set(
+                None,
+                Some(format!("{LOAD_ERROR} cannot read `{file}`: {e}")),
+            )]
+        }
     };
     let dir = Path::new(file)
         .parent()
@@ -281,10 +286,13 @@ pub fn variants_of(file: &str, only: Option<&str>) -> Vec<SetSpec> {
             .cloned()
             .collect();
         let text = crate::lang::diag::render_all(&errors, &read.sources);
-        return vec![set(None, Some(one_line(&text)))];
+        return vec![set(None, Some(load_error(&text)))];
     }
     if read.games.is_empty() {
-        return vec![set(None, Some(format!("{file} holds no game")))];
+        return vec![set(
+            None,
+            Some(format!("{LOAD_ERROR} {file} holds no game")),
+        )];
     }
     match only {
         Some(v) => vec![set(Some(v.to_string()), None)],
@@ -294,6 +302,24 @@ pub fn variants_of(file: &str, only: Option<&str>) -> Vec<SetSpec> {
             .map(|g| set(Some(g.number.to_string()), None))
             .collect(),
     }
+}
+
+/// How a `reason` begins when the file or variant could not be read or compiled (an Axiom engine's rules
+/// included). The other reasons begin with [`MISSING_RULES`] or [`ENGINE_ERROR`].
+pub const LOAD_ERROR: &str = "load error:";
+/// How a `reason` begins when the rule set asks for rules the engine does not apply.
+pub const MISSING_RULES: &str = "missing rules:";
+/// How a `reason` begins when it loaded but no game could be measured (each ended in an engine error).
+pub const ENGINE_ERROR: &str = "engine error:";
+
+/// A load error's text as a reason: [`LOAD_ERROR`], then the diagnostics on one line (their own leading
+/// `error: ` dropped).
+fn load_error(text: &str) -> String {
+    let line = one_line(text);
+    format!(
+        "{LOAD_ERROR} {}",
+        line.strip_prefix("error: ").unwrap_or(&line)
+    )
 }
 
 /// An error on one line (for a CSV cell): lines joined with ` | `, blank ones dropped.
@@ -432,13 +458,18 @@ fn play_set(
     loop {
         let bdir = dir.join(format!("batch-{b}"));
         // Seats first, from the rule set itself: the bots depend on them.
-        let probe = batch_config(s, set, index, b, vec![], how).load_variants()?;
-        let seats = probe[0].seats().len();
+        let probe = batch_config(s, set, index, b, vec![], how)
+            .load_variants()
+            .map_err(|e| load_error(&e))?;
+        let seat_players = probe[0].seats();
+        let seats = seat_players.len();
+        // Partners (`allies`) are one side for the balance measures.
+        let sides = measures::sides_of(&probe[0].game, &seat_players);
         row.title = probe[0].title.clone();
         let missing = crate::compile::missing::distinct(&probe[0].game.missing_rules);
         if !missing.is_empty() && !s.allow_missing_rules {
             return Err(format!(
-                "missing rules: {}",
+                "{MISSING_RULES} {}",
                 one_line(&crate::compile::missing::refusal(&set.file, &missing))
             ));
         }
@@ -446,7 +477,9 @@ fn play_set(
         let weak = BotConfig::Name(s.weak.clone())
             .resolve_in(&how.bots_dirs)?
             .name();
-        let t = batch_config(s, set, index, b, bots, how).load()?;
+        let t = batch_config(s, set, index, b, bots, how)
+            .load()
+            .map_err(|e| load_error(&e))?;
         let done = bdir.join("batch.done");
         let records = if done.exists() {
             RunFiles::new(&bdir, t.max_seats()).read_games()?
@@ -485,8 +518,21 @@ fn play_set(
                 self_play.push(g);
             }
         }
-        let m = measures::measure(&self_play, &skill, &weak).ok_or_else(|| {
-            "no game could be measured (every game ended in an engine error)".to_string()
+        let m = measures::measure_sides(&self_play, &skill, &weak, &sides).ok_or_else(|| {
+            let first = self_play
+                .iter()
+                .chain(&skill)
+                .map(|g| g.error.as_str())
+                .find(|e| !e.is_empty())
+                .unwrap_or("");
+            format!(
+                "{ENGINE_ERROR} no game could be measured (every game ended in an engine error){}",
+                if first.is_empty() {
+                    String::new()
+                } else {
+                    format!("; the first: {first}")
+                }
+            )
         })?;
         let narrow = !s.precision.is_empty()
             && s.precision

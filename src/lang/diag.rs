@@ -76,6 +76,11 @@ impl Diagnostic {
         let _ = writeln!(out, "{kind}: {}", self.message);
         if let Some(span) = self.span {
             render_snippet(&mut out, sources, span, None);
+            // Raised inside a macro's expansion: the calls it came from, innermost first.
+            for (name, call) in sources.calls(span) {
+                let note = format!("in the expansion of macro `{name}` called here");
+                render_snippet(&mut out, sources, call, Some(&note));
+            }
         }
         for (span, note) in &self.notes {
             render_snippet(&mut out, sources, *span, Some(note));
@@ -93,7 +98,15 @@ impl Diagnostic {
             Severity::Warning => "warning",
         };
         match self.span {
-            Some(span) => format!("{}: {kind}: {}", sources.location(span), self.message),
+            Some(span) => {
+                let from = sources.called_from(span);
+                let from = if from.is_empty() {
+                    from
+                } else {
+                    format!(" ({from})")
+                };
+                format!("{}: {kind}: {}{from}", sources.location(span), self.message)
+            }
             None => format!("{kind}: {}", self.message),
         }
     }

@@ -10,7 +10,7 @@
 
 use super::diag::Diagnostic;
 use super::sexp::{parse, Node, NodeKind, MAX_NESTING};
-use super::source::{SourceMap, Span};
+use super::source::{FileId, SourceMap, Span};
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
@@ -32,7 +32,7 @@ const MAX_IGNORED_KEPT: usize = 100;
 const MAX_INCLUDE_DEPTH: usize = 16;
 
 struct Macro {
-    name: Rc<str>,
+    name: std::sync::Arc<str>,
     body: Vec<Node>,
 }
 
@@ -225,6 +225,8 @@ impl Includes<'_> {
 struct Expander<'a> {
     macros: HashMap<String, Rc<Macro>>,
     diags: &'a mut Vec<Diagnostic>,
+    /// Where each call's expansion is registered (see [`SourceMap::expansion`]).
+    sources: &'a mut SourceMap,
     /// Work done so far (see [`MAX_WORK`]).
     work: usize,
     failed: bool,
@@ -319,9 +321,17 @@ impl Expander<'_> {
                 );
                 return;
             }
+            // The expansion's nodes carry spans in this call's own file id, which leads back to the call.
+            let body_file = m.body.first().map_or(node.span.file, |b| b.span.file);
+            let file = self
+                .sources
+                .expansion(body_file, node.span, m.name.clone())
+                .unwrap_or(body_file);
+            let args = &items[1..];
             let mut sub = Substitution {
-                args: &items[1..],
-                arg_depths: vec![None; items.len() - 1],
+                file,
+                args,
+                arg_depths: vec![None; args.len()],
                 work: &mut self.work,
                 too_deep: false,
             };
@@ -370,6 +380,8 @@ pub fn nesting(node: &Node) -> usize {
 
 /// One macro call's substitution of its arguments into the body.
 struct Substitution<'a> {
+    /// The file id of this call's expansion: the spans of the body's nodes are moved into it.
+    file: FileId,
     args: &'a [Node],
     /// [`nesting`] of each argument, computed when first needed.
     arg_depths: Vec<Option<usize>>,
@@ -394,6 +406,11 @@ impl Substitution<'_> {
             return;
         }
         *self.work += 1;
+        // The place in the body, as expanded at this call.
+        let span = Span {
+            file: self.file,
+            ..body.span
+        };
         match &body.kind {
             NodeKind::Atom(a) if a.contains('$') => {
                 // A whole `$N` becomes the argument itself, with the span of the call site's argument.
@@ -421,20 +438,20 @@ impl Substitution<'_> {
                             self.too_deep = true;
                             return;
                         }
-                        set_spans(&mut n, body.span);
+                        set_spans(&mut n, span);
                         out.push(n);
                     }
                 } else {
                     out.push(Node {
                         kind: NodeKind::Atom(text.into()),
-                        span: body.span,
+                        span,
                     });
                 }
             }
             NodeKind::Str(s) if s.contains('$') => {
                 out.push(Node {
                     kind: NodeKind::Str(paste(s, self.args, self.work).into()),
-                    span: body.span,
+                    span,
                 });
             }
             NodeKind::List(items) => {
@@ -444,10 +461,13 @@ impl Substitution<'_> {
                 }
                 out.push(Node {
                     kind: NodeKind::List(new.into()),
-                    span: body.span,
+                    span,
                 });
             }
-            _ => out.push(body.clone()),
+            _ => out.push(Node {
+                kind: body.kind.clone(),
+                span,
+            }),
         }
     }
 }
@@ -594,7 +614,7 @@ pub fn preprocess(
         .collect();
     let mut inc = Includes {
         roots,
-        sources,
+        sources: &mut *sources,
         diags,
         open: HashSet::default(),
         total: 0,
@@ -604,6 +624,7 @@ pub fn preprocess(
     let mut ex = Expander {
         macros: HashMap::default(),
         diags,
+        sources,
         work: 0,
         failed: false,
     };

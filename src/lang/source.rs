@@ -62,10 +62,26 @@ impl SourceFile {
     }
 }
 
-/// All files read while loading one game file (the file itself and what it includes).
+/// All files read while loading one game file (the file itself and what it includes), and the macro calls
+/// expanded in them.
 #[derive(Debug, Default)]
 pub struct SourceMap {
     files: Vec<SourceFile>,
+    /// One entry per macro call expanded: the nodes of that call's expansion carry spans in the call's own
+    /// [`FileId`] (with [`EXPANDED`] set), which stands for the macro's body as expanded at that call. So an
+    /// error raised on an expanded node names the line in the macro's body and, through this entry, the call.
+    expansions: Vec<Expansion>,
+}
+
+/// The bit of a [`FileId`] that marks one macro call's expansion rather than a file.
+pub const EXPANDED: u32 = 1 << 31;
+
+/// One macro call: the file of the macro's body, the call's span and the macro's name.
+#[derive(Debug)]
+struct Expansion {
+    body: FileId,
+    call: Span,
+    name: std::sync::Arc<str>,
 }
 
 /// Windows-1252 code points for bytes 0x80..0x9F; the rest of the range maps to itself (Latin-1).
@@ -124,8 +140,65 @@ impl SourceMap {
         Ok(self.add(path, text, legacy))
     }
 
+    /// The file a span's [`FileId`] points into: for a macro call's expansion, the file of the macro's body.
     pub fn file(&self, id: FileId) -> &SourceFile {
-        &self.files[id.0 as usize]
+        &self.files[self.real(id).0 as usize]
+    }
+
+    /// Whether `id` names a file of this map (or an expansion of one).
+    pub fn contains(&self, id: FileId) -> bool {
+        (self.real(id).0 as usize) < self.files.len()
+    }
+
+    /// The file behind an id: itself, or for an expansion the file of the macro's body.
+    pub fn real(&self, mut id: FileId) -> FileId {
+        while id.0 & EXPANDED != 0 {
+            match self.expansions.get((id.0 & !EXPANDED) as usize) {
+                Some(e) => id = e.body,
+                None => return FileId(u32::MAX & !EXPANDED),
+            }
+        }
+        id
+    }
+
+    /// Registers one macro call's expansion: `body` is the file of the macro's body, `call` the call's span.
+    /// Returns the id the expanded nodes' spans carry. `None` past 2³¹ calls (no expansion budget allows it).
+    pub fn expansion(
+        &mut self,
+        body: FileId,
+        call: Span,
+        name: std::sync::Arc<str>,
+    ) -> Option<FileId> {
+        let i = u32::try_from(self.expansions.len())
+            .ok()
+            .filter(|i| i & EXPANDED == 0)?;
+        self.expansions.push(Expansion { body, call, name });
+        Some(FileId(i | EXPANDED))
+    }
+
+    /// The macro calls a span was expanded from, innermost first: each macro's name and the span of its call.
+    /// Empty for a span written in a file.
+    pub fn calls(&self, span: Span) -> Vec<(&str, Span)> {
+        let mut out = vec![];
+        let mut id = span.file;
+        while id.0 & EXPANDED != 0 {
+            let Some(e) = self.expansions.get((id.0 & !EXPANDED) as usize) else {
+                break;
+            };
+            out.push((&*e.name, e.call));
+            id = e.call.file;
+        }
+        out
+    }
+
+    /// Where a span was expanded from, for a message: `` in macro `X` called at path:line:col`` per call,
+    /// innermost first, joined with `, `; empty for a span written in a file.
+    pub fn called_from(&self, span: Span) -> String {
+        self.calls(span)
+            .iter()
+            .map(|(name, call)| format!("in macro `{name}` called at {}", self.location(*call)))
+            .collect::<Vec<_>>()
+            .join(", ")
     }
 
     pub fn files(&self) -> &[SourceFile] {
