@@ -155,7 +155,7 @@ impl SourceMap {
         while id.0 & EXPANDED != 0 {
             match self.expansions.get((id.0 & !EXPANDED) as usize) {
                 Some(e) => id = e.body,
-                None => return FileId(u32::MAX & !EXPANDED),
+                None => return FileId(!EXPANDED),
             }
         }
         id
