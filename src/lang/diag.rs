@@ -77,8 +77,12 @@ impl Diagnostic {
         if let Some(span) = self.span {
             render_snippet(&mut out, sources, span, None);
             // Raised inside a macro's expansion: the calls it came from, innermost first.
-            for (name, call) in sources.calls(span) {
-                let note = format!("in the expansion of macro `{name}` called here");
+            for (name, call, n) in sources.calls_collapsed(span) {
+                let note = if n > 1 {
+                    format!("in the expansion of macro `{name}` called here, {n} times in a row")
+                } else {
+                    format!("in the expansion of macro `{name}` called here")
+                };
                 render_snippet(&mut out, sources, call, Some(&note));
             }
         }

@@ -191,12 +191,41 @@ impl SourceMap {
         out
     }
 
+    /// [`SourceMap::calls`] with each run of the same call in a row (a macro that calls itself) given once, with
+    /// how many times it came in a row: a recursive macro's error names its call twice, not once per level.
+    pub fn calls_collapsed(&self, span: Span) -> Vec<(&str, Span, usize)> {
+        let mut out: Vec<(&str, Span, usize)> = vec![];
+        for (name, call) in self.calls(span) {
+            match out.last_mut() {
+                Some(last) if last.0 == name && self.same_place(last.1, call) => last.2 += 1,
+                _ => out.push((name, call, 1)),
+            }
+        }
+        out
+    }
+
+    /// Whether two spans are the same text of the same file (an expansion's span as the body's).
+    fn same_place(&self, a: Span, b: Span) -> bool {
+        self.real(a.file) == self.real(b.file) && a.start == b.start && a.end == b.end
+    }
+
     /// Where a span was expanded from, for a message: `` in macro `X` called at path:line:col`` per call,
-    /// innermost first, joined with `, `; empty for a span written in a file.
+    /// innermost first (a run of the same call once, with `(N times in a row)`), joined with `, `; empty for a
+    /// span written in a file.
     pub fn called_from(&self, span: Span) -> String {
-        self.calls(span)
+        self.calls_collapsed(span)
             .iter()
-            .map(|(name, call)| format!("in macro `{name}` called at {}", self.location(*call)))
+            .map(|(name, call, n)| {
+                let times = if *n > 1 {
+                    format!(" ({n} times in a row)")
+                } else {
+                    String::new()
+                };
+                format!(
+                    "in macro `{name}` called at {}{times}",
+                    self.location(*call)
+                )
+            })
             .collect::<Vec<_>>()
             .join(", ")
     }
