@@ -203,3 +203,19 @@ fn the_hash_stays_whole_and_columns_form_in_random_games() {
 fn on_the_general_path() {
     common::rerun_on_general_path("on_the_general_path");
 }
+
+/// Frisian Columns, the file's second variant, names a player `Black` its game does not have (`White Red`) and
+/// has no end condition: it is refused with both places named, not played with a guess (README, "Decisions
+/// where ZRF is unclear").
+#[test]
+fn frisian_columns_is_refused_at_its_unknown_player() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/corpus/zrf/DagazProject.github.io/checkers/zrf/stapeldammen.zrf");
+    let err = load_game(&path, &VariantSel::Number(2)).unwrap_err();
+    assert!(err.contains("unknown player `Black`"), "{err}");
+    for line in ["stapeldammen.zrf:115:", "stapeldammen.zrf:150:"] {
+        assert!(err.contains(line), "{line} not named in:\n{err}");
+    }
+    // The first variant loads.
+    assert!(load_game(&path, &VariantSel::Number(1)).is_ok());
+}
