@@ -204,10 +204,10 @@ fn perft_from_the_opening() {
 #[test]
 fn the_fast_paths_refuse_rotations() {
     let g = pentago();
-    let sample = dagaz::engine::sample::plan(&g).err().expect("sample refuses");
+    let sample = dagaz::engine::sample::plan(&g).expect_err("sample refuses");
     assert!(sample.contains("rotation"), "{sample}");
-    let count = dagaz::engine::count::plan(&g).err().expect("count refuses");
+    let count = dagaz::engine::count::plan(&g).expect_err("count refuses");
     assert!(count.contains("rotation"), "{count}");
-    let draughts = dagaz::engine::draughts::plan(&g).err().expect("draughts refuses");
+    let draughts = dagaz::engine::draughts::plan(&g).expect_err("draughts refuses");
     assert!(draughts.contains("rotation"), "{draughts}");
 }

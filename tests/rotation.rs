@@ -187,6 +187,10 @@ fn mistakes_are_errors_with_their_reason() {
 fn a_rotating_part_that_cascades_is_an_error() {
     let g = game(CYCLE, "(e cascade n (add-rotate r))", "").unwrap();
     let s = at(&g, "piece A P a1\npiece B P b1\n");
-    let e = Engine::new(&g).legal_moves(&s).err().expect("an error");
-    assert!(e.to_string().contains("a part that rotates cannot also cascade"), "{e}");
+    let e = Engine::new(&g).legal_moves(&s).expect_err("an error");
+    assert!(
+        e.to_string()
+            .contains("a part that rotates cannot also cascade"),
+        "{e}"
+    );
 }

@@ -239,15 +239,21 @@ impl ProgramCompiler<'_, '_> {
             return None;
         };
         let word = first.text().unwrap_or_default();
-        let found = rotations
-            .iter()
-            .position(|r| r.name == word)
-            .or_else(|| rotations.iter().position(|r| r.name.eq_ignore_ascii_case(word)));
+        let found = rotations.iter().position(|r| r.name == word).or_else(|| {
+            rotations
+                .iter()
+                .position(|r| r.name.eq_ignore_ascii_case(word))
+        });
         let Some(r) = found else {
-            let d = Diagnostic::error(first.span, format!("unknown rotation `{}`", first.to_source_limited(80)));
+            let d = Diagnostic::error(
+                first.span,
+                format!("unknown rotation `{}`", first.to_source_limited(80)),
+            );
             let d = match suggest(word, rotations.iter().map(|r| r.name.as_str())) {
                 Some(s) => d.with_hint(format!("did you mean `{s}`?")),
-                None if rotations.is_empty() => d.with_hint("the board declares no rotation: (rotation (name NAME) (cycle POSITION ...))"),
+                None if rotations.is_empty() => d.with_hint(
+                    "the board declares no rotation: (rotation (name NAME) (cycle POSITION ...))",
+                ),
                 None => d,
             };
             self.err(d);
@@ -266,7 +272,10 @@ impl ProgramCompiler<'_, '_> {
                 }
             },
             [_, extra, ..] => {
-                self.err(Diagnostic::error(extra.span, "`add-rotate` takes a rotation and at most a number of steps"));
+                self.err(Diagnostic::error(
+                    extra.span,
+                    "`add-rotate` takes a rotation and at most a number of steps",
+                ));
                 return None;
             }
         };

@@ -38,7 +38,9 @@ impl Builder<'_> {
                             }
                             pos => {
                                 let pos = Pos(pos);
-                                if cycle.contains(&pos) || cycles.iter().flatten().any(|&q| q == pos) {
+                                if cycle.contains(&pos)
+                                    || cycles.iter().flatten().any(|&q| q == pos)
+                                {
                                     self.diags.push(
                                         Diagnostic::error(
                                             p.span,
@@ -67,7 +69,9 @@ impl Builder<'_> {
                 Some(h) => {
                     self.diags.push(
                         Diagnostic::error(part.span, format!("unknown rotation form `{h}`"))
-                            .with_hint("a rotation holds (name NAME) and (cycle POSITION ...) forms"),
+                            .with_hint(
+                                "a rotation holds (name NAME) and (cycle POSITION ...) forms",
+                            ),
                     );
                     ok = false;
                 }
@@ -89,8 +93,9 @@ impl Builder<'_> {
         };
         if cycles.is_empty() {
             self.diags.push(
-                Diagnostic::error(form.span, format!("rotation `{name}` has no cycle"))
-                    .with_hint("add (cycle POSITION ...): each position's piece goes to the next one"),
+                Diagnostic::error(form.span, format!("rotation `{name}` has no cycle")).with_hint(
+                    "add (cycle POSITION ...): each position's piece goes to the next one",
+                ),
             );
             return;
         }
