@@ -323,6 +323,17 @@ pub fn describe(g: &Game) -> String {
             .collect();
         let _ = writeln!(o, "  zone {}: {}", z.name, per.join(", "));
     }
+    for r in &b.rotations {
+        let cycles: Vec<String> = r
+            .cycles
+            .iter()
+            .map(|c| {
+                let names: Vec<&str> = c.iter().map(|&p| b.pos_name(p)).collect();
+                format!("({})", names.join(" "))
+            })
+            .collect();
+        let _ = writeln!(o, "  rotation {}: {}", r.name, cycles.join(" "));
+    }
     if !g.move_types.is_empty() {
         let _ = writeln!(o, "  move types: {}", g.move_types.join(" "));
     }

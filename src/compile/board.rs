@@ -22,6 +22,8 @@ use crate::lang::diag::suggest;
 use crate::lang::{Diagnostic, Node, Span};
 use rustc_hash::FxHashMap as HashMap;
 
+mod rotation;
+
 /// At most this many positions: `NO_POS` (`u16::MAX`) must stay out of reach, with room to spare.
 const MAX_POSITIONS: usize = 65_000;
 /// At most this many directions (real boards have a few dozen).
@@ -45,6 +47,7 @@ pub fn compile_board(board: &Node, players: &[PlayerInfo], diags: &mut Vec<Diagn
     let mut kills = Vec::new();
     let mut symmetries = Vec::new();
     let mut zones = Vec::new();
+    let mut rotations = Vec::new();
 
     // Phase 1: positions, and the names of every direction.
     for form in board.args() {
@@ -68,10 +71,11 @@ pub fn compile_board(board: &Node, players: &[PlayerInfo], diags: &mut Vec<Diagn
             "kill-positions" => kills.push(form),
             "symmetry" => symmetries.push(form),
             "zone" => zones.push(form),
+            "rotation" => rotations.push(form),
             h if UI_FORMS.contains(&h) => {}
             _ => b.diags.push(
                 Diagnostic::warning(form.span, format!("unknown board form `{head}`: ignored"))
-                    .with_hint("the board forms are grid, positions, links, unlink, kill-positions, dummy, symmetry and zone"),
+                    .with_hint("the board forms are grid, positions, links, unlink, kill-positions, dummy, symmetry, zone and rotation"),
             ),
         }
     }
@@ -99,6 +103,9 @@ pub fn compile_board(board: &Node, players: &[PlayerInfo], diags: &mut Vec<Diagn
             .enumerate()
             .map(|(i, z)| (z.name.as_str(), ZoneId(i as u16))),
     );
+    for form in rotations {
+        b.rotation(&mut board, form);
+    }
     board.nav = navigation(&board);
     board.opposite = opposites(&board);
     board
@@ -770,6 +777,7 @@ impl<'d> Builder<'d> {
             position_index,
             direction_index,
             zone_index: HashMap::default(),
+            rotations: Vec::new(),
         }
     }
 

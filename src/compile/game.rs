@@ -127,6 +127,36 @@ pub struct Board {
     pub direction_index: HashMap<String, Dir>,
     /// Lower-case name to zone, plus names as written where only case tells them apart.
     pub zone_index: HashMap<String, ZoneId>,
+    /// `(rotation ...)`: named permutations of positions that `(add-rotate NAME)` turns (`compile/board/rotation.rs`).
+    pub rotations: Vec<Rotation>,
+}
+
+/// `(rotation (name NAME) (cycle P...) ...)`: a board fragment that turns with its pieces (Pentago's
+/// quadrants). One step of the rotation takes the piece on each position of a cycle to the next position of
+/// that cycle (the last to the first); positions on no cycle stay.
+#[derive(Clone, Debug)]
+pub struct Rotation {
+    pub name: String,
+    /// Disjoint cycles of two or more positions each.
+    pub cycles: Vec<Vec<Pos>>,
+}
+
+impl Rotation {
+    /// Where `steps` steps (backwards when negative) take the piece on `pos`; `pos` itself off the cycles.
+    pub fn turn(&self, pos: Pos, steps: i32) -> Pos {
+        for c in &self.cycles {
+            if let Some(i) = c.iter().position(|&p| p == pos) {
+                let n = c.len() as i64;
+                return c[(i as i64 + steps as i64).rem_euclid(n) as usize];
+            }
+        }
+        pos
+    }
+
+    /// Every position on the rotation's cycles.
+    pub fn positions(&self) -> impl Iterator<Item = Pos> + '_ {
+        self.cycles.iter().flatten().copied()
+    }
 }
 
 impl Board {
@@ -380,6 +410,9 @@ pub enum Instr {
     TakePrisoner(Loc),
     /// `(carry EXPR)` (games with `(stacks)`): the moving column leaves with its top N pieces only.
     Carry(super::numbers::Expr),
+    /// `(add-rotate NAME [STEPS])`: `add`, the board's rotation `NAME` (its index in `Board::rotations`)
+    /// turned by STEPS (1 when left out; backwards when negative) as part of the part (`engine/run/rotate.rs`).
+    AddRotate(u16, i32),
 }
 
 /// A move program with its type.

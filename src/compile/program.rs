@@ -64,6 +64,7 @@ const INSTRUCTION_WORDS: &[&str] = &[
     "goto-turn",
     "take-prisoner",
     "carry",
+    "add-rotate",
 ];
 
 const PREDICATE_WORDS: &[&str] = &[
@@ -225,6 +226,60 @@ pub struct ProgramCompiler<'a, 'd> {
 impl ProgramCompiler<'_, '_> {
     fn err(&mut self, d: Diagnostic) {
         self.diags.push(d);
+    }
+
+    /// `(add-rotate NAME [STEPS])`: a rotation the board declares, and a whole number of steps other than 0.
+    fn add_rotate(&mut self, node: &Node, args: &[Node]) -> Option<Instr> {
+        let rotations = &self.names.board.rotations;
+        let Some(first) = args.first() else {
+            self.err(
+                Diagnostic::error(node.span, "`add-rotate` needs the name of a rotation")
+                    .with_hint("(add-rotate NAME) or (add-rotate NAME STEPS), NAME declared by (rotation (name NAME) (cycle ...)) in the board"),
+            );
+            return None;
+        };
+        let word = first.text().unwrap_or_default();
+        let found = rotations.iter().position(|r| r.name == word).or_else(|| {
+            rotations
+                .iter()
+                .position(|r| r.name.eq_ignore_ascii_case(word))
+        });
+        let Some(r) = found else {
+            let d = Diagnostic::error(
+                first.span,
+                format!("unknown rotation `{}`", first.to_source_limited(80)),
+            );
+            let d = match suggest(word, rotations.iter().map(|r| r.name.as_str())) {
+                Some(s) => d.with_hint(format!("did you mean `{s}`?")),
+                None if rotations.is_empty() => d.with_hint(
+                    "the board declares no rotation: (rotation (name NAME) (cycle POSITION ...))",
+                ),
+                None => d,
+            };
+            self.err(d);
+            return None;
+        };
+        let steps = match &args[1..] {
+            [] => 1,
+            [n] => match n.atom().and_then(|a| a.parse::<i32>().ok()) {
+                Some(v) if v != 0 => v,
+                _ => {
+                    self.err(
+                        Diagnostic::error(n.span, format!("`add-rotate` takes a whole number of steps other than 0, not `{}`", n.to_source_limited(80)))
+                            .with_hint("1 turns each piece to the next position of its cycle, -1 to the one before"),
+                    );
+                    return None;
+                }
+            },
+            [_, extra, ..] => {
+                self.err(Diagnostic::error(
+                    extra.span,
+                    "`add-rotate` takes a rotation and at most a number of steps",
+                ));
+                return None;
+            }
+        };
+        Some(Instr::AddRotate(r as u16, steps))
     }
 
     /// Compiles the elements of a `moves` or `drops` section into programs, with their move types.
@@ -521,6 +576,11 @@ impl ProgramCompiler<'_, '_> {
                         }
                         let l = self.opt_loc(args);
                         out.push(Instr::TakePrisoner(l));
+                    }
+                    "add-rotate" => {
+                        if let Some(i) = self.add_rotate(node, args) {
+                            out.push(i);
+                        }
                     }
                     "carry" => {
                         match args {

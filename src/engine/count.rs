@@ -199,6 +199,9 @@ pub fn plan(game: &Game) -> Result<CountPlan, &'static str> {
             "detect loops: a composite move's later parts are judged by the squares before them",
         );
     }
+    if !game.board.rotations.is_empty() {
+        return Err("board rotations: a move also turns pieces on other squares");
+    }
     if o.pass_partial {
         return Err("pass partial: a first part may end the move beside its continuations");
     }

@@ -377,6 +377,9 @@ pub fn plan(game: &Game) -> Result<DraughtsPlan, String> {
     if game.options.detect_loops {
         return why("detect loops");
     }
+    if !game.board.rotations.is_empty() {
+        return why("board rotations");
+    }
     if game.captures_to_hand.is_some() || game.options.recycle_captures {
         return why("captured pieces go to a reserve");
     }

@@ -207,6 +207,9 @@ pub fn plan(game: &Game) -> Result<SamplePlan, String> {
                 .into(),
         );
     }
+    if !game.board.rotations.is_empty() {
+        return Err("board rotations: moves from different squares may leave one board".into());
+    }
     let nd = game.board.directions.len();
     // The pairwise check below walks every square for every player: bounded, a huge game is refused.
     let mut budget: usize = 20_000_000;

@@ -298,6 +298,7 @@ impl Run<'_> {
             Instr::CaptureGroups(l, suicide) => self.capture_groups(*l, *suicide)?,
             Instr::Sow(s) => self.sow(s)?,
             Instr::GotoTurn(e) => self.goto_turn(*e),
+            Instr::AddRotate(r, steps) => self.add_rotate(*r, *steps)?,
             Instr::TakePrisoner(l) => {
                 if let Some(at) = self.loc(*l) {
                     let taken =

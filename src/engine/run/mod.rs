@@ -12,6 +12,7 @@ mod cond;
 mod emit;
 mod groups;
 mod instr;
+mod rotate;
 
 use super::gen::{attacked_by, Emissions, Emitted};
 use super::moves::Action;
@@ -37,6 +38,8 @@ pub(in crate::engine) enum Stop {
     Budget,
     /// The parts emitted hold [`MAX_EMITTED_ACTIONS`] actions.
     TooMany,
+    /// `add-rotate` in a part that a rotation cannot be combined with (`rotate.rs`).
+    Rotation(rotate::Misuse),
 }
 
 /// What a program run is for.
@@ -418,6 +421,12 @@ impl<'a> Run<'a> {
             Stop::TooMany => EngineError::TooManyActions {
                 game: self.game.title.clone(),
             },
+            Stop::Rotation(why) => EngineError::Other(format!(
+                "{}: {}: {}",
+                self.game.title,
+                why.text(),
+                prog.source
+            )),
             Stop::Budget => EngineError::Runaway {
                 game: self.game.title.clone(),
                 from: self.game.board.pos_name(start).to_string(),
