@@ -46,6 +46,7 @@ fn kind(row: &BTreeMap<String, String>) -> &'static str {
     let reason = row["reason"].as_str();
     match row["status"].as_str() {
         "ok" => "played",
+        "time limit" if reason.starts_with("time limit:") => "time limit",
         _ if reason.starts_with("load error:") => "load error",
         _ if reason.starts_with("missing rules:") => "missing rule",
         _ if reason.starts_with("engine error:") => "engine error",
@@ -175,7 +176,13 @@ fn readme_corpus_command() -> Vec<String> {
 #[test]
 fn readme_gives_the_corpus_budget() {
     let c = readme_corpus_command();
-    for flag in ["--max-games", "--max-plies", "--batch", "--out"] {
+    for flag in [
+        "--max-games",
+        "--max-plies",
+        "--batch",
+        "--time-limit",
+        "--out",
+    ] {
         assert!(c.iter().any(|a| a == flag), "README's command sets {flag}");
     }
 }
