@@ -3,42 +3,19 @@
 //! (`load error:`, `missing rules:`, `engine error:`). The fast test uses a small folder; the ignored one runs
 //! README's corpus command ("Rule sets", the public corpus) as written.
 
+#[path = "common/cli.rs"]
+mod cli;
 mod common;
 
+use cli::{rows, run, ROOT};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
-
-const BIN: &str = env!("CARGO_BIN_EXE_dagaz");
-const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 
 fn scratch(name: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("dagaz-evalcorpus-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&d);
     std::fs::create_dir_all(&d).unwrap();
     d
-}
-
-fn run(args: &[String]) -> Output {
-    Command::new(BIN)
-        .current_dir(ROOT)
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .unwrap()
-}
-
-fn rows(p: &Path) -> Vec<BTreeMap<String, String>> {
-    let mut r = csv::Reader::from_path(p).unwrap();
-    let h: Vec<String> = r.headers().unwrap().iter().map(String::from).collect();
-    r.records()
-        .map(|x| {
-            h.iter()
-                .cloned()
-                .zip(x.unwrap().iter().map(String::from))
-                .collect()
-        })
-        .collect()
 }
 
 /// What a row says of its rule set: `played`, or the kind its reason begins with, or `other`.

@@ -4,76 +4,18 @@
 //! limits are CPU time and the slow rule sets slow by design (a game no position ends, a search of depth
 //! 12), so that load on the machine changes how long these tests take, not what they see.
 
-use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
-use std::time::{Duration, Instant};
+#[path = "common/cli.rs"]
+mod cli;
 
-const BIN: &str = env!("CARGO_BIN_EXE_dagaz");
-const ROOT: &str = env!("CARGO_MANIFEST_DIR");
+use cli::{dagaz, read, rows};
+use std::path::{Path, PathBuf};
+use std::process::Output;
 
 fn scratch(name: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("dagaz-timelimit-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&d);
     std::fs::create_dir_all(&d).unwrap();
     d
-}
-
-/// Runs dagaz and checks that it succeeded; a run still going after 10 minutes is killed and fails the
-/// test (the limit must never let an evaluation hang).
-fn dagaz(args: &[&str]) -> Output {
-    static RUNS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-    let n = RUNS.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-    let dir = scratch(&format!("run-{n}"));
-    let (out, err) = (dir.join("stdout"), dir.join("stderr"));
-    let mut child = Command::new(BIN)
-        .current_dir(ROOT)
-        .args(args)
-        .stdin(Stdio::null())
-        .stdout(std::fs::File::create(&out).unwrap())
-        .stderr(std::fs::File::create(&err).unwrap())
-        .spawn()
-        .unwrap();
-    let started = Instant::now();
-    let status = loop {
-        if let Some(s) = child.try_wait().unwrap() {
-            break s;
-        }
-        if started.elapsed() > Duration::from_secs(600) {
-            let _ = child.kill();
-            panic!("dagaz {args:?} still running after 10 minutes");
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    };
-    let o = Output {
-        status,
-        stdout: std::fs::read(&out).unwrap(),
-        stderr: std::fs::read(&err).unwrap(),
-    };
-    assert!(
-        o.status.success(),
-        "dagaz {args:?} failed:\n{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
-    let _ = std::fs::remove_dir_all(&dir);
-    o
-}
-
-fn rows(p: &Path) -> Vec<BTreeMap<String, String>> {
-    let mut r = csv::Reader::from_path(p).unwrap();
-    let h: Vec<String> = r.headers().unwrap().iter().map(String::from).collect();
-    r.records()
-        .map(|x| {
-            h.iter()
-                .cloned()
-                .zip(x.unwrap().iter().map(String::from))
-                .collect()
-        })
-        .collect()
-}
-
-fn read(p: &Path) -> String {
-    std::fs::read_to_string(p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
 }
 
 /// Ends within three plies: the player who cannot drop loses.
