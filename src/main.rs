@@ -251,6 +251,8 @@ fn quiet_on_closed_output() {
 }
 
 fn main() -> ExitCode {
+    // Which build this is, for the fingerprint of a run (`dagaz build`).
+    dagaz::tournament::shards::set_build_commit(dagaz_build_stamp::build_commit!());
     // SIGPIPE is ignored by every command: a write to a closed pipe (a bot's input, our own output) fails
     // instead of killing the process with status 141 wherever it was. Standard output or error closed by their
     // reader (`dagaz playout ... | head -1`) ends the command quietly with status 0 at the print that failed

@@ -8,9 +8,10 @@
 //! builds no table and applies every move), at every position of seeded random games.
 
 mod common;
+#[path = "common/paths.rs"]
+mod paths;
 
-use dagaz::engine::playout::{below, game_rng};
-use dagaz::engine::{Engine, EngineOptions, MoveList};
+use dagaz::engine::{Engine, EngineOptions};
 use dagaz::Game;
 use std::path::PathBuf;
 
@@ -22,61 +23,21 @@ fn uses_groups(g: &Game) -> bool {
         || programs.contains("CaptureGroups")
 }
 
-/// `games` seeded random games of up to `plies` plies, compared position by position: the legal moves (owned
-/// and, where the game has a move buffer, listed), the outcome, and the state and its key after the move
-/// both play. Returns the positions compared and the captures seen.
+/// [`paths::same_games`] (seed 31), and after each move the key and the hash (against the hash computed from
+/// scratch). Returns the positions compared and the captures seen.
 fn same_games(name: &str, game: &Game, games: u64, plies: u32) -> (usize, usize) {
-    let fast = Engine::with_options(game, EngineOptions::default());
-    let general = Engine::with_options(game, EngineOptions::general());
-    let (mut a, mut b) = (MoveList::new(), MoveList::new());
-    let (mut positions, mut captures) = (0, 0);
-    for g in 0..games {
-        let mut rng = game_rng(31, g);
-        let mut s = fast.initial();
-        assert_eq!(s, general.initial(), "{name} game {g}: start");
-        let mut history = vec![];
-        for _ in 0..plies {
-            positions += 1;
-            let what = format!("{name} game {g} ply {}", s.ply());
-            let x = fast.legal_moves(&s).unwrap();
-            let y = general.legal_moves(&s).unwrap();
-            assert_eq!(x.len(), y.len(), "{what}: move count");
-            for (i, (m, n)) in x.iter().zip(&y).enumerate() {
-                assert_eq!(m, n, "{what}: move {i} of {}", x.len());
-            }
-            if fast.flat() {
-                fast.legal_into(&s, &mut a).unwrap();
-                assert_eq!(a.to_moves(), x, "{what}: listed");
-                // As random playouts and the bots list them: composite moves as handles.
-                a.lazy = true;
-                fast.legal_into(&s, &mut a).unwrap();
-                assert_eq!(a.to_moves(), x, "{what}: listed, handles asked for");
-                a.lazy = false;
-            }
-            if general.flat() {
-                general.legal_into(&s, &mut b).unwrap();
-                assert_eq!(b.to_moves(), y, "{what}: listed, general path");
-            }
-            let o = fast.outcome(&s, &x, &history).unwrap();
-            assert_eq!(
-                o,
-                general.outcome(&s, &y, &history).unwrap(),
-                "{what}: outcome"
-            );
-            if o.is_some() || x.is_empty() {
-                break;
-            }
-            history.push(s.key());
-            let m = &x[below(&mut rng, x.len())];
+    let mut captures = 0;
+    let positions = paths::same_games(
+        name,
+        game,
+        (games, plies, 31),
+        |_, _| {},
+        |what, m, s, t| {
             captures += format!("{m:?}").matches("Capture").count();
-            let mut t = s.clone();
-            fast.play(&mut s, m);
-            general.play(&mut t, m);
-            assert_eq!(s, t, "{what}: after the move");
             assert_eq!(s.key(), t.key(), "{what}: key after the move");
             assert_eq!(s.hash(), s.full_hash(), "{what}: hash after the move");
-        }
-    }
+        },
+    );
     (positions, captures)
 }
 

@@ -11,10 +11,12 @@
 //! readings.
 
 mod common;
+#[path = "common/paths.rs"]
+mod paths;
 
 use dagaz::compile::{EndCond, Player};
-use dagaz::engine::playout::{below, game_rng, random_game};
-use dagaz::engine::{connects, groups, Engine, EngineOptions, MoveList};
+use dagaz::engine::playout::{game_rng, random_game};
+use dagaz::engine::{connects, groups, Engine, EngineOptions};
 use dagaz::Game;
 use std::path::PathBuf;
 
@@ -45,40 +47,18 @@ fn each_connects(c: &EndCond, out: &mut Vec<EndCond>) {
     }
 }
 
-/// `games` seeded random games of up to `plies` plies played by the default engine and the general path side by
-/// side, compared at every position; returns the positions compared.
+/// [`paths::same_games`] (seed 26), and at every position each `connects` condition answered by the path and by
+/// the reference fill; after each move the hash and the key.
 fn same_games(name: &str, game: &Game, games: u64, plies: u32) -> usize {
-    let fast = Engine::with_options(game, EngineOptions::default());
-    let general = Engine::with_options(game, EngineOptions::general());
     let mut conds = vec![];
     for (c, _) in connects_conds(game) {
         each_connects(&c, &mut conds);
     }
-    let (mut a, mut b) = (MoveList::new(), MoveList::new());
-    let mut positions = 0;
-    for g in 0..games {
-        let mut rng = game_rng(26, g);
-        let mut s = fast.initial();
-        assert_eq!(s, general.initial(), "{name} game {g}: start");
-        let mut history = vec![];
-        for _ in 0..plies {
-            positions += 1;
-            let what = format!("{name} game {g} ply {}", s.ply());
-            let x = fast.legal_moves(&s).unwrap();
-            let y = general.legal_moves(&s).unwrap();
-            assert_eq!(x.len(), y.len(), "{what}: move count");
-            for (i, (m, n)) in x.iter().zip(&y).enumerate() {
-                assert_eq!(m, n, "{what}: move {i} of {}", x.len());
-            }
-            if fast.flat() {
-                fast.legal_into(&s, &mut a).unwrap();
-                general.legal_into(&s, &mut b).unwrap();
-                assert_eq!(a.to_moves(), x, "{what}: listed");
-                assert_eq!(b.to_moves(), y, "{what}: listed, general path");
-                let oa = fast.outcome_of_list(&s, &a, &history).unwrap();
-                let ob = general.outcome_of_list(&s, &b, &history).unwrap();
-                assert_eq!(oa, ob, "{what}: outcome of the list");
-            }
+    paths::same_games(
+        name,
+        game,
+        (games, plies, 26),
+        |what, s| {
             for c in &conds {
                 let EndCond::Connects { zones, types } = c else {
                     unreachable!()
@@ -86,33 +66,19 @@ fn same_games(name: &str, game: &Game, games: u64, plies: u32) -> usize {
                 for p in 0..game.players.len() {
                     let p = Player(p as u8);
                     assert_eq!(
-                        connects::connects(game, &s, p, zones, types),
-                        groups::connects(game, &s, p, zones, types),
+                        connects::connects(game, s, p, zones, types),
+                        groups::connects(game, s, p, zones, types),
                         "{what}: connects for player {}",
                         p.idx()
                     );
                 }
             }
-            let o = fast.outcome(&s, &x, &history).unwrap();
-            assert_eq!(
-                o,
-                general.outcome(&s, &y, &history).unwrap(),
-                "{what}: outcome"
-            );
-            if o.is_some() || x.is_empty() {
-                break;
-            }
-            history.push(s.key());
-            let m = &x[below(&mut rng, x.len())];
-            let mut t = s.clone();
-            fast.play(&mut s, m);
-            general.play(&mut t, m);
-            assert_eq!(s, t, "{what}: after the move");
+        },
+        |what, _, s, t| {
             assert_eq!(s.hash(), t.hash(), "{what}: hash after the move");
             assert_eq!(s.key(), t.key(), "{what}: key after the move");
-        }
-    }
-    positions
+        },
+    )
 }
 
 /// The variants that use either path: a `connects` end condition, or a module that names drop sites.

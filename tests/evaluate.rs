@@ -2,11 +2,14 @@
 //! `tests/data/evaluate/` (a few plies each) and a Breakthrough whose size is a define, with random bots: the
 //! whole file runs in seconds.
 
+#[path = "common/cli.rs"]
+mod cli;
+
+use cli::{dagaz, read, rows, BIN};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-const BIN: &str = env!("CARGO_BIN_EXE_dagaz");
 const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/evaluate");
 
 fn scratch(name: &str) -> PathBuf {
@@ -14,38 +17,6 @@ fn scratch(name: &str) -> PathBuf {
     let _ = std::fs::remove_dir_all(&d);
     std::fs::create_dir_all(&d).unwrap();
     d
-}
-
-fn dagaz(args: &[&str]) -> std::process::Output {
-    let out = Command::new(BIN)
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "dagaz {args:?} failed:\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    out
-}
-
-fn read(p: &Path) -> String {
-    std::fs::read_to_string(p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
-}
-
-/// The rows of a CSV file as maps from column name to cell.
-fn rows(p: &Path) -> Vec<BTreeMap<String, String>> {
-    let mut r = csv::Reader::from_path(p).unwrap();
-    let h: Vec<String> = r.headers().unwrap().iter().map(String::from).collect();
-    r.records()
-        .map(|x| {
-            h.iter()
-                .cloned()
-                .zip(x.unwrap().iter().map(String::from))
-                .collect()
-        })
-        .collect()
 }
 
 fn f(row: &BTreeMap<String, String>, c: &str) -> f64 {

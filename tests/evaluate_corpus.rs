@@ -3,14 +3,13 @@
 //! (`load error:`, `missing rules:`, `engine error:`). The fast test uses a small folder; the ignored one runs
 //! README's corpus command ("Rule sets", the public corpus) as written.
 
+#[path = "common/cli.rs"]
+mod cli;
 mod common;
 
+use cli::{rows, run, ROOT};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
-
-const BIN: &str = env!("CARGO_BIN_EXE_dagaz");
-const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 
 fn scratch(name: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("dagaz-evalcorpus-{}-{name}", std::process::id()));
@@ -19,33 +18,12 @@ fn scratch(name: &str) -> PathBuf {
     d
 }
 
-fn run(args: &[String]) -> Output {
-    Command::new(BIN)
-        .current_dir(ROOT)
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .unwrap()
-}
-
-fn rows(p: &Path) -> Vec<BTreeMap<String, String>> {
-    let mut r = csv::Reader::from_path(p).unwrap();
-    let h: Vec<String> = r.headers().unwrap().iter().map(String::from).collect();
-    r.records()
-        .map(|x| {
-            h.iter()
-                .cloned()
-                .zip(x.unwrap().iter().map(String::from))
-                .collect()
-        })
-        .collect()
-}
-
 /// What a row says of its rule set: `played`, or the kind its reason begins with, or `other`.
 fn kind(row: &BTreeMap<String, String>) -> &'static str {
     let reason = row["reason"].as_str();
     match row["status"].as_str() {
         "ok" => "played",
+        "time limit" if reason.starts_with("time limit:") => "time limit",
         _ if reason.starts_with("load error:") => "load error",
         _ if reason.starts_with("missing rules:") => "missing rule",
         _ if reason.starts_with("engine error:") => "engine error",
@@ -175,7 +153,13 @@ fn readme_corpus_command() -> Vec<String> {
 #[test]
 fn readme_gives_the_corpus_budget() {
     let c = readme_corpus_command();
-    for flag in ["--max-games", "--max-plies", "--batch", "--out"] {
+    for flag in [
+        "--max-games",
+        "--max-plies",
+        "--batch",
+        "--time-limit",
+        "--out",
+    ] {
         assert!(c.iter().any(|a| a == flag), "README's command sets {flag}");
     }
 }

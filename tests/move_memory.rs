@@ -78,31 +78,45 @@ fn pairs(v: &[(&str, &str)]) -> Vec<(String, String)> {
     out
 }
 
-/// "The piece may not come back to a square it stood on in this move." Two steps at most (`steps` < 2 when a
-/// part begins), never back onto c1 or a square passed: from c1, c1-d1, c1-d1-e1, c1-b1, c1-b1-a1 (4 moves).
-/// Without `visited?`, c1-d1-c1 (and c1-b1-c1, the same net effect: one move) is a fifth.
+/// Each rule of the memory against the same strip without it: the moves it forbids are gone, and only those.
+/// Two steps at most (`steps` < 2 when a part begins); the moves by hand, as (where the piece ends, `steps`):
+/// * `visited?`, "the piece may not come back to a square it stood on in this move": from c1, c1-d1,
+///   c1-d1-e1, c1-b1, c1-b1-a1 (4 moves). Without it, c1-d1-c1 (and c1-b1-c1, the same net effect: one move)
+///   is a fifth.
+/// * `last-direction?`, "never twice in a row in the same direction": from a1 (B's piece on a2), no
+///   `visited?`, the parts must alternate east and west, so the moves are a1-b1 (1 step) and a1-b1-a1 (2).
+///   Without it, a1-b1-c1 is a third.
 #[test]
-fn visited_keeps_a_chain_from_coming_back() {
-    let g = strip("", "", SETUP).unwrap();
-    let s = Engine::new(&g).initial();
-    let free = ends(&g, &s, "A");
-    assert_eq!(
-        free,
-        pairs(&[
-            ("a1", "2"),
-            ("b1", "1"),
-            ("c1", "2"),
-            ("d1", "1"),
-            ("e1", "2")
-        ]),
-        "without the rule, the piece may come back to c1"
-    );
-    let g = strip("(verify (not (visited? $1)))", "", SETUP).unwrap();
-    let s = Engine::new(&g).initial();
-    assert_eq!(
-        ends(&g, &s, "A"),
-        pairs(&[("a1", "2"), ("b1", "1"), ("d1", "1"), ("e1", "2")])
-    );
+fn each_memory_rule_forbids_its_moves() {
+    type Moves = &'static [(&'static str, &'static str)];
+    let cases: [(&str, &str, Moves, Moves); 2] = [
+        (
+            "(verify (not (visited? $1)))",
+            SETUP,
+            &[
+                ("a1", "2"),
+                ("b1", "1"),
+                ("c1", "2"),
+                ("d1", "1"),
+                ("e1", "2"),
+            ],
+            &[("a1", "2"), ("b1", "1"), ("d1", "1"), ("e1", "2")],
+        ),
+        (
+            "(verify (not (last-direction? $1)))",
+            "(A (P a1)) (B (P a2))",
+            &[("a1", "2"), ("b1", "1"), ("c1", "2")],
+            &[("a1", "2"), ("b1", "1")],
+        ),
+    ];
+    for (rule, setup, without, with) in cases {
+        let g = strip("", "", setup).unwrap();
+        let s = Engine::new(&g).initial();
+        assert_eq!(ends(&g, &s, "A"), pairs(without), "without {rule}");
+        let g = strip(rule, "", setup).unwrap();
+        let s = Engine::new(&g).initial();
+        assert_eq!(ends(&g, &s, "A"), pairs(with), "with {rule}");
+    }
 }
 
 /// `(visited?)` with no argument reads the cursor: written after the step, it judges the destination.
@@ -179,23 +193,6 @@ fn an_end_condition_reads_a_turn_variable() {
         }
     }
     assert_eq!(seen.len(), 4, "{seen:?}");
-}
-
-/// "Never twice in a row in the same direction": from a1 (B's piece on a2), two steps at most and no
-/// `visited?`, the parts must alternate east and west, so the moves are a1-b1 (1 step) and a1-b1-a1 (2).
-/// Without the rule, a1-b1-c1 is a third.
-#[test]
-fn last_direction_forbids_two_steps_one_way() {
-    let setup = "(A (P a1)) (B (P a2))";
-    let g = strip("", "", setup).unwrap();
-    let s = Engine::new(&g).initial();
-    assert_eq!(
-        ends(&g, &s, "A"),
-        pairs(&[("a1", "2"), ("b1", "1"), ("c1", "2")])
-    );
-    let g = strip("(verify (not (last-direction? $1)))", "", setup).unwrap();
-    let s = Engine::new(&g).initial();
-    assert_eq!(ends(&g, &s, "A"), pairs(&[("a1", "2"), ("b1", "1")]));
 }
 
 /// A direction the board lacks is an error at the word, not a condition that never holds.

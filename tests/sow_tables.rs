@@ -5,9 +5,10 @@
 //! with the same outcomes, as the general path (which builds none), at every position of seeded random games.
 
 mod common;
+#[path = "common/paths.rs"]
+mod paths;
 
-use dagaz::engine::playout::{below, game_rng};
-use dagaz::engine::{Engine, EngineOptions, MoveList};
+use dagaz::engine::{Engine, EngineOptions};
 use dagaz::Game;
 use std::path::PathBuf;
 
@@ -15,54 +16,16 @@ fn accepted(files: &[PathBuf]) -> Vec<(String, Game)> {
     common::variants_where(files, |g| Engine::new(g).sow_tabled() > 0)
 }
 
-/// `games` seeded random games of up to `plies` plies, compared position by position: the legal moves (owned
-/// and, where the game has a move buffer, listed), the outcome, and the state after the move both play.
+/// [`paths::same_games`] (seed 29), on an engine that builds tables (and the general path, which builds none).
 /// Returns the positions compared.
 fn same_games(name: &str, game: &Game, games: u64, plies: u32) -> usize {
-    let fast = Engine::with_options(game, EngineOptions::default());
-    let general = Engine::with_options(game, EngineOptions::general());
-    assert!(fast.sow_tabled() > 0, "{name}: tables built");
-    assert_eq!(general.sow_tabled(), 0, "{name}: none on the general path");
-    let (mut a, mut b) = (MoveList::new(), MoveList::new());
-    let mut positions = 0;
-    for g in 0..games {
-        let mut rng = game_rng(29, g);
-        let mut s = fast.initial();
-        assert_eq!(s, general.initial(), "{name} game {g}: start");
-        let mut history = vec![];
-        for _ in 0..plies {
-            positions += 1;
-            let what = format!("{name} game {g} ply {}", s.ply());
-            let x = fast.legal_moves(&s).unwrap();
-            let y = general.legal_moves(&s).unwrap();
-            assert_eq!(x.len(), y.len(), "{what}: move count");
-            for (i, (m, n)) in x.iter().zip(&y).enumerate() {
-                assert_eq!(m, n, "{what}: move {i} of {}", x.len());
-            }
-            if fast.flat() {
-                fast.legal_into(&s, &mut a).unwrap();
-                general.legal_into(&s, &mut b).unwrap();
-                assert_eq!(a.to_moves(), x, "{what}: listed, with tables");
-                assert_eq!(b.to_moves(), y, "{what}: listed, general path");
-            }
-            let o = fast.outcome(&s, &x, &history).unwrap();
-            assert_eq!(
-                o,
-                general.outcome(&s, &y, &history).unwrap(),
-                "{what}: outcome"
-            );
-            if o.is_some() || x.is_empty() {
-                break;
-            }
-            history.push(s.key());
-            let m = &x[below(&mut rng, x.len())];
-            let mut t = s.clone();
-            fast.play(&mut s, m);
-            general.play(&mut t, m);
-            assert_eq!(s, t, "{what}: after the move");
-        }
-    }
-    positions
+    assert!(Engine::new(game).sow_tabled() > 0, "{name}: tables built");
+    assert_eq!(
+        Engine::with_options(game, EngineOptions::general()).sow_tabled(),
+        0,
+        "{name}: none on the general path"
+    );
+    paths::same_games(name, game, (games, plies, 29), |_, _| {}, |_, _, _, _| {})
 }
 
 #[test]

@@ -700,6 +700,8 @@ impl PyState {
 /// The compiled part of the `dagaz` package.
 #[pymodule]
 fn _dagaz(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    // Which build this is, for the fingerprint of a tournament run from Python (`dagaz build`).
+    dagaz::tournament::shards::set_build_commit(dagaz_build_stamp::build_commit!());
     m.add_class::<PyGame>()?;
     m.add_class::<PyState>()?;
     m.add_function(wrap_pyfunction!(tournament::run_tournament, m)?)?;

@@ -41,6 +41,10 @@ pub struct Common {
     /// with the missing rules as its reason).
     #[arg(long)]
     pub allow_missing_rules: bool,
+    /// CPU seconds a rule set may use (its games, and loading it); one that uses them up is a row whose reason
+    /// begins `time limit:`, with the measures of the batches it finished, if any. 0: no limit.
+    #[arg(long, value_name = "SECONDS", default_value_t = 600.0)]
+    pub time_limit: f64,
     /// Games played at once (default: the number of cores); the numbers do not depend on it.
     #[arg(long)]
     pub jobs: Option<u64>,
@@ -128,6 +132,12 @@ fn run(
     if c.max_games == 0 {
         return Err("--max-games must be at least 1".into());
     }
+    if !(c.time_limit.is_finite() && c.time_limit >= 0.0) {
+        return Err(format!(
+            "--time-limit {}: not a number of seconds (0: no limit)",
+            c.time_limit
+        ));
+    }
     let settings = Settings {
         version: env!("CARGO_PKG_VERSION").into(),
         sets,
@@ -145,6 +155,7 @@ fn run(
         allow_missing_rules: c.allow_missing_rules,
         params,
         shard: c.shard,
+        time_limit: (c.time_limit > 0.0).then_some(c.time_limit),
     };
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let (jobs, warning) = super::tournament::jobs_for(c.jobs, cores);
@@ -163,11 +174,24 @@ fn run(
         extensions: vec![],
     };
     let rows = evaluate::evaluate(&settings, &how)?;
-    let failed = rows.iter().filter(|r| r.reason.is_some()).count();
+    let limited = rows
+        .iter()
+        .filter(|r| {
+            r.reason
+                .as_deref()
+                .is_some_and(|e| e.starts_with(evaluate::TIME_LIMIT))
+        })
+        .count();
+    let failed = rows.iter().filter(|r| r.reason.is_some()).count() - limited;
     println!(
-        "{} rule sets evaluated ({} could not be played): {}",
+        "{} rule sets evaluated ({} could not be played{}): {}",
         rows.len(),
         failed,
+        if limited > 0 {
+            format!(", {limited} stopped by the time limit")
+        } else {
+            String::new()
+        },
         out.join("evaluation.csv").display()
     );
     Ok(())

@@ -122,10 +122,17 @@ pub fn page(s: &Settings, rows: &[Row]) -> String {
         for n in &names {
             let _ = write!(p, "<td class=\"name\">{}</td>", esc(n));
         }
-        if let Some(e) = &r.reason {
+        // A rule set its time limit stopped shows the measures of its finished batches, if any (its reason is
+        // among its flags).
+        if let Some(e) = r.reason.as_ref().filter(|_| r.cells.is_empty()) {
+            let what = if e.starts_with(super::TIME_LIMIT) {
+                "not measured"
+            } else {
+                "cannot be played"
+            };
             let _ = write!(
                 p,
-                "<td class=\"error\" colspan=\"{}\">cannot be played: {}</td>",
+                "<td class=\"error\" colspan=\"{}\">{what}: {}</td>",
                 SHOWN.len() + 3,
                 esc(e)
             );

@@ -16,9 +16,11 @@ pub mod html;
 pub mod measures;
 pub mod sweep;
 
+use crate::tournament::budget::{CpuBudget, Meter};
 use crate::tournament::config::{BotConfig, Format, Shard, TournamentConfig};
+use crate::tournament::runner::run_limited;
 use crate::tournament::writers::RunFiles;
-use crate::tournament::{run, GameRecord, Progress, RunOptions};
+use crate::tournament::{GameRecord, Progress, RunOptions};
 use measures::{Est, Measures};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
@@ -47,6 +49,9 @@ pub struct Settings {
     pub params: Vec<String>,
     /// Set only in a shard's folder.
     pub shard: Option<Shard>,
+    /// `--time-limit`: the CPU seconds a rule set may use (`None`: no limit).
+    #[serde(default)]
+    pub time_limit: Option<f64>,
 }
 
 /// One rule set to evaluate.
@@ -311,6 +316,9 @@ pub const LOAD_ERROR: &str = "load error:";
 pub const MISSING_RULES: &str = "missing rules:";
 /// How a `reason` begins when it loaded but no game could be measured (each ended in an engine error).
 pub const ENGINE_ERROR: &str = "engine error:";
+/// How a `reason` begins when the rule set used up its `--time-limit`. Its row keeps the measures of the
+/// batches it finished, if any (status `time limit`); the games of the batch it was cut in are dropped.
+pub const TIME_LIMIT: &str = "time limit:";
 
 /// A load error's text as a reason: [`LOAD_ERROR`], then the diagnostics on one line (their own leading
 /// `error: ` dropped).
@@ -420,6 +428,20 @@ pub fn evaluate_set(s: &Settings, index: usize, how: &RunHow, jobs: usize) -> Re
         first_player: None,
         report: None,
     };
+    // A rule set its time limit stopped stays stopped on --resume: playing on would give it more time.
+    if how.resume {
+        if let Ok(text) = std::fs::read_to_string(dir.join("row.json")) {
+            if let Ok(old) = serde_json::from_str::<Row>(&text) {
+                if old
+                    .reason
+                    .as_deref()
+                    .is_some_and(|r| r.starts_with(TIME_LIMIT))
+                {
+                    return Ok(old);
+                }
+            }
+        }
+    }
     let result = play_set(s, index, &dir, how, jobs, &mut row);
     if let Err(e) = result {
         row.reason = Some(one_line(&e));
@@ -454,9 +476,34 @@ fn play_set(
     }
     let mut self_play: Vec<GameRecord> = vec![];
     let mut skill: Vec<GameRecord> = vec![];
+    // The time limit: the CPU time of this thread (loading, reports) and of the games' threads, the finished
+    // batches' from an earlier invocation included (`cpu-seconds`).
+    let spent_file = dir.join("cpu-seconds");
+    let budget = s.time_limit.map(|limit| {
+        let spent = std::fs::read_to_string(&spent_file)
+            .ok()
+            .and_then(|t| t.trim().parse::<f64>().ok())
+            .filter(|x| x.is_finite() && *x >= 0.0)
+            .unwrap_or(0.0);
+        std::sync::Arc::new(CpuBudget::new(
+            std::time::Duration::from_secs_f64(limit),
+            std::time::Duration::from_secs_f64(spent),
+        ))
+    });
+    let mut meter = Meter::start();
+    // The measures of the batches finished so far (what a time limit keeps).
+    let mut kept: Option<Measures> = None;
     let mut b = 0u64;
     loop {
         let bdir = dir.join(format!("batch-{b}"));
+        let done = bdir.join("batch.done");
+        // A batch to play needs time left (a finished one is read back whatever the time).
+        if let Some(budget) = &budget {
+            if meter.charge(budget) && !done.exists() {
+                let at = format!("after batch {b}");
+                return time_limit(s, index, b, &at, kept.as_ref(), row);
+            }
+        }
         // Seats first, from the rule set itself: the bots depend on them.
         let probe = batch_config(s, set, index, b, vec![], how)
             .load_variants()
@@ -480,7 +527,6 @@ fn play_set(
         let t = batch_config(s, set, index, b, bots, how)
             .load()
             .map_err(|e| load_error(&e))?;
-        let done = bdir.join("batch.done");
         let records = if done.exists() {
             RunFiles::new(&bdir, t.max_seats()).read_games()?
         } else {
@@ -491,7 +537,7 @@ fn play_set(
                     bdir.display()
                 ));
             }
-            let outcome = run(
+            let outcome = run_limited(
                 &t,
                 &RunOptions {
                     out: bdir.clone(),
@@ -499,10 +545,28 @@ fn play_set(
                     progress: Progress::None,
                     resume,
                 },
+                budget.clone(),
             )?;
+            if let Some(budget) = &budget {
+                meter.charge(budget);
+                if !outcome.summary.complete {
+                    let at = format!(
+                        "in batch {} after {} of its {} games",
+                        b + 1,
+                        outcome.summary.games,
+                        outcome.summary.scheduled
+                    );
+                    return time_limit(s, index, b, &at, kept.as_ref(), row);
+                }
+            }
             let r = outcome.records()?;
             std::fs::write(&done, format!("{}\n", r.len()))
                 .map_err(|e| format!("{}: {e}", done.display()))?;
+            if let Some(budget) = &budget {
+                let text = format!("{:.3}\n", budget.spent().as_secs_f64());
+                std::fs::write(&spent_file, text)
+                    .map_err(|e| format!("{}: {e}", spent_file.display()))?;
+            }
             r
         };
         if b == 0 {
@@ -557,8 +621,52 @@ fn play_set(
             row.first_player = Some((fp.value, fp.lo, fp.hi));
             return Ok(());
         }
+        kept = Some(m);
         b += 1;
     }
+}
+
+/// A rule set that used up its time limit `at` some point, after `batches` finished batches whose measures
+/// are `kept`: the row keeps those (the games of a batch cut short are dropped: which of them finished in
+/// time depends on their length, so they are not a fair sample); with none, the reason is all it holds.
+fn time_limit(
+    s: &Settings,
+    index: usize,
+    batches: u64,
+    at: &str,
+    kept: Option<&Measures>,
+    row: &mut Row,
+) -> Result<(), String> {
+    let limit = s.time_limit.unwrap_or(0.0);
+    let mut reason = format!("{TIME_LIMIT} {limit} s of CPU used up {at}");
+    let Some(m) = kept else {
+        reason.push_str("; no batch finished, so nothing is measured");
+        return Err(reason);
+    };
+    reason.push_str(&format!(
+        "; kept: the measures of batch{} 1{} ({} self-play games)",
+        if batches == 1 { "" } else { "es" },
+        if batches == 1 {
+            String::new()
+        } else {
+            format!("-{batches}")
+        },
+        m.games
+    ));
+    let stopped = format!("time limit after {batches} batches");
+    let seeds = format!(
+        "{}..={}",
+        batch_seed(s.seed, index, 0),
+        batch_seed(s.seed, index, batches - 1)
+    );
+    row.cells = cells(m, &stopped, &seeds, row.report.as_deref().unwrap_or(""));
+    row.flags = flags(m);
+    row.flags.push(reason.clone());
+    row.rule_set = m.rule_set();
+    let fp = m.first_player();
+    row.first_player = Some((fp.value, fp.lo, fp.hi));
+    row.reason = Some(reason);
+    Ok(())
 }
 
 /// `evaluation.csv`, `differences.csv` and `evaluation.html` from the rows (in index order).
@@ -569,6 +677,11 @@ pub fn write_outputs(out: &Path, s: &Settings, rows: &[Row]) -> Result<(), Strin
         let mut line = vec![r.file.clone(), r.variant.clone(), r.title.clone()];
         line.extend(r.values.iter().cloned());
         match &r.reason {
+            Some(e) if e.starts_with(TIME_LIMIT) => {
+                line.push("time limit".into());
+                line.push(e.clone());
+                line.extend(r.cells.iter().cloned());
+            }
             Some(e) => {
                 line.push("error".into());
                 line.push(e.clone());
@@ -714,7 +827,7 @@ pub fn evaluate(s: &Settings, how: &RunHow) -> Result<Vec<Row>, String> {
 
 /// The first field two settings differ in (`shard` ignored).
 fn settings_difference(a: &Settings, b: &Settings) -> Option<&'static str> {
-    let pairs: [(&str, bool); 11] = [
+    let pairs: [(&str, bool); 12] = [
         ("version", a.version == b.version),
         ("rule sets", a.sets == b.sets),
         ("strong bot", a.strong == b.strong),
@@ -725,6 +838,7 @@ fn settings_difference(a: &Settings, b: &Settings) -> Option<&'static str> {
         ("seed", a.seed == b.seed),
         ("max-plies", a.max_plies == b.max_plies),
         ("opening-plies", a.opening_plies == b.opening_plies),
+        ("time-limit", a.time_limit == b.time_limit),
         (
             "allow-missing-rules or parameters",
             a.allow_missing_rules == b.allow_missing_rules && a.params == b.params,

@@ -34,6 +34,7 @@
 //! ```
 
 pub mod adjudicate;
+pub mod budget;
 pub mod clock;
 pub mod config;
 pub mod html;

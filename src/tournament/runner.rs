@@ -8,6 +8,7 @@
 //! result of every game depends only on the seed, its game id and its pair id, never on the thread that played
 //! it or on the order games finished in: the final files are written sorted by game id.
 
+use super::budget::{CpuBudget, Meter};
 use super::clock::GameClocks;
 use super::config::{seats_of, BotEntry, Tournament};
 pub use super::progress::Progress;
@@ -116,6 +117,18 @@ impl DoneIds {
 /// straight to the files, the SPRT keeps only pairs not yet complete, and the statistics are counted from
 /// the final `games.csv` read one row at a time.
 pub fn run(t: &Tournament, opts: &RunOptions) -> Result<RunOutcome, String> {
+    run_limited(t, opts, None)
+}
+
+/// [`run`] within a CPU budget (`dagaz evaluate --time-limit`): once it is used up no game starts, and the
+/// games under way are cut (each game charges its thread's CPU time at every ply, and its watcher charges it
+/// meanwhile, so that a ply or a move that does not return is cut as well) and not filed; the run then ends
+/// as a stopped run does, its `games.csv` holding the games finished before.
+pub fn run_limited(
+    t: &Tournament,
+    opts: &RunOptions,
+    budget: Option<Arc<CpuBudget>>,
+) -> Result<RunOutcome, String> {
     let start = Instant::now();
     let seats = t.max_seats();
     let files = RunFiles::new(&opts.out, seats);
@@ -222,6 +235,7 @@ pub fn run(t: &Tournament, opts: &RunOptions) -> Result<RunOutcome, String> {
             resign: t.config.resign,
             stop: stop.clone(),
             scope: scope.0,
+            budget,
         };
         // The progress is refreshed by the clock too, not only when a game ends (a chess game can take minutes).
         let finished = AtomicBool::new(false);
@@ -263,6 +277,9 @@ pub fn run(t: &Tournament, opts: &RunOptions) -> Result<RunOutcome, String> {
                     let Some(p) = sched.get(i) else { break };
                     if p.pair_id > stop.load(Ordering::SeqCst) {
                         break; // pair ids grow with game ids: everything after is past the SPRT's decision
+                    }
+                    if shared.budget.as_ref().is_some_and(|b| b.exhausted()) {
+                        break;
                     }
                     if let Some((rec, tm)) = play_supervised(&shared, &p, &mut thread) {
                         let mut c = c_lock(&collector);
@@ -448,6 +465,8 @@ struct Shared {
     stop: Arc<AtomicU64>,
     /// The run's scope for external bot processes, all killed when it ends.
     scope: u64,
+    /// The CPU time the run may use ([`run_limited`]).
+    budget: Option<Arc<CpuBudget>>,
 }
 
 /// What the game thread is doing, for its watcher.
@@ -470,6 +489,8 @@ pub(crate) struct Live {
     notes: Vec<Option<String>>,
     /// With `--record-evals`: per position from the start, each player's evaluation in [−1, 1].
     evals: Vec<Vec<f64>>,
+    /// Within a CPU budget: the game thread's time, charged by the thread and its watcher.
+    meter: Option<Meter>,
 }
 
 /// A game's own copy of what it needs (its thread may outlive the pool's wait for it).
@@ -486,6 +507,7 @@ pub(crate) struct Job {
     draw: Option<super::adjudicate::DrawRule>,
     resign: Option<super::adjudicate::ResignRule>,
     stop: Arc<AtomicU64>,
+    budget: Option<Arc<CpuBudget>>,
 }
 
 /// A thread that plays the games of one worker, one after the other (a new thread per game would cost a
@@ -567,6 +589,7 @@ fn play_supervised(
         },
         notes: vec![None; seats],
         evals: vec![],
+        meter: None,
     }));
     let job = Job {
         rules: shared.rules[p.variant].clone(),
@@ -584,6 +607,7 @@ fn play_supervised(
         draw: shared.draw,
         resign: shared.resign,
         stop: shared.stop.clone(),
+        budget: shared.budget.clone(),
     };
     let started = Instant::now();
     let finish = |mut l: Live| {
@@ -657,6 +681,13 @@ fn play_supervised(
             .saturating_duration_since(Instant::now())
             .min(WATCH_INTERVAL);
         match rx.recv_timeout(wait) {
+            // Within a budget, the game's time so far is charged at each look; once the budget is used up
+            // the game is cut and not filed, its thread abandoned (it stops at its next ply).
+            Err(mpsc::RecvTimeoutError::Timeout) if over_budget(shared, &live) => {
+                *thread = None;
+                lock(&live).record.end_type = CUT.into();
+                return None;
+            }
             Err(mpsc::RecvTimeoutError::Timeout) if Instant::now() < since + limit => continue,
             Ok(Some(())) => return finish(take(&live)),
             Ok(None) => return None,
@@ -718,6 +749,7 @@ fn play_supervised(
                     timing: l.timing.clone(),
                     notes: l.notes.clone(),
                     evals: std::mem::take(&mut l.evals),
+                    meter: None,
                 };
                 drop(l);
                 return finish(snapshot);
@@ -741,6 +773,21 @@ fn take(live: &Arc<Mutex<Live>>) -> Live {
         timing: std::mem::take(&mut l.timing),
         notes: std::mem::take(&mut l.notes),
         evals: std::mem::take(&mut l.evals),
+        meter: None,
+    }
+}
+
+/// The end type a game cut by the budget is marked with for its abandoned thread (it is not filed).
+const CUT: &str = "cut";
+
+/// Charges the game's time to the run's budget, if it has one; whether the budget is used up.
+fn over_budget(shared: &Shared, live: &Mutex<Live>) -> bool {
+    let Some(b) = &shared.budget else {
+        return false;
+    };
+    match lock(live).meter.as_mut() {
+        Some(m) => m.charge(b),
+        None => b.exhausted(),
     }
 }
 
@@ -828,6 +875,9 @@ fn play(job: &Job, live: &Mutex<Live>) -> Option<()> {
 }
 
 fn play_inner(job: &Job, live: &Mutex<Live>) -> Result<Option<()>, EngineError> {
+    if job.budget.is_some() {
+        lock(live).meter = Some(Meter::start());
+    }
     // The run's engine for this variant, shared with every other game: nothing is derived per game.
     let engine = job.rules.engine();
     let game = engine.game;
@@ -972,6 +1022,12 @@ fn play_inner(job: &Job, live: &Mutex<Live>) -> Result<Option<()>, EngineError> 
     loop {
         if pair_id > job.stop.load(Ordering::Relaxed) || !lock(live).record.end_type.is_empty() {
             return Ok(None);
+        }
+        // Within a budget: this game's time is charged at every ply, and the game cut once it is used up.
+        if let Some(b) = &job.budget {
+            if lock(live).meter.as_mut().is_some_and(|m| m.charge(b)) {
+                return Ok(None);
+            }
         }
         let moves = engine.legal_moves(&s)?;
         if let Some(o) = engine.outcome(&s, &moves, &history)? {

@@ -17,12 +17,23 @@ use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
+/// The git commit the program was built from, as [`set_build_commit`] was told.
+static BUILD_COMMIT: OnceLock<&'static str> = OnceLock::new();
+
+/// Records the git commit the program was built from: the `dagaz` binary and the Python module call it first
+/// with `dagaz_build_stamp::build_commit!()` (an empty text without git). The stamp is made there and not in
+/// the library so that a commit recompiles that one caller, not the library and every test binary.
+pub fn set_build_commit(commit: &'static str) {
+    let _ = BUILD_COMMIT.set(commit);
+}
+
 /// Which build of dagaz is running: the git commit it was built from (with `-dirty-` and a hash of the
-/// uncommitted changes, see `build.rs`), or, built without git, `binary ` and a hash of the executable.
+/// uncommitted changes, see `build-stamp/`), or, built without git or used by a program that does not call
+/// [`set_build_commit`] (the test binaries), `binary ` and a hash of the executable.
 pub fn build_id() -> String {
     static ID: OnceLock<String> = OnceLock::new();
     ID.get_or_init(|| {
-        let commit = env!("DAGAZ_BUILD_COMMIT");
+        let commit = BUILD_COMMIT.get().copied().unwrap_or("");
         if !commit.is_empty() {
             return format!("git {commit}");
         }
