@@ -43,7 +43,8 @@ fn is_default<T: Default + PartialEq>(v: &T) -> bool {
     *v == T::default()
 }
 
-/// A placement game (most listed moves are drops) of more moves than this a position is played with GRAVE.
+/// A placement game (most listed moves are drops) of more moves than this a position is played with GRAVE's
+/// reference threshold at 50 visits, of fewer at 20.
 pub const GRAVE_MIN_BRANCHING: f64 = 30.0;
 
 /// A game whose listed moves are drops at least this often is a placement game.
@@ -179,8 +180,8 @@ pub fn features(engine: &Engine) -> Result<Features, EngineError> {
 /// against plain UCT at equal time for games of those features (BENCHMARKS.md):
 /// * chance or more than two players: `solver`, `reuse`;
 /// * a placement game whose drops change other squares (Othello): `exploration` 0.5;
-/// * a placement game of more than [`GRAVE_MIN_BRANCHING`] moves (Hex, Go): `grave` 50, `solver`, `reuse`;
-/// * another placement game (Connect Four): `solver`, `reuse`;
+/// * another placement game: GRAVE, `solver`, `reuse`; `grave` 50 where there are more than
+///   [`GRAVE_MIN_BRANCHING`] moves a position (Hex, Go), 20 where there are fewer (Connect Four);
 /// * a game of moving pieces of at most `ab_max_branching` moves (Breakthrough, draughts, chess): `solver`,
 ///   `reuse`, `playout_cutoff` 20 (the preset `mcts-plus`);
 /// * a game of moving pieces of more moves (Amazons): `solver`, `reuse`.
@@ -205,10 +206,12 @@ pub fn mcts_settings(c: &AutoConfig, f: &Features) -> MctsConfig {
                 ..base
             };
         }
-        if f.branching > GRAVE_MIN_BRANCHING {
-            return MctsConfig { grave: 50, ..base };
-        }
-        return base;
+        let grave = if f.branching > GRAVE_MIN_BRANCHING {
+            50
+        } else {
+            20
+        };
+        return MctsConfig { grave, ..base };
     }
     if f.branching <= c.ab_max_branching {
         return MctsConfig {
@@ -377,8 +380,8 @@ mod tests {
         // Placement whose drops turn pieces over (Othello), whatever the moves: exploration 0.5 alone.
         assert_eq!(settings(&game(10.0, 1.0, 1.0)), (0, 0.5, 0, false, false));
         assert_eq!(settings(&game(100.0, 0.9, 0.8)), (0, 0.5, 0, false, false));
-        // Placement of few moves that change nothing else (Connect Four): solver and reuse.
-        assert_eq!(settings(&game(7.0, 1.0, 0.0)), (0, 1.0, 0, true, true));
+        // Placement of few moves that change nothing else (Connect Four): GRAVE at 20 visits.
+        assert_eq!(settings(&game(7.0, 1.0, 0.0)), (20, 1.0, 0, true, true));
         // Moving pieces (Breakthrough, draughts): playouts cut at 20 plies; many moves (Amazons): not.
         assert_eq!(settings(&game(25.0, 0.0, 0.0)), (0, 1.0, 20, true, true));
         assert_eq!(settings(&game(400.0, 0.0, 0.0)), (0, 1.0, 0, true, true));
@@ -409,7 +412,7 @@ mod tests {
             ("games/hex.zrf", true, false, (50, 1.0, 0, true)),
             ("games/go-9x9.zrf", true, false, (50, 1.0, 0, true)),
             ("games/othello.zrf", true, true, (0, 0.5, 0, false)),
-            ("games/connect-four.zrf", true, false, (0, 1.0, 0, true)),
+            ("games/connect-four.zrf", true, false, (20, 1.0, 0, true)),
             ("games/breakthrough.zrf", false, false, (0, 1.0, 20, true)),
             (
                 "games/english-checkers.zrf",
