@@ -176,7 +176,7 @@ fn presets_and_configs_work_from_any_directory() {
         String::from_utf8_lossy(&out.stdout).to_string()
     };
     let list = run_in(&tmp, &["bots"]);
-    for name in ["random", "alphabeta-3", "mcts-1k", "mcts-10k"] {
+    for name in ["random", "alphabeta-3", "mcts-1k", "mcts-10k", "mcts-auto"] {
         assert!(
             list.lines()
                 .any(|l| l.starts_with(name) && l.contains("built-in")),

@@ -27,8 +27,8 @@
 //!   [`Model::move_id`] (the same move in any position) and its player. Rollouts list each position's moves and
 //!   pick the move of the best average with probability 1 − `mast_epsilon` (else uniformly; a move never seen
 //!   counts as a win so that it gets tried), or with `mast_tau` by Gibbs sampling (probability ∝
-//!   exp(average / τ)). The statistics last one search (or the game, with `reuse`). Owned move lists per ply:
-//!   slower per rollout than the fast loops.
+//!   exp(average / τ)). The statistics last one search (or the game, with `reuse`). Every move of a rollout
+//!   position is listed and named: slower per rollout than the fast loops.
 //! * `rollout = "nst"`: N-gram Selection Technique. MAST's statistics, and per (sequence of 2 to `nst_n`
 //!   consecutive moves of the iteration, player of its last move) the same sums; a rollout move's value is the
 //!   mean of its own average and of the averages of the sequences ending in it (the moves before it in the
@@ -46,15 +46,20 @@
 //!   `playout_plies` with `eval_at_cap`).
 //! * `threads = T`: root parallelism (see [`search_parallel`]).
 //!
-//! MAST, NST, GRAVE and Progressive History record the moves of each iteration: their rollouts list moves into
-//! the model's buffer per ply and make them ([`Model::move_id_at`]), slower than the fast random loops.
+//! MAST, NST, GRAVE and Progressive History record the moves of each iteration. Uniform rollouts (GRAVE and
+//! Progressive History with `rollout = "random"`) record on the fast random loops
+//! ([`Model::rollout_recording`]: each played move's identity read from the buffer it is played from), so they
+//! play the same rollouts as plain UCT for the same stream. MAST's and NST's rollouts list every position's
+//! moves into the model's buffer and read every move's identity ([`Model::move_id_at`]) to choose: slower.
 //!
 //! The budget is a number of iterations, optionally a time (checked between iterations: a search overshoots it
 //! by at most one rollout). All randomness comes from the bot's stream, so without a time limit the move depends
 //! only on the position, that stream (and with `reuse`, the bot's earlier searches in the game). The stream is
 //! drawn from differently than before the rollouts ran on the fast loops (a rollout's first move was drawn from
 //! the leaf's listed moves, every later one from a whole list): the same seed gives other searches than those
-//! earlier builds, as deterministic, for any `--jobs`.
+//! earlier builds, as deterministic, for any `--jobs`. Likewise GRAVE's and Progressive History's rollouts since
+//! they record on the fast loops: unchanged where those loops draw an index into the whole list (Go, Connect
+//! Four, checkers), other draws where they sample generators or candidates (Hex, breakthrough, othello, chess).
 
 use super::eval::{Evaluator, ValueCache, Weights};
 use super::{relative, Bot, BotError, EngineModel, Model};
@@ -981,7 +986,17 @@ impl<M: Model> Tree<'_, M> {
             }
             return self.cap_rewards(&s, p);
         }
-        let r = if self.record {
+        let r = if self.record && p.rollout == RolloutPolicy::Random {
+            // A uniform rollout (under GRAVE or Progressive History) needs the identity of each move it plays
+            // only: the model's fast loops, recording.
+            self.model.rollout_recording(
+                &mut s,
+                &mut self.history,
+                p.playout_plies,
+                rng,
+                &mut self.seq,
+            )?
+        } else if self.record {
             policy_rollout(
                 self.model,
                 self.mast.as_mut(),
@@ -1003,8 +1018,45 @@ impl<M: Model> Tree<'_, M> {
     }
 }
 
-/// A rollout that records its moves in `seq`, on the model's move buffers (make and unmake, the native backends
-/// for the engine): uniform, or by MAST's or NST's policy (chance moves uniform); otherwise as [`Model::rollout`].
+/// A uniform rollout that records its moves in `seq` (see [`Model::rollout_recording`], whose default it is):
+/// every position's moves listed into the model's buffer, one drawn uniformly and made; otherwise as
+/// [`Model::rollout`]'s generic loop.
+pub fn listed_recording<M: Model>(
+    model: &M,
+    s: &mut M::State,
+    history: &mut Vec<u64>,
+    plies: u32,
+    rng: &mut ChaCha8Rng,
+    seq: &mut Seq,
+) -> Result<Option<Vec<i8>>, EngineError> {
+    let mut moves = M::Moves::default();
+    let mut undo = M::Undo::default();
+    let mut played = 0;
+    loop {
+        model.list(s, &mut moves, &mut undo)?;
+        if let Some(r) = model.outcome_at(s, &moves, history)? {
+            return Ok(Some(r));
+        }
+        let n = model.count(&moves);
+        if played >= plies || n == 0 {
+            return Ok(None);
+        }
+        let i = below(rng, n);
+        let id = if model.is_chance(s) {
+            None
+        } else {
+            model.move_id_at(&moves, i)
+        };
+        seq.push((id, model.to_move(s)));
+        history.push(model.key(s));
+        model.make(s, &moves, i, &mut undo);
+        played += 1;
+    }
+}
+
+/// A rollout by MAST's or NST's policy that records its moves in `seq`, on the model's move buffers (make and
+/// unmake, the native backends for the engine): each position's moves listed and their identities read (chance
+/// moves uniform); otherwise as [`Model::rollout`].
 #[allow(clippy::too_many_arguments)]
 fn policy_rollout<M: Model>(
     model: &M,
@@ -1031,16 +1083,8 @@ fn policy_rollout<M: Model>(
             return Ok(None);
         }
         let player = model.to_move(s);
-        let uniform = !matches!(
-            (p.rollout, mast.is_some()),
-            (RolloutPolicy::Mast | RolloutPolicy::Nst, true)
-        );
         let (i, id) = if model.is_chance(s) {
             (below(rng, n), None)
-        } else if uniform {
-            // A uniform rollout (under GRAVE or Progressive History) needs the identity of the move it plays only.
-            let i = below(rng, n);
-            (i, model.move_id_at(&moves, i))
         } else {
             ids.clear();
             ids.extend((0..n).map(|i| model.move_id_at(&moves, i)));

@@ -202,6 +202,23 @@ pub trait Model {
             played += 1;
         }
     }
+    /// [`Model::rollout`] that also records each move it plays, in order, onto `seq`: the move's identity
+    /// ([`Model::move_id`]; `None` for a chance move) and its player (what GRAVE, Progressive History and MAST's
+    /// statistics read). This default lists every position's moves into the model's buffer and draws one
+    /// uniformly ([`mcts::listed_recording`]); the engine's model plays the fast loops of [`Model::rollout`].
+    fn rollout_recording(
+        &self,
+        s: &mut Self::State,
+        history: &mut Vec<u64>,
+        plies: u32,
+        rng: &mut ChaCha8Rng,
+        seq: &mut mcts::Seq,
+    ) -> Result<Option<Vec<i8>>, EngineError>
+    where
+        Self: Sized,
+    {
+        mcts::listed_recording(self, s, history, plies, rng, seq)
+    }
     /// Per-player results (1 win, 0 draw, -1 loss) when the game is over in `s`.
     fn outcome(
         &self,
@@ -392,6 +409,37 @@ impl Model for EngineModel<'_, '_> {
     ) -> Result<Option<Vec<i8>>, EngineError> {
         let limit = s.ply().saturating_add(plies);
         let r = crate::engine::playout::random_game_from(self.engine, s, history, rng, limit)?;
+        Ok(r.outcome.map(|o| o.results))
+    }
+
+    /// The loops of [`Model::rollout`] (`engine::playout::random_game_recording`), each move's key read from the
+    /// buffer it is played from: the same game as [`Model::rollout`] for the same stream.
+    fn rollout_recording(
+        &self,
+        s: &mut State,
+        history: &mut Vec<u64>,
+        plies: u32,
+        rng: &mut ChaCha8Rng,
+        seq: &mut mcts::Seq,
+    ) -> Result<Option<Vec<i8>>, EngineError> {
+        struct Recorder<'q>(&'q mut mcts::Seq);
+        impl crate::engine::playout::MoveSink for Recorder<'_> {
+            const ON: bool = true;
+            #[inline]
+            fn played(&mut self, engine: &Engine, s: &State, key: u32) {
+                let id = (!engine.is_chance(s)).then_some(key as u64);
+                self.0.push((id, engine.to_move(s).idx()));
+            }
+        }
+        let limit = s.ply().saturating_add(plies);
+        let r = crate::engine::playout::random_game_recording(
+            self.engine,
+            s,
+            history,
+            rng,
+            limit,
+            &mut Recorder(seq),
+        )?;
         Ok(r.outcome.map(|o| o.results))
     }
 

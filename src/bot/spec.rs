@@ -64,7 +64,7 @@ pub const KINDS: [&str; 10] = [
 /// The presets built into the binary, so that `--bots mcts-1k` works from any directory (`dagaz bots` lists
 /// them). The files of `bots/` are their source; a file of the same name in `./bots/` or a `--bots-dir` comes
 /// first. The external example is not built in: its command names a script of the repository.
-pub const BUILTIN_PRESETS: [(&str, &str); 8] = [
+pub const BUILTIN_PRESETS: [(&str, &str); 9] = [
     ("random", include_str!("../../bots/random.toml")),
     ("alphabeta-3", include_str!("../../bots/alphabeta-3.toml")),
     ("alphabeta-5", include_str!("../../bots/alphabeta-5.toml")),
@@ -73,6 +73,7 @@ pub const BUILTIN_PRESETS: [(&str, &str); 8] = [
     ("mcts-10k", include_str!("../../bots/mcts-10k.toml")),
     ("mcts-plus", include_str!("../../bots/mcts-plus.toml")),
     ("auto", include_str!("../../bots/auto.toml")),
+    ("mcts-auto", include_str!("../../bots/mcts-auto.toml")),
 ];
 
 /// A bot name that is neither a preset nor a kind: the message names the closest preset, if one is close.
@@ -698,6 +699,7 @@ mod tests {
             "mcts-10k",
             "mcts-1k",
             "mcts-plus",
+            "mcts-auto",
             "random",
         ] {
             assert!(

@@ -118,19 +118,47 @@ pub fn random_game_from(
     rng: &mut impl RngCore,
     max_plies: u32,
 ) -> Result<PlayoutResult, EngineError> {
+    random_game_recording(engine, s, history, rng, max_plies, &mut ())
+}
+
+/// What a random game tells of each move it plays: the position before the move and the move's key
+/// ([`super::search::move_key`], the identity MCTS's all-moves-as-first and move-average statistics use).
+pub trait MoveSink {
+    /// Whether the loops call [`MoveSink::played`] at all (false: no key is computed).
+    const ON: bool;
+    fn played(&mut self, engine: &Engine, s: &State, key: u32);
+}
+
+/// No sink: the plain loops.
+impl MoveSink for () {
+    const ON: bool = false;
+    #[inline(always)]
+    fn played(&mut self, _: &Engine, _: &State, _: u32) {}
+}
+
+/// [`random_game_from`] telling `sink` of every move it plays, in order, just before it is played: the same
+/// loops, the same random draws, so the same game as [`random_game_from`] for the same stream.
+pub fn random_game_recording(
+    engine: &Engine,
+    s: &mut State,
+    history: &[u64],
+    rng: &mut impl RngCore,
+    max_plies: u32,
+    sink: &mut impl MoveSink,
+) -> Result<PlayoutResult, EngineError> {
     if engine.flat() {
         if let Some(plan) = engine.sample_plan() {
-            return random_game_sampled(engine, plan, s, history, rng, max_plies);
+            return random_game_sampled(engine, plan, s, history, rng, max_plies, sink);
         }
-        return random_game_listed(engine, s, history, rng, max_plies, true);
+        return random_game_listed(engine, s, history, rng, max_plies, true, sink);
     }
     if engine.royal_listed() {
-        return random_game_royal(engine, s, history, rng, max_plies);
+        return random_game_royal(engine, s, history, rng, max_plies, sink);
     }
     if !engine.lazy_legality() {
-        return counting_from(engine, s, history, rng, max_plies);
+        return counting_from(engine, s, history, rng, max_plies, sink);
     }
-    drawn_from(engine, s, history, rng, max_plies)
+    drawn_from(engine, s, history, rng, max_plies, sink)
 }
 
 /// [`random_game`] by [`draw_legal`] on owned moves, a state copied per ply: what games with `checkmated` or
@@ -140,15 +168,16 @@ pub fn random_game_drawn(
     rng: &mut impl RngCore,
     max_plies: u32,
 ) -> Result<PlayoutResult, EngineError> {
-    drawn_from(engine, &mut engine.initial(), &[], rng, max_plies)
+    drawn_from(engine, &mut engine.initial(), &[], rng, max_plies, &mut ())
 }
 
-fn drawn_from(
+fn drawn_from<S: MoveSink>(
     engine: &Engine,
     s: &mut State,
     prefix: &[u64],
     rng: &mut impl RngCore,
     max_plies: u32,
+    sink: &mut S,
 ) -> Result<PlayoutResult, EngineError> {
     let mut history = full_history(s, prefix, max_plies);
     let mut moves_seen = (!engine.tests_moves()).then_some(0);
@@ -185,6 +214,9 @@ fn drawn_from(
             // The forced pass, drawn as the only move of its list.
             None => &moves[below(rng, moves.len())],
         };
+        if S::ON {
+            sink.played(engine, s, super::search::move_key(m));
+        }
         *s = engine.apply(s, m);
     }
 }
@@ -216,15 +248,16 @@ pub fn random_game_counting(
     rng: &mut impl RngCore,
     max_plies: u32,
 ) -> Result<PlayoutResult, EngineError> {
-    counting_from(engine, &mut engine.initial(), &[], rng, max_plies)
+    counting_from(engine, &mut engine.initial(), &[], rng, max_plies, &mut ())
 }
 
-fn counting_from(
+fn counting_from<S: MoveSink>(
     engine: &Engine,
     s: &mut State,
     prefix: &[u64],
     rng: &mut impl RngCore,
     max_plies: u32,
+    sink: &mut S,
 ) -> Result<PlayoutResult, EngineError> {
     let mut history = full_history(s, prefix, max_plies);
     let mut moves_seen = 0;
@@ -241,6 +274,9 @@ fn counting_from(
         moves_seen += moves.len() as u64;
         history.push(s.key());
         let m = &moves[below(rng, moves.len())];
+        if S::ON {
+            sink.played(engine, s, super::search::move_key(m));
+        }
         engine.play(s, m);
     }
 }
@@ -253,20 +289,29 @@ pub fn random_game_listing(
     rng: &mut impl RngCore,
     max_plies: u32,
 ) -> Result<PlayoutResult, EngineError> {
-    random_game_listed(engine, &mut engine.initial(), &[], rng, max_plies, false)
+    random_game_listed(
+        engine,
+        &mut engine.initial(),
+        &[],
+        rng,
+        max_plies,
+        false,
+        &mut (),
+    )
 }
 
 /// [`random_game`] on a move buffer reused from ply to ply (games where `Engine::flat` holds): the same moves
 /// in the same order, so the same games, with nothing allocated per ply. With `counted`, where the engine has
 /// a count-only plan (`super::count`), a ply counts the moves, draws an index into the list it would have
 /// built, and builds only that move: the same random draws, the same move.
-fn random_game_listed(
+fn random_game_listed<S: MoveSink>(
     engine: &Engine,
     s: &mut State,
     prefix: &[u64],
     rng: &mut impl RngCore,
     max_plies: u32,
     counted: bool,
+    sink: &mut S,
 ) -> Result<PlayoutResult, EngineError> {
     let mut history = History::new(engine, s, prefix, max_plies);
     let mut moves_seen = 0;
@@ -291,6 +336,9 @@ fn random_game_listed(
             let i = below(rng, n);
             let p = plan.expect("counted with a plan");
             p.build(engine.game, s, c, i, &mut counter, &mut moves)?;
+            if S::ON {
+                sink.played(engine, s, super::search::list_key(&moves, 0));
+            }
             engine.play_listed(s, &moves, 0);
             continue;
         }
@@ -307,6 +355,9 @@ fn random_game_listed(
         history.note(s);
         let i = below(rng, moves.len());
         let i = engine.resolve(s, &mut moves, i)?;
+        if S::ON {
+            sink.played(engine, s, super::search::list_key(&moves, i));
+        }
         engine.play_listed(s, &moves, i);
     }
 }
@@ -315,12 +366,13 @@ fn random_game_listed(
 /// buffer reused from ply to ply, the drawn move tested by make and unmake on the game's one state. The same
 /// candidates in the same order, drawn with the same calls as [`draw_legal`] (an index removed by
 /// `swap_remove` as the move was), so the same games, with no state copied and nothing allocated per ply.
-fn random_game_royal(
+fn random_game_royal<S: MoveSink>(
     engine: &Engine,
     s: &mut State,
     prefix: &[u64],
     rng: &mut impl RngCore,
     max_plies: u32,
+    sink: &mut S,
 ) -> Result<PlayoutResult, EngineError> {
     let mut history = History::new(engine, s, prefix, max_plies);
     let mut list = super::MoveList::new();
@@ -362,6 +414,9 @@ fn random_game_royal(
             )));
         };
         history.note(s);
+        if S::ON {
+            sink.played(engine, s, super::search::list_key(&list, i));
+        }
         engine.play_listed(s, &list, i);
     }
 }
@@ -372,13 +427,14 @@ fn random_game_royal(
 /// generator is rejected is the position listed whole (the forced pass, or no move). The end conditions see the
 /// one move found, which is all they read of the list (whether it is empty, whether it holds only passes).
 /// The legal moves are not counted (`moves_seen` is `None`).
-fn random_game_sampled(
+fn random_game_sampled<S: MoveSink>(
     engine: &Engine,
     plan: &super::sample::SamplePlan,
     s: &mut State,
     prefix: &[u64],
     rng: &mut impl RngCore,
     max_plies: u32,
+    sink: &mut S,
 ) -> Result<PlayoutResult, EngineError> {
     let game = engine.game;
     let mut history = History::new(engine, s, prefix, max_plies);
@@ -412,6 +468,9 @@ fn random_game_sampled(
         }
         history.note(s);
         let i = if found { 0 } else { below(rng, moves.len()) };
+        if S::ON {
+            sink.played(engine, s, super::search::list_key(&moves, i));
+        }
         engine.play_listed(s, &moves, i);
     }
 }

@@ -67,15 +67,10 @@ impl SearchMoves {
     /// it started from and the square its last part ended on, hashed into a nonzero word (for the killer and
     /// history heuristics of a search; distinct moves may rarely share a key).
     pub fn move_key(&self, i: usize) -> u32 {
-        let (piece, ends) = match self.kind {
-            Kind::Owned => return move_key(&self.owned[i]),
-            _ => {
-                let j = self.at(i);
-                let piece = self.list.heads(j).first().map_or(0, |p| p.piece.idx() + 1);
-                (piece, self.list.ends(j))
-            }
-        };
-        key_of(piece, ends)
+        match self.kind {
+            Kind::Owned => move_key(&self.owned[i]),
+            _ => list_key(&self.list, self.at(i)),
+        }
     }
 
     /// Whether every legal move is a pass (a royal listing's).
@@ -100,6 +95,13 @@ pub fn move_key(m: &Move) -> u32 {
         m.parts.first().map_or(0, |p| p.piece.idx() + 1),
         from << 16 | to,
     )
+}
+
+/// [`SearchMoves::move_key`] of move `i` of a move buffer (the key of the same move owned, [`move_key`]).
+#[inline]
+pub fn list_key(list: &MoveList, i: usize) -> u32 {
+    let piece = list.heads(i).first().map_or(0, |p| p.piece.idx() + 1);
+    key_of(piece, list.ends(i))
 }
 
 fn key_of(piece: usize, ends: u32) -> u32 {
