@@ -821,7 +821,7 @@ mod tests {
             for prog in &piece.moves {
                 assert_eq!(
                     prog.code,
-                    crate::compile::code::Code::lower(&prog.body, &game.board.opposite),
+                    crate::compile::code::Code::lower_on(&prog.body, &game.board),
                     "{}",
                     prog.source
                 );

@@ -1160,8 +1160,9 @@ pub fn compile_with(
     for piece in &mut game.pieces {
         for prog in piece.moves.iter_mut().chain(piece.drops.iter_mut()) {
             attack::cheap_checks_first_on(&game.board, &mut prog.body);
-            // The interpreter runs the bytecode: lower the reordered body again, or the reorder is lost.
-            prog.code = code::Code::lower(&prog.body, &game.board.opposite);
+            // The interpreter runs the bytecode: lower the reordered body again, or the reorder is lost; on
+            // the board now known, with the regions attack runs skip marked.
+            prog.code = code::Code::lower_on(&prog.body, &game.board);
         }
     }
     if c.diags.iter().filter(|d| d.is_error()).count() > errors_before {
