@@ -13,7 +13,8 @@ use dagaz::compile::code::{skips, without_skips};
 use dagaz::compile::{Game, Player, Pos};
 use dagaz::engine::playout::{below, game_rng};
 use dagaz::engine::{gen, position, Engine, State};
-use dagaz::load::{load_game, VariantSel};
+use dagaz::lang::read_file;
+use dagaz::load::{compile_source, load_game, VariantSel};
 use std::path::{Path, PathBuf};
 
 fn root() -> PathBuf {
@@ -196,23 +197,32 @@ fn gwangsanghui_perft_is_unchanged() {
     assert_eq!(engine.perft(&s, 2).unwrap(), 4_996);
 }
 
-/// The corpus files that may hold a marked region (a `while` in the text), every variant that loads and has
-/// one: (name, game).
+/// The corpus files that may hold a marked region (a `while` and a `back` in the text), every variant that
+/// compiles and has one: (name, game). Each file is read once, its games compiled one by one.
 fn corpus_with_skips() -> Vec<(String, Game)> {
     let mut out = vec![];
     for f in common::corpus_files() {
         let Ok(text) = std::fs::read(&f) else {
             continue;
         };
-        if !String::from_utf8_lossy(&text).contains("while") {
+        let text = String::from_utf8_lossy(&text).to_ascii_lowercase();
+        if !(text.contains("while") && text.contains("back")) {
             continue;
         }
-        for v in 1.. {
-            let Ok(game) = load_game(&f, &VariantSel::Number(v)) else {
-                break;
+        let read = read_file(&f);
+        if read.has_errors() {
+            continue;
+        }
+        for (v, src) in read.games.iter().enumerate() {
+            let mut diags = vec![];
+            let Some(game) = compile_source(src, &mut diags) else {
+                continue;
             };
             if skips(&game) > 0 {
-                out.push((format!("{} variant {v}", common::corpus_name(&f)), game));
+                out.push((
+                    format!("{} variant {}", common::corpus_name(&f), v + 1),
+                    game,
+                ));
             }
         }
     }
