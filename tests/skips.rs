@@ -189,7 +189,11 @@ const GWANGSANGHUI: &str = "ZRF/Gwangsanghui/Gwangsanghui.old.zrf";
 /// the counts before the skip, when every scan ran) and the compiler marks its scans.
 #[test]
 fn gwangsanghui_perft_is_unchanged() {
-    let game = load_game(&common::corpus_root().join(GWANGSANGHUI), &VariantSel::First).unwrap();
+    let game = load_game(
+        &common::corpus_root().join(GWANGSANGHUI),
+        &VariantSel::First,
+    )
+    .unwrap();
     assert!(skips(&game) > 0);
     let engine = Engine::new(&game);
     let s = engine.initial();
@@ -232,13 +236,7 @@ fn corpus_with_skips() -> Vec<(String, Game)> {
 /// Plays `games` seeded random games and compares, on `per_game` positions of each, the legal moves with and
 /// without the skip and, on `squares` occupied squares, whether an enemy attacks the piece there (every
 /// program run forwards in attack mode); returns the positions compared.
-fn compare_variant(
-    name: &str,
-    game: &Game,
-    games: u64,
-    per_game: u32,
-    squares: usize,
-) -> usize {
+fn compare_variant(name: &str, game: &Game, games: u64, per_game: u32, squares: usize) -> usize {
     let plain = unskipped(game);
     let engine = Engine::new(game);
     let mut n = 0;

@@ -259,10 +259,10 @@ impl Code {
         Code::lower_with(body, opposite, false)
     }
 
-    /// [`Code::lower`] on a known board: also marks the regions attack runs skip ([`Op::Skip`]).
-    pub fn lower_on(body: &[Instr], board: &Board) -> Code {
-        let acyclic = acyclic_directions(board);
-        Code::lower_full(body, &board.opposite, true, Some(&acyclic))
+    /// [`Code::lower`] on a known board: also marks the regions attack runs skip ([`Op::Skip`]), given the
+    /// board's [`acyclic_directions`] (computed once per game; empty when no program has a loop).
+    pub fn lower_on(body: &[Instr], opposite: &[Option<Dir>], acyclic: &[bool]) -> Code {
+        Code::lower_full(body, opposite, true, Some(acyclic))
     }
 
     fn lower_with(body: &[Instr], opposite: &[Option<Dir>], fuse_flanks: bool) -> Code {
@@ -347,19 +347,31 @@ pub fn without_skips(game: &mut Game) {
     }
 }
 
+/// Whether a program holds a `while` (only then can it have a skippable region).
+pub fn has_loops(body: &[Instr]) -> bool {
+    body.iter().any(|i| match i {
+        Instr::While(..) => true,
+        Instr::If(_, t, e) => has_loops(t) || has_loops(e),
+        Instr::Choose(c) => has_loops(&c.body) || has_loops(&c.rest),
+        _ => false,
+    })
+}
+
 /// Per direction, whether following it never comes back to a position, for every player (after symmetry):
 /// then a walk along it visits each position at most once.
-fn acyclic_directions(board: &Board) -> Vec<bool> {
+pub fn acyclic_directions(board: &Board) -> Vec<bool> {
     let nd = board.directions.len();
     let n = board.positions.len();
+    let mut state = vec![0u8; n];
+    let mut walk = vec![];
     (0..nd)
         .map(|d| {
             board.nav.iter().all(|nav| {
                 // 0 unseen, 1 on the walk under way, 2 known to end.
-                let mut state = vec![0u8; n];
+                state.iter_mut().for_each(|x| *x = 0);
                 for s in 0..n {
                     let mut p = s;
-                    let mut walk = vec![];
+                    walk.clear();
                     let cycle = loop {
                         match state[p] {
                             1 => break true,
@@ -376,7 +388,7 @@ fn acyclic_directions(board: &Board) -> Vec<bool> {
                     if cycle {
                         return false;
                     }
-                    for q in walk {
+                    for &q in &walk {
                         state[q] = 2;
                     }
                 }
