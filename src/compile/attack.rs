@@ -821,7 +821,11 @@ mod tests {
             for prog in &piece.moves {
                 assert_eq!(
                     prog.code,
-                    crate::compile::code::Code::lower(&prog.body, &game.board.opposite),
+                    crate::compile::code::Code::lower_on(
+                        &prog.body,
+                        &game.board.opposite,
+                        &crate::compile::code::acyclic_directions(&game.board)
+                    ),
                     "{}",
                     prog.source
                 );

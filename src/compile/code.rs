@@ -14,8 +14,49 @@
 //! * common shapes are fused: a step followed by a `verify` of a simple predicate ([`Op::StepVerify`], a leap),
 //!   an `add` with no promotion, copy or continuation ([`Op::AddPlain`]), and othello's flank line, a whole
 //!   `if` recognized on the tree ([`Op::Flank`], run as the ops it stands for, step for step);
+//! * effect-only regions are marked ([`Op::Skip`], see "Regions that runs for a destination skip" below);
 //! * `opposite` steps are resolved here (the board's opposite directions are known at load time); the mover's
 //!   symmetry is applied at run time through the per-player navigation table the run picks once per program.
+//!
+//! ## Regions that runs for a destination skip
+//!
+//! A run in attack mode (`engine::run::Mode::Attack`: is some emission a capture of one square?) looks only
+//! at where its `add`s land and what they capture; the changes a part would make to other squares
+//! (`set-attribute`, `change-owner`, `change-type`, `flip`) are recorded and thrown away, and the board is
+//! frozen while a program runs (`../shared/spec/zrf.md`, "Principles"), so no later condition sees them.
+//! Code that does nothing else is pure cost there, and worse, its reads are recorded as the run's reads, so
+//! the legality cache (`engine::gen::LegalityCache`) runs the program again after any move that touches a
+//! square it only scanned. Gwangsanghui's move programs end with three scans of the whole board before their
+//! `add`, which made every legality test re-run every enemy program.
+//!
+//! [`Code::lower_on`] marks such code with an [`Op::Skip`] in front of it, jumped over in attack mode (a
+//! no-op otherwise). A *skippable region* is a run of consecutive instructions of one block such that, on
+//! every path through it:
+//! * it emits nothing and ends nothing: no `add`, `verify`, `choose`, `from`, `to`, `cascade`, `capture`,
+//!   `create`, `take-prisoner` (a capture or a new piece on the target is a hit), no flag, position flag,
+//!   variable or numeric attribute (later conditions read them), no `extra-turn`, `goto-turn`, `sow`,
+//!   group capture or `carry`; what it may do is `set-attribute` (of a constant or a condition),
+//!   `change-owner`, `change-type` and `flip`, and move the cursor and the mark;
+//! * it cannot end the path: every step is *guarded*, its direction known to exist from the cursor (by an
+//!   enclosing `if` or `while` whose condition implies it: `(on-board? d)`, or `empty?`, `friend?`,
+//!   `enemy?`, `my?`, `piece?`, `in-zone?` or an attribute test of `d`, through `and`, `or` and `not`), an
+//!   action on a neighbour (`(set-attribute A true d)`) likewise, and no condition holds a number comparison
+//!   (which fails on a division by zero); `go last-from`/`last-to` is refused (it may fail);
+//! * it ends: each of its `while` loops moves the cursor exactly one step along one direction `d` per round
+//!   (the body, every path of it, ends one `d` from where the round began), and `d` has no cycle on the board
+//!   for any player (so a loop runs at most once per position);
+//! * it leaves the cursor where it found it (`mark ... back`: the cursor is followed symbolically), and the
+//!   mark either untouched on every path or set to that square on every path (the skip then sets it);
+//! * it holds at least one `while` (a region without a loop costs a few ops: skipping it would not pay).
+//!
+//! Such a region cannot change whether, where or what an `add` after it emits in attack mode, and reads
+//! nothing an emission depends on; the regions of a block are taken greedily, longest first from the left.
+//! Its reads are not made, so not recorded. The step budget: a skipped region charges nothing but the
+//! steps owed before it; the budget guards against programs that never end, and a skipped region always
+//! ends (above), so an attack run can finish where the full run would pass the budget only through the
+//! region's bounded steps (a move generation of that position still runs the region and reports it).
+//! [`Code::lower`] (used where the board is not yet known) marks nothing; `without_skips` turns the marks
+//! into no-ops, for the tests that compare both.
 //!
 //! Adding an instruction: (1) a variant of [`Instr`] (`compile/game.rs`) and its parsing in
 //! `compile/program.rs`; (2) here, in `Lower::instr`, either nothing (it then runs as [`Op::Instr`], the tree
@@ -113,6 +154,13 @@ pub enum Op {
     Choose(u32),
     /// Any other instruction, run from the tree: [`Code::instrs`]`[i]`.
     Instr(u32),
+    /// The start of a skippable region (see the module's "Regions that runs for a destination skip"), which
+    /// ends at `to`: in attack mode the run jumps there (setting the mark to the cursor when `set_mark`);
+    /// otherwise it goes on into the region. It carries the steps owed before the region.
+    Skip {
+        to: u32,
+        set_mark: bool,
+    },
     /// A [`Op::Branch`] on `empty?`, `friend?`, `enemy?` or `flag?`, with the test in the op's own tag (one
     /// dispatch instead of two): only in [`Code::slots`], made from the `Branch` of [`Code::ops`].
     IfEmpty {
@@ -211,10 +259,26 @@ impl Code {
         Code::lower_with(body, opposite, false)
     }
 
+    /// [`Code::lower`] on a known board: also marks the regions attack runs skip ([`Op::Skip`]), given the
+    /// board's [`acyclic_directions`] (computed once per game; empty when no program has a loop).
+    pub fn lower_on(body: &[Instr], opposite: &[Option<Dir>], acyclic: &[bool]) -> Code {
+        Code::lower_full(body, opposite, true, Some(acyclic))
+    }
+
     fn lower_with(body: &[Instr], opposite: &[Option<Dir>], fuse_flanks: bool) -> Code {
+        Code::lower_full(body, opposite, fuse_flanks, None)
+    }
+
+    fn lower_full(
+        body: &[Instr],
+        opposite: &[Option<Dir>],
+        fuse_flanks: bool,
+        acyclic: Option<&[bool]>,
+    ) -> Code {
         let mut l = Lower {
             code: Code::default(),
             opposite,
+            acyclic,
             fuse_flanks,
             labels: vec![FAIL],
             bound_here: false,
@@ -238,6 +302,100 @@ impl Code {
         code.adds_after_entry = matches!(code.ops[..], [Op::Fail, _, Op::AddPlain, Op::End]);
         code
     }
+
+    /// The number of skippable regions marked ([`Op::Skip`]).
+    pub fn skips(&self) -> usize {
+        self.ops
+            .iter()
+            .filter(|o| matches!(o, Op::Skip { .. }))
+            .count()
+    }
+
+    /// The same code with every [`Op::Skip`] a no-op (the same steps): attack runs then run every region.
+    /// For the tests that compare both.
+    #[doc(hidden)]
+    pub fn without_skips(&mut self) {
+        for op in self.ops.iter_mut() {
+            if matches!(op, Op::Skip { .. }) {
+                *op = Op::Nop;
+            }
+        }
+        for slot in self.slots.iter_mut() {
+            if matches!(slot.op, Op::Skip { .. }) {
+                slot.op = Op::Nop;
+            }
+        }
+    }
+}
+
+/// The skippable regions marked in all of a game's programs ([`Code::skips`]).
+pub fn skips(game: &Game) -> usize {
+    game.pieces
+        .iter()
+        .flat_map(|p| p.moves.iter().chain(&p.drops))
+        .map(|p| p.code.skips())
+        .sum()
+}
+
+/// [`Code::without_skips`] for every program of the game: its attack runs then run every region.
+#[doc(hidden)]
+pub fn without_skips(game: &mut Game) {
+    for piece in &mut game.pieces {
+        for prog in piece.moves.iter_mut().chain(piece.drops.iter_mut()) {
+            prog.code.without_skips();
+        }
+    }
+}
+
+/// Whether a program holds a `while` (only then can it have a skippable region).
+pub fn has_loops(body: &[Instr]) -> bool {
+    body.iter().any(|i| match i {
+        Instr::While(..) => true,
+        Instr::If(_, t, e) => has_loops(t) || has_loops(e),
+        Instr::Choose(c) => has_loops(&c.body) || has_loops(&c.rest),
+        _ => false,
+    })
+}
+
+/// Per direction, whether following it never comes back to a position, for every player (after symmetry):
+/// then a walk along it visits each position at most once.
+pub fn acyclic_directions(board: &Board) -> Vec<bool> {
+    let nd = board.directions.len();
+    let n = board.positions.len();
+    let mut state = vec![0u8; n];
+    let mut walk = vec![];
+    (0..nd)
+        .map(|d| {
+            board.nav.iter().all(|nav| {
+                // 0 unseen, 1 on the walk under way, 2 known to end.
+                state.iter_mut().for_each(|x| *x = 0);
+                for s in 0..n {
+                    let mut p = s;
+                    walk.clear();
+                    let cycle = loop {
+                        match state[p] {
+                            1 => break true,
+                            2 => break false,
+                            _ => {}
+                        }
+                        state[p] = 1;
+                        walk.push(p);
+                        match nav.get(p * nd + d) {
+                            Some(&t) if t != NO_POS && (t as usize) < n => p = t as usize,
+                            _ => break false,
+                        }
+                    };
+                    if cycle {
+                        return false;
+                    }
+                    for &q in &walk {
+                        state[q] = 2;
+                    }
+                }
+                true
+            })
+        })
+        .collect()
 }
 
 /// The lowering: ops are built with label numbers as targets, resolved to indices at the end.
@@ -245,6 +403,9 @@ struct Lower<'b> {
     code: Code,
     /// The board's opposite directions.
     opposite: &'b [Option<Dir>],
+    /// Per direction, whether it has no cycle on the board ([`acyclic_directions`]); `None`: no region is
+    /// marked ([`Op::Skip`]).
+    acyclic: Option<&'b [bool]>,
     /// Whether flank lines become [`Op::Flank`].
     fuse_flanks: bool,
     /// Per label, its op index once bound (`u32::MAX` before). Label 0 is [`FAIL`].
@@ -292,7 +453,7 @@ impl Lower<'_> {
         for op in &mut self.code.ops {
             match op {
                 Op::Jump(t) => *t = at(*t),
-                Op::Loop(to) | Op::Branch { to, .. } => *to = at(*to),
+                Op::Loop(to) | Op::Branch { to, .. } | Op::Skip { to, .. } => *to = at(*to),
                 _ => {}
             }
         }
@@ -303,11 +464,60 @@ impl Lower<'_> {
     }
 
     fn block(&mut self, body: &[Instr]) {
-        for i in body {
+        let mut k = 0;
+        while k < body.len() {
+            if let Some((n, set_mark)) = self.region(&body[k..]) {
+                // The skip carries the steps owed before the region; the region's own steps are its ops'.
+                let end = self.label();
+                self.push(Op::Skip { to: end, set_mark });
+                for i in &body[k..k + n] {
+                    self.charge(1);
+                    self.instr(i);
+                }
+                self.bind(end);
+                k += n;
+                continue;
+            }
             // One step per instruction, as the tree's interpreter counted.
             self.charge(1);
-            self.instr(i);
+            self.instr(&body[k]);
+            k += 1;
         }
+    }
+
+    /// The longest skippable region at the start of `body` (see the module's paragraph): its length and
+    /// whether the skip sets the mark.
+    fn region(&self, body: &[Instr]) -> Option<(usize, bool)> {
+        let acyclic = self.acyclic?;
+        if !body.iter().any(has_loop) {
+            return None;
+        }
+        let mut scan = Scan {
+            opposite: self.opposite,
+            acyclic,
+            depth: 0,
+            loops: false,
+        };
+        let mut st = St {
+            cursor: Sym::Entry,
+            mark: Sym::Outer,
+            onboard: 0,
+        };
+        let mut best = None;
+        for (k, i) in body.iter().enumerate() {
+            match scan.instr(i, st) {
+                Some(s) => st = s,
+                None => break,
+            }
+            if scan.loops && st.cursor == Sym::Entry {
+                match st.mark {
+                    Sym::Outer => best = Some((k + 1, false)),
+                    Sym::Entry => best = Some((k + 1, true)),
+                    _ => {}
+                }
+            }
+        }
+        best
     }
 
     fn instr(&mut self, i: &Instr) {
@@ -516,6 +726,218 @@ impl Lower<'_> {
                 })
             }
         }
+    }
+}
+
+fn has_loop(i: &Instr) -> bool {
+    match i {
+        Instr::While(..) => true,
+        Instr::If(_, t, e) => t.iter().chain(e).any(has_loop),
+        _ => false,
+    }
+}
+
+/// Where the cursor or the mark stands, as far as the region analysis knows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Sym {
+    /// The cursor's square when the region began.
+    Entry,
+    /// The mark's value when the region began (perhaps none: `back` then goes to the start square).
+    Outer,
+    /// The cursor's square at the start of a round of the loop at this depth.
+    Head(u8),
+    /// One step along the direction from that square.
+    Stepped(u8, Dir),
+    Unknown,
+}
+
+/// The analysis state between two instructions of a candidate region.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct St {
+    cursor: Sym,
+    mark: Sym,
+    /// Directions (below 64) known to lead somewhere from the cursor.
+    onboard: u64,
+}
+
+fn join(a: St, b: St) -> St {
+    let same = |x: Sym, y: Sym| if x == y { x } else { Sym::Unknown };
+    St {
+        cursor: same(a.cursor, b.cursor),
+        mark: same(a.mark, b.mark),
+        onboard: a.onboard & b.onboard,
+    }
+}
+
+fn dir_bit(d: Dir) -> u64 {
+    if d.idx() < 64 {
+        1 << d.idx()
+    } else {
+        0
+    }
+}
+
+/// The directions that lead somewhere from the cursor when `c` has the value `truth` (a test of a
+/// neighbour's contents is false where there is none).
+fn facts(c: &Cond, truth: bool) -> u64 {
+    match c {
+        Cond::Not(c) => facts(c, !truth),
+        Cond::And(cs) if truth => cs.iter().fold(0, |a, c| a | facts(c, true)),
+        Cond::Or(cs) if !truth => cs.iter().fold(0, |a, c| a | facts(c, false)),
+        Cond::Or(cs) if truth && !cs.is_empty() => {
+            cs.iter().fold(u64::MAX, |a, c| a & facts(c, true))
+        }
+        Cond::OnBoard(Loc::Dir(d))
+        | Cond::Empty(Loc::Dir(d))
+        | Cond::Friend(Loc::Dir(d))
+        | Cond::Enemy(Loc::Dir(d))
+        | Cond::Mine(Loc::Dir(d))
+        | Cond::Piece(_, Loc::Dir(d))
+        | Cond::InZone(_, Loc::Dir(d))
+        | Cond::Attribute(_, Loc::Dir(d))
+            if truth =>
+        {
+            dir_bit(*d)
+        }
+        _ => 0,
+    }
+}
+
+/// Whether evaluating `c` can end the path or stop the run: only a number comparison can (a division by
+/// zero ends the path). In attack mode `attacked?` and `defended?` are false without a search.
+fn cannot_fail(c: &Cond) -> bool {
+    match c {
+        Cond::Not(c) => cannot_fail(c),
+        Cond::And(cs) | Cond::Or(cs) => cs.iter().all(cannot_fail),
+        Cond::Compare(..) => false,
+        _ => true,
+    }
+}
+
+/// The region analysis: follows the cursor and the mark through instructions, `None` for one a region may
+/// not hold.
+struct Scan<'b> {
+    opposite: &'b [Option<Dir>],
+    acyclic: &'b [bool],
+    /// Loops entered.
+    depth: u8,
+    /// A loop was seen.
+    loops: bool,
+}
+
+impl Scan<'_> {
+    fn block(&mut self, body: &[Instr], mut st: St) -> Option<St> {
+        for i in body {
+            st = self.instr(i, st)?;
+        }
+        Some(st)
+    }
+
+    fn at(&self, l: &Loc, st: St) -> Option<()> {
+        match l {
+            Loc::Cursor | Loc::Pos(_) => Some(()),
+            Loc::Dir(d) => (st.onboard & dir_bit(*d) != 0).then_some(()),
+        }
+    }
+
+    fn step(&self, d: Dir, st: St) -> Option<St> {
+        if st.onboard & dir_bit(d) == 0 {
+            return None;
+        }
+        let cursor = match st.cursor {
+            Sym::Head(n) => Sym::Stepped(n, d),
+            _ => Sym::Unknown,
+        };
+        Some(St {
+            cursor,
+            onboard: 0,
+            ..st
+        })
+    }
+
+    fn instr(&mut self, i: &Instr, st: St) -> Option<St> {
+        match i {
+            Instr::Step(d) => self.step(*d, st),
+            Instr::StepOpposite(d) => self.step(self.opposite.get(d.idx()).copied().flatten()?, st),
+            Instr::JumpTo(_) => Some(St {
+                cursor: Sym::Unknown,
+                onboard: 0,
+                ..st
+            }),
+            Instr::Mark => Some(St {
+                mark: st.cursor,
+                ..st
+            }),
+            Instr::Back | Instr::Go(GoTarget::Mark) => Some(St {
+                cursor: st.mark,
+                onboard: if st.mark == st.cursor { st.onboard } else { 0 },
+                ..st
+            }),
+            Instr::If(c, then, els) => {
+                if !cannot_fail(c) {
+                    return None;
+                }
+                let yes = St {
+                    onboard: st.onboard | facts(c, true),
+                    ..st
+                };
+                let no = St {
+                    onboard: st.onboard | facts(c, false),
+                    ..st
+                };
+                Some(join(self.block(then, yes)?, self.block(els, no)?))
+            }
+            Instr::While(c, body) => self.walk(c, body, st),
+            Instr::SetAttribute(_, c, l) => {
+                self.at(l, st)?;
+                cannot_fail(c).then_some(st)
+            }
+            Instr::ChangeOwner(_, l) | Instr::ChangeType(_, l) | Instr::Flip(l) => {
+                self.at(l, st)?;
+                Some(st)
+            }
+            _ => None,
+        }
+    }
+
+    /// A `while` that walks one direction, one step a round, along a direction without cycles.
+    fn walk(&mut self, c: &Cond, body: &[Instr], st: St) -> Option<St> {
+        if !cannot_fail(c) || self.depth == u8::MAX {
+            return None;
+        }
+        self.loops = true;
+        let n = self.depth;
+        self.depth += 1;
+        let mut mark = st.mark;
+        let out = loop {
+            let head = St {
+                cursor: Sym::Head(n),
+                mark,
+                onboard: facts(c, true),
+            };
+            let Some(end) = self.block(body, head) else {
+                self.depth -= 1;
+                return None;
+            };
+            match end.cursor {
+                Sym::Stepped(m, d) if m == n && self.acyclic.get(d.idx()) == Some(&true) => {}
+                _ => {
+                    self.depth -= 1;
+                    return None;
+                }
+            }
+            let joined = if end.mark == mark { mark } else { Sym::Unknown };
+            if joined == mark {
+                break St {
+                    cursor: Sym::Unknown,
+                    mark,
+                    onboard: facts(c, false),
+                };
+            }
+            mark = joined;
+        };
+        self.depth -= 1;
+        Some(out)
     }
 }
 

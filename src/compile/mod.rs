@@ -1157,11 +1157,22 @@ pub fn compile_with(
         game.missing_rules.push(r);
     }
     // Cheap checks before attack searches (`compile/attack.rs`): the same moves, less work.
+    let loops = game
+        .pieces
+        .iter()
+        .flat_map(|p| p.moves.iter().chain(&p.drops))
+        .any(|p| code::has_loops(&p.body));
+    let acyclic = if loops {
+        code::acyclic_directions(&game.board)
+    } else {
+        vec![]
+    };
     for piece in &mut game.pieces {
         for prog in piece.moves.iter_mut().chain(piece.drops.iter_mut()) {
             attack::cheap_checks_first_on(&game.board, &mut prog.body);
-            // The interpreter runs the bytecode: lower the reordered body again, or the reorder is lost.
-            prog.code = code::Code::lower(&prog.body, &game.board.opposite);
+            // The interpreter runs the bytecode: lower the reordered body again, or the reorder is lost; on
+            // the board now known, with the regions attack runs skip marked.
+            prog.code = code::Code::lower_on(&prog.body, &game.board.opposite, &acyclic);
         }
     }
     if c.diags.iter().filter(|d| d.is_error()).count() > errors_before {

@@ -153,6 +153,15 @@ impl Run<'_> {
                     return self.choose(code, &code.chooses[i as usize], pc);
                 }
                 Op::Instr(i) => self.instr(&code.instrs[i as usize])?,
+                Op::Skip { to, set_mark } => {
+                    // An effect-only region (`compile/code.rs`): nothing in it decides an attack run.
+                    if let Mode::Attack(_) = self.mode {
+                        if set_mark {
+                            self.mark = Some(self.cursor);
+                        }
+                        pc = to as usize;
+                    }
+                }
             }
         }
     }

@@ -458,3 +458,23 @@ pub fn trace(
     let r = run.exec(prog, start, held, drop);
     (r, run.steps)
 }
+
+/// For tests of skipped regions: runs one program of `player` from `start` on `state` in attack mode against
+/// `target`, with its reads recorded, as the legality cache runs it; returns whether it captures there, the
+/// steps it charged and the squares it read (a bitmap of the first 256 positions).
+#[doc(hidden)]
+pub fn trace_attack(
+    game: &Game,
+    state: &State,
+    player: Player,
+    prog: &MoveProgram,
+    start: Pos,
+    target: Pos,
+) -> (Result<bool, EngineError>, u32, [u64; 4]) {
+    let held = state.cells.get(start.idx()).copied().flatten();
+    let mut out = Emissions::default();
+    let mut run = Run::new(game, state, player, Mode::Attack(target), &mut out);
+    run.track = true;
+    let r = run.exec(prog, start, held, None);
+    (r, run.steps, run.reads.get())
+}
