@@ -16,7 +16,8 @@
 //!   witness, or unknown. Flags and position flags are false when a run starts. A test of a flag found true
 //!   that is true only after a witness is itself a witness.
 //!
-//! The guard holds when every path that reaches the `add` has passed a witness (or none reaches it). The ops
+//! The guard holds when every path that reaches the `add` has passed a witness (or none reaches it); likewise,
+//! a drop on an occupied square yields nothing when every such path found the drop square empty. The ops
 //! that may set nothing the analysis does not follow are listed in [`flow`]; any other op (a second `add`, a
 //! `to`, `from`, `cascade`, `choose`, a slide, a tree instruction that creates, sows or jumps the turn) refuses
 //! the program, as the shape-based proof before it did.
@@ -74,6 +75,8 @@ struct Abs {
     mark: Place,
     /// Every path here has passed a witness.
     witnessed: bool,
+    /// Every path here found the drop square empty (`empty?` there true).
+    start_empty: bool,
     /// Flags not listed are false.
     flags: BTreeMap<FlagId, Val>,
     position_flags: BTreeMap<FlagId, Val>,
@@ -98,6 +101,7 @@ impl Abs {
             cursor: self.cursor.join(o.cursor),
             mark: self.mark.join(o.mark),
             witnessed: self.witnessed && o.witnessed,
+            start_empty: self.start_empty && o.start_empty,
             flags: join_vals(&self.flags, &o.flags),
             position_flags: join_vals(&self.position_flags, &o.position_flags),
         }
@@ -119,6 +123,8 @@ pub struct DropFlow {
     /// The directions of the guard, when every path to the `add` passes a witness: a drop square with no enemy
     /// next to it along any of them yields nothing. (Empty: the `add` is never reached.)
     pub guard: Option<Vec<Dir>>,
+    /// Every path to the `add` found the drop square empty: a drop on an occupied square yields nothing.
+    pub needs_empty: bool,
 }
 
 /// The ops a drop program in place may hold, and the `add`'s index; `None` if another op, or a second `add`.
@@ -142,10 +148,11 @@ fn the_add(code: &Code) -> Option<usize> {
             | Op::Capture(_)
             | Op::Mark
             | Op::Back
-            | Op::Go(GoTarget::Mark) => {}
+            | Op::Go(GoTarget::Mark | GoTarget::From) => {}
             Op::Instr(k) => match code.instrs.get(k as usize)? {
                 Instr::ChangeOwner(..)
                 | Instr::ChangeType(..)
+                | Instr::Create { .. }
                 | Instr::SetFlag(..)
                 | Instr::SetPositionFlag(..)
                 | Instr::SetAttribute(..) => {}
@@ -184,9 +191,11 @@ pub fn analyse(code: &Code) -> Option<DropFlow> {
         // Never reached: the program yields nothing anywhere.
         None => Some(DropFlow {
             guard: Some(vec![]),
+            needs_empty: true,
         }),
         Some(here) if here.cursor == Place::Start => Some(DropFlow {
             guard: here.witnessed.then_some(dirs),
+            needs_empty: here.start_empty,
         }),
         Some(_) => None,
     }
@@ -205,6 +214,7 @@ fn flow(code: &Code) -> Option<(Vec<Option<Abs>>, Vec<Dir>)> {
         cursor: Place::Start,
         mark: Place::Start,
         witnessed: false,
+        start_empty: false,
         flags: BTreeMap::new(),
         position_flags: BTreeMap::new(),
     });
@@ -282,10 +292,19 @@ fn flow(code: &Code) -> Option<(Vec<Option<Abs>>, Vec<Dir>)> {
                 a.cursor = a.mark;
                 next(a, &mut out);
             }
+            // A drop has no `from` (no op here sets one): `(go from)` goes to the drop square.
+            Op::Go(GoTarget::From) => {
+                let mut a = here;
+                a.cursor = Place::Start;
+                next(a, &mut out);
+            }
             Op::Instr(k) => {
                 let mut a = here;
                 match code.instrs.get(k as usize)? {
-                    Instr::ChangeOwner(..) | Instr::ChangeType(..) | Instr::SetAttribute(..) => {}
+                    Instr::ChangeOwner(..)
+                    | Instr::ChangeType(..)
+                    | Instr::Create { .. }
+                    | Instr::SetAttribute(..) => {}
                     Instr::SetFlag(f, c) => {
                         let val = if *c == Cond::False {
                             Val::False
@@ -340,6 +359,7 @@ fn refine(code: &Code, here: &Abs, test: Test, value: bool, dirs: &mut Vec<Dir>)
         }
     };
     match test {
+        Test::Empty(Loc::Cursor) if a.cursor == Place::Start => a.start_empty = true,
         Test::Enemy(at) => {
             if let Some(d) = a.cursor.next_of(at) {
                 if !dirs.contains(&d) {

@@ -34,7 +34,7 @@ use super::gen::Emissions;
 use super::run::{Mode, Run};
 use super::state::{Piece, State};
 use super::EngineError;
-use crate::compile::code::{Code, Op, Test, FAIL, START};
+use crate::compile::code::{Code, Op, Test, FAIL};
 use crate::compile::*;
 
 thread_local! {
@@ -83,7 +83,8 @@ impl Below {
 pub struct SamplePlan {
     /// The one drop program, if any: (piece type, index into its drops).
     drop: Option<(PieceType, usize)>,
-    /// The drop program's first op verifies that its square is empty: occupied squares are no generators.
+    /// Every path of the drop program to its `add` found its square empty (`drop_flow::analyse`): occupied
+    /// squares are no generators.
     drop_needs_empty: bool,
     /// The most move programs a piece type has.
     max_progs: usize,
@@ -257,14 +258,7 @@ pub fn plan(game: &Game) -> Result<SamplePlan, String> {
             };
             drop = Some((PieceType(t as u16), k));
             drop_guard = flow.guard.and_then(|dirs| Guard::new(game, &dirs));
-            drop_needs_empty = matches!(
-                p.code.ops.get(START),
-                Some(&Op::Branch {
-                    test: Test::Empty(Loc::Cursor),
-                    when: false,
-                    to: FAIL
-                })
-            );
+            drop_needs_empty = flow.needs_empty;
         }
     }
     Ok(SamplePlan {
@@ -454,7 +448,7 @@ impl SamplePlan {
     }
 
     /// The generator of drop slot `i` (the drop on position `i`), if it is one: a square of the board, empty
-    /// where the program's first op asks for it.
+    /// where the drop program needs it (`drop_needs_empty`).
     #[inline(always)]
     fn drop_slot(&self, state: &State, i: usize) -> Option<Generator> {
         let (_, prog) = self.drop?;
