@@ -355,6 +355,13 @@ fn the_flank_guard_needs_its_proof() {
             "(verify empty?) (walk n s) (walk s n) (walk e w) (verify (position-flag? t)) add",
         ),
         (step, "(verify empty?) (probe n) (probe e) (verify (flag? f)) add"),
+        // Flips as a capture and a new piece, with `(go from)` back to the drop square, the flag reset before
+        // the square is tested.
+        (
+            "(define cflip (if (enemy? $1) $1 (while (enemy? $1) $1)
+               (if (friend? $1) (go from) $1 (while enemy? capture (create Pawn) $1) (set-flag f true)) (go from)))",
+            "(set-flag f false) (verify empty?) (cflip n) (cflip e) (cflip ne) (verify (flag? f)) add",
+        ),
     ] {
         let g = small(defs, "", &format!("(drops ({drop}))"), "");
         let plan = Engine::new(&g).sample_plan().cloned().expect("sampled");
