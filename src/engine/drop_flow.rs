@@ -18,7 +18,7 @@
 //!
 //! The guard holds when every path that reaches the `add` has passed a witness (or none reaches it); likewise,
 //! a drop on an occupied square yields nothing when every such path found the drop square empty. The ops
-//! that may set nothing the analysis does not follow are listed in [`flow`]; any other op (a second `add`, a
+//! that may set nothing the analysis does not follow are listed in `flow`; any other op (a second `add`, a
 //! `to`, `from`, `cascade`, `choose`, a slide, a tree instruction that creates, sows or jumps the turn) refuses
 //! the program, as the shape-based proof before it did.
 
@@ -173,7 +173,7 @@ fn the_add(code: &Code) -> Option<usize> {
 }
 
 /// Whether a drop program emits at most one part per run, on the drop square (one `add` outside every loop,
-/// reached only with the cursor surely on the drop square, and only the ops [`the_add`] lists), and if so its
+/// reached only with the cursor surely on the drop square, and only the ops `the_add` lists), and if so its
 /// guard. `None`: not proved in place.
 pub fn analyse(code: &Code) -> Option<DropFlow> {
     let add = the_add(code)?;
