@@ -283,8 +283,26 @@ fn the_flank_guard_skips_only_barren_drops() {
         skipped > positions,
         "{skipped} skipped at {positions} positions"
     );
-    // Every accepted variant with a guard, games/ and the corpus: the same check.
+    // Every accepted variant with a guard, games/, the other spellings of the test data (issue 26) and the
+    // corpus: the same check.
     let mut files = common::games_dir();
+    let spellings = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/spellings");
+    let mut others: Vec<PathBuf> = std::fs::read_dir(&spellings)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "zrf"))
+        .collect();
+    others.sort();
+    for f in &others {
+        let g = dagaz::load::load_game(f, &VariantSel::First).unwrap();
+        let plan = Engine::new(&g).sample_plan().cloned();
+        assert!(
+            plan.is_some_and(|p| p.has_drop_guard()),
+            "{}: sampled with a guard",
+            f.display()
+        );
+    }
+    files.extend(others);
     files.extend(common::corpus_files());
     for (name, game) in common::variants_where(&files, |g| {
         Engine::new(g)
@@ -295,8 +313,9 @@ fn the_flank_guard_skips_only_barren_drops() {
     }
 }
 
-/// The flank guard is taken only where the drop's `add` is reached through the flag that flank lines set
-/// alone, each from the drop square.
+/// The guard is taken only where every path to the drop's `add` found an enemy next to the drop square,
+/// directly or through a flag (or position flag) set only on such paths, however the program is spelled; each
+/// guarded case is checked along random games (a skipped square yields nothing).
 #[test]
 fn the_flank_guard_needs_its_proof() {
     let flank = "(define fl (if (enemy? $1) $1 (while (enemy? $1) $1)
@@ -314,16 +333,69 @@ fn the_flank_guard_needs_its_proof() {
     assert!(guarded(
         "(verify empty?) (fl n) (fl e) (verify (flag? g)) add"
     ));
+    // A test after the flag's: the add is still reached only with the flag set.
+    assert!(guarded(
+        "(verify empty?) (fl n) (verify (flag? f)) (verify (empty? s)) add"
+    ));
+    // Other spellings: a flag per direction set in a first pass and read in a second; a `mark`, a walk out and
+    // back that changes owners, and a position flag; an enemy tested after a step.
+    let two_pass = "(define look (set-flag $1-ok false)
+                      (if (enemy? $1) $1 (while (enemy? $1) $1) (if (friend? $1) (set-flag $1-ok true)) back))
+                    (define turn (if (flag? $1-ok) $1 (while enemy? flip $1) back))";
+    let walk = "(define walk mark (if (enemy? $1) $1 (while (enemy? $1) $1)
+                   (if (friend? $1) (while (not-empty?) (change-owner) $2) (set-position-flag t true))) back)";
+    let step = "(define probe (if (on-board? $1) $1 (if enemy? (set-flag f true)) back))";
+    for (defs, drop) in [
+        (
+            two_pass,
+            "(verify empty?) (look n) (look e) (verify (or (flag? n-ok) (flag? e-ok))) (turn n) (turn e) add",
+        ),
+        (
+            walk,
+            "(verify empty?) (walk n s) (walk s n) (walk e w) (verify (position-flag? t)) add",
+        ),
+        (step, "(verify empty?) (probe n) (probe e) (verify (flag? f)) add"),
+        // Flips as a capture and a new piece, with `(go from)` back to the drop square, the flag reset before
+        // the square is tested.
+        (
+            "(define cflip (if (enemy? $1) $1 (while (enemy? $1) $1)
+               (if (friend? $1) (go from) $1 (while enemy? capture (create Pawn) $1) (set-flag f true)) (go from)))",
+            "(set-flag f false) (verify empty?) (cflip n) (cflip e) (cflip ne) (verify (flag? f)) add",
+        ),
+    ] {
+        let g = small(defs, "", &format!("(drops ({drop}))"), "");
+        let plan = Engine::new(&g).sample_plan().cloned().expect("sampled");
+        assert!(plan.has_drop_guard(), "{drop}");
+        let (_, skipped) = check_generators_skipped(drop, &g, 3, 30);
+        assert!(skipped > 0, "{drop}: some square skipped");
+    }
+    // Sampled, but without a guard: a flag set before any enemy is seen, a position flag set on a square
+    // whatever stands next to the drop, an enemy tested two steps away.
+    for (defs, drop) in [
+        (
+            two_pass,
+            "(verify empty?) (look n) (set-flag e-ok true) (verify (or (flag? n-ok) (flag? e-ok))) (turn n) add",
+        ),
+        (
+            walk,
+            "(verify empty?) (walk n s) (set-position-flag t true n) (verify (position-flag? t)) add",
+        ),
+        (
+            "(define far (if (on-board? $1) $1 (if (enemy? $1) (set-flag f true)) back))",
+            "(verify empty?) (far n) (far e) (verify (flag? f)) add",
+        ),
+    ] {
+        let g = small(defs, "", &format!("(drops ({drop}))"), "");
+        let plan = Engine::new(&g).sample_plan().cloned().expect("sampled");
+        assert!(!plan.has_drop_guard(), "{drop}");
+        check_generators(drop, &g, 3, 30);
+    }
     for (what, drop) in [
         (
             "the flag set elsewhere",
             "(verify empty?) (set-flag f true) (fl n) (fl e) (verify (flag? f)) add",
         ),
         ("no test of the flag", "(verify empty?) (fl n) (fl e) add"),
-        (
-            "a test between",
-            "(verify empty?) (fl n) (verify (flag? f)) (verify (empty? s)) add",
-        ),
         (
             "the add reached by a jump",
             "(verify empty?) (fl n) (if (empty? e) (verify (flag? f))) add",
@@ -417,9 +489,9 @@ fn the_analysis_rejects_what_it_cannot_prove() {
             small("(define d (n (verify empty?) add))", "", "(drops (d))", ""),
         ),
         (
-            "a drop program with a mark",
+            "a drop program whose mark is away from its square",
             small(
-                "(define d ((verify empty?) mark n back add))",
+                "(define d ((verify empty?) n mark s back add))",
                 "",
                 "(drops (d))",
                 "",
@@ -437,6 +509,12 @@ fn the_analysis_rejects_what_it_cannot_prove() {
     assert!(sampled(&small("", "(moves (step n) (take ne))", "", "")));
     assert!(sampled(&small(
         "(define d ((verify empty?) n back add))",
+        "",
+        "(drops (d))",
+        ""
+    )));
+    assert!(sampled(&small(
+        "(define d ((verify empty?) mark n s n back add))",
         "",
         "(drops (d))",
         ""

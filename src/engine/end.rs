@@ -56,19 +56,82 @@ impl Ctx<'_> {
     }
 
     fn count(&self, player: Option<Player>, types: &[PieceType]) -> u32 {
+        self.count_past(player, types, u32::MAX)
+    }
+
+    /// Whether the count of [`Ctx::count`] is `n`, counting no further than one past it.
+    #[inline]
+    fn count_is(&self, player: Option<Player>, types: &[PieceType], n: u32) -> bool {
+        // `(pieces-remaining 0)`, the common case: whether the player has no live piece on the board.
+        if let (0, true, false, Some(p)) = (
+            n,
+            types.is_empty(),
+            self.game.options.include_off_pieces,
+            player,
+        ) {
+            return !self.any_live(p);
+        }
+        self.count_past(player, types, n) == n
+    }
+
+    /// Whether `p` has a live piece on the board, read through its occupancy.
+    #[inline]
+    fn any_live(&self, p: Player) -> bool {
+        let cells = self.state.cells();
+        for (w, &bits) in self.state.occupancy(p).iter().enumerate() {
+            let mut bits = bits;
+            while bits != 0 {
+                let i = w * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                if cells.get(i).copied().flatten().is_some_and(|x| !x.dead) {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    /// [`Ctx::count`], but once the pieces on the board pass `limit` the count stops there (a number above
+    /// `limit`): `(pieces-remaining 0)` asks only whether a player has a piece. The board's pieces are read
+    /// through the owners' occupancy (the squares of their pieces), not over every square.
+    fn count_past(&self, player: Option<Player>, types: &[PieceType], limit: u32) -> u32 {
         let np = self.game.pieces.len();
-        let on_board = self
-            .state
-            .cells
-            .iter()
-            .flatten()
-            .filter(|x| {
-                !x.dead
-                    && player.is_none_or(|p| x.owner == p)
-                    && (types.is_empty() || types.contains(&x.kind))
-            })
-            .count() as u32;
-        if !self.game.options.include_off_pieces {
+        let mut on_board = 0u32;
+        let cells = self.state.cells();
+        let mut owner = |p: Player| -> bool {
+            for (w, &bits) in self.state.occupancy(p).iter().enumerate() {
+                let mut bits = bits;
+                while bits != 0 {
+                    let i = w * 64 + bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    let Some(x) = cells.get(i).copied().flatten() else {
+                        continue;
+                    };
+                    if !x.dead && (types.is_empty() || types.contains(&x.kind)) {
+                        on_board += 1;
+                        if on_board > limit {
+                            return false;
+                        }
+                    }
+                }
+            }
+            true
+        };
+        match player {
+            Some(p) => {
+                owner(p);
+            }
+            // Every owner's pieces, those past the game's players included (their occupancy is empty past the
+            // last owner the state holds).
+            None => {
+                for k in 0..=u8::MAX {
+                    if self.state.occupancy(Player(k)).is_empty() || !owner(Player(k)) {
+                        break;
+                    }
+                }
+            }
+        }
+        if !self.game.options.include_off_pieces || on_board > limit {
             return on_board;
         }
         let mut off = 0;
@@ -84,11 +147,13 @@ impl Ctx<'_> {
     }
 
     /// [`Ctx::holds`] of the conditions tested at every ply of most games, inlined into the loop of
-    /// [`outcome_of`]: `stalemated`, `blocked` and `absolute-config` (read through the player's occupancy),
-    /// always answered; `None` for any other condition.
+    /// [`outcome_of`]: `stalemated`, `blocked`, `absolute-config` (read through the player's occupancy),
+    /// `pieces-remaining` and `repetition`, always answered; `None` for any other condition.
     #[inline(always)]
     fn holds_plain(&self, c: &EndCond, p: Player) -> Option<bool> {
         Some(match c {
+            EndCond::PiecesRemaining { n, types } => self.count_is(Some(p), types, *n),
+            EndCond::Repetition => self.occurrences() >= 2,
             EndCond::Stalemated => self.to_move() == p && self.moves.count == 0,
             EndCond::Blocked => self.to_move() == p && self.moves.all_pass,
             EndCond::AbsoluteConfig {
@@ -141,12 +206,13 @@ impl Ctx<'_> {
                     gen::numbers::connected(g, self.state, p, types)
                 }
             }
-            // Answered by `holds_plain`, which always answers these three.
-            EndCond::Stalemated | EndCond::Blocked | EndCond::AbsoluteConfig { .. } => {
-                self.holds_plain(c, p).unwrap_or(false)
-            }
-            EndCond::PiecesRemaining { n, types } => self.count(Some(p), types) == *n,
-            EndCond::TotalPieceCount { n, types } => self.count(None, types) == *n,
+            // Answered by `holds_plain`, which always answers these.
+            EndCond::Stalemated
+            | EndCond::Blocked
+            | EndCond::AbsoluteConfig { .. }
+            | EndCond::PiecesRemaining { .. }
+            | EndCond::Repetition => self.holds_plain(c, p).unwrap_or(false),
+            EndCond::TotalPieceCount { n, types } => self.count_is(None, types, *n),
             EndCond::Checkmated(types) => {
                 self.to_move() == p
                     && self.moves.count == 0
@@ -159,7 +225,7 @@ impl Ctx<'_> {
                     .pieces
                     .iter()
                     .any(|(q, t, _)| *q == p && types.contains(t));
-                had && self.count(Some(p), types) == 0
+                had && self.count_is(Some(p), types, 0)
             }
             EndCond::RelativeConfig {
                 types,
@@ -219,7 +285,6 @@ impl Ctx<'_> {
             EndCond::CausedRepetition(n) => {
                 self.state.last_mover == Some(p) && self.occurrences() + 1 >= *n as usize
             }
-            EndCond::Repetition => self.occurrences() >= 2,
             EndCond::And(cs) => {
                 for c in cs {
                     if !self.holds(c, p)? {
@@ -257,7 +322,15 @@ pub struct RepetitionWindow {
 impl RepetitionWindow {
     /// Notes the current state, whose history holds `len` keys (the positions before it).
     pub fn update(&mut self, s: &State, len: usize) {
-        let n = s.cells.iter().filter(|c| c.is_some()).count();
+        // The occupied squares, through every owner's occupancy (dead pieces included, as in the cells).
+        let mut n = 0;
+        for k in 0..=u8::MAX {
+            let occ = s.occupancy(Player(k));
+            if occ.is_empty() {
+                break;
+            }
+            n += occ.iter().map(|w| w.count_ones() as usize).sum::<usize>();
+        }
         match self.pieces {
             Some(p) if n > p => {
                 self.grown = true;

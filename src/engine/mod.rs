@@ -13,6 +13,7 @@ pub mod compose;
 pub mod connects;
 pub mod count;
 pub mod draughts;
+pub mod drop_flow;
 pub mod end;
 pub mod gen;
 pub mod groups;

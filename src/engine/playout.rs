@@ -320,11 +320,17 @@ fn random_game_listed<S: MoveSink>(
     moves.lazy = true;
     let plan = engine.count_plan().filter(|_| counted);
     let mut counter = super::count::Counter::default();
+    // The part of the history a repetition can reach (see `RepetitionWindow`), where the history is kept.
+    let mut window = super::end::RepetitionWindow::default();
     loop {
+        if history.keep {
+            window.update(s, history.keys.len());
+        }
+        let past = window.of(&history.keys);
         if let Some(c) = plan.and_then(|p| p.count(engine.game, s, &mut counter)) {
             let n = c.total();
             if let Some(r) = over(
-                engine.outcome_of_count(s, n, c.moves == 0, &history.keys)?,
+                engine.outcome_of_count(s, n, c.moves == 0, past)?,
                 s.ply,
                 max_plies,
                 Some(moves_seen),
@@ -344,7 +350,7 @@ fn random_game_listed<S: MoveSink>(
         }
         engine.legal_into(s, &mut moves)?;
         if let Some(r) = over(
-            engine.outcome_of_list(s, &moves, &history.keys)?,
+            engine.outcome_of_list(s, &moves, past)?,
             s.ply,
             max_plies,
             Some(moves_seen),

@@ -17,22 +17,24 @@
 //!   piece can only meet on a square if, for some square and some player's navigation, their paths end on the
 //!   same square; then their last tests of that square must exclude each other (`empty?` against `enemy?`, ...);
 //! * the game has at most one drop program, whose one `add` is outside every loop, reached with the cursor
-//!   surely on the drop square (no `mark`, `go`, `to`, `from`; a `back` returns to the square), with no
-//!   `choose`, cascade, slide or tree instruction.
+//!   surely on the drop square (`drop_flow::analyse`: a data-flow analysis of the cursor and the mark; no
+//!   `go` but to the mark, no `to`, `from`, `choose`, cascade or slide, and of the tree instructions only
+//!   those that change pieces in place or set flags).
 //!
 //! A single-part move's list entries merge only when they share their (from, to) (`compose::may_share_ends`):
 //! pieces stand on different squares, a drop has no `from`, and the destinations above are distinct.
 //!
-//! Where the drop program has a *flank guard* (`flank_guard`: its `add` is reached only through a flag that
-//! only flank lines run from the drop square set, as in othello), a drawn drop square with no piece but the
-//! mover's next to it in the guard's directions is known to yield nothing: it is drawn as before (the same
-//! random stream, the same games) but not run.
+//! Where the drop program has a *guard* (`drop_flow::analyse`: its `add` is reached only on paths that found
+//! an enemy next to the drop square, directly or through a flag or position flag set only on such paths, as
+//! in othello however it is spelled), a drawn drop square with no piece but the mover's next to it in the
+//! guard's directions is known to yield nothing: it is drawn as before (the same random stream, the same
+//! games) but not run.
 
 use super::gen::Emissions;
 use super::run::{Mode, Run};
 use super::state::{Piece, State};
 use super::EngineError;
-use crate::compile::code::{Code, Op, Test, FAIL, START};
+use crate::compile::code::{Code, Op, Test, FAIL};
 use crate::compile::*;
 
 thread_local! {
@@ -81,11 +83,12 @@ impl Below {
 pub struct SamplePlan {
     /// The one drop program, if any: (piece type, index into its drops).
     drop: Option<(PieceType, usize)>,
-    /// The drop program's first op verifies that its square is empty: occupied squares are no generators.
+    /// Every path of the drop program to its `add` found its square empty (`drop_flow::analyse`): occupied
+    /// squares are no generators.
     drop_needs_empty: bool,
     /// The most move programs a piece type has.
     max_progs: usize,
-    /// The drop program's flank guard ([`flank_guard`]), as neighbour masks: drop squares it proves barren are
+    /// The drop program's guard (`drop_flow::analyse`), as neighbour masks: drop squares it proves barren are
     /// not run.
     drop_guard: Option<Guard>,
     /// The squares a drop may be made on (the board's, not the off-board ones), as bitset words.
@@ -250,22 +253,15 @@ pub fn plan(game: &Game) -> Result<SamplePlan, String> {
             if drop.is_some() {
                 return Err("two drop programs".into());
             }
-            if !drop_in_place(&p.code) {
+            let Some(flow) = super::drop_flow::analyse(&p.code) else {
                 return Err(format!(
                     "{}: a drop program not proved in place",
                     piece.name
                 ));
-            }
+            };
             drop = Some((PieceType(t as u16), k));
-            drop_guard = flank_guard(&p.code).and_then(|dirs| Guard::new(game, &dirs));
-            drop_needs_empty = matches!(
-                p.code.ops.get(START),
-                Some(&Op::Branch {
-                    test: Test::Empty(Loc::Cursor),
-                    when: false,
-                    to: FAIL
-                })
-            );
+            drop_guard = flow.guard.and_then(|dirs| Guard::new(game, &dirs));
+            drop_needs_empty = flow.needs_empty;
         }
     }
     Ok(SamplePlan {
@@ -364,146 +360,6 @@ fn walk(nav: &[u16], nd: usize, at: usize, dirs: &[Dir]) -> Option<u16> {
     Some(p as u16)
 }
 
-/// Whether a drop program emits at most one part per run, on the drop square: one `add` (no partial, at most
-/// one promotion, no copy) outside every loop, reached only with the cursor surely on the start square, and no
-/// op that could emit or move the cursor elsewhere than by steps and `back`.
-fn drop_in_place(code: &Code) -> bool {
-    let ops = &code.ops;
-    let mut add = None;
-    for (i, op) in ops.iter().enumerate() {
-        match *op {
-            Op::Fail
-            | Op::End
-            | Op::Jump(_)
-            | Op::Loop(_)
-            | Op::Nop
-            | Op::Branch { .. }
-            | Op::Step(_)
-            | Op::StepVerify(..)
-            | Op::StepWhile(..)
-            | Op::Flank(..)
-            | Op::SetFlag(..)
-            | Op::Flip(_)
-            | Op::Capture(_)
-            | Op::Back => {}
-            Op::AddPlain if add.is_none() => add = Some(i),
-            Op::Add(k) if add.is_none() => {
-                let Some(a) = code.adds.get(k as usize) else {
-                    return false;
-                };
-                if a.partial.is_some() || a.promote.len() > 1 || a.copy {
-                    return false;
-                }
-                add = Some(i);
-            }
-            _ => return false,
-        }
-    }
-    let Some(add) = add else { return false };
-    let target = |op: &Op| match *op {
-        Op::Jump(t) | Op::Loop(t) | Op::Branch { to: t, .. } => Some(t as usize),
-        _ => None,
-    };
-    // Outside every loop: no jump back spans the add.
-    for (i, op) in ops.iter().enumerate() {
-        if let Some(t) = target(op) {
-            if t <= i && t <= add && add <= i {
-                return false;
-            }
-        }
-    }
-    cursor_at_start(ops).is_some_and(|at| at[add] == Some(true))
-}
-
-/// Per op of a drop program's bytecode (of the ops `drop_in_place` accepts), whether the cursor is surely on
-/// the start square before it (`None`: not reached); `None` for a program that leaves its ops.
-fn cursor_at_start(ops: &[Op]) -> Option<Vec<Option<bool>>> {
-    let mut at_start: Vec<Option<bool>> = vec![None; ops.len()];
-    if ops.len() <= START {
-        return None;
-    }
-    at_start[START] = Some(true);
-    let mut changed = true;
-    while changed {
-        changed = false;
-        for i in START..ops.len() {
-            let Some(here) = at_start[i] else { continue };
-            let after = match ops[i] {
-                Op::Step(_) | Op::StepVerify(..) | Op::StepWhile(..) => false,
-                Op::Back => true,
-                // Either the cursor stays (no enemy next to it) or the line ends with a `back`.
-                Op::Flank(..) => here,
-                _ => here,
-            };
-            let mut succ = [None, None];
-            match ops[i] {
-                Op::Fail | Op::End => {}
-                Op::Jump(t) | Op::Loop(t) => succ[0] = Some(t as usize),
-                Op::Branch { to, .. } => {
-                    succ = [Some(i + 1), (to != FAIL).then_some(to as usize)];
-                }
-                _ => succ[0] = Some(i + 1),
-            }
-            for j in succ.into_iter().flatten() {
-                let slot = at_start.get_mut(j)?;
-                let new = Some(slot.is_none_or(|v| v) && after);
-                if *slot != new {
-                    *slot = new;
-                    changed = true;
-                }
-            }
-        }
-    }
-    Some(at_start)
-}
-
-/// The directions of a drop program's *flank guard*, where it has one: the program reaches its `add` only
-/// with a flag `f` set, which only [`Op::Flank`]s set, each run with the cursor surely on the drop square.
-/// A flank line sets its flag only when an enemy stands next to its square in its direction, so a drop square
-/// with no enemy next to it in any of these directions yields nothing (othello: an empty square with no enemy
-/// neighbour turns nothing over). Precisely: the op before the one `add` is `(verify (flag? f))`, no jump
-/// lands on the `add`, no `set-flag` sets `f` to true, and every flank line with flag `f` is run where the
-/// cursor is surely on the start square. Flags are false when a run starts. The caller has checked
-/// `drop_in_place` (no tree instruction, `choose` or `mark` can set a flag or move the cursor otherwise).
-fn flank_guard(code: &Code) -> Option<Vec<Dir>> {
-    let ops = &code.ops;
-    let add = ops
-        .iter()
-        .position(|o| matches!(o, Op::AddPlain | Op::Add(_)))?;
-    let Some(&Op::Branch {
-        test: Test::Flag(f),
-        when: false,
-        to: FAIL,
-    }) = ops.get(add.checked_sub(1)?)
-    else {
-        return None;
-    };
-    let lands = |op: &Op| match *op {
-        Op::Jump(t) | Op::Loop(t) | Op::Branch { to: t, .. } => t as usize == add,
-        _ => false,
-    };
-    if ops.iter().any(lands) {
-        return None;
-    }
-    let at_start = cursor_at_start(ops)?;
-    let mut dirs = vec![];
-    for (i, op) in ops.iter().enumerate() {
-        match *op {
-            Op::SetFlag(g, true) if g == f => return None,
-            Op::Flank(d, g) if g == f => {
-                if at_start[i] != Some(true) {
-                    return None;
-                }
-                if !dirs.contains(&d) {
-                    dirs.push(d);
-                }
-            }
-            _ => {}
-        }
-    }
-    Some(dirs)
-}
-
 impl SamplePlan {
     /// Every generator of `player` (moving `owner`'s pieces) in `state`, into `out` (cleared first).
     pub fn generators(&self, game: &Game, state: &State, owner: Player, out: &mut Vec<Generator>) {
@@ -595,7 +451,7 @@ impl SamplePlan {
     }
 
     /// The generator of drop slot `i` (the drop on position `i`), if it is one: a square of the board, empty
-    /// where the program's first op asks for it.
+    /// where the drop program needs it (`drop_needs_empty`).
     #[inline(always)]
     fn drop_slot(&self, state: &State, i: usize) -> Option<Generator> {
         let (_, prog) = self.drop?;
@@ -737,7 +593,7 @@ impl SamplePlan {
     }
 
     /// Whether the draw skips generator `g` of `player` without running it: a drop on a square the drop
-    /// program's flank guard proves barren (see `flank_guard`). Such a generator yields nothing.
+    /// program's guard proves barren (see `drop_flow::analyse`). Such a generator yields nothing.
     pub fn skips(&self, state: &State, player: Player, g: Generator) -> bool {
         g.drop
             && self.drop_guard.as_ref().is_some_and(|x| {

@@ -27,6 +27,14 @@ one random game (`dagaz playout GAME --games N --max-plies 10000 --json`, the lo
 at most BOT_RATIO_FLOOR, judged like the others), and alpha-beta nodes per CPU-second (`dagaz search GAME --bot
 alphabeta:depth=30,nodes=20000 --json`). `--before-bin PATH` measures another build of dagaz (one with the `search`
 command) in the same run for before/after columns; `--bots-only` runs this section alone, `--no-bots` leaves it out.
+
+Other spellings (issue 26), `--spellings` (added to the run) or `--spellings-only` (alone): files the project did not
+write, the Dagaz site's English checkers, breakthrough and chess from ../shared/corpus, and Othello in other styles
+(tests/data/spellings/), each timed against the matching games/ file in random playouts, CPU time per ply (the
+playout loop's own CPU time, `cpu_seconds` of `dagaz playout --json`), the two files in turn, SPELLING_ROUNDS rounds,
+the least time of each kept. Floor: each at most SPELLING_FLOOR times its games/ file's time per ply.
+`--spelling FILE[:KEY]` adds another file (any spelling of a game of GAMES, by default Othello). Put the table into
+BENCHMARKS.md with `--spellings-only --write --block spellings`.
 """
 
 import argparse
@@ -132,6 +140,37 @@ BOT_MCTS = "mcts:iterations=2000,playout_plies=10000"
 BOT_PLIES = 10000
 BOT_ALPHABETA = "alphabeta:depth=30,nodes=20000"
 BOT_RATIO_FLOOR = 1.5
+# Issue 26: other spellings of the games. Per file: the games/ file it is timed against (a key of GAMES), the playouts
+# per measurement (about a second of CPU), and how its rules differ from the games/ file's. The corpus files need rules
+# from Dagaz scripts the engine does not apply (`dagaz check` lists them), so they run with --allow-missing-rules:
+# the comparison is of the ZRF the engine plays, per ply so that games of different lengths compare fairly.
+CORPUS_SITE = "../shared/corpus/zrf/DagazProject.github.io"
+SPELLINGS = [
+    dict(file=f"{CORPUS_SITE}/checkers/zrf/english-checkers.zrf", ref="english-checkers", games=20000,
+         differs="the site's file: 64 squares (ours kills the 32 light ones), Black moves up from rank 1, no "
+                 "`deferred captures` (the same moves with short kings), a player without pieces or moves loses, and "
+                 "a repeated position loses (`repetition`); played without the page's script `checkers`"),
+    dict(file=f"{CORPUS_SITE}/breakthrough/zrf/breakthrough.zrf", ref="breakthrough", games=20000,
+         differs="the site's file: the same moves spelled as a straight step to an empty square and a diagonal step "
+                 "to a square without a friend; no stalemate rule (it never arises in these games); played without "
+                 "the page's script `ko`"),
+    dict(file=f"{CORPUS_SITE}/checkmate/zrf/chess.zrf", ref="chess", games=500,
+         differs="the site's file: promotion to a queen only, castling without the king's safety or never-moved "
+                 "checks, a repeated position loses, no fifty-move or insufficient-material draw (games are longer, "
+                 "so compare per ply); played without option `chess invariant` and the page's scripts `chess-goal`, "
+                 "`chess-promotion`, `chess-3d`, `chess-setup`, `chess-rock-setup`, `chess-rock-extension`"),
+    dict(file="tests/data/spellings/othello-two-pass.zrf", ref="othello", games=5000,
+         differs="ours, another style: a flag per direction set in a first pass, the lines turned over in a second; "
+                 "the same game (tests/spellings.rs)"),
+    dict(file="tests/data/spellings/othello-walk-back.zrf", ref="othello", games=5000,
+         differs="ours, another style: each line walked out to the closing stone and back along the opposite "
+                 "direction with `change-owner`, a position flag for \"something turned\"; the same game "
+                 "(tests/spellings.rs)"),
+]
+SPELLING_GAMES = dict(chess=500, othello=5000, breakthrough=20000)  # the games/ files' playouts per measurement
+SPELLING_GAMES["english-checkers"] = 20000
+SPELLING_ROUNDS = 3
+SPELLING_FLOOR = 1.5
 DAGAZ = "./target/release/dagaz"  # --bin changes it
 
 
@@ -367,6 +406,94 @@ def bots_report(results, before_label, floors):
     return L
 
 
+def time_per_ply(file, games, core):
+    """One `dagaz playout` of FILE: (µs of CPU per ply, the result json, the command)."""
+    r, shown = run_dagaz(["playout", file, "--games", games, "--seed", SEED, "--max-plies", MAX_PLIES,
+                          "--allow-missing-rules"], core)
+    if r.get("errors"):
+        raise RuntimeError(f"`{shown}`: {r['errors']} games failed")
+    plies = r["games"] * r["mean_plies"]
+    return r["cpu_seconds"] * 1e6 / max(plies, 1e-9), r, shown
+
+
+def bench_spellings(spellings, core, rounds):
+    """Each spelling and its games/ file timed in turn, `rounds` times; the least µs per ply of each."""
+    out = []
+    for sp in spellings:
+        g = next(g for g in GAMES if g["key"] == sp["ref"])
+        log(f"{sp['file']} against {g['file']}")
+        best = {}
+        try:
+            for _ in range(rounds):
+                for which, file, games in (("ref", g["file"], SPELLING_GAMES.get(g["key"], sp["games"])),
+                                           ("spelling", sp["file"], sp["games"])):
+                    us, r, shown = time_per_ply(file, games, core)
+                    if which not in best or us < best[which][0]:
+                        best[which] = (us, r, shown)
+            ratio = best["spelling"][0] / best["ref"][0]
+            log(f"  {best['spelling'][0]:.3f} µs per ply against {best['ref'][0]:.3f}: {ratio:.2f}x")
+            out.append(dict(spelling=sp, game=g, ratio=ratio, us=best["spelling"][0], ref_us=best["ref"][0],
+                            result=best["spelling"][1], ref_result=best["ref"][1],
+                            commands=[best["ref"][2], best["spelling"][2]]))
+        except (RuntimeError, subprocess.SubprocessError, ValueError, KeyError) as e:
+            log(f"  failed: {e}")
+            out.append(dict(spelling=sp, game=g, failed=str(e)))
+    return out
+
+
+def judge_spellings(rows):
+    """Issue 26's floor on the other spellings: a list of (text, met)."""
+    out = []
+    for row in rows:
+        name = row["spelling"]["file"]
+        if "failed" in row:
+            out.append((f"{name} at most {SPELLING_FLOOR:g}x {row['game']['file']} per ply: not measured — NOT met",
+                        False))
+            continue
+        ok = row["ratio"] <= SPELLING_FLOOR
+        out.append((f"{name} at most {SPELLING_FLOOR:g}x {row['game']['file']} per ply: {row['ratio']:.2f}x "
+                    f"({row['us']:.3f} against {row['ref_us']:.3f} µs) — {'met' if ok else 'NOT met'}", ok))
+    return out
+
+
+def spellings_report(rows, rounds, floors):
+    L = [f"Other spellings (issue 26): random playouts of a file the project did not write, or of our Othello in "
+         f"another style, against the matching games/ file, on one core. CPU time per ply = the playout loop's CPU "
+         f"time (`cpu_seconds` of `dagaz playout --json`, loading left out) over the plies played; the two files in "
+         f"turn, {rounds} rounds, the least time of each. Ratio = the spelling's time per ply over the games/ file's "
+         f"(below 1: faster).", "",
+         "| file | against | µs per ply | games/ file µs per ply | ratio | plies/game (games/ file) | how its games "
+         "ended |",
+         "| --- | --- | ---: | ---: | ---: | ---: | --- |"]
+    for row in rows:
+        sp = row["spelling"]
+        if "failed" in row:
+            L.append(f"| `{sp['file']}` | `{row['game']['file']}` | failed | — | — | — | — |")
+            continue
+        r, q = row["result"], row["ref_result"]
+        L.append(f"| `{sp['file']}` | `{row['game']['file']}` | {row['us']:.3f} | {row['ref_us']:.3f} | "
+                 f"{row['ratio']:.2f} | {r['mean_plies']:.1f} ({q['mean_plies']:.1f}) | "
+                 f"{ended(r['end_types'], r['games'])} |")
+    L.append("")
+    L.append("How each file's rules differ from the games/ file's:")
+    L.append("")
+    for row in rows:
+        L.append(f"* `{row['spelling']['file']}`: {row['spelling'].get('differs') or 'not described (--spelling)'}.")
+    L.append("")
+    if floors:
+        F = judge_spellings(rows)
+        L += [f"Floor of issue 26 (each at most {SPELLING_FLOOR:g}x its games/ file per ply):", ""]
+        L += [f"* {text}" for text, _ in F]
+        missed = [text for text, ok in F if not ok]
+        L += ["", f"**{len(missed)} floor(s) missed.**" if missed else "All floors met.", ""]
+    L.append("```")
+    for row in rows:
+        L += row.get("commands", [])
+    L.append("```")
+    L.append("")
+    return L
+
+
 def fmt(x, digits=0):
     if x is None:
         return "—"
@@ -573,14 +700,32 @@ def main():
                     help="what --before-bin is, for the report (e.g. `f89f5ad, before issue 20`; default: its path)")
     ap.add_argument("--bots-only", action="store_true", help="only the bots' table (no perft, playouts, OpenSpiel)")
     ap.add_argument("--no-bots", action="store_true", help="leave the bots' table out")
+    ap.add_argument("--spellings", action="store_true",
+                    help="add issue 26's table of other spellings (corpus files, Othello in other styles)")
+    ap.add_argument("--spellings-only", action="store_true", help="only the table of other spellings")
+    ap.add_argument("--spelling", action="append", default=[], metavar="FILE[:KEY]",
+                    help="with --spellings: another file to time against games/KEY (default othello); repeatable")
+    ap.add_argument("--spelling-rounds", type=int, default=SPELLING_ROUNDS,
+                    help=f"rounds of the spellings' table (default {SPELLING_ROUNDS})")
     args = ap.parse_args()
     global DAGAZ
     if args.bin:
         DAGAZ = str(Path(args.bin).resolve())
         args.no_build = True
     before_bin = str(Path(args.before_bin).resolve()) if args.before_bin else None
-    if args.bots_only:
+    if args.bots_only or args.spellings_only:
         args.no_openspiel = True
+    spellings = []
+    if args.spellings or args.spellings_only:
+        spellings = list(SPELLINGS)
+        for text in args.spelling:
+            file, _, key = text.rpartition(":")
+            if not file or key not in {g["key"] for g in GAMES}:
+                file, key = text, "othello"
+            spellings.append(dict(file=file, ref=key, games=SPELLING_GAMES.get(key, 1000), differs=None))
+        missing = [sp["file"] for sp in spellings if not (ROOT / sp["file"]).exists()]
+        if missing:
+            ap.error(f"missing file(s) {missing}")
 
     games = GAMES
     if args.only:
@@ -591,6 +736,8 @@ def main():
         games = [g for g in GAMES if g["key"] in keys]
     if args.bots_only:
         games = [g for g in games if g["key"] in BOT_GAMES]
+    if args.spellings_only:
+        games = []
 
     pyspiel = None
     os_status = "not used (--no-openspiel)"
@@ -659,6 +806,7 @@ def main():
         elif g["openspiel"]:
             r["openspiel_note"] = "OpenSpiel missing"
         results.append((g, r))
+    spelling_rows = bench_spellings(spellings, args.core, args.spelling_rounds) if spellings else []
     try:
         m["load_after"] = os.getloadavg()
     except OSError:
@@ -667,11 +815,15 @@ def main():
     if args.bots_only:
         results = [(g, r) for g, r in results if g["key"] in BOT_GAMES]
     text = report(m, results, os_status, args.openspiel_seconds, floors=not args.no_floors,
-                  throughput=not args.bots_only, before_label=args.before_label or args.before_bin)
+                  throughput=not (args.bots_only or args.spellings_only),
+                  before_label=args.before_label or args.before_bin)
+    if spelling_rows:
+        text += ("\n" if args.spellings_only else "\n\n") + "\n".join(
+            spellings_report(spelling_rows, args.spelling_rounds, not args.no_floors)[:-1])
     print(text)
     if args.json:
-        Path(args.json).write_text(json.dumps(dict(machine=m, results=[dict(game=g, **r) for g, r in results]),
-                                              indent=1))
+        Path(args.json).write_text(json.dumps(dict(machine=m, results=[dict(game=g, **r) for g, r in results],
+                                                   spellings=spelling_rows), indent=1))
     if args.write:
         BEGIN, END = markers(args.block)
         out = args.benchmarks
@@ -685,6 +837,7 @@ def main():
     if not args.no_floors:
         missed = [] if args.bots_only else [t for t, ok in judge(results) if not ok]
         missed += [t for t, ok in judge_bots(results) if not ok]
+        missed += [t for t, ok in judge_spellings(spelling_rows) if not ok]
         for t in missed:
             log(f"floor missed: {t}")
         if missed:
