@@ -7,7 +7,7 @@
 mod cli;
 mod common;
 
-use cli::{rows, run, ROOT};
+use cli::{assert_stdout_has, rows, run, ROOT};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -96,12 +96,7 @@ fn a_folder_of_good_broken_and_unplayable_files_is_a_row_each() {
     }
     let o = run(&args);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    assert!(
-        String::from_utf8_lossy(&o.stdout)
-            .contains("6 rule sets evaluated (5 could not be played)"),
-        "{}",
-        String::from_utf8_lossy(&o.stdout)
-    );
+    assert_stdout_has(&o, "6 rule sets evaluated (5 could not be played)");
     let r = rows(&out.join("evaluation.csv"));
     let got: Vec<(String, &str)> = r
         .iter()

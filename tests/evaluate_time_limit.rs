@@ -7,7 +7,7 @@
 #[path = "common/cli.rs"]
 mod cli;
 
-use cli::{dagaz, read, rows};
+use cli::{assert_stdout_has, dagaz, read, rows};
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
@@ -80,11 +80,9 @@ fn an_endless_rule_set_is_stopped_by_its_limit_and_a_quick_one_is_not_changed() 
         &one,
         &["--max-games", "2", "--time-limit", "1", "--jobs", "1"],
     );
-    assert!(
-        String::from_utf8_lossy(&o.stdout)
-            .contains("2 rule sets evaluated (0 could not be played, 1 stopped by the time limit)"),
-        "{}",
-        String::from_utf8_lossy(&o.stdout)
+    assert_stdout_has(
+        &o,
+        "2 rule sets evaluated (0 could not be played, 1 stopped by the time limit)",
     );
     let r = rows(&one.join("evaluation.csv"));
     assert_eq!(r.len(), 2);

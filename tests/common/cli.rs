@@ -82,3 +82,9 @@ pub fn rows(p: &Path) -> Vec<BTreeMap<String, String>> {
         })
         .collect()
 }
+
+/// Asserts that a run's standard output contains `text`, showing the output when it does not.
+pub fn assert_stdout_has(o: &Output, text: &str) {
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains(text), "{out}");
+}
