@@ -6,6 +6,7 @@ mod common;
 use dagaz::compile::Game;
 use dagaz::engine::gen::Emissions;
 use dagaz::engine::playout::{below, game_rng};
+use dagaz::engine::sample::Drawn;
 use dagaz::engine::{Engine, MoveList, State};
 use dagaz::load::VariantSel;
 use std::collections::BTreeMap;
@@ -173,7 +174,7 @@ fn the_draw_is_uniform() {
                     tries,
                 )
                 .unwrap();
-            assert!(found);
+            assert_eq!(found, Drawn::Move);
             *counts.entry(em.parts[0].head.ends()).or_insert(0) += 1;
         }
         assert!(uniform(&counts, k, n), "tries {tries}: {counts:?}");
@@ -498,8 +499,13 @@ fn the_analysis_rejects_what_it_cannot_prove() {
             ),
         ),
         (
-            "the pass always a move",
-            small("", "(moves (step n))", "", "(option \"pass turn\" true)"),
+            "a drop whose captures may take its own group instead (`capture-groups suicide`)",
+            small(
+                "(define d ((verify empty?) (capture-groups suicide) add))",
+                "",
+                "(drops (d))",
+                "",
+            ),
         ),
     ];
     for (name, g) in &cases {
@@ -518,6 +524,19 @@ fn the_analysis_rejects_what_it_cannot_prove() {
         "",
         "(drops (d))",
         ""
+    )));
+    assert!(sampled(&small(
+        "(define d ((verify empty?) (verify (not suicide?)) (capture-groups) add))",
+        "",
+        "(drops (d))",
+        ""
+    )));
+    // The pass always a move is one more generator (Go's), accepted.
+    assert!(sampled(&small(
+        "",
+        "(moves (step n))",
+        "",
+        "(option \"pass turn\" true)"
     )));
     // Not flat (royal pieces) or counted: not sampled.
     assert!(!sampled(&load("games/chess.zrf")));

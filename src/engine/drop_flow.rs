@@ -155,7 +155,10 @@ fn the_add(code: &Code) -> Option<usize> {
                 | Instr::Create { .. }
                 | Instr::SetFlag(..)
                 | Instr::SetPositionFlag(..)
-                | Instr::SetAttribute(..) => {}
+                | Instr::SetAttribute(..)
+                // Go's captures (`capture-groups`): they take pieces and leave the cursor and flags as they
+                // are. With `suicide` the drop may put nothing down: refused.
+                | Instr::CaptureGroups(_, false) => {}
                 _ => return None,
             },
             Op::AddPlain if add.is_none() => add = Some(i),
@@ -304,7 +307,8 @@ fn flow(code: &Code) -> Option<(Vec<Option<Abs>>, Vec<Dir>)> {
                     Instr::ChangeOwner(..)
                     | Instr::ChangeType(..)
                     | Instr::Create { .. }
-                    | Instr::SetAttribute(..) => {}
+                    | Instr::SetAttribute(..)
+                    | Instr::CaptureGroups(_, false) => {}
                     Instr::SetFlag(f, c) => {
                         let val = if *c == Cond::False {
                             Val::False

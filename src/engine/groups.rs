@@ -158,13 +158,13 @@ pub fn filter_repetition(
 
 /// The keys a repetition rule forbids after a move from `state`: a short list is read through (simple ko's
 /// one key), a long one looked up in a set.
-struct Forbidden {
+pub(crate) struct Forbidden {
     keys: Vec<u64>,
     set: Option<rustc_hash::FxHashSet<u64>>,
 }
 
 impl Forbidden {
-    fn new(rule: RepetitionRule, state: &State) -> Forbidden {
+    pub(crate) fn new(rule: RepetitionRule, state: &State) -> Forbidden {
         let keys: Vec<u64> = match rule {
             RepetitionRule::SimpleKo => state.past.iter().take(1).collect(),
             _ => state
@@ -212,6 +212,59 @@ pub fn filter_listed(game: &Game, state: &State, rule: RepetitionRule, list: &mu
         let after = super::gen::apply_move(game, state, &l.to_move(i));
         !forbidden.has(rule_key(rule, &after))
     });
+}
+
+/// A move of one part, emitted by a run into `em` (its only part), judged as [`filter_listed`] judges it:
+/// whether `rule` forbids the position after it (never for a pass; `false` when the game has no earlier
+/// position). For the sampled playouts (`engine/sample.rs`), which run one move generator at a time.
+pub(crate) struct PartJudge<'a> {
+    rule: RepetitionRule,
+    forbidden: Forbidden,
+    plain: bool,
+    turn: u64,
+    state: &'a State,
+    touched: Vec<(bool, usize, Option<super::state::Piece>, u32)>,
+}
+
+impl<'a> PartJudge<'a> {
+    /// The judge of the moves from `state`, `None` where nothing is forbidden (no rule, no earlier position).
+    pub(crate) fn new(game: &Game, state: &'a State) -> Option<PartJudge<'a>> {
+        let rule = game.forbid_repetition?;
+        if state.past.is_empty() {
+            return None;
+        }
+        Some(PartJudge {
+            rule,
+            forbidden: Forbidden::new(rule, state),
+            plain: game.captures_to_hand.is_none()
+                && !game.options.recycle_captures
+                && !game.stacks,
+            turn: rule_turn(rule, next_turn(game, state.turn)),
+            state,
+            touched: vec![],
+        })
+    }
+
+    /// Whether the one part of `em` makes a move the rule forbids.
+    pub(crate) fn forbids(&mut self, game: &Game, em: &super::gen::Emissions) -> bool {
+        let actions = em.actions(0);
+        if self.plain
+            && actions
+                .iter()
+                .all(|a| matches!(a, Action::Place { .. } | Action::Capture { .. }))
+        {
+            let key = key_after_drop(game, self.state, actions, self.turn, &mut self.touched);
+            return self.forbidden.has(key);
+        }
+        // Any other part: applied whole, as `filter_listed` does.
+        let mut one = MoveList::new();
+        one.push_singles(&mut em.clone());
+        if one.is_pass(0) {
+            return false;
+        }
+        let after = super::gen::apply_move(game, self.state, &one.to_move(0));
+        self.forbidden.has(rule_key(self.rule, &after))
+    }
 }
 
 /// What [`rule_key`] adds to the hash of a position whose turn-order entry is `turn`.
@@ -298,12 +351,14 @@ pub(super) fn neighbours(board: &Board, p: usize) -> impl Iterator<Item = usize>
 
 /// Flood fill of `player`'s group from `start`, treating `occupied` as holding a piece of another player.
 /// Appends the group's positions to `members` (marking them in `seen`); returns its liberties (each empty
-/// neighbour once). With `any`, stops at the first liberty (returns 1): capture and suicide tests only ask
-/// whether there is one, and a big group usually has one near where the fill starts.
+/// neighbour once). With `any`, stops at the first liberty (returns 1, with no member listed or marked):
+/// capture and suicide tests only ask whether there is one, and a big group usually has one near where the
+/// fill starts. Generic in the owner
+/// function, so that a caller's closure is inlined rather than called through a pointer per neighbour.
 #[allow(clippy::too_many_arguments)]
-fn flood(
+fn flood<F: Fn(usize) -> Option<Player> + ?Sized>(
     board: &Board,
-    owner: Owner,
+    owner: &F,
     start: usize,
     player: Player,
     occupied: Option<usize>,
@@ -313,10 +368,20 @@ fn flood(
 ) -> u32 {
     const MEMBER: u8 = 1;
     const LIBERTY: u8 = 2;
+    // Most groups asked for any liberty have one next to the stone the fill starts from: answered with no
+    // mark and no member listed, as a fill stopped there leaves them (see below).
+    if any
+        && neighbours(board, start)
+            .any(|q| Some(q) != occupied && seen[q] & MEMBER == 0 && owner(q).is_none())
+    {
+        return 1;
+    }
     let first = members.len();
     members.push(start);
     seen[start] |= MEMBER;
     let mut libs = 0;
+    // The liberty a fill with `any` stopped at: its one liberty mark.
+    let mut found = usize::MAX;
     let mut i = first;
     'fill: while i < members.len() {
         let p = members[i];
@@ -330,6 +395,7 @@ fn flood(
                     seen[q] |= LIBERTY;
                     libs += 1;
                     if any {
+                        found = q;
                         break 'fill;
                     }
                 }
@@ -342,30 +408,74 @@ fn flood(
         }
     }
     // Liberty marks are per group: clear them for the next fill. A fill stopped early leaves no member mark
-    // either: a later fill of the same group from another stone must not stop at its partial marks.
+    // either (nor members: they are taken off the list): a later fill of the same group from another stone
+    // must not stop at its partial marks.
     if libs > 0 {
-        for &p in &members[first..] {
-            if any {
+        if any {
+            seen[found] &= !LIBERTY;
+            for &p in &members[first..] {
                 seen[p] &= !MEMBER;
             }
-            for q in neighbours(board, p) {
-                seen[q] &= !LIBERTY;
+            members.truncate(first);
+        } else {
+            for &p in &members[first..] {
+                for q in neighbours(board, p) {
+                    seen[q] &= !LIBERTY;
+                }
             }
         }
     }
     libs
 }
 
-/// The enemy groups next to `at` that a piece of `mover` put on `at` leaves without a liberty.
-pub fn captured_by_placing(game: &Game, owner: Owner, at: Pos, mover: Player) -> Vec<usize> {
+thread_local! {
+    /// The marks and members of the flood fills of one group test, kept from call to call (with their
+    /// capacity) rather than allocated per call: the marks all zero between calls.
+    static SCRATCH: std::cell::RefCell<(Vec<u8>, Vec<usize>)> =
+        const { std::cell::RefCell::new((Vec::new(), Vec::new())) };
+}
+
+/// Runs `f` with zeroed marks for `n` positions and an empty list of members, from this thread's scratch
+/// (fresh vectors if a caller up the stack holds it).
+fn with_scratch<R>(n: usize, f: impl FnOnce(&mut [u8], &mut Vec<usize>) -> R) -> R {
+    SCRATCH.with(|cell| match cell.try_borrow_mut() {
+        Ok(mut s) => {
+            let (seen, members) = &mut *s;
+            if seen.len() < n {
+                seen.resize(n, 0);
+            }
+            members.clear();
+            let r = f(&mut seen[..n], members);
+            seen[..n].fill(0);
+            r
+        }
+        Err(_) => f(&mut vec![0u8; n], &mut vec![]),
+    })
+}
+
+/// Whether an enemy group of `mover` next to `at` has a piece next to it (a quick test before any fill).
+fn enemy_next_to<F: Fn(usize) -> Option<Player> + ?Sized>(
+    game: &Game,
+    owner: &F,
+    at: Pos,
+    mover: Player,
+) -> bool {
+    neighbours(&game.board, at.idx()).any(|q| owner(q).is_some_and(|o| !game.same_team(o, mover)))
+}
+
+/// The enemy groups next to `at` that a piece of `mover` put on `at` leaves without a liberty, appended to
+/// `out` (marks in `seen`); with `first`, stops at the first such group.
+#[allow(clippy::too_many_arguments)]
+fn captured_into<F: Fn(usize) -> Option<Player> + ?Sized>(
+    game: &Game,
+    owner: &F,
+    at: Pos,
+    mover: Player,
+    first: bool,
+    seen: &mut [u8],
+    out: &mut Vec<usize>,
+) {
     let b = &game.board;
-    let n = b.positions.len();
-    let mut out = vec![];
-    // Quick test: no enemy neighbour, nothing to capture.
-    if !neighbours(b, at.idx()).any(|q| owner(q).is_some_and(|o| !game.same_team(o, mover))) {
-        return out;
-    }
-    let mut seen = vec![0u8; n];
     for q in neighbours(b, at.idx()) {
         if seen[q] != 0 {
             continue;
@@ -374,37 +484,70 @@ pub fn captured_by_placing(game: &Game, owner: Owner, at: Pos, mover: Player) ->
             continue;
         };
         let start = out.len();
-        if flood(b, owner, q, o, Some(at.idx()), true, &mut seen, &mut out) > 0 {
+        if flood(b, owner, q, o, Some(at.idx()), true, seen, out) > 0 {
             out.truncate(start);
+        } else if first {
+            return;
         }
     }
-    out
+}
+
+/// The enemy groups next to `at` that a piece of `mover` put on `at` leaves without a liberty.
+pub fn captured_by_placing<F: Fn(usize) -> Option<Player> + ?Sized>(
+    game: &Game,
+    owner: &F,
+    at: Pos,
+    mover: Player,
+) -> Vec<usize> {
+    // Quick test: no enemy neighbour, nothing to capture.
+    if !enemy_next_to(game, owner, at, mover) {
+        return vec![];
+    }
+    let n = game.board.positions.len();
+    with_scratch(n, |seen, out| {
+        captured_into(game, owner, at, mover, false, seen, out);
+        // Nothing allocated for the usual answer, none.
+        if out.is_empty() {
+            vec![]
+        } else {
+            out.clone()
+        }
+    })
 }
 
 /// Whether a piece of `mover` put on `at` would leave its group (with the mover's groups next to `at`)
 /// without a liberty, once the enemy groups it takes are removed.
-pub fn suicide(game: &Game, owner: Owner, at: Pos, mover: Player) -> bool {
+pub fn suicide<F: Fn(usize) -> Option<Player> + ?Sized>(
+    game: &Game,
+    owner: &F,
+    at: Pos,
+    mover: Player,
+) -> bool {
     let b = &game.board;
     let a = at.idx();
     if neighbours(b, a).any(|q| owner(q).is_none()) {
         return false;
     }
-    // A capture frees a neighbour of `at`.
-    if !captured_by_placing(game, owner, at, mover).is_empty() {
-        return false;
-    }
     let n = b.positions.len();
-    let mut seen = vec![0u8; n];
-    let mut members = vec![];
-    for q in neighbours(b, a) {
-        if seen[q] == 0 && owner(q) == Some(mover) {
-            // Its liberties other than `at` (which the new piece fills).
-            if flood(b, owner, q, mover, Some(a), true, &mut seen, &mut members) > 0 {
+    with_scratch(n, |seen, members| {
+        // A capture frees a neighbour of `at`.
+        if enemy_next_to(game, owner, at, mover) {
+            captured_into(game, owner, at, mover, true, seen, members);
+            if !members.is_empty() {
                 return false;
             }
+            seen.fill(0);
         }
-    }
-    true
+        for q in neighbours(b, a) {
+            if seen[q] == 0 && owner(q) == Some(mover) {
+                // Its liberties other than `at` (which the new piece fills).
+                if flood(b, owner, q, mover, Some(a), true, seen, members) > 0 {
+                    return false;
+                }
+            }
+        }
+        true
+    })
 }
 
 /// The stones of `mover`'s groups next to `at` (for a suicide that removes its own group).

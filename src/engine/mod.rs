@@ -299,7 +299,8 @@ impl Backends {
         } else {
             None
         };
-        let sample = if planned && count.is_none() {
+        // The sampler judges each drawn move by the repetition rule as the filter does (`sample`'s module).
+        let sample = if flat && count.is_none() {
             sample::plan(game).ok()
         } else {
             None

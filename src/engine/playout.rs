@@ -442,6 +442,7 @@ fn random_game_sampled<S: MoveSink>(
     max_plies: u32,
     sink: &mut S,
 ) -> Result<PlayoutResult, EngineError> {
+    use super::sample::Drawn;
     let game = engine.game;
     let mut history = History::new(engine, s, prefix, max_plies);
     let mut moves = super::MoveList::new();
@@ -450,30 +451,38 @@ fn random_game_sampled<S: MoveSink>(
     loop {
         let entry = &game.turn_order.entries[s.turn];
         let (player, owner) = (entry.player, entry.moves_as);
-        let found = plan.draw(game, s, player, owner, rng, &mut gens, &mut em)?;
+        let drawn = plan.draw(game, s, player, owner, rng, &mut gens, &mut em)?;
         moves.clear();
-        if found {
-            moves.push_singles(&mut em);
-        } else {
-            engine.legal_into(s, &mut moves)?;
-            // The proof says a position whose generators all fail has no move but the pass.
-            if (0..moves.len()).any(|i| !moves.is_pass(i)) {
-                return Err(EngineError(format!(
-                    "{}: a move no sampled generator yields",
-                    game.title
-                )));
+        let outcome = match drawn {
+            Drawn::Move => {
+                moves.push_singles(&mut em);
+                engine.outcome_of_list(s, &moves, &history.keys)?
             }
-        }
-        if let Some(r) = over(
-            engine.outcome_of_list(s, &moves, &history.keys)?,
-            s.ply,
-            max_plies,
-            None,
-        ) {
+            // The end conditions read the list as one pass, with another move when there is one.
+            Drawn::Pass { others } => {
+                moves.push_pass();
+                engine.outcome_of_count(s, 1 + others as usize, !others, &history.keys)?
+            }
+            Drawn::Nothing => {
+                engine.legal_into(s, &mut moves)?;
+                // The proof says a position whose generators all fail has no move but the pass.
+                if (0..moves.len()).any(|i| !moves.is_pass(i)) {
+                    return Err(EngineError(format!(
+                        "{}: a move no sampled generator yields",
+                        game.title
+                    )));
+                }
+                engine.outcome_of_list(s, &moves, &history.keys)?
+            }
+        };
+        if let Some(r) = over(outcome, s.ply, max_plies, None) {
             return Ok(r);
         }
         history.note(s);
-        let i = if found { 0 } else { below(rng, moves.len()) };
+        let i = match drawn {
+            Drawn::Nothing => below(rng, moves.len()),
+            _ => 0,
+        };
         if S::ON {
             sink.played(engine, s, super::search::list_key(&moves, i));
         }

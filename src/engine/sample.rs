@@ -10,8 +10,8 @@
 //! the usual way (which gives the forced pass or the empty list the end conditions read).
 //!
 //! The proof, decided once per game (only for games where `Engine::flat` holds and no count plan applies):
-//! * nothing chooses among or reorders whole moves: no move priorities, no move type per turn, no pass that is
-//!   always a move, no deferred captures, shared pieces or stacks;
+//! * nothing chooses among or reorders whole moves: no move priorities, no move type per turn, no deferred
+//!   captures, shared pieces or stacks;
 //! * every piece program is a *leap*: a straight line of steps, `verify`s and one `add` (no partial, at most
 //!   one promotion, no copy). Its destination is a fixed path from the piece's square, so two programs of one
 //!   piece can only meet on a square if, for some square and some player's navigation, their paths end on the
@@ -24,6 +24,15 @@
 //! A single-part move's list entries merge only when they share their (from, to) (`compose::may_share_ends`):
 //! pieces stand on different squares, a drop has no `from`, and the destinations above are distinct.
 //!
+//! Two rules judge the list without breaking that correspondence, and the draw follows them:
+//! * a pass that is always a move (`(option "pass turn" true)`, Go) is one more entry, never merged with a
+//!   move: it is one more slot and one more generator, which always yields the pass. When the pass is drawn,
+//!   the end conditions still need to know whether the list holds another move (`stalemated` reads it): the
+//!   remaining generators are run until one yields ([`Drawn::Pass`]);
+//! * a repetition rule (`forbid-repetition`, ko and superko) removes from the list each move whose position
+//!   after it the rule forbids, each judged alone (`groups::filter_listed`): a generator whose move is
+//!   forbidden yields nothing (`groups::PartJudge`, the same judgement on the one part run).
+//!
 //! Where the drop program has a *guard* (`drop_flow::analyse`: its `add` is reached only on paths that found
 //! an enemy next to the drop square, directly or through a flag or position flag set only on such paths, as
 //! in othello however it is spelled), a drawn drop square with no piece but the mover's next to it in the
@@ -31,6 +40,7 @@
 //! games) but not run.
 
 use super::gen::Emissions;
+use super::groups::PartJudge;
 use super::run::{Mode, Run};
 use super::state::{Piece, State};
 use super::EngineError;
@@ -93,6 +103,20 @@ pub struct SamplePlan {
     drop_guard: Option<Guard>,
     /// The squares a drop may be made on (the board's, not the off-board ones), as bitset words.
     drop_squares: Vec<u64>,
+    /// The pass is always a move (`PassTurn::Yes`): one more slot and generator, which yields the pass.
+    pass: bool,
+}
+
+/// What [`SamplePlan::draw`] found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Drawn {
+    /// A move, the one part in the draw's `out`.
+    Move,
+    /// The pass (a game whose pass is always a move); `others`: the list holds another move too.
+    Pass { others: bool },
+    /// No generator yields a move and there is no pass of the plan's own: the position has no move of its own
+    /// (the caller lists it, which gives the forced pass or the empty list).
+    Nothing,
 }
 
 /// A flank guard's neighbour masks: per navigation table (player) and square, the squares next to it in the
@@ -193,9 +217,6 @@ pub fn plan(game: &Game) -> Result<SamplePlan, String> {
     {
         return Err("a turn of one move type".into());
     }
-    if game.options.pass_turn == PassTurn::Yes {
-        return Err("the pass is always a move".into());
-    }
     if game.options.deferred_captures || game.options.shared_pieces || game.stacks {
         return Err("deferred captures, shared pieces or stacks".into());
     }
@@ -278,6 +299,7 @@ pub fn plan(game: &Game) -> Result<SamplePlan, String> {
             }
             w
         },
+        pass: game.options.pass_turn == PassTurn::Yes,
     })
 }
 
@@ -409,11 +431,12 @@ impl SamplePlan {
     }
 
     /// Draws a move uniformly among the legal moves of the player to move (`gens` and `out` are scratch):
-    /// `true` with the move as the one part in `out`, `false` when no generator yields a move (the position
-    /// has no move of its own). First up to [`SamplePlan::tries`] draws with replacement among fixed slots
-    /// (each slot a generator or nothing: uniform over the generators that yield a move, without listing
-    /// them), then, if none yielded, generators drawn among those not yet tried. Each stage alone picks
-    /// uniformly among the generators with a move, so their mixture does too.
+    /// [`Drawn::Move`] with the move as the one part in `out`, [`Drawn::Pass`] for the pass that is always a
+    /// move, [`Drawn::Nothing`] when no generator yields a move (the position has no move of its own). First
+    /// up to [`SamplePlan::tries`] draws with replacement among fixed slots (each slot a generator, the pass,
+    /// or nothing: uniform over the generators that yield a move, without listing them), then, if none
+    /// yielded, generators drawn among those not yet tried. Each stage alone picks uniformly among the
+    /// generators with a move, so their mixture does too.
     #[allow(clippy::too_many_arguments)]
     pub fn draw(
         &self,
@@ -424,7 +447,7 @@ impl SamplePlan {
         rng: &mut impl rand_core::RngCore,
         gens: &mut Vec<Generator>,
         out: &mut Emissions,
-    ) -> Result<bool, EngineError> {
+    ) -> Result<Drawn, EngineError> {
         let tries = self.tries(game, state, owner);
         self.draw_tries(game, state, player, owner, rng, gens, out, tries)
     }
@@ -519,9 +542,12 @@ impl SamplePlan {
         gens: &mut Vec<Generator>,
         out: &mut Emissions,
         tries: usize,
-    ) -> Result<bool, EngineError> {
+    ) -> Result<Drawn, EngineError> {
         out.clear();
         let (pieces, drops) = self.slots(game, state, owner);
+        let mut judge = PartJudge::new(game, state);
+        // The pass's slot, after the others.
+        let pass = self.pass as usize;
         let mut run = Run::new(game, state, player, Mode::Generate, out);
         run.owner = owner;
         let guard = self
@@ -543,52 +569,109 @@ impl SamplePlan {
             }
         };
         if pieces == 0 && drops > 0 {
-            // Drop slots alone (othello): each decided here, the guard's barren squares not run.
-            let below_drops = Below::new(drops);
+            // Drop slots alone (othello, Go): each decided here, the guard's barren squares not run; the pass's
+            // slot after them.
+            let below_drops = Below::new(drops + pass);
             for _ in 0..tries {
                 let k = below_drops.draw(rng);
+                if k == drops {
+                    let others = self.any_move(game, state, owner, &mut run, gens, &mut judge)?;
+                    give_back(&mut run);
+                    return Ok(Drawn::Pass { others });
+                }
                 let Some(g) = self.drop_slot(state, k) else {
                     continue;
                 };
                 if barren(g) {
                     continue;
                 }
-                self.run_in(game, state, &mut run, g)?;
+                self.run_in(game, state, &mut run, g, &mut judge)?;
                 if self.yielded(game, run.out)? {
                     give_back(&mut run);
-                    return Ok(true);
+                    return Ok(Drawn::Move);
                 }
             }
-        } else if pieces + drops > 0 {
-            let below_all = Below::new(pieces + drops);
+        } else if pieces + drops + pass > 0 {
+            let below_all = Below::new(pieces + drops + pass);
             for _ in 0..tries {
                 let k = below_all.draw(rng);
+                if k == pieces + drops {
+                    let others = self.any_move(game, state, owner, &mut run, gens, &mut judge)?;
+                    give_back(&mut run);
+                    return Ok(Drawn::Pass { others });
+                }
                 let Some(g) = self.slot(game, state, owner, k, pieces) else {
                     continue;
                 };
                 if barren(g) {
                     continue;
                 }
-                self.run_in(game, state, &mut run, g)?;
+                self.run_in(game, state, &mut run, g, &mut judge)?;
                 if self.yielded(game, run.out)? {
                     give_back(&mut run);
-                    return Ok(true);
+                    return Ok(Drawn::Move);
                 }
             }
         }
         self.generators(game, state, owner, gens);
-        while !gens.is_empty() {
-            let g = gens.swap_remove(super::playout::below(rng, gens.len()));
+        // The pass, while not drawn, stands after the generators.
+        let pass_left = self.pass;
+        while !gens.is_empty() || pass_left {
+            let k = super::playout::below(rng, gens.len() + pass_left as usize);
+            if k == gens.len() {
+                // Every generator not yet tried may still yield (those tried did not).
+                let mut others = false;
+                while let Some(g) = gens.pop() {
+                    if barren(g) {
+                        continue;
+                    }
+                    self.run_in(game, state, &mut run, g, &mut judge)?;
+                    if self.yielded(game, run.out)? {
+                        others = true;
+                        break;
+                    }
+                }
+                run.out.clear();
+                give_back(&mut run);
+                return Ok(Drawn::Pass { others });
+            }
+            let g = gens.swap_remove(k);
             if barren(g) {
                 continue;
             }
-            self.run_in(game, state, &mut run, g)?;
+            self.run_in(game, state, &mut run, g, &mut judge)?;
             if self.yielded(game, run.out)? {
                 give_back(&mut run);
-                return Ok(true);
+                return Ok(Drawn::Move);
             }
         }
         give_back(&mut run);
+        Ok(Drawn::Nothing)
+    }
+
+    /// Whether some generator of `owner` yields a move (the pass aside), for the pass drawn with replacement:
+    /// the end conditions read whether the list holds another move. Leaves `run`'s output empty.
+    fn any_move(
+        &self,
+        game: &Game,
+        state: &State,
+        owner: Player,
+        run: &mut Run<'_>,
+        gens: &mut Vec<Generator>,
+        judge: &mut Option<PartJudge<'_>>,
+    ) -> Result<bool, EngineError> {
+        self.generators(game, state, owner, gens);
+        let player = run.player;
+        for &g in gens.iter() {
+            if self.skips(state, player, g) {
+                continue;
+            }
+            self.run_in(game, state, run, g, judge)?;
+            if self.yielded(game, run.out)? {
+                run.out.clear();
+                return Ok(true);
+            }
+        }
         Ok(false)
     }
 
@@ -644,12 +727,30 @@ impl SamplePlan {
     ) -> Result<(), EngineError> {
         let mut run = Run::new(game, state, player, Mode::Generate, out);
         run.owner = owner;
-        self.run_in(game, state, &mut run, g)
+        self.run_in(game, state, &mut run, g, &mut PartJudge::new(game, state))
     }
 
     /// [`SamplePlan::run`] in a run context set up for the player (reused from generator to generator, as
-    /// `gen::parts` reuses one for all programs).
+    /// `gen::parts` reuses one for all programs), its move dropped if `judge` (the repetition rule) forbids it.
     fn run_in(
+        &self,
+        game: &Game,
+        state: &State,
+        run: &mut Run<'_>,
+        g: Generator,
+        judge: &mut Option<PartJudge<'_>>,
+    ) -> Result<(), EngineError> {
+        self.exec(game, state, run, g)?;
+        if let Some(j) = judge {
+            if run.out.len() == 1 && j.forbids(game, run.out) {
+                run.out.clear();
+            }
+        }
+        Ok(())
+    }
+
+    /// Runs generator `g` in `run`.
+    fn exec(
         &self,
         game: &Game,
         state: &State,
