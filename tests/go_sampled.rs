@@ -62,7 +62,11 @@ fn follows_the_general_path(name: &str, game: &Game, games: u64, cap: u32) -> (u
         let mut keep = Keep::default();
         let r = random_game_recording(&engine, &mut s, &[], &mut game_rng(41, g), cap, &mut keep)
             .unwrap();
-        assert_eq!(keep.0.len() as u32, r.plies, "{name} game {g}: one move a ply");
+        assert_eq!(
+            keep.0.len() as u32,
+            r.plies,
+            "{name} game {g}: one move a ply"
+        );
         for (k, (before, key)) in keep.0.iter().enumerate() {
             let next = keep.0.get(k + 1).map_or(&s, |n| &n.0);
             let moves: Vec<Move> = general.legal_moves(before).unwrap();
@@ -88,7 +92,8 @@ fn follows_the_general_path(name: &str, game: &Game, games: u64, cap: u32) -> (u
         let end = general.outcome(&s, &moves, &[]).unwrap();
         match &r.outcome {
             Some(o) => {
-                let e = end.unwrap_or_else(|| panic!("{name} game {g}: not over on the general path"));
+                let e =
+                    end.unwrap_or_else(|| panic!("{name} game {g}: not over on the general path"));
                 assert_eq!(
                     (&o.results, &o.end_type, &o.name),
                     (&e.results, &e.end_type, &e.name),
@@ -97,7 +102,10 @@ fn follows_the_general_path(name: &str, game: &Game, games: u64, cap: u32) -> (u
             }
             None => {
                 assert_eq!(r.plies, cap, "{name} game {g}");
-                assert!(end.is_none(), "{name} game {g}: over on the general path at the cap");
+                assert!(
+                    end.is_none(),
+                    "{name} game {g}: over on the general path at the cap"
+                );
             }
         }
     }
@@ -116,15 +124,24 @@ fn sampled_go_follows_the_general_path_in_games() {
             continue;
         }
         sampled += 1;
-        let games = if game.board.positions.len() > 40 { 60 } else { 150 };
+        let games = if game.board.positions.len() > 40 {
+            60
+        } else {
+            150
+        };
         let (plies, passes, captures) = follows_the_general_path(name, game, games, 1000);
         eprintln!("{name}: {games} games, {plies} plies, {passes} passes, {captures} captures");
-        assert!(passes >= 2 * games && captures > 50, "{name}: {passes} passes, {captures} captures");
+        assert!(
+            passes >= 2 * games && captures > 50,
+            "{name}: {passes} passes, {captures} captures"
+        );
     }
     for v in 1..=3 {
         assert!(
-            found.iter().any(|(n, g)| n.ends_with(&format!("/go-9x9.zrf:{v}"))
-                && Engine::new(g).sample_plan().is_some()),
+            found
+                .iter()
+                .any(|(n, g)| n.ends_with(&format!("/go-9x9.zrf:{v}"))
+                    && Engine::new(g).sample_plan().is_some()),
             "go-9x9 variant {v} sampled"
         );
     }
@@ -151,7 +168,10 @@ fn sampled_go_follows_the_general_path_in_the_corpus() {
     let found = common::variants_where(&files, |g| {
         uses_groups(g) && Engine::new(g).sample_plan().is_some()
     });
-    eprintln!("corpus variants with group forms or repetition rules, sampled: {}", found.len());
+    eprintln!(
+        "corpus variants with group forms or repetition rules, sampled: {}",
+        found.len()
+    );
     for (name, game) in &found {
         let (plies, passes, captures) = follows_the_general_path(name, game, 5, 300);
         eprintln!("  {name}: {plies} plies, {passes} passes, {captures} captures");
@@ -191,7 +211,16 @@ fn draws(g: &Game, s: &State, n: u32, tries: Option<usize>) -> (BTreeMap<u32, u3
     for _ in 0..n {
         let tries = tries.unwrap_or_else(|| plan.tries(g, s, entry.moves_as));
         let d = plan
-            .draw_tries(g, s, entry.player, entry.moves_as, &mut rng, &mut gens, &mut em, tries)
+            .draw_tries(
+                g,
+                s,
+                entry.player,
+                entry.moves_as,
+                &mut rng,
+                &mut gens,
+                &mut em,
+                tries,
+            )
             .unwrap();
         let key = match d {
             Drawn::Move => {
@@ -230,7 +259,12 @@ fn the_draw_is_uniform_with_the_pass() {
     let g = load_variant("Go 5x5");
     let engine = Engine::new(&g);
     let s = engine.initial();
-    let want: Vec<u32> = engine.legal_moves(&s).unwrap().iter().map(move_key).collect();
+    let want: Vec<u32> = engine
+        .legal_moves(&s)
+        .unwrap()
+        .iter()
+        .map(move_key)
+        .collect();
     assert_eq!(want.len(), 26);
     for tries in [None, Some(0), Some(2)] {
         let n = 26 * 1500;
@@ -253,12 +287,15 @@ fn the_draw_never_retakes_the_ko() {
         .legal_moves(&before)
         .unwrap()
         .into_iter()
-        .find(|m| {
-            m.parts.len() == 1 && m.parts[0].to == g.board.position("c2")
-        })
+        .find(|m| m.parts.len() == 1 && m.parts[0].to == g.board.position("c2"))
         .expect("c2 is legal");
     let s = engine.apply(&before, &c2);
-    let want: Vec<u32> = engine.legal_moves(&s).unwrap().iter().map(move_key).collect();
+    let want: Vec<u32> = engine
+        .legal_moves(&s)
+        .unwrap()
+        .iter()
+        .map(move_key)
+        .collect();
     // 25 points less 7 stones, less the ko point b2 and a1 (suicide for White: a2 and b1 keep liberties at
     // a3 and b2); the pass.
     assert_eq!(want.len(), 25 - 7 - 2 + 1);
@@ -301,7 +338,11 @@ fn the_pass_drawn_says_whether_another_move_exists() {
         .collect();
     black.extend(names.iter().map(|s| s.as_str()));
     let white = stones(&g, "White", &black, &[]);
-    assert!(engine.legal_moves(&white).unwrap().iter().all(|m| m.is_pass()));
+    assert!(engine
+        .legal_moves(&white)
+        .unwrap()
+        .iter()
+        .all(|m| m.is_pass()));
     let (counts, kinds) = draws(&g, &white, 200, None);
     assert_eq!(kinds, vec![Drawn::Pass { others: false }]);
     assert_eq!(counts.len(), 1);
