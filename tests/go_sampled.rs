@@ -359,3 +359,33 @@ fn the_pass_drawn_says_whether_another_move_exists() {
     assert!(kinds.contains(&Drawn::Pass { others: true }), "{kinds:?}");
     assert!(!kinds.contains(&Drawn::Pass { others: false }), "{kinds:?}");
 }
+
+fn compile_src(src: &str) -> Game {
+    let read = dagaz::lang::read_str("t.zrf", src, Path::new("."));
+    assert!(!read.has_errors(), "{:?}", read.diagnostics);
+    let mut diags = vec![];
+    let g = dagaz::load::compile_source(&read.games[0], &mut diags);
+    assert!(diags.iter().all(|d| !d.is_error()), "{diags:?}");
+    g.unwrap()
+}
+
+/// A game of our own where the end reads whether the list holds only passes: stones dropped on the empty
+/// squares of a 3x3 board, the pass always a move, and the player to move with nothing but the pass loses
+/// (`blocked`), which happens only on the full board. A pass drawn while drops remain must not end the game:
+/// sampled games checked move for move against the general path as above, and every game ends blocked on a
+/// full board (9 drops) after any number of passes.
+#[test]
+fn a_pass_drawn_beside_other_moves_does_not_block() {
+    let g = compile_src(
+        r#"(game (title "Fill") (players White Black) (turn-order White Black)
+             (option "pass turn" true)
+             (board (grid (dimensions ("a/b/c" (50 0)) ("3/2/1" (0 50)))
+               (directions (n 0 -1) (e 1 0) (s 0 1) (w -1 0))))
+             (piece (name Stone) (drops ((verify empty?) add)))
+             (loss-condition (White Black) blocked))"#,
+    );
+    let (plies, passes, _) = follows_the_general_path("Fill", &g, 200, 1000);
+    // 9 drops a game, and passes drawn beside them (1 in 10 on the empty board).
+    assert_eq!(plies - passes, 9 * 200);
+    assert!(passes > 100, "{passes} passes");
+}
