@@ -888,13 +888,8 @@ fn order_filters(game: &Game, state: &State, kings: &[PieceType], moves: &mut Ve
                 let kings = m
                     .parts
                     .iter()
-                    .flat_map(|p| &p.actions)
-                    .filter(|a| match a {
-                        Action::Capture { at } => {
-                            state.get(*at).is_some_and(|x| kings.contains(&x.kind))
-                        }
-                        _ => false,
-                    })
+                    .flat_map(|p| p.taken())
+                    .filter(|at| state.get(*at).is_some_and(|x| kings.contains(&x.kind)))
                     .count();
                 (kings, m.captures())
             };
