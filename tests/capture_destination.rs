@@ -72,7 +72,11 @@ fn an_explicit_capture_of_the_destination_removes_the_moving_piece_too() {
     assert_eq!(boards_after(&kamikaze), vec![Vec::<String>::new()]);
     // `to` fixes the destination before the cursor moves on: capturing the destination after coming back to
     // it through `mark`/`back` is the same kamikaze.
-    let marked = strip("(n (verify enemy?) to mark s back capture add)", "(P a2)", "");
+    let marked = strip(
+        "(n (verify enemy?) to mark s back capture add)",
+        "(P a2)",
+        "",
+    );
     assert_eq!(boards_after(&marked), vec![Vec::<String>::new()]);
 }
 
@@ -90,11 +94,19 @@ fn a_capture_of_an_empty_destination_removes_the_piece_that_arrives() {
 /// a3, and a capture made on the way (a2) followed by a move on (a3) is not a capture of the destination.
 #[test]
 fn a_capture_elsewhere_does_not_touch_the_moving_piece() {
-    let jump = strip("(n (verify enemy?) capture n (verify empty?) add)", "(P a2)", "");
+    let jump = strip(
+        "(n (verify enemy?) capture n (verify empty?) add)",
+        "(P a2)",
+        "",
+    );
     assert_eq!(boards_after(&jump), vec![board(&["A P a3"])]);
     // Two emissions from one program: the first (a2, captured) is a kamikaze, the second (a3) is not: a
     // capture is not carried past an `add` (spec principle 2), so it does not reach the second destination.
-    let two = strip("(n (verify empty?) capture add n (verify empty?) add)", "(P a5)", "");
+    let two = strip(
+        "(n (verify empty?) capture add n (verify empty?) add)",
+        "(P a5)",
+        "",
+    );
     assert_eq!(
         boards_after(&two),
         vec![board(&["A P a3", "B P a5"]), board(&["B P a5"])]
@@ -264,12 +276,15 @@ fn corpus_files_whose_moves_capture_their_own_destination() {
                     }
                     if let Some(m) = moves.iter().find(|m| own_removals(m).0) {
                         hits += 1;
-                        sample.get_or_insert_with(|| format!("variant {}: {}", v + 1, m.notation(&g)));
+                        sample.get_or_insert_with(|| {
+                            format!("variant {}: {}", v + 1, m.notation(&g))
+                        });
                     }
                     if let Some(m) = moves.iter().find(|m| own_removals(m).1) {
                         start_hits += 1;
-                        start_sample
-                            .get_or_insert_with(|| format!("variant {}: {}", v + 1, m.notation(&g)));
+                        start_sample.get_or_insert_with(|| {
+                            format!("variant {}: {}", v + 1, m.notation(&g))
+                        });
                     }
                     let m = &moves[rng.next_u64() as usize % moves.len()];
                     s = e.apply(&s, m);
