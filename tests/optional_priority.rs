@@ -130,3 +130,20 @@ fn optional_priority_errors_are_located() {
         "{diags:?}"
     );
 }
+
+/// The same rule inside `phases` (whose move types `move-priorities` orders as everywhere): one phase with both
+/// types gives the answers above, 4 moves with the form and 1 without when only the Rook can capture, 2 with
+/// both when the Man can too.
+#[test]
+fn optional_priority_holds_inside_phases() {
+    let only_rook = "piece A Man c1\npiece A Rook e1\npiece B Man e3\n";
+    let both = "piece A Man c1\npiece B Man c2\npiece A Rook e1\npiece B Man e3\n";
+    let with = game("(phases (all jump step)) (optional-priority Rook)").unwrap();
+    assert_eq!(
+        moves(&with, only_rook),
+        sorted(&["c1-c2", "e1-d1", "e1-e2", "e1-e3"])
+    );
+    assert_eq!(moves(&with, both), sorted(&["c1-c3xc2", "e1-e3"]));
+    let without = game("(phases (all jump step))").unwrap();
+    assert_eq!(moves(&without, only_rook), sorted(&["e1-e3"]));
+}
