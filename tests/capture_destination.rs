@@ -153,6 +153,19 @@ fn undoing_a_kamikaze_move_restores_the_position() {
     }
 }
 
+/// A composite move does not go on from a part that removes its own piece: there is no piece left to continue
+/// with. A's piece takes B's a2 kamikaze-style with `add-partial`; B's a3 would be next on a continuation, but
+/// the move ends after the one part: one move, leaving B's a3 alone.
+#[test]
+fn a_kamikaze_part_ends_a_composite_move() {
+    let g = strip(
+        "(move-type go) (n (verify enemy?) capture (add-partial go))",
+        "(P a2) (P a3)",
+        "",
+    );
+    assert_eq!(boards_after(&g), vec![board(&["B P a3"])]);
+}
+
 /// A drop is a move too: a drop that captures its own square puts the piece down from the reserve and
 /// removes it (the reserve is one piece shorter, the square empty); the plain drop leaves it there. (The corpus
 /// Luzhanqi spends its first South turn so: its `Start` piece is dropped with `(verify empty?) capture add`.)
