@@ -344,6 +344,13 @@ pub fn describe(g: &Game) -> String {
             names(&g.move_priorities, |t| g.move_types[t.idx()].clone())
         );
     }
+    if !g.optional_priority.is_empty() {
+        let _ = writeln!(
+            o,
+            "  optional priority (not bound by the move priorities): {}",
+            names(&g.optional_priority, |t| g.pieces[t.idx()].name.clone())
+        );
+    }
     if !g.capture_order.is_empty() {
         let _ = writeln!(
             o,

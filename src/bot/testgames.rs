@@ -317,6 +317,7 @@ pub fn bare_game() -> Game {
         position_flags: vec![],
         move_types: vec![],
         move_priorities: vec![],
+        optional_priority: vec![],
         setup: Setup::default(),
         options: Options::default(),
         end_conditions: vec![],

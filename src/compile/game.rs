@@ -671,6 +671,11 @@ pub struct Game {
     pub move_types: Vec<String>,
     /// Of these move types only the first with a legal move is generated.
     pub move_priorities: Vec<MoveType>,
+    /// `(optional-priority T...)`: pieces of these types are not bound by `move-priorities`. The moves of
+    /// the turn are those of the best-ranked type that some other piece can move with, and of every better
+    /// type (all moves when no other piece has a ranked move): Shashmat's and Dablot's "capturing is
+    /// compulsory, but not for these pieces" (docs/language.md, "Optional priority").
+    pub optional_priority: Vec<PieceType>,
     pub setup: Setup,
     pub options: Options,
     pub end_conditions: Vec<EndCondition>,

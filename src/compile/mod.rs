@@ -70,6 +70,7 @@ const RULE_SECTIONS: &[&str] = &[
     "piece",
     "board-setup",
     "move-priorities",
+    "optional-priority",
     "option",
     "win-condition",
     "loss-condition",
@@ -980,6 +981,7 @@ pub fn compile_with(
     let mut invariants = vec![];
     let mut forbid_repetition = None;
     let mut irreversible: Option<Vec<PieceType>> = None;
+    let mut optional_priority: Vec<PieceType> = vec![];
     let mut teams: Vec<u8> = (0..players.len() as u8).collect();
     let mut extensions: Vec<(&'static dyn Module, crate::lang::Span)> = vec![];
     for s in &src.sections {
@@ -1025,6 +1027,24 @@ pub fn compile_with(
                     c.err(s.span, "a game has one `forbid-repetition`");
                 }
                 forbid_repetition = c.forbid_repetition(s).or(forbid_repetition);
+            }
+            "optional-priority" => {
+                if !optional_priority.is_empty() {
+                    c.err(
+                        s.span,
+                        "a game has one `optional-priority`; list every type in it",
+                    );
+                }
+                if move_priorities.is_empty() {
+                    c.err(
+                        s.span,
+                        "`optional-priority` frees pieces from `move-priorities`, which this game does not declare",
+                    );
+                }
+                optional_priority = c.piece_list(s.args(), &piece_index);
+                if s.args().is_empty() {
+                    c.err(s.span, "`optional-priority` names one piece type or more");
+                }
             }
             "irreversible" => {
                 if irreversible.is_some() {
@@ -1129,6 +1149,7 @@ pub fn compile_with(
         position_flags,
         move_types,
         move_priorities,
+        optional_priority,
         setup,
         options,
         end_conditions,

@@ -37,6 +37,16 @@ pub fn apply_actions(game: &Game, state: &mut State, part: PartView<'_>, deferre
     for a in actions {
         if let Action::Capture { at } = *a {
             let Some(mut x) = state.get(at) else { continue };
+            if from == Some(at) && to != from {
+                // The moving piece, removed by a capture of its own destination (Zillions' kamikaze,
+                // `run/emit.rs`): it leaves the game at once, even under deferred captures, and goes to no hand
+                // or reserve (it is not a piece taken; `Part::taken`). The movement then carries nothing.
+                state.set(at, None);
+                if state.has_columns() {
+                    state.take_under(at);
+                }
+                continue;
+            }
             if deferred {
                 x.dead = true;
                 state.set(at, Some(x));
@@ -107,8 +117,17 @@ pub fn apply_actions(game: &Game, state: &mut State, part: PartView<'_>, deferre
             }
         }
     }
-    for a in actions {
+    for (i, a) in actions.iter().enumerate() {
         match *a {
+            // A capture listed after a placement on its square removes the piece placed: a drop that captures
+            // its own square (Zillions' kamikaze, `run/emit.rs`). Every other capture was applied above.
+            Action::Capture { at }
+                if actions[..i]
+                    .iter()
+                    .any(|b| matches!(*b, Action::Place { at: p, .. } if p == at)) =>
+            {
+                state.set(at, None);
+            }
             Action::Move { .. }
             | Action::Capture { .. }
             | Action::ExtraTurn

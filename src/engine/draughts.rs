@@ -356,6 +356,9 @@ pub fn plan(game: &Game) -> Result<DraughtsPlan, String> {
     if !game.capture_order.is_empty() {
         return why("a capture order");
     }
+    if !game.optional_priority.is_empty() {
+        return why("an optional priority");
+    }
     if !game.invariants.is_empty() {
         return why("invariants");
     }

@@ -798,6 +798,14 @@ fn generated(
         None if game.move_priorities.is_empty() => {
             complete_moves(game, index, state, player, owner, TypeFilter::Any)?
         }
+        None if !game.optional_priority.is_empty() => optional_priority_moves(
+            game,
+            index,
+            state,
+            entry,
+            game.move_priorities.iter().copied(),
+            TypeFilter::Unlisted(&game.move_priorities),
+        )?,
         None => {
             let mut found = vec![];
             for &t in &game.move_priorities {
@@ -854,6 +862,19 @@ fn phase_moves(
         }
         return complete_moves(game, index, state, player, owner, TypeFilter::Only(Some(t)));
     }
+    if !game.optional_priority.is_empty() {
+        return optional_priority_moves(
+            game,
+            index,
+            state,
+            entry,
+            game.move_priorities
+                .iter()
+                .copied()
+                .filter(|t| types.contains(t)),
+            TypeFilter::Among(types, &game.move_priorities),
+        );
+    }
     for &t in game.move_priorities.iter().filter(|t| types.contains(t)) {
         let found = complete_moves(game, index, state, player, owner, TypeFilter::Only(Some(t)))?;
         if !found.is_empty() {
@@ -868,6 +889,36 @@ fn phase_moves(
         owner,
         TypeFilter::Among(types, &game.move_priorities),
     )
+}
+
+/// `move-priorities` under `(optional-priority T...)` (docs/language.md, "Optional priority"): the ranked
+/// types in their order, every move of each kept, up to and including the first type that a piece of another
+/// type can move with; when no such type has a move, the moves of `rest` (the types not ranked) too, so that
+/// every move is legal. A move is its first part's piece's.
+fn optional_priority_moves(
+    game: &Game,
+    index: &ProgramIndex,
+    state: &State,
+    entry: &TurnEntry,
+    ranked: impl Iterator<Item = MoveType>,
+    rest: TypeFilter<'_>,
+) -> Result<Vec<Move>, EngineError> {
+    let (player, owner) = (entry.player, entry.moves_as);
+    let mut all = vec![];
+    for t in ranked {
+        let found = complete_moves(game, index, state, player, owner, TypeFilter::Only(Some(t)))?;
+        let binds = found.iter().any(|m| {
+            m.parts
+                .first()
+                .is_some_and(|p| !game.optional_priority.contains(&p.piece))
+        });
+        all.extend(found);
+        if binds {
+            return Ok(all);
+        }
+    }
+    all.extend(complete_moves(game, index, state, player, owner, rest)?);
+    Ok(all)
 }
 
 /// The filters that compare moves with each other, applied to the whole list before any move-by-move test:
@@ -888,13 +939,8 @@ fn order_filters(game: &Game, state: &State, kings: &[PieceType], moves: &mut Ve
                 let kings = m
                     .parts
                     .iter()
-                    .flat_map(|p| &p.actions)
-                    .filter(|a| match a {
-                        Action::Capture { at } => {
-                            state.get(*at).is_some_and(|x| kings.contains(&x.kind))
-                        }
-                        _ => false,
-                    })
+                    .flat_map(|p| p.taken())
+                    .filter(|at| state.get(*at).is_some_and(|x| kings.contains(&x.kind)))
                     .count();
                 (kings, m.captures())
             };

@@ -263,7 +263,9 @@ impl Backends {
     /// generators), the royal-listed path (candidates in a move buffer, each tested by make and unmake), the
     /// first ops decided before a run and the legality cache. With `options.general_path`, none of them.
     fn choose(game: &Game, royal: &[Vec<PieceType>], options: EngineOptions) -> Backends {
+        // `optional-priority` judges the generated moves by the pieces that make them (`gen::generated`).
         let judged_whole = game.phases.is_empty()
+            && game.optional_priority.is_empty()
             && matches!(game.options.maximal_captures, MaximalCaptures::No)
             && game.capture_order.is_empty()
             && game.invariants.is_empty()

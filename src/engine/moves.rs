@@ -79,6 +79,31 @@ pub struct Part {
     pub move_type: Option<MoveType>,
 }
 
+impl Part {
+    /// The squares whose pieces this part takes, in order: its captures and prisoners, but not the moving or
+    /// dropped piece itself when a capture of its destination removes it (Zillions' kamikaze, written as a
+    /// capture of the square it left, or a capture after the placement, `run/emit.rs`).
+    pub fn taken(&self) -> impl Iterator<Item = Pos> + '_ {
+        let own = self.from.filter(|f| Some(*f) != self.to);
+        self.actions
+            .iter()
+            .enumerate()
+            .filter_map(move |(i, a)| match *a {
+                Action::Capture { at } if Some(at) == own => None,
+                // A dropped piece removed by a capture of its own square (listed after its placement).
+                Action::Capture { at }
+                    if self.actions[..i]
+                        .iter()
+                        .any(|b| matches!(*b, Action::Place { at: p, .. } if p == at)) =>
+                {
+                    None
+                }
+                Action::Capture { at } | Action::TakePrisoner { at, .. } => Some(at),
+                _ => None,
+            })
+    }
+}
+
 /// A complete move.
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub struct Move {
@@ -107,13 +132,10 @@ impl Move {
             .any(|p| p.actions.contains(&Action::ExtraTurn))
     }
 
-    /// Number of pieces this move captures (explicitly, or by arriving on them).
+    /// Number of pieces this move captures (explicitly, or by arriving on them). A piece removed by a capture
+    /// of its own destination (see [`Part::taken`]) is not one of them.
     pub fn captures(&self) -> usize {
-        self.parts
-            .iter()
-            .flat_map(|p| &p.actions)
-            .filter(|a| matches!(a, Action::Capture { .. } | Action::TakePrisoner { .. }))
-            .count()
+        self.parts.iter().map(|p| p.taken().count()).sum()
     }
 
     /// Readable notation: `e2-e4`, `a3-c5-e7` for a chain, `Stone@d4` for a drop, `=Queen` for a promotion,

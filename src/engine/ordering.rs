@@ -4,7 +4,7 @@
 //! found, and the list is filtered against it.
 
 use crate::compile::{Criterion, Game, Measure, PieceType};
-use crate::engine::{Action, Move, State};
+use crate::engine::{Move, State};
 
 /// Keeps only the moves no other move beats under the game's capture order. `kings` are the promoted types,
 /// the kings of a criterion that names none.
@@ -43,17 +43,12 @@ fn measure(game: &Game, state: &State, kings: &[PieceType], c: &Criterion, m: &M
         Some(ts) => ts.contains(&t),
         None => kings.contains(&t),
     };
+    // A prisoner taken is the top of its column, as the state before the move shows it.
     let taken = m
         .parts
         .iter()
-        .flat_map(|p| &p.actions)
-        .filter_map(|a| match a {
-            // A prisoner taken is the top of its column, as the state before the move shows it.
-            Action::Capture { at } | Action::TakePrisoner { at, .. } => {
-                Some(state.get(*at).map(|x| x.kind))
-            }
-            _ => None,
-        });
+        .flat_map(|p| p.taken())
+        .map(|at| state.get(at).map(|x| x.kind));
     match c.measure {
         Measure::PiecesTaken => taken
             .filter(|t| match (&c.types, t) {

@@ -79,6 +79,7 @@ impl Run<'_> {
         s.to = self.to;
         s.drop = self.drop;
         s.captures.clone_from(&self.captures);
+        s.captured_empty.clone_from(&self.captured_empty);
         s.placed.clone_from(&self.placed);
         s.cascades.clone_from(&self.cascades);
         s.changes.clone_from(&self.changes);
@@ -98,6 +99,7 @@ impl Run<'_> {
         self.to = s.to;
         self.drop = s.drop;
         self.captures.clone_from(&s.captures);
+        self.captured_empty.clone_from(&s.captured_empty);
         self.placed.clone_from(&s.placed);
         self.cascades.clone_from(&s.cascades);
         self.changes.clone_from(&s.changes);
@@ -120,6 +122,7 @@ pub(in crate::engine) struct Saved {
     to: Option<Pos>,
     drop: Option<(PieceType, bool)>,
     captures: Vec<Pos>,
+    captured_empty: Vec<Pos>,
     placed: Vec<(Pos, Piece)>,
     cascades: Vec<(Pos, Pos)>,
     changes: Vec<Action>,

@@ -44,6 +44,7 @@ impl Run<'_> {
             self.extra | self.again | self.required,
         ) {
             if self.captures.is_empty()
+                && self.captured_empty.is_empty()
                 && self.cascades.is_empty()
                 && self.placed.is_empty()
                 && self.changes.is_empty()
@@ -85,6 +86,7 @@ impl Run<'_> {
                 return Err(Stop::Found);
             }
             self.captures.clear();
+            self.captured_empty.clear();
             self.placed.clear();
             return Ok(());
         }
@@ -120,6 +122,12 @@ impl Run<'_> {
                     },
                     reserve,
                 });
+                // A capture of the drop's own square removes the dropped piece once it is down (Zillions'
+                // kamikaze, as for a moving piece below): a capture listed after the placement on its square
+                // is applied after it (`apply`).
+                if self.captures.contains(&dest) || self.captured_empty.contains(&dest) {
+                    self.out.actions.push(Action::Capture { at: dest });
+                }
                 piece_kind = kind;
             }
             (None, Some(f), Some(h)) => {
@@ -150,6 +158,14 @@ impl Run<'_> {
                             piece: h,
                             reserve: false,
                         });
+                    }
+                    // Zillions' capture on the destination: a `capture` of the square the piece ends on
+                    // removes the piece itself (the founding articles' kamikaze piece), whether or not
+                    // something stood there. Said as the capture of the square it left: `apply` runs
+                    // captures before movements, so the movement then carries nothing, and the square ends
+                    // empty. (A piece that stays where it is, `f == dest`, is taken by the capture itself.)
+                    if self.captures.contains(&dest) || self.captured_empty.contains(&dest) {
+                        self.out.actions.push(Action::Capture { at: f });
                     }
                 }
                 piece_kind = h.kind;
@@ -252,6 +268,7 @@ impl Run<'_> {
         // Captures and drops before an `add` are not carried into later emissions; nor are cascades, under
         // `discard cascades`.
         self.captures.clear();
+        self.captured_empty.clear();
         self.placed.clear();
         if self.game.options.discard_cascades {
             self.cascades.clear();

@@ -139,8 +139,12 @@ impl Run<'_> {
                 }
                 Op::Capture(l) => {
                     if let Some(p) = self.loc(l) {
-                        if self.live(p).is_some_and(|x| !x.dead) && !self.captures.contains(&p) {
-                            self.captures.push(p);
+                        if self.live(p).is_some_and(|x| !x.dead) {
+                            if !self.captures.contains(&p) {
+                                self.captures.push(p);
+                            }
+                        } else if !self.captured_empty.contains(&p) {
+                            self.captured_empty.push(p);
                         }
                     }
                 }

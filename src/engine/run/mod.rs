@@ -80,6 +80,9 @@ pub(in crate::engine) struct Run<'a> {
     /// A drop: the type dropped and whether it comes from the reserve.
     pub(in crate::engine) drop: Option<(PieceType, bool)>,
     pub(in crate::engine) captures: Vec<Pos>,
+    /// Squares a `capture` named while they were empty. A piece that ends its part on one is removed, as on a
+    /// captured square (Zillions' capture on the destination, `emit.rs`).
+    pub(in crate::engine) captured_empty: Vec<Pos>,
     pub(in crate::engine) placed: Vec<(Pos, Piece)>,
     pub(in crate::engine) cascades: Vec<(Pos, Pos)>,
     pub(in crate::engine) changes: Vec<Action>,
@@ -241,6 +244,7 @@ impl<'a> Run<'a> {
             to: None,
             drop: None,
             captures: vec![],
+            captured_empty: vec![],
             placed: vec![],
             cascades: vec![],
             changes: vec![],
@@ -379,6 +383,7 @@ impl<'a> Run<'a> {
         self.to = None;
         self.drop = drop;
         self.captures.clear();
+        self.captured_empty.clear();
         self.placed.clear();
         self.cascades.clear();
         self.changes.clear();
