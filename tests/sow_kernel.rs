@@ -27,8 +27,20 @@ fn compare_from(
     let mut plies = 0;
     for g in 0..games {
         let (mut a, mut b) = (start.clone(), start.clone());
+        // The kernel itself (not a fallback to the listed loop), then as the playouts reach it.
+        let plan = fast.sow_plan().expect("a kernel");
+        let mut k = start.clone();
+        let rk = plan
+            .random_game(fast, &mut k, history, &mut game_rng(seed, g), max_plies)
+            .unwrap()
+            .expect("the kernel plays this position");
         let ra =
             random_game_from(fast, &mut a, history, &mut game_rng(seed, g), max_plies).unwrap();
+        assert_eq!(
+            k, a,
+            "{name} seed {seed} game {g}: the kernel is what random_game_from plays"
+        );
+        assert_eq!(rk.plies, ra.plies);
         let rb =
             random_game_from(general, &mut b, history, &mut game_rng(seed, g), max_plies).unwrap();
         let what = format!("{name} seed {seed} game {g}");
@@ -265,4 +277,33 @@ fn the_kernel_leaves_what_it_does_not_read_to_the_general_path() {
     assert!(fast.sow_plan().is_some());
     let start = fast.initial();
     compare_from("120 seeds", &fast, &general, &start, &[], 3, 50, 1000);
+}
+
+/// Kalah's moves listed as the playouts list them (composite moves as handles, `MoveList::lazy`): asking for
+/// them owned is an error that says how to build them (it panicked before), and each handle resolved by the
+/// engine is the move the general path lists.
+#[test]
+fn a_list_of_handles_is_an_error_when_asked_for_owned_moves_and_resolves_to_the_moves() {
+    let path = common::games_dir()
+        .into_iter()
+        .find(|p| p.ends_with("kalah.zrf"))
+        .unwrap();
+    let game = common::variants_where(&[path], |_| true).remove(0).1;
+    let engine = Engine::new(&game);
+    let s = engine.initial();
+    let mut list = dagaz::engine::MoveList::new();
+    list.lazy = true;
+    engine.legal_into(&s, &mut list).unwrap();
+    // From the start, c1 sows into the store and earns another sowing: Kalah's d1 is 10 (perft-families.md).
+    assert_eq!(list.len(), 10);
+    let err = list.to_moves().unwrap_err().to_string();
+    assert!(
+        err.contains("handle") && err.contains("Engine::resolve"),
+        "{err}"
+    );
+    let moves = engine.legal_moves(&s).unwrap();
+    for (i, m) in moves.iter().enumerate() {
+        let j = engine.resolve(&s, &mut list, i).unwrap();
+        assert_eq!(&list.to_move(j).unwrap(), m, "move {i}");
+    }
 }

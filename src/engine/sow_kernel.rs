@@ -598,6 +598,8 @@ struct Listed {
     chain: Vec<Board>,
     /// Moves finished, merged ones included.
     finished: usize,
+    /// Where the moves of the first pit being extended begin (only they can share its first pit).
+    group: usize,
 }
 
 impl SowPlan {
@@ -629,6 +631,7 @@ impl SowPlan {
             out.chain.clear();
             out.chain.push(*board);
             out.chain.push(next);
+            out.group = out.first.len();
             self.extend(game, sowings, s.origin, s.origin, &next, out)?;
         }
         Ok(())
@@ -680,10 +683,9 @@ impl SowPlan {
     /// A whole move: kept unless a move from the same first pit leaves the same board.
     fn finish(&self, first: u8, last: u8, after: &Board, out: &mut Listed) {
         out.finished += 1;
-        let same = out
-            .first
+        let same = out.first[out.group..]
             .iter()
-            .zip(&out.boards)
+            .zip(&out.boards[out.group..])
             .any(|(&f, b)| f == first && same(b, after, self.n));
         if !same {
             out.first.push(first);
