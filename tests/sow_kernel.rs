@@ -14,6 +14,7 @@ use std::path::PathBuf;
 
 /// Plays `games` random games both ways from `start` (after `history`) and compares them; returns the plies
 /// played by the kernel.
+#[allow(clippy::too_many_arguments)]
 fn compare_from(
     name: &str,
     fast: &Engine,
