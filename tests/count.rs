@@ -31,7 +31,7 @@ fn check_counts(name: &str, game: &dagaz::Game, games: u64) -> usize {
         for _ in 0..300 {
             positions += 1;
             engine.legal_into(&s, &mut list).unwrap();
-            let listed = list.to_moves();
+            let listed = list.to_moves().unwrap();
             let c: Counted = plan
                 .count(game, &s, &mut counter)
                 .expect("a small position");
@@ -72,7 +72,7 @@ fn check_counts(name: &str, game: &dagaz::Game, games: u64) -> usize {
                 );
                 assert_eq!(built.len(), 1);
                 assert_eq!(
-                    built.to_move(0),
+                    built.to_move(0).unwrap(),
                     listed[i],
                     "{name} game {g} ply {}: move {i} of {}",
                     s.ply(),

@@ -23,7 +23,7 @@ fn same_lists(engine: &Engine, s: &State, a: &mut MoveList, b: &mut MoveList, wh
     engine.legal_into(s, a).unwrap();
     engine.legal_into_general(s, b).unwrap();
     assert_eq!(a.len(), b.len(), "{what}: move count");
-    let (x, y) = (a.to_moves(), b.to_moves());
+    let (x, y) = (a.to_moves().unwrap(), b.to_moves().unwrap());
     for (i, (m, n)) in x.iter().zip(&y).enumerate() {
         assert_eq!(m, n, "{what}: move {i} of {}", x.len());
     }
@@ -37,7 +37,7 @@ fn same_play(engine: &Engine, s: &State, list: &MoveList, what: &str) {
         let mut x = s.clone();
         engine.play_listed(&mut x, list, i);
         let mut y = s.clone();
-        engine.play(&mut y, &list.to_move(i));
+        engine.play(&mut y, &list.to_move(i).unwrap());
         assert_eq!(x, y, "{what}: move {i} played");
         assert_eq!(x.hash(), x.full_hash(), "{what}: move {i}: hash");
     }
@@ -333,7 +333,12 @@ fn english_checkers_plays_the_same_games_through_the_kernel() {
         loop {
             engine.legal_into(&s, &mut a).unwrap();
             engine.legal_into_general(&s, &mut b).unwrap();
-            assert_eq!(a.to_moves(), b.to_moves(), "game {g} ply {}", s.ply());
+            assert_eq!(
+                a.to_moves().unwrap(),
+                b.to_moves().unwrap(),
+                "game {g} ply {}",
+                s.ply()
+            );
             if a.is_empty() || s.ply() > 500 {
                 break;
             }

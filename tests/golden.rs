@@ -221,7 +221,7 @@ fn listed_moves(engine: &Engine, s: &State) -> Result<Vec<Move>, EngineError> {
     if engine.flat() {
         let mut list = MoveList::new();
         engine.legal_into(s, &mut list)?;
-        return Ok(list.to_moves());
+        return list.to_moves();
     }
     if engine.royal_listed() {
         let mut list = MoveList::new();
@@ -231,7 +231,7 @@ fn listed_moves(engine: &Engine, s: &State) -> Result<Vec<Move>, EngineError> {
         let mut legal = vec![];
         for i in 0..list.len() {
             if engine.listed_legal(&mut work, &list, i, player, &mut undo)? {
-                legal.push(list.to_move(i));
+                legal.push(list.to_move(i)?);
             }
         }
         return Ok(legal);

@@ -173,12 +173,17 @@ fn the_move_buffer_lists_the_legal_moves_whole_and_as_handles() {
                 for _ in 0..60 {
                     let moves = engine.legal_moves(&s).unwrap();
                     engine.legal_into(&s, &mut whole).unwrap();
-                    assert_eq!(whole.to_moves(), moves, "{what} ply {}", s.ply());
+                    assert_eq!(whole.to_moves().unwrap(), moves, "{what} ply {}", s.ply());
                     engine.legal_into(&s, &mut lazy).unwrap();
                     assert_eq!(lazy.len(), moves.len(), "{what} ply {}", s.ply());
                     for (i, m) in moves.iter().enumerate() {
                         let r = engine.resolve(&s, &mut lazy, i).unwrap();
-                        assert_eq!(&lazy.to_move(r), m, "{what} ply {} move {i}", s.ply());
+                        assert_eq!(
+                            &lazy.to_move(r).unwrap(),
+                            m,
+                            "{what} ply {} move {i}",
+                            s.ply()
+                        );
                     }
                     if moves.is_empty() || engine.outcome(&s, &moves, &[]).unwrap().is_some() {
                         break;

@@ -322,7 +322,7 @@ pub(super) fn complete_moves(
 ) -> Result<Vec<Move>, EngineError> {
     let mut out = MoveList::new();
     with_scratch(|s| complete_moves_into(game, index, state, player, owner, filter, &mut out, s))?;
-    Ok(out.to_moves())
+    out.to_moves()
 }
 
 /// `complete_moves` appended to a move buffer, with the scratch buffers given.

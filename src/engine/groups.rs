@@ -209,7 +209,11 @@ pub fn filter_listed(game: &Game, state: &State, rule: RepetitionRule, list: &mu
                 return !forbidden.has(key_after_drop(game, state, actions, turn, &mut touched));
             }
         }
-        let after = super::gen::apply_move(game, state, &l.to_move(i));
+        // Whole moves only: under a repetition rule the list is made with `lazy` off (`Engine::compose_into`).
+        let Ok(m) = l.to_move(i) else {
+            return true;
+        };
+        let after = super::gen::apply_move(game, state, &m);
         !forbidden.has(rule_key(rule, &after))
     });
 }

@@ -27,6 +27,7 @@ pub mod position;
 pub mod run;
 pub mod sample;
 pub mod search;
+pub mod sow_kernel;
 pub mod stack;
 pub mod state;
 
@@ -213,6 +214,9 @@ pub struct Engine<'g> {
     /// Where the draughts analysis accepts a flat game (`draughts::plan`): [`Engine::legal_into`] lists the
     /// moves with a native generator, the same list as the general path's.
     draughts: Option<draughts::DraughtsPlan>,
+    /// Where the sowing analysis accepts a flat game (`sow_kernel::plan`): random playouts run on an array
+    /// of seed counts.
+    sow: Option<sow_kernel::SowPlan>,
     /// Every end condition is `stalemated` (or there is none): no condition holds while the player to move has
     /// a move, which [`Engine::outcome_of_list`] answers without asking `end::outcome_of`.
     stalemated_only: bool,
@@ -251,6 +255,7 @@ struct Backends {
     count: Option<count::CountPlan>,
     sample: Option<sample::SamplePlan>,
     draughts: Option<draughts::DraughtsPlan>,
+    sow: Option<sow_kernel::SowPlan>,
     /// The general path is forced: the program index decides no program's first op before its run
     /// ([`gen::First`]), and the legality tests build no [`gen::LegalityCache`].
     general: bool,
@@ -290,6 +295,7 @@ impl Backends {
                 count: None,
                 sample: None,
                 draughts: None,
+                sow: None,
                 general: true,
             };
         }
@@ -312,12 +318,18 @@ impl Backends {
         } else {
             None
         };
+        let sow = if planned {
+            sow_kernel::plan(game).ok()
+        } else {
+            None
+        };
         Backends {
             flat,
             royal_listed,
             count,
             sample,
             draughts,
+            sow,
             general: false,
         }
     }
@@ -388,6 +400,7 @@ impl<'g> Engine<'g> {
             count,
             sample,
             draughts,
+            sow,
             general,
         } = Backends::choose(game, &royal, options);
         Ok(Engine {
@@ -402,6 +415,7 @@ impl<'g> Engine<'g> {
             royal_listed,
             sample,
             draughts,
+            sow,
             stalemated_only: game
                 .end_conditions
                 .iter()
@@ -445,6 +459,11 @@ impl<'g> Engine<'g> {
     /// ([`Hooks::drop_sites`]; never on the general path).
     pub fn drop_sites(&self) -> bool {
         self.index.drop_sites(self.game)
+    }
+
+    /// The sowing kernel's plan of this game, if the analysis accepts it (see `sow_kernel`).
+    pub fn sow_plan(&self) -> Option<&sow_kernel::SowPlan> {
+        self.sow.as_ref()
     }
 
     /// The sampling plan of this game, if the analysis accepts it (see `sample`).

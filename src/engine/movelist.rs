@@ -174,19 +174,26 @@ impl MoveList {
         self.moves[i].len == 0
     }
 
-    /// Move `i` as an owned [`Move`].
-    pub fn to_move(&self, i: usize) -> Move {
-        Move {
+    /// Move `i` as an owned [`Move`]; an error where it is a handle ([`MoveList::lazy`]), whose later parts
+    /// only the engine can build: resolve it first ([`super::Engine::resolve`]), or list with `lazy` off.
+    pub fn to_move(&self, i: usize) -> Result<Move, super::EngineError> {
+        if self.handle(i).is_some() {
+            return Err(super::EngineError::Other(format!(
+                "move {i} of the list is a handle (a composite move listed with MoveList::lazy): \
+                 resolve it with Engine::resolve first, or list with lazy off"
+            )));
+        }
+        Ok(Move {
             parts: self
                 .heads(i)
                 .iter()
                 .map(|h| h.to_part(&self.actions))
                 .collect(),
-        }
+        })
     }
 
-    /// Every move, owned.
-    pub fn to_moves(&self) -> Vec<Move> {
+    /// Every move, owned; an error where one is a handle (see [`MoveList::to_move`]).
+    pub fn to_moves(&self) -> Result<Vec<Move>, super::EngineError> {
         (0..self.len()).map(|i| self.to_move(i)).collect()
     }
 

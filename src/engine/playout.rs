@@ -136,6 +136,11 @@ impl MoveSink for () {
     fn played(&mut self, _: &Engine, _: &State, _: u32) {}
 }
 
+/// Whether `sink` is told of the moves ([`MoveSink::ON`]).
+fn has_sink<S: MoveSink>(_: &S) -> bool {
+    S::ON
+}
+
 /// [`random_game_from`] telling `sink` of every move it plays, in order, just before it is played: the same
 /// loops, the same random draws, so the same game as [`random_game_from`] for the same stream.
 pub fn random_game_recording(
@@ -146,6 +151,14 @@ pub fn random_game_recording(
     max_plies: u32,
     sink: &mut impl MoveSink,
 ) -> Result<PlayoutResult, EngineError> {
+    // Sowing games on their seed counts (`super::sow_kernel`), where no move is reported.
+    if !has_sink(sink) {
+        if let Some(plan) = engine.sow_plan() {
+            if let Some(r) = plan.random_game(engine, s, history, rng, max_plies)? {
+                return Ok(r);
+            }
+        }
+    }
     if engine.flat() {
         if let Some(plan) = engine.sample_plan() {
             return random_game_sampled(engine, plan, s, history, rng, max_plies, sink);

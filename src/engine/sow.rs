@@ -408,6 +408,35 @@ impl Tables {
         (!self.entries.is_empty()).then_some(self)
     }
 
+    /// The index of instruction `s`'s tables, if built (for [`Tables::rules`]).
+    pub(crate) fn entry_of(&self, s: &Sow) -> Option<usize> {
+        let key = s as *const Sow as usize;
+        self.entries.iter().position(|(k, _)| *k == key)
+    }
+
+    /// Whether entry `e` has a table for every one of `players` players.
+    pub(crate) fn covers(&self, e: usize, players: usize) -> bool {
+        self.entries
+            .get(e)
+            .is_some_and(|(_, t)| t.len() >= players && t[..players].iter().all(Option::is_some))
+    }
+
+    /// The rules of a sowing of instruction `s` (whose tables are entry `e`) by `player` from `origin`, as
+    /// `Run::sow` reads them from the same tables; `None` where the table has no lap from `origin` (the
+    /// sowing is not allowed there) or no table for the player.
+    #[inline]
+    pub(crate) fn rules<'t>(
+        &'t self,
+        e: usize,
+        s: &'t Sow,
+        player: Player,
+        origin: Pos,
+    ) -> Option<Rules<'t>> {
+        let t = self.entries.get(e)?.1.get(player.idx())?.as_ref()?;
+        let lap = t.laps.get(origin.idx())?.as_deref()?;
+        Some(rules_of(s, &t.fixed, lap))
+    }
+
     /// The table of instruction `s` for `player`, if built.
     fn of(&self, s: &Sow, player: Player) -> Option<&PlayerTable> {
         let key = s as *const Sow as usize;
@@ -416,6 +445,23 @@ impl Tables {
             .find(|(k, _)| *k == key)
             .and_then(|(_, t)| t.get(player.idx()))
             .and_then(|t| t.as_ref())
+    }
+}
+
+/// The rules of a sowing of `s` along `lap`, with what its conditions read of the board in `fixed`.
+fn rules_of<'a>(s: &'a Sow, fixed: &'a Fixed, lap: &'a [Pos]) -> Rules<'a> {
+    Rules {
+        lap,
+        capture: s
+            .capture
+            .as_ref()
+            .zip(fixed.capture.as_ref())
+            .map(|(c, m)| (&m[..], &c.counts[..], c.chain)),
+        grand_slam: s.grand_slam,
+        opposite: fixed.opposite.as_ref().map(|(o, p)| (&o[..], &p[..])),
+        feed: fixed.feed.as_deref(),
+        store: fixed.store,
+        again: fixed.again.as_deref(),
     }
 }
 
@@ -528,19 +574,7 @@ impl Run<'_> {
                 (&computed.0, &computed.1[..])
             }
         };
-        let rules = Rules {
-            lap,
-            capture: s
-                .capture
-                .as_ref()
-                .zip(fixed.capture.as_ref())
-                .map(|(c, m)| (&m[..], &c.counts[..], c.chain)),
-            grand_slam: s.grand_slam,
-            opposite: fixed.opposite.as_ref().map(|(o, p)| (&o[..], &p[..])),
-            feed: fixed.feed.as_deref(),
-            store: fixed.store,
-            again: fixed.again.as_deref(),
-        };
+        let rules = rules_of(s, fixed, lap);
         let Some(sown) = sow(&mut counts, origin, &rules) else {
             return Err(Stop::Path);
         };
