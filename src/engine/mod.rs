@@ -329,6 +329,8 @@ impl<'g> Engine<'g> {
         options: EngineOptions,
         resolve: Resolver<'_>,
     ) -> Result<Engine<'g>, EngineError> {
+        // A game may have been compiled where a freed one was: `connects` forgets its kept answers.
+        connects::engine_built();
         let hooks = game
             .extensions
             .iter()
