@@ -37,6 +37,12 @@ pub fn engine_built() {
     ENGINES_BUILT.fetch_add(1, Ordering::SeqCst);
 }
 
+/// The count of engines built so far (see [`engine_built`]): with a game's address, it tells apart the games
+/// a thread has played, for answers kept from call to call (here, and in extension modules that keep theirs).
+pub fn engines_built() -> u64 {
+    ENGINES_BUILT.load(Ordering::SeqCst)
+}
+
 /// The groups for one condition and player, and the set of pieces they were built from.
 struct Kept {
     /// Engines built, the game, the zone list, the type list (addresses and lengths), the player.
@@ -130,7 +136,7 @@ pub fn connects(
             return fill_all(b, player, first, rest, s);
         }
         let key = [
-            ENGINES_BUILT.load(Ordering::SeqCst) as usize,
+            engines_built() as usize,
             game as *const Game as usize,
             zones.as_ptr() as usize,
             zones.len(),
