@@ -3,6 +3,10 @@
 //! that uses them:
 //! * the drop sites of an extension module (`Hooks::drop_sites`, asked by `gen::parts` when every drop lands
 //!   where it starts): Connect Four's generation runs the drop from one cell a column;
+//! * games whose modules all keep exactly the drops on their sites (`Hooks::listed`) listed into the move
+//!   buffer, the module's end asked from the count of moves (`Hooks::outcome_counted`): the listed moves and
+//!   their outcome against the general path's owned ones (`common/paths.rs`); Connect Four's four in a row
+//!   read around the discs new since the last call;
 //! * the `connects` end condition read through the player's occupancy (`engine/connects.rs`), against the
 //!   reference fill (`engine/groups.rs`), which the general path keeps.
 //!
@@ -151,6 +155,10 @@ fn the_general_path_turns_the_drop_sites_off_and_plays_the_same_games() {
     let general = Engine::with_options(&game, EngineOptions::general());
     assert!(fast.drop_sites());
     assert!(!general.drop_sites());
+    // The module keeps exactly the drops on its sites (`Hooks::listed`): the default engine lists the moves
+    // into its buffer; the general path builds owned moves and asks the module to filter them.
+    assert!(fast.flat());
+    assert!(!general.flat());
     // (Hex's default engine draws its random moves by the sample plan, the general path from the list: their
     // random games differ by design, so Hex is compared move for move above, not game for game here.)
     for file in ["games/connect-four.zrf"] {
@@ -192,10 +200,12 @@ fn only_drops_that_land_where_they_start_use_the_sites() {
     };
     let still = tiny("(verify empty?) add");
     assert!(Engine::new(&still).drop_sites());
+    assert!(Engine::with_options(&still, EngineOptions::default()).flat());
     let n = same_games("still drop", &still, 40, 40);
     assert!(n > 100, "{n} positions");
     let moving = tiny("s (verify empty?) add");
     assert!(!Engine::new(&moving).drop_sites());
+    assert!(!Engine::with_options(&moving, EngineOptions::default()).flat());
     let n = same_games("moving drop", &moving, 40, 40);
     assert!(n > 100, "{n} positions");
 }

@@ -266,7 +266,9 @@ impl<'a> PartJudge<'a> {
         if one.is_pass(0) {
             return false;
         }
-        let after = super::gen::apply_move(game, self.state, &one.to_move(0));
+        // `push_singles` lists whole moves, never handles, so `to_move` cannot fail here.
+        let m = one.to_move(0).expect("a list of singles holds no handles");
+        let after = super::gen::apply_move(game, self.state, &m);
         self.forbidden.has(rule_key(self.rule, &after))
     }
 }

@@ -70,6 +70,29 @@ pub trait Hooks: Send + Sync {
     fn drop_sites(&self, _game: &Game, _state: &State, _sites: &mut [u64]) -> bool {
         false
     }
+
+    /// Whether this module's game may be listed into a move buffer with the module's rules kept: its
+    /// [`Hooks::moves`] removes exactly the drops that land off the positions [`Hooks::drop_sites`] sets (and
+    /// keeps every other move, in order), its [`Hooks::outcome`] reads of the moves only how many there are
+    /// ([`Hooks::outcome_counted`] gives the same answer), and it answers no [`Hooks::chance`]. Where every
+    /// module of a game says so, every drop lands where it starts and the game has no other rule over whole
+    /// moves, the engine lists the moves into its buffer (the drops run from the sites only) and asks
+    /// `outcome_counted` instead of `moves` and `outcome` (never on the general path).
+    fn listed(&self) -> bool {
+        false
+    }
+
+    /// [`Hooks::outcome`] given only how many legal moves `state` has (after every module): asked only of
+    /// modules whose [`Hooks::listed`] holds.
+    fn outcome_counted(
+        &self,
+        _game: &Game,
+        _state: &State,
+        _moves: usize,
+        _history: &[u64],
+    ) -> Option<Outcome> {
+        None
+    }
 }
 
 /// Finds the hooks of an extension module by its name (`Game::extensions`).

@@ -198,7 +198,8 @@ pub struct Engine<'g> {
     /// No rule judges a move once generated (no phases, maximal captures, `capture-order`, royal pieces,
     /// invariants, repetition rule or extension module): the legal moves can be listed into a move buffer
     /// ([`Engine::legal_into`]) with nothing owned built. Off the general path, a repetition rule alone leaves
-    /// the game flat: the listed moves are filtered (`groups::filter_listed`).
+    /// the game flat: the listed moves are filtered (`groups::filter_listed`); so do extension modules that
+    /// all say they keep exactly the drops on their sites ([`Hooks::listed`]).
     flat: bool,
     /// Where the count-only analysis accepts a flat game (`count::plan`): random playouts count the moves and
     /// build only the one they draw.
@@ -344,6 +345,8 @@ impl<'g> Engine<'g> {
         options: EngineOptions,
         resolve: Resolver<'_>,
     ) -> Result<Engine<'g>, EngineError> {
+        // A game may have been compiled where a freed one was: `connects` forgets its kept answers.
+        connects::engine_built();
         let hooks = game
             .extensions
             .iter()
@@ -403,10 +406,24 @@ impl<'g> Engine<'g> {
             sow,
             general,
         } = Backends::choose(game, &royal, options);
+        let index = gen::ProgramIndex::new(game, general).with_hooks(hooks.clone());
+        // Modules that keep exactly the drops on their sites and end the game from the count of moves
+        // (`Hooks::listed`): their games list into the move buffer too, off the general path.
+        let flat = flat
+            || (!general
+                && !hooks.is_empty()
+                && hooks.iter().all(|h| h.listed())
+                && index.drop_sites(game)
+                && game.phases.is_empty()
+                && matches!(game.options.maximal_captures, MaximalCaptures::No)
+                && game.capture_order.is_empty()
+                && game.invariants.is_empty()
+                && game.forbid_repetition.is_none()
+                && royal.iter().all(|r| r.is_empty()));
         Ok(Engine {
             game,
             options,
-            index: gen::ProgramIndex::new(game, general).with_hooks(hooks.clone()),
+            index,
             hooks,
             royal,
             kings,
@@ -571,6 +588,10 @@ impl<'g> Engine<'g> {
         moves: &MoveList,
         history: &[u64],
     ) -> Result<Option<Outcome>, EngineError> {
+        // A listed module's end of the game comes first (as in `Engine::outcome`).
+        if let Some(o) = self.module_outcome(s, moves.len(), history) {
+            return Ok(Some(o));
+        }
         // As `end::outcome_of` decides it first: no `stalemated` holds while there is a move.
         if self.stalemated_only && !moves.is_empty() {
             return Ok(None);
@@ -589,6 +610,18 @@ impl<'g> Engine<'g> {
         )
     }
 
+    /// The end of the game the modules of a flat game decide from the count of its legal moves
+    /// ([`Hooks::outcome_counted`]; the modules of a flat game are all [`Hooks::listed`]).
+    #[inline]
+    fn module_outcome(&self, s: &State, count: usize, history: &[u64]) -> Option<Outcome> {
+        if self.hooks.is_empty() {
+            return None;
+        }
+        self.hooks
+            .iter()
+            .find_map(|h| h.outcome_counted(self.game, s, count, history))
+    }
+
     /// The count-only plan of this game, if the analysis accepts it (see `count`).
     pub fn count_plan(&self) -> Option<&count::CountPlan> {
         self.count.as_ref()
@@ -603,6 +636,9 @@ impl<'g> Engine<'g> {
         all_pass: bool,
         history: &[u64],
     ) -> Result<Option<Outcome>, EngineError> {
+        if let Some(o) = self.module_outcome(s, count, history) {
+            return Ok(Some(o));
+        }
         end::outcome_of(
             self.game,
             s,

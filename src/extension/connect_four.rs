@@ -75,6 +75,122 @@ fn line_owner(game: &Game, state: &State) -> Option<Player> {
     None
 }
 
+/// What [`line_owner_kept`] keeps from call to call in a thread: the game (engines built, its address), each
+/// player's discs (occupancy words, player after player) and whether they held no line.
+#[derive(Default)]
+struct Kept {
+    key: (u64, usize),
+    discs: Vec<u64>,
+    no_line: bool,
+}
+
+thread_local! {
+    static KEPT: std::cell::RefCell<(Kept, Vec<u64>)> = std::cell::RefCell::new(Default::default());
+}
+
+/// [`line_owner`], read around the discs new since the last call in this thread where that call found no
+/// line and no disc has gone or changed hands since (discs are only added, as the game plays): a line now is
+/// then a line through a new disc. Each new disc is tried at each place of a line along each direction (the
+/// start found by stepping back along the reverse direction, which undoes every step of the direction, then
+/// the line read forward from it as `line_owner` reads it), so every line found is one `line_owner` finds.
+/// Where new lines of two players are found (only in positions no game reaches), or in any other case, the
+/// board is read whole.
+fn line_owner_kept(game: &Game, state: &State) -> Option<Player> {
+    let np = game.players.len();
+    let key = (
+        crate::engine::connects::engines_built(),
+        game as *const Game as usize,
+    );
+    KEPT.with(|k| {
+        let (kept, now) = &mut *k.borrow_mut();
+        now.clear();
+        for p in 0..np {
+            now.extend_from_slice(state.occupancy(Player(p as u8)));
+        }
+        let grown = kept.key == key
+            && kept.no_line
+            && kept.discs.len() == now.len()
+            && kept.discs.iter().zip(now.iter()).all(|(o, n)| o & !n == 0);
+        let found = if grown {
+            lines_through_new(game, state, &kept.discs, now)
+        } else {
+            None
+        };
+        let owner = match found {
+            Some(owner) => owner,
+            None => line_owner(game, state),
+        };
+        kept.key = key;
+        kept.discs.clone_from(now);
+        kept.no_line = owner.is_none();
+        owner
+    })
+}
+
+/// The owner of the lines through the discs of `now` not in `before` (`Some(None)`: no line), or `None` where
+/// this cannot tell (lines of two players, or too many directions).
+fn lines_through_new(
+    game: &Game,
+    state: &State,
+    before: &[u64],
+    now: &[u64],
+) -> Option<Option<Player>> {
+    let b = &game.board;
+    let stride = b.directions.len();
+    let cells = state.cells();
+    let mut pairs = [(0usize, 0usize); 16];
+    let mut nd = 0;
+    for d in line_dirs(game) {
+        let back = b.opposite[d.idx()]?;
+        *pairs.get_mut(nd)? = (d.idx(), back.idx());
+        nd += 1;
+    }
+    let words = state.occupancy_words();
+    let mut owners = 0u64;
+    for (w, (o, n)) in before.iter().zip(now).enumerate() {
+        let mut bits = n & !o;
+        while bits != 0 {
+            let i = (w % words.max(1)) * 64 + bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            for &(d, back) in &pairs[..nd] {
+                let mut start = i;
+                for k in 0..LINE {
+                    if k > 0 {
+                        let t = b.links[start * stride + back];
+                        if t == NO_POS {
+                            break;
+                        }
+                        start = t as usize;
+                    }
+                    // The line from `start` along `d`, read as `line_owner` reads it.
+                    let Some(Some(p)) = cells.get(start) else {
+                        continue;
+                    };
+                    let (mut at, mut len) = (start, 1);
+                    while len < LINE {
+                        let t = b.links[at * stride + d];
+                        match cells.get(t as usize) {
+                            Some(Some(q)) if t != NO_POS && q.owner == p.owner => {
+                                at = t as usize;
+                                len += 1;
+                            }
+                            _ => break,
+                        }
+                    }
+                    if len == LINE {
+                        owners |= 1 << (p.owner.idx() & 63);
+                    }
+                }
+            }
+        }
+    }
+    match owners.count_ones() {
+        0 => Some(None),
+        1 => Some(Some(Player(owners.trailing_zeros() as u8))),
+        _ => None,
+    }
+}
+
 /// [`line_owner`] for boards with more directions than its table holds.
 fn line_owner_any(game: &Game, state: &State) -> Option<Player> {
     for (i, cell) in state.cells().iter().enumerate() {
@@ -159,24 +275,46 @@ impl Hooks for ConnectFour {
         moves: &[Move],
         _history: &[u64],
     ) -> Option<Outcome> {
-        let n = game.players.len();
-        if let Some(w) = line_owner(game, state) {
-            let results = (0..n).map(|q| if q == w.idx() { 1 } else { -1 }).collect();
-            return Some(Outcome {
-                results,
-                end_type: "four-in-a-row".into(),
-                name: "four in a row".into(),
-                priority: 0,
-            });
-        }
-        if moves.is_empty() {
-            return Some(Outcome {
-                results: vec![0; n],
-                end_type: "full-board".into(),
-                name: "full board".into(),
-                priority: 0,
-            });
-        }
-        None
+        // The board read whole: what the general path asks (the buffer's path reads around the new discs).
+        end(game, moves.len(), line_owner(game, state))
     }
+
+    /// `moves` removes exactly the drops that do not rest on a disc or the bottom row (the positions
+    /// `drop_sites` sets), and the end reads only whether there is a move.
+    fn listed(&self) -> bool {
+        true
+    }
+
+    fn outcome_counted(
+        &self,
+        game: &Game,
+        state: &State,
+        moves: usize,
+        _history: &[u64],
+    ) -> Option<Outcome> {
+        end(game, moves, line_owner_kept(game, state))
+    }
+}
+
+/// The end of the game given the number of legal moves and the owner of a line of four.
+fn end(game: &Game, moves: usize, line: Option<Player>) -> Option<Outcome> {
+    let n = game.players.len();
+    if let Some(w) = line {
+        let results = (0..n).map(|q| if q == w.idx() { 1 } else { -1 }).collect();
+        return Some(Outcome {
+            results,
+            end_type: "four-in-a-row".into(),
+            name: "four in a row".into(),
+            priority: 0,
+        });
+    }
+    if moves == 0 {
+        return Some(Outcome {
+            results: vec![0; n],
+            end_type: "full-board".into(),
+            name: "full board".into(),
+            priority: 0,
+        });
+    }
+    None
 }
