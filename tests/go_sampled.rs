@@ -226,7 +226,7 @@ fn draws(g: &Game, s: &State, n: u32, tries: Option<usize>) -> (BTreeMap<u32, u3
             Drawn::Move => {
                 let mut one = dagaz::engine::MoveList::new();
                 one.push_singles(&mut em);
-                move_key(&one.to_move(0))
+                move_key(&one.to_move(0).unwrap())
             }
             Drawn::Pass { .. } => move_key(&Move::default()),
             Drawn::Nothing => u32::MAX,
