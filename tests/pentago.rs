@@ -133,6 +133,28 @@ fn five_before_the_turn_wins_at_once_and_turns_nothing() {
     );
 }
 
+/// "After the rotation", by the mover's own turn: White a1 a2 a3 d3 e3 has no five; the lower-left quadrant
+/// turned clockwise takes a1 -> a3, a2 -> b3, a3 -> c3 (the cycles a3 c3 c1 a1 and b3 c2 b1 a2), so White puts
+/// a marble on f6 (no line through it has five) and turns it: a3 b3 c3 d3 e3 is five, and White wins. Black's
+/// b6 d6 e1 f2 f5 lie outside that quadrant and stay. Turned anticlockwise instead (a1 -> c1, a2 -> b1,
+/// a3 -> a1), White's a1 b1 c1 d3 e3 are no five and the game goes on.
+#[test]
+fn a_turn_that_makes_five_for_the_mover_wins() {
+    let g = pentago();
+    let s = at(&g, "a1 a2 a3 d3 e3", "b6 d6 e1 f2 f5", "White");
+    let e = Engine::new(&g);
+    let moves = e.legal_moves(&s).unwrap();
+    assert_eq!(e.outcome(&s, &moves, &[]).unwrap(), None);
+    assert_eq!(
+        play(&g, &s, "f6", "W[a3 b3 c3 d3 e3 f6] B[b6 d6 e1 f2 f5]"),
+        Some((vec![1, -1], "five in a row".to_string()))
+    );
+    assert_eq!(
+        play(&g, &s, "f6", "W[a1 b1 c1 d3 e3 f6] B[b6 d6 e1 f2 f5]"),
+        None
+    );
+}
+
 /// The lower-left quadrant turned clockwise takes file a (a1, a2, a3) to rank 3 (a3, b3, c3) and file c
 /// (c1, c2, c3) to rank 1 (a1, b1, c1). White a1 a2 a3 d3 e3 and Black c1 c2 c3 d1 e1: White puts a marble on
 /// b6 and turns it: White a3 b3 c3 d3 e3 and Black a1 b1 c1 d1 e1 are five each, at once: a draw.
