@@ -121,6 +121,7 @@ POSITIONS = [
     ("five before the turn", "a1 b1 c1 d1", "a6 b6 c6 d6", "W", "e1"),
     ("five for both after the turn", "a1 a2 a3 d3 e3", "c1 c2 c3 d1 e1", "W", "b6"),
     ("five for the opponent alone", "a1 a2 a3 d6 f5", "c1 c2 c3 d1 e1", "W", "f6"),
+    ("five for the mover after its turn", "a1 a2 a3 d3 e3", "b6 d6 e1 f2 f5", "W", "f6"),
 ]
 
 
