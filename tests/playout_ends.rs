@@ -190,3 +190,37 @@ fn a_tournament_names_the_same_ends() {
     assert!(!seen.is_empty(), "{csv}");
     let _ = std::fs::remove_dir_all(&out);
 }
+
+/// README's example of the text, `dagaz playout games/pentago.zrf --games 300 --seed 1`, is what that command
+/// prints: each of its `end ...` lines is a line of the output.
+#[test]
+fn the_readme_example_is_the_output() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let readme = std::fs::read_to_string(std::path::Path::new(root).join("README.md")).unwrap();
+    let cmd = "dagaz playout games/pentago.zrf --games 300 --seed 1";
+    let at = readme.find(&format!("(`{cmd}`):")).expect("README names the command");
+    let shown: Vec<&str> = readme[at..]
+        .lines()
+        .skip(2)
+        .take_while(|l| l.starts_with("    "))
+        .map(str::trim)
+        .collect();
+    assert!(shown.len() >= 2, "{shown:?}");
+    let args: Vec<String> = cmd
+        .split(' ')
+        .skip(1)
+        .map(|a| {
+            if a.ends_with(".zrf") {
+                format!("{root}/{a}")
+            } else {
+                a.to_string()
+            }
+        })
+        .collect();
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let text = String::from_utf8(dagaz(&args).stdout).unwrap();
+    let lines: Vec<&str> = text.lines().map(str::trim).collect();
+    for l in shown {
+        assert!(lines.contains(&l), "README shows `{l}`, the command prints:\n{text}");
+    }
+}
