@@ -198,7 +198,9 @@ fn the_readme_example_is_the_output() {
     let root = env!("CARGO_MANIFEST_DIR");
     let readme = std::fs::read_to_string(std::path::Path::new(root).join("README.md")).unwrap();
     let cmd = "dagaz playout games/pentago.zrf --games 300 --seed 1";
-    let at = readme.find(&format!("(`{cmd}`):")).expect("README names the command");
+    let at = readme
+        .find(&format!("(`{cmd}`):"))
+        .expect("README names the command");
     let shown: Vec<&str> = readme[at..]
         .lines()
         .skip(2)
@@ -221,6 +223,9 @@ fn the_readme_example_is_the_output() {
     let text = String::from_utf8(dagaz(&args).stdout).unwrap();
     let lines: Vec<&str> = text.lines().map(str::trim).collect();
     for l in shown {
-        assert!(lines.contains(&l), "README shows `{l}`, the command prints:\n{text}");
+        assert!(
+            lines.contains(&l),
+            "README shows `{l}`, the command prints:\n{text}"
+        );
     }
 }

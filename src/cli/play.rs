@@ -209,7 +209,10 @@ pub fn playout(
 /// A playout run's games per end condition (type, name, priority: the key of the tournament's
 /// `end_conditions.csv`), each with per player the games won, drawn and lost.
 #[derive(Default)]
-struct PlayoutEnds(std::collections::BTreeMap<(String, String, i32), (u64, Vec<[u64; 3]>)>);
+struct PlayoutEnds(std::collections::BTreeMap<EndKey, (u64, Vec<[u64; 3]>)>);
+
+/// An end condition: its type, name and priority.
+type EndKey = (String, String, i32);
 
 impl PlayoutEnds {
     /// One finished game: its end type and outcome (none at the move limit, a draw for everyone, as in a
