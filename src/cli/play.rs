@@ -142,6 +142,7 @@ pub fn playout(
     let t = std::time::Instant::now();
     let cpu0 = super::search::thread_cpu_seconds();
     let mut by_type: std::collections::BTreeMap<String, u64> = Default::default();
+    let mut ends = PlayoutEnds::default();
     let mut wins = vec![0u64; game.players.len()];
     let mut plies = 0u64;
     let mut errors = 0;
@@ -161,6 +162,7 @@ pub fn playout(
                         }
                     }
                 }
+                ends.add(&ty, r.outcome.as_ref(), game.players.len());
                 *by_type.entry(ty).or_default() += 1;
             }
             Err(e) => {
@@ -179,7 +181,7 @@ pub fn playout(
     if json {
         let v = serde_json::json!({"games": games, "seed": seed, "seconds": secs, "cpu_seconds": cpu, "playouts_per_second": rate,
             "mean_plies": plies as f64 / games.max(1) as f64, "end_types": by_type, "errors": errors,
-            "missing_rules": crate::check::missing_rules_json(&game),
+            "missing_rules": crate::check::missing_rules_json(&game), "ends": ends.json(&game),
             "wins": game.players.iter().zip(&wins).map(|(p, w)| (p.name.clone(), *w)).collect::<std::collections::BTreeMap<_, _>>()});
         println!("{v}");
     } else {
@@ -190,8 +192,8 @@ pub fn playout(
         for (p, w) in game.players.iter().zip(&wins) {
             println!("  {} wins: {w}", p.name);
         }
-        for (t, n) in &by_type {
-            println!("  end {t}: {n}");
+        for line in ends.lines(&game) {
+            println!("  {line}");
         }
         if errors > 0 {
             println!("  engine errors: {errors}");
@@ -201,6 +203,86 @@ pub fn playout(
         ExitCode::FAILURE
     } else {
         ExitCode::SUCCESS
+    }
+}
+
+/// A playout run's games per end condition (type, name, priority: the key of the tournament's
+/// `end_conditions.csv`), each with per player the games won, drawn and lost.
+#[derive(Default)]
+struct PlayoutEnds(std::collections::BTreeMap<EndKey, (u64, Vec<[u64; 3]>)>);
+
+/// An end condition: its type, name and priority.
+type EndKey = (String, String, i32);
+
+impl PlayoutEnds {
+    /// One finished game: its end type and outcome (none at the move limit, a draw for everyone, as in a
+    /// tournament).
+    fn add(&mut self, end_type: &str, outcome: Option<&crate::engine::Outcome>, players: usize) {
+        let (key, results) = match outcome {
+            Some(o) => (
+                (o.end_type.clone(), o.name.clone(), o.priority),
+                o.results.clone(),
+            ),
+            None => ((end_type.into(), end_type.into(), 0), vec![0; players]),
+        };
+        let e = self
+            .0
+            .entry(key)
+            .or_insert_with(|| (0, vec![[0; 3]; players]));
+        e.0 += 1;
+        for (c, &r) in e.1.iter_mut().zip(&results) {
+            c[match r.signum() {
+                1 => 0,
+                0 => 1,
+                _ => 2,
+            }] += 1;
+        }
+    }
+
+    /// `ends` of `--json`: one object per end condition.
+    fn json(&self, game: &crate::Game) -> serde_json::Value {
+        let rows = self.0.iter().map(|((ty, name, priority), (games, per))| {
+            let players: serde_json::Map<_, _> = game
+                .players
+                .iter()
+                .zip(per)
+                .map(|(p, c)| {
+                    let v = serde_json::json!({"wins": c[0], "draws": c[1], "losses": c[2]});
+                    (p.name.clone(), v)
+                })
+                .collect();
+            serde_json::json!({"type": ty, "name": name, "priority": priority, "games": games, "players": players})
+        });
+        serde_json::Value::Array(rows.collect())
+    }
+
+    /// The text lines: `end TYPE "NAME" (priority P): N games: White 3 won / 0 drawn / 1 lost; ...`, the
+    /// name only where it is not the type, the priority only where it is not 0 (the engine's own
+    /// stalemate, where no declared condition held, says so instead).
+    fn lines(&self, game: &crate::Game) -> Vec<String> {
+        self.0
+            .iter()
+            .map(|((ty, name, priority), (games, per))| {
+                let mut l = format!("end {ty}");
+                if name != ty {
+                    l += &format!(" \"{name}\"");
+                }
+                if *priority == i32::MIN {
+                    l += " (no legal move, no declared condition held)";
+                } else if *priority != 0 {
+                    l += &format!(" (priority {priority})");
+                }
+                let split: Vec<String> = game
+                    .players
+                    .iter()
+                    .zip(per)
+                    .map(|(p, c)| {
+                        format!("{} {} won / {} drawn / {} lost", p.name, c[0], c[1], c[2])
+                    })
+                    .collect();
+                format!("{l}: {games} games: {}", split.join("; "))
+            })
+            .collect()
     }
 }
 
