@@ -90,9 +90,9 @@ thread_local! {
 
 /// [`line_owner`], read around the discs new since the last call in this thread where that call found no
 /// line and no disc has gone or changed hands since (discs are only added, as the game plays): a line now is
-/// then a line through a new disc. Each new disc is tried at each place of a line along each direction (the
-/// start found by stepping back along the reverse direction, which undoes every step of the direction, then
-/// the line read forward from it as `line_owner` reads it), so every line found is one `line_owner` finds.
+/// then a line through a new disc. Along each direction, the run of the new disc's owner through it is
+/// counted forward and back (the reverse direction retraces every step of the direction), so every line
+/// found is one `line_owner` finds, and every line through the new disc is found.
 /// Where new lines of two players are found (only in positions no game reaches), or in any other case, the
 /// board is read whole.
 fn line_owner_kept(game: &Game, state: &State) -> Option<Player> {
@@ -152,34 +152,38 @@ fn lines_through_new(
         while bits != 0 {
             let i = (w % words.max(1)) * 64 + bits.trailing_zeros() as usize;
             bits &= bits - 1;
+            let Some(Some(p)) = cells.get(i) else {
+                continue;
+            };
+            // A cell of this disc's owner at link `t`.
+            let mine = |t: u16| {
+                t != NO_POS && matches!(cells.get(t as usize), Some(Some(q)) if q.owner == p.owner)
+            };
             for &(d, back) in &pairs[..nd] {
-                let mut start = i;
-                for k in 0..LINE {
-                    if k > 0 {
-                        let t = b.links[start * stride + back];
-                        if t == NO_POS {
-                            break;
-                        }
-                        start = t as usize;
+                // The run of the owner's discs through the new one: forward along `d`, then back along the
+                // reverse, each step back one that `d` steps forward again (so the whole run is a line read
+                // along `d` from its first cell, as `line_owner` reads it).
+                let mut run = 1;
+                let mut at = i;
+                while run < LINE {
+                    let t = b.links[at * stride + d];
+                    if !mine(t) {
+                        break;
                     }
-                    // The line from `start` along `d`, read as `line_owner` reads it.
-                    let Some(Some(p)) = cells.get(start) else {
-                        continue;
-                    };
-                    let (mut at, mut len) = (start, 1);
-                    while len < LINE {
-                        let t = b.links[at * stride + d];
-                        match cells.get(t as usize) {
-                            Some(Some(q)) if t != NO_POS && q.owner == p.owner => {
-                                at = t as usize;
-                                len += 1;
-                            }
-                            _ => break,
-                        }
+                    at = t as usize;
+                    run += 1;
+                }
+                let mut at = i;
+                while run < LINE {
+                    let t = b.links[at * stride + back];
+                    if !mine(t) || b.links[t as usize * stride + d] as usize != at {
+                        break;
                     }
-                    if len == LINE {
-                        owners |= 1 << (p.owner.idx() & 63);
-                    }
+                    at = t as usize;
+                    run += 1;
+                }
+                if run == LINE {
+                    owners |= 1 << (p.owner.idx() & 63);
                 }
             }
         }
