@@ -60,6 +60,37 @@ enum Cond {
     Not(Box<Cond>),
 }
 
+/// An end condition as a node of `SowPlan::nodes`: equal sub-conditions (the same definition used by several
+/// end conditions, as `(ended)` in a win, a loss and a draw) are one node, read once per position and player.
+#[derive(Clone, Debug, PartialEq)]
+enum Node {
+    Cmp(usize),
+    Stalemated,
+    Repetition,
+    And(Vec<usize>),
+    Or(Vec<usize>),
+    Not(usize),
+}
+
+/// The node of `c` in `nodes`, added with its sub-conditions where no equal node is there yet.
+fn intern(c: &Cond, nodes: &mut Vec<Node>) -> usize {
+    let node = match c {
+        Cond::Cmp(id) => Node::Cmp(*id),
+        Cond::Stalemated => Node::Stalemated,
+        Cond::Repetition => Node::Repetition,
+        Cond::And(cs) => Node::And(cs.iter().map(|c| intern(c, nodes)).collect()),
+        Cond::Or(cs) => Node::Or(cs.iter().map(|c| intern(c, nodes)).collect()),
+        Cond::Not(c) => Node::Not(intern(c, nodes)),
+    };
+    match nodes.iter().position(|x| *x == node) {
+        Some(id) => id,
+        None => {
+            nodes.push(node);
+            nodes.len() - 1
+        }
+    }
+}
+
 /// A board: the seeds of each position (at most [`MAX_POSITIONS`] positions, each at most [`MAX_SEEDS`]).
 type Board = [u8; MAX_POSITIONS];
 
@@ -254,8 +285,10 @@ pub struct SowPlan {
     masks: Vec<u64>,
     /// The comparisons of the end conditions (distinct).
     cmps: Vec<(CmpOp, Num, Num)>,
-    /// Per end condition: its condition on the counts, and the players it names.
-    ends: Vec<(Cond, Vec<Player>)>,
+    /// The nodes of the end conditions (distinct).
+    nodes: Vec<Node>,
+    /// Per end condition: the node of its condition on the counts, and the players it names.
+    ends: Vec<(usize, Vec<Player>)>,
 }
 
 /// Why a game is not one the kernel plays (for tests and `dagaz check`-like reports).
@@ -377,9 +410,10 @@ pub fn plan(game: &Game) -> Result<SowPlan, Refusal> {
     let mut masks = vec![];
     let mut cmps = vec![];
     let mut ends = vec![];
+    let mut nodes = vec![];
     for ec in &game.end_conditions {
         let c = cond(game, &start, &piles, field, &mut masks, &mut cmps, &ec.cond)?;
-        ends.push((c, ec.players.clone()));
+        ends.push((intern(&c, &mut nodes), ec.players.clone()));
     }
     Ok(SowPlan {
         field,
@@ -389,6 +423,7 @@ pub fn plan(game: &Game) -> Result<SowPlan, Refusal> {
         keys,
         masks,
         cmps,
+        nodes,
         ends,
     })
 }
@@ -487,9 +522,10 @@ fn num(
 struct Ctx<'a> {
     board: &'a Board,
     cmps: &'a [(CmpOp, Num, Num)],
-    /// The comparisons read so far, per player: bit `2 * (id * players + p)` read, the next bit its value
-    /// (comparisons past 64 bits are not kept).
-    read: u128,
+    nodes: &'a [Node],
+    /// The nodes read so far at this position: per node and player (`node * players + player`), 0 not read,
+    /// 1 false, 2 true.
+    memo: &'a mut [u8],
     players: usize,
     masks: &'a [u64],
     /// The sums read at this position so far (bit k of `known`: `sums[k]` is read; masks past 64 are not kept).
@@ -505,6 +541,7 @@ struct Ctx<'a> {
 }
 
 impl Ctx<'_> {
+    #[inline]
     fn sum(&mut self, id: usize) -> i64 {
         if id < 64 && self.known >> id & 1 != 0 {
             return self.sums[id];
@@ -521,6 +558,16 @@ impl Ctx<'_> {
             self.known |= 1 << id;
         }
         t
+    }
+
+    /// [`Ctx::num`] without a call where the number is a constant or a sum (the usual sides of a comparison).
+    #[inline(always)]
+    fn side(&mut self, e: &Num, p: Player) -> i64 {
+        match e {
+            Num::Int(v) => *v,
+            Num::Sum(ids) => self.sum(ids[p.idx()]),
+            _ => self.num(e, p),
+        }
     }
 
     fn num(&mut self, e: &Num, p: Player) -> i64 {
@@ -550,25 +597,34 @@ impl Ctx<'_> {
         }
     }
 
-    fn holds(&mut self, c: &Cond, p: Player) -> bool {
-        match c {
-            Cond::Cmp(id) => {
-                let bit = 2 * (id * self.players + p.idx());
-                if bit < 128 && self.read >> bit & 1 != 0 {
-                    return self.read >> (bit + 1) & 1 != 0;
-                }
+    /// [`Ctx::holds`] without a call where the node is already read at this position.
+    #[inline(always)]
+    fn read(&mut self, id: usize, p: Player) -> bool {
+        match self.memo.get(id * self.players + p.idx()) {
+            Some(1) => false,
+            Some(2) => true,
+            _ => self.holds(id, p),
+        }
+    }
+
+    fn holds(&mut self, id: usize, p: Player) -> bool {
+        let slot = id * self.players + p.idx();
+        match self.memo.get(slot) {
+            Some(1) => return false,
+            Some(2) => return true,
+            _ => {}
+        }
+        let nodes = self.nodes;
+        let v = match &nodes[id] {
+            Node::Cmp(c) => {
                 let cmps = self.cmps;
-                let (op, a, b) = &cmps[*id];
-                let a = self.num(a, p);
-                let b = self.num(b, p);
-                let v = op.holds(a, b);
-                if bit < 128 {
-                    self.read |= (1 | (v as u128) << 1) << bit;
-                }
-                v
+                let (op, a, b) = &cmps[*c];
+                let a = self.side(a, p);
+                let b = self.side(b, p);
+                op.holds(a, b)
             }
-            Cond::Stalemated => self.player == p && self.moves == 0,
-            Cond::Repetition => {
+            Node::Stalemated => self.player == p && self.moves == 0,
+            Node::Repetition => {
                 let n = match self.seen {
                     Some(n) => n,
                     None => {
@@ -581,10 +637,14 @@ impl Ctx<'_> {
                 };
                 n >= 2
             }
-            Cond::And(cs) => cs.iter().all(|c| self.holds(c, p)),
-            Cond::Or(cs) => cs.iter().any(|c| self.holds(c, p)),
-            Cond::Not(c) => !self.holds(c, p),
+            Node::And(cs) => cs.iter().all(|&c| self.read(c, p)),
+            Node::Or(cs) => cs.iter().any(|&c| self.read(c, p)),
+            Node::Not(c) => !self.read(*c, p),
+        };
+        if let Some(m) = self.memo.get_mut(slot) {
+            *m = 1 + v as u8;
         }
+        v
     }
 }
 
@@ -732,16 +792,20 @@ impl SowPlan {
         let mut last: Option<(u8, usize)> = None;
         let mut listed = Listed::default();
         let mut sums = vec![0i64; self.masks.len().min(64)];
+        let players = game.players.len();
+        let mut memo = vec![0u8; self.nodes.len() * players];
         let mut moves_seen = 0u64;
         loop {
             let player = game.turn_order.entries[turn].player;
             self.list(game, &board, player, &mut listed)?;
             let count = listed.first.len();
+            memo.fill(0);
             let mut ctx = Ctx {
                 board: &board,
                 cmps: &self.cmps,
-                read: 0,
-                players: game.players.len(),
+                nodes: &self.nodes,
+                memo: &mut memo,
+                players,
                 masks: &self.masks,
                 sums: &mut sums,
                 known: 0,
@@ -756,7 +820,7 @@ impl SowPlan {
                 || self
                     .ends
                     .iter()
-                    .any(|(c, players)| players.iter().any(|&p| ctx.holds(c, p)));
+                    .any(|(c, players)| players.iter().any(|&p| ctx.holds(*c, p)));
             if ended || ply >= max_plies {
                 // The position back into the state, and the outcome as the general end conditions read it.
                 for i in 0..n {

@@ -90,9 +90,9 @@ thread_local! {
 
 /// [`line_owner`], read around the discs new since the last call in this thread where that call found no
 /// line and no disc has gone or changed hands since (discs are only added, as the game plays): a line now is
-/// then a line through a new disc. Each new disc is tried at each place of a line along each direction (the
-/// start found by stepping back along the reverse direction, which undoes every step of the direction, then
-/// the line read forward from it as `line_owner` reads it), so every line found is one `line_owner` finds.
+/// then a line through a new disc. Along each direction, the run of the new disc's owner through it is
+/// counted forward and back (the reverse direction retraces every step of the direction), so every line
+/// found is one `line_owner` finds, and every line through the new disc is found.
 /// Where new lines of two players are found (only in positions no game reaches), or in any other case, the
 /// board is read whole.
 fn line_owner_kept(game: &Game, state: &State) -> Option<Player> {
@@ -152,34 +152,38 @@ fn lines_through_new(
         while bits != 0 {
             let i = (w % words.max(1)) * 64 + bits.trailing_zeros() as usize;
             bits &= bits - 1;
+            let Some(Some(p)) = cells.get(i) else {
+                continue;
+            };
+            // A cell of this disc's owner at link `t`.
+            let mine = |t: u16| {
+                t != NO_POS && matches!(cells.get(t as usize), Some(Some(q)) if q.owner == p.owner)
+            };
             for &(d, back) in &pairs[..nd] {
-                let mut start = i;
-                for k in 0..LINE {
-                    if k > 0 {
-                        let t = b.links[start * stride + back];
-                        if t == NO_POS {
-                            break;
-                        }
-                        start = t as usize;
+                // The run of the owner's discs through the new one: forward along `d`, then back along the
+                // reverse, each step back one that `d` steps forward again (so the whole run is a line read
+                // along `d` from its first cell, as `line_owner` reads it).
+                let mut run = 1;
+                let mut at = i;
+                while run < LINE {
+                    let t = b.links[at * stride + d];
+                    if !mine(t) {
+                        break;
                     }
-                    // The line from `start` along `d`, read as `line_owner` reads it.
-                    let Some(Some(p)) = cells.get(start) else {
-                        continue;
-                    };
-                    let (mut at, mut len) = (start, 1);
-                    while len < LINE {
-                        let t = b.links[at * stride + d];
-                        match cells.get(t as usize) {
-                            Some(Some(q)) if t != NO_POS && q.owner == p.owner => {
-                                at = t as usize;
-                                len += 1;
-                            }
-                            _ => break,
-                        }
+                    at = t as usize;
+                    run += 1;
+                }
+                let mut at = i;
+                while run < LINE {
+                    let t = b.links[at * stride + back];
+                    if !mine(t) || b.links[t as usize * stride + d] as usize != at {
+                        break;
                     }
-                    if len == LINE {
-                        owners |= 1 << (p.owner.idx() & 63);
-                    }
+                    at = t as usize;
+                    run += 1;
+                }
+                if run == LINE {
+                    owners |= 1 << (p.owner.idx() & 63);
                 }
             }
         }
@@ -213,6 +217,109 @@ fn line_owner_any(game: &Game, state: &State) -> Option<Player> {
         }
     }
     None
+}
+
+/// [`ConnectFour::drop_sites`] read cell by cell: a cell rests where the cell below it (direction `s`) holds
+/// a disc or where there is none.
+fn scan_drop_sites(game: &Game, state: &State, s: Dir, sites: &mut [u64]) {
+    let b = &game.board;
+    let stride = b.directions.len();
+    let cells = state.cells();
+    for i in 0..cells.len().min(sites.len() * 64) {
+        let below = b.links[i * stride + s.idx()];
+        if below == NO_POS || cells.get(below as usize).is_some_and(|c| c.is_some()) {
+            sites[i >> 6] |= 1 << (i & 63);
+        }
+    }
+}
+
+/// What [`drop_sites_kept`] keeps per thread for the last game it read (engines built, the game's address):
+/// the cells with no cell below them, as bitset words, and per cell the one cell whose cell below it is that
+/// cell ([`NO_POS`]: none). `usable` is false where the board has no direction `s`, or where two cells have
+/// the same cell below them: the cells are then scanned.
+#[derive(Default)]
+struct Columns {
+    key: (u64, usize),
+    usable: bool,
+    bottom: Vec<u64>,
+    above: Vec<u16>,
+}
+
+thread_local! {
+    static COLUMNS: std::cell::RefCell<Columns> = std::cell::RefCell::new(Default::default());
+}
+
+impl Columns {
+    fn build(game: &Game, n: usize) -> Columns {
+        let mut c = Columns {
+            key: (0, 0),
+            usable: false,
+            bottom: vec![0; n.div_ceil(64)],
+            above: vec![NO_POS; n],
+        };
+        let Some(s) = down(game) else { return c };
+        let b = &game.board;
+        let stride = b.directions.len();
+        for i in 0..n {
+            let below = b.links[i * stride + s.idx()];
+            if below == NO_POS {
+                c.bottom[i >> 6] |= 1 << (i & 63);
+            } else if let Some(a) = c.above.get_mut(below as usize) {
+                if *a != NO_POS {
+                    return c;
+                }
+                *a = i as u16;
+            }
+        }
+        c.usable = true;
+        c
+    }
+}
+
+/// The drop sites of [`ConnectFour::drop_sites`] from the discs on the board rather than from every cell:
+/// the cells with nothing below, and the cell above each disc (false, nothing set: not usable here).
+fn drop_sites_kept(game: &Game, state: &State, sites: &mut [u64]) -> bool {
+    let n = state.cells().len();
+    if sites.len() * 64 < n {
+        return false;
+    }
+    let key = (
+        crate::engine::connects::engines_built(),
+        game as *const Game as usize,
+    );
+    COLUMNS.with(|k| {
+        let mut cols = k.borrow_mut();
+        if cols.key != key || cols.above.len() != n {
+            *cols = Columns::build(game, n);
+            cols.key = key;
+        }
+        if !cols.usable {
+            return false;
+        }
+        for (w, &b) in sites.iter_mut().zip(&cols.bottom) {
+            *w |= b;
+        }
+        let words = state.occupancy_words();
+        // Every owner's discs (the state keeps words for owners past the players too).
+        for p in 0..=u8::MAX {
+            let occ = state.occupancy(Player(p));
+            if occ.is_empty() {
+                break;
+            }
+            for (w, &bits) in occ.iter().enumerate().take(words) {
+                let mut bits = bits;
+                while bits != 0 {
+                    let j = w * 64 + bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    match cols.above.get(j) {
+                        Some(&a) if a != NO_POS => sites[a as usize >> 6] |= 1 << (a & 63),
+                        _ => {}
+                    }
+                }
+            }
+        }
+        true
+    })
 }
 
 impl Module for ConnectFour {
@@ -255,16 +362,11 @@ impl Hooks for ConnectFour {
     /// The positions a drop that `moves` keeps lands on: those that rest on a disc or on the bottom row (the
     /// same test), so that the generation runs the drop from one cell a column instead of from every one.
     fn drop_sites(&self, game: &Game, state: &State, sites: &mut [u64]) -> bool {
-        let Some(s) = down(game) else { return false };
-        let b = &game.board;
-        let stride = b.directions.len();
-        let cells = state.cells();
-        for i in 0..cells.len().min(sites.len() * 64) {
-            let below = b.links[i * stride + s.idx()];
-            if below == NO_POS || cells.get(below as usize).is_some_and(|c| c.is_some()) {
-                sites[i >> 6] |= 1 << (i & 63);
-            }
+        if drop_sites_kept(game, state, sites) {
+            return true;
         }
+        let Some(s) = down(game) else { return false };
+        scan_drop_sites(game, state, s, sites);
         true
     }
 
