@@ -174,7 +174,7 @@ fn compare_along_games(name: &str, game: &Game, games: u64, plies: u32) -> usize
             }
             let i = below(&mut rng, list.len());
             let i = engine.resolve(&s, &mut list, i).unwrap();
-            engine.play_listed(&mut s, &list, i);
+            engine.play_listed(&mut s, &list, i).unwrap();
         }
     }
     flipped
