@@ -1555,10 +1555,9 @@ mod tests {
     (Black (Pawn b2)))
   (draw-condition (White Black) stalemated))
 "#;
-        let path = std::env::temp_dir().join(format!("dagaz-neighbour-{}.zrf", std::process::id()));
-        std::fs::write(&path, src).unwrap();
+        let path = crate::test_scratch::Scratch::file("neighbour", "neighbour.zrf", src);
         let game = load_game(&path, &VariantSel::First);
-        let _ = std::fs::remove_file(&path);
+        drop(path);
         let game = game.unwrap();
         let engine = crate::engine::Engine::new(&game);
         let s = engine.initial();
