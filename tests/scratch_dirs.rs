@@ -36,8 +36,10 @@ fn only_the_scratch_helper_writes_under_the_temporary_folder() {
             continue;
         }
         let text = std::fs::read_to_string(f).unwrap();
-        // Only test code: a `#[cfg(test)]` module's lines and the whole of tests/.
-        let in_tests = f.starts_with(Path::new(ROOT).join("tests"));
+        // Only test code: the whole of tests/ and of a unit-test file (`tests.rs`), and in the other files of
+        // src/ what follows their first `#[cfg(test)]`.
+        let in_tests = f.starts_with(Path::new(ROOT).join("tests"))
+            || f.file_name().is_some_and(|n| n == "tests.rs");
         let test_part = if in_tests {
             &text[..]
         } else {

@@ -2281,7 +2281,8 @@ fn report_html_draws_go_and_passes_in_chromium() {
 }
 
 /// The small run of the report.html checks: three bots, 4 games, seed 2 (one Elo's 95% interval is unbounded).
-fn small_run(name: &str) -> PathBuf {
+/// The guard reads as the run folder, `run` in a scratch folder.
+fn small_run(name: &str) -> Scratch {
     let d = scratch(name);
     let out = d.join("run");
     dagaz(&[
@@ -2298,7 +2299,7 @@ fn small_run(name: &str) -> PathBuf {
         "--out",
         out.to_str().unwrap(),
     ]);
-    out
+    d.at("run")
 }
 
 /// A report.html fault of issue 21, fixed in 5e662a1 and failed by the page before it (shown with
