@@ -2,9 +2,7 @@
 //! `tests/data/evaluate/` (a few plies each) and a Breakthrough whose size is a define, with random bots: the
 //! whole file runs in seconds.
 
-#[path = "common/scratch.rs"]
-mod scratch_dir;
-use scratch_dir::Scratch;
+use cli::scratch_dir::Scratch;
 #[path = "common/cli.rs"]
 mod cli;
 

@@ -3,9 +3,7 @@
 //! (`load error:`, `missing rules:`, `engine error:`). The fast test uses a small folder; the ignored one runs
 //! README's corpus command ("Rule sets", the public corpus) as written.
 
-#[path = "common/scratch.rs"]
-mod scratch_dir;
-use scratch_dir::Scratch;
+use cli::scratch_dir::Scratch;
 #[path = "common/cli.rs"]
 mod cli;
 mod common;

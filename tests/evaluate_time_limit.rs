@@ -4,9 +4,7 @@
 //! limits are CPU time and the slow rule sets slow by design (a game no position ends, a search of depth
 //! 12), so that load on the machine changes how long these tests take, not what they see.
 
-#[path = "common/scratch.rs"]
-mod scratch_dir;
-use scratch_dir::Scratch;
+use cli::scratch_dir::Scratch;
 #[path = "common/cli.rs"]
 mod cli;
 

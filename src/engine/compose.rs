@@ -427,7 +427,7 @@ pub fn complete_moves_into(
         return Ok(());
     }
     keys.clear();
-    keys.extend((first_move..out.len()).map(|i| out.from_in(i).map_or(u32::MAX, |p| p.0 as u32)));
+    keys.extend((first_move..out.len()).map(|i| out.start_in(i).map_or(u32::MAX, |p| p.0 as u32)));
     keys.sort_unstable();
     shared.clear();
     shared.extend(keys.windows(2).filter(|w| w[0] == w[1]).map(|w| w[0]));
@@ -438,7 +438,7 @@ pub fn complete_moves_into(
     seen.clear();
     let mut kept = first_move;
     for i in first_move..out.len() {
-        let from = out.from_in(i).map_or(u32::MAX, |p| p.0 as u32);
+        let from = out.start_in(i).map_or(u32::MAX, |p| p.0 as u32);
         if shared.binary_search(&from).is_err() || seen.insert(effect_key(game, work, out, i, undo))
         {
             out.moves[kept] = out.moves[i];
@@ -461,7 +461,7 @@ fn effect_key(game: &Game, state: &mut State, list: &MoveList, i: usize, undo: &
     );
     let h = state.hash;
     unmake(state, undo);
-    h ^ from_key(list.from_in(i)) ^ extra_key(list.actions_in(i))
+    h ^ from_key(list.start_in(i)) ^ extra_key(list.actions_in(i))
 }
 
 /// A move that earns another turn (or sends the turn order elsewhere) differs from the same move without it.

@@ -373,11 +373,11 @@ impl MoveList {
     /// The first square the move's piece started from; an error where `i` is not a whole move of the list.
     pub fn from(&self, i: usize) -> Result<Option<Pos>, super::EngineError> {
         self.check(i)?;
-        Ok(self.from_in(i))
+        Ok(self.start_in(i))
     }
 
     /// [`MoveList::from`] unchecked (see [`MoveList::heads_in`]).
-    pub(crate) fn from_in(&self, i: usize) -> Option<Pos> {
+    pub(crate) fn start_in(&self, i: usize) -> Option<Pos> {
         self.heads_in(i).first().and_then(|p| p.from)
     }
 }

@@ -4,7 +4,7 @@
 #![allow(dead_code)]
 
 #[path = "scratch.rs"]
-mod scratch_dir;
+pub mod scratch_dir;
 use scratch_dir::Scratch;
 use std::collections::BTreeMap;
 use std::ffi::OsStr;
