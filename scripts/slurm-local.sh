@@ -47,6 +47,8 @@ cleanup() {
         [ -f "$f" ] && kill "$(cat "$f")" 2>/dev/null || true
     done
     [ -n "$WROTE_CONF" ] && rm -f "$WROTE_CONF"
+    # A run that stopped before writing anything leaves no empty folder behind (the folders of a run are kept).
+    rmdir "$WORK" 2>/dev/null || true
     [ ${#STARTED[@]} -gt 0 ] && echo "stopped the daemons this script started (${#STARTED[@]})"
     exit $status
 }

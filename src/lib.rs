@@ -21,6 +21,11 @@ pub mod lang;
 pub mod load;
 pub mod session;
 
+/// The unit tests' scratch folders, removed when the test ends: the integration tests' helper.
+#[cfg(test)]
+#[path = "../tests/common/scratch.rs"]
+pub(crate) mod test_scratch;
+
 pub use bot::{Bot, BotSpec};
 pub use compile::Game;
 pub use engine::{Move, State};

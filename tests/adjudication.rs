@@ -2,18 +2,17 @@
 //! (`tests/engines/scripted_uci.py`, which plays a fixed line of pawn moves and reports the scores it is given)
 //! end at the ply worked out by hand from those scores; a built-in bot's own score makes it resign.
 
+#[path = "common/scratch.rs"]
+mod scratch_dir;
 use dagaz::bot::mcts::{score_of, SearchResult};
 use dagaz::bot::Score;
 use dagaz::tournament::adjudicate::{DrawRule, ResignRule, ADJUDICATED_DRAW, ADJUDICATED_RESIGN};
 use dagaz::tournament::config::BotConfig;
 use dagaz::tournament::{run, GameRecord, Progress, RunOptions, TournamentConfig};
-use std::path::PathBuf;
+use scratch_dir::Scratch;
 
-fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("dagaz-adjudication-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
+fn scratch(name: &str) -> Scratch {
+    Scratch::new(&format!("adjudication-{name}"))
 }
 
 /// The scripted engine named `name`, reporting `scores` with its moves 1, 2, ... of each game.

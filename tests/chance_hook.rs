@@ -3,10 +3,13 @@
 //! engine then reports the state as chance (`Engine::is_chance`), as it does for a random (`?`) player, which
 //! is what the tournament runner and the bots read to draw the move instead of choosing it.
 
+#[path = "common/scratch.rs"]
+mod scratch_dir;
 use dagaz::compile::ExtensionRef;
 use dagaz::engine::{Engine, EngineOptions, Hooks, State};
 use dagaz::load::{load_game, VariantSel};
 use dagaz::Game;
+use scratch_dir::Scratch;
 
 /// Two players who drop a piece on an empty cell of a 2x2 board; no random player.
 const TINY: &str = "(game (title \"tiny\") (players A B) (turn-order A B)
@@ -15,8 +18,7 @@ const TINY: &str = "(game (title \"tiny\") (players A B) (turn-order A B)
   (loss-condition (A B) stalemated))";
 
 fn tiny() -> Game {
-    let p = std::env::temp_dir().join(format!("dagaz-chance-{}.zrf", std::process::id()));
-    std::fs::write(&p, TINY).unwrap();
+    let p = Scratch::file("chance", "tiny.zrf", TINY);
     load_game(&p, &VariantSel::First).unwrap()
 }
 

@@ -4,8 +4,11 @@
 //! by hand for each position; `scripts/chess_ends.py` checks 200 random games against python-chess (see
 //! README, "Slow checks").
 
+#[path = "common/scratch.rs"]
+mod scratch_dir;
 use dagaz::engine::{position, Engine, Outcome, State};
 use dagaz::load::{load_game, VariantSel};
+use scratch_dir::Scratch;
 use std::path::Path;
 
 fn chess() -> dagaz::compile::Game {
@@ -392,8 +395,7 @@ fn the_quiet_count_is_read_and_written_by_the_position_format() {
 }
 
 fn errors(src: &str) -> String {
-    let dir = std::env::temp_dir().join(format!("dagaz-chess-rules-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = Scratch::new("chess-rules");
     let f = dir.join("bad.zrf");
     std::fs::write(&f, src).unwrap();
     let l = dagaz::load::load(&f, &VariantSel::First);

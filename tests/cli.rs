@@ -1,6 +1,9 @@
 //! The command line refuses what cannot mean anything (issue 12's small items): no games to play, no jobs to
 //! play them with; the help states the real defaults; the banner counts jobs in good English.
 
+#[path = "common/scratch.rs"]
+mod scratch_dir;
+use scratch_dir::Scratch;
 use std::process::{Command, Output, Stdio};
 
 const BIN: &str = env!("CARGO_BIN_EXE_dagaz");
@@ -15,9 +18,8 @@ fn dagaz(args: &[&str]) -> Output {
 }
 
 /// A two-game random tournament on the built-in Breakthrough with `--jobs jobs`, writing into a scratch folder.
-fn tournament(name: &str, jobs: &str) -> (Output, std::path::PathBuf) {
-    let out = std::env::temp_dir().join(format!("dagaz-cli-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&out);
+fn tournament(name: &str, jobs: &str) -> (Output, Scratch) {
+    let out = Scratch::unmade(&format!("cli-{name}"));
     let o = dagaz(&[
         "tournament",
         "--bots",
@@ -157,8 +159,7 @@ fn every_flag_has_help_and_the_defaults_it_states_are_the_real_ones() {
 #[test]
 fn presets_and_configs_work_from_any_directory() {
     let root = env!("CARGO_MANIFEST_DIR");
-    let tmp = std::env::temp_dir().join(format!("dagaz-cli-anywhere-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&tmp);
+    let tmp = Scratch::new("cli-anywhere");
     std::fs::create_dir_all(tmp.join("elsewhere")).unwrap();
     let run_in = |dir: &std::path::Path, args: &[&str]| {
         let out = Command::new(BIN)

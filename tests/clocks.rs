@@ -6,19 +6,19 @@
 //! engine was sent and what `timings.csv` says each move took (whole milliseconds on both sides), and the bot
 //! that runs out of time oversleeps its clock by three seconds.
 
+#[path = "common/scratch.rs"]
+mod scratch_dir;
 use dagaz::tournament::writers::RunFiles;
 use dagaz::tournament::{GameRecord, GameTiming};
-use std::path::{Path, PathBuf};
+use scratch_dir::Scratch;
+use std::path::Path;
 use std::process::{Command, Stdio};
 
 const BIN: &str = env!("CARGO_BIN_EXE_dagaz");
 const FAKE: &str = "tests/fake_engines/clock_uci.py";
 
-fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("dagaz-clocks-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
+fn scratch(name: &str) -> Scratch {
+    Scratch::new(&format!("clocks-{name}"))
 }
 
 fn tournament(out: &Path, args: &[&str]) -> (Vec<GameRecord>, Vec<GameTiming>) {

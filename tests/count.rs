@@ -147,7 +147,7 @@ fn perft_listed(engine: &Engine, s: &mut dagaz::engine::State, depth: u32) -> u6
     let mut undo = dagaz::engine::apply::Undo::new();
     let mut n = 0;
     for i in 0..list.len() {
-        engine.make_listed(s, &list, i, &mut undo);
+        engine.make_listed(s, &list, i, &mut undo).unwrap();
         n += perft_listed(engine, s, depth - 1);
         engine.unmake(s, &mut undo);
     }

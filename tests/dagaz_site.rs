@@ -6,6 +6,9 @@
 //!
 //! `cargo test --release --test dagaz_site -- --nocapture` prints the counts and the scripts still missing.
 
+#[path = "common/scratch.rs"]
+mod scratch_dir;
+use scratch_dir::Scratch;
 mod common;
 
 use dagaz::compile::dagaz_site::{self, ScriptStatus};
@@ -145,8 +148,7 @@ fn a_copy_with_other_layout_and_comments_is_recognised_and_its_scripts_listed() 
         "; my copy\r\n{}",
         text.replace('\n', "\r\n").replace("  ", "\t")
     );
-    let dir = std::env::temp_dir().join(format!("dagaz-site-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = Scratch::new("site");
     let p = dir.join("renamed.zrf");
     std::fs::write(&p, copy).unwrap();
     let out = Command::new(BIN)

@@ -35,7 +35,7 @@ fn same_lists(engine: &Engine, s: &State, a: &mut MoveList, b: &mut MoveList, wh
 fn same_play(engine: &Engine, s: &State, list: &MoveList, what: &str) {
     for i in 0..list.len() {
         let mut x = s.clone();
-        engine.play_listed(&mut x, list, i);
+        engine.play_listed(&mut x, list, i).unwrap();
         let mut y = s.clone();
         engine.play(&mut y, &list.to_move(i).unwrap());
         assert_eq!(x, y, "{what}: move {i} played");
@@ -62,7 +62,7 @@ fn check(name: &str, game: &Game, games: u64, plies: u32, boards: u64) -> (usize
             }
             let i = below(&mut rng, a.len());
             same_play(&engine, &s, &a, &what);
-            engine.play_listed(&mut s, &a, i);
+            engine.play_listed(&mut s, &a, i).unwrap();
         }
     }
     // Random boards: every playing position holds a man or a king of either side, or nothing.
@@ -343,7 +343,7 @@ fn english_checkers_plays_the_same_games_through_the_kernel() {
                 break;
             }
             let i = below(&mut rng, a.len());
-            engine.play_listed(&mut s, &a, i);
+            engine.play_listed(&mut s, &a, i).unwrap();
         }
     }
 }

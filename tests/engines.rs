@@ -5,16 +5,16 @@
 //! `.ci/run` installs Debian's `stockfish`, `fairy-stockfish` and `gnugo` and sets `DAGAZ_REQUIRE_ENGINES=1`, so there a missing
 //! engine fails the test; elsewhere a test whose engine is not installed says so and does nothing.
 
+#[path = "common/scratch.rs"]
+mod scratch_dir;
+use scratch_dir::Scratch;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 const BIN: &str = env!("CARGO_BIN_EXE_dagaz");
 
-fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("dagaz-engines-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
+fn scratch(name: &str) -> Scratch {
+    Scratch::new(&format!("engines-{name}"))
 }
 
 /// The engine's program: on the PATH, or in /usr/games where Debian puts it.

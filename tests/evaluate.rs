@@ -2,6 +2,7 @@
 //! `tests/data/evaluate/` (a few plies each) and a Breakthrough whose size is a define, with random bots: the
 //! whole file runs in seconds.
 
+use cli::scratch_dir::Scratch;
 #[path = "common/cli.rs"]
 mod cli;
 
@@ -12,11 +13,8 @@ use std::process::{Command, Stdio};
 
 const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/evaluate");
 
-fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("dagaz-evaluate-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
+fn scratch(name: &str) -> Scratch {
+    Scratch::new(&format!("evaluate-{name}"))
 }
 
 fn f(row: &BTreeMap<String, String>, c: &str) -> f64 {

@@ -3,19 +3,17 @@
 //! (`load error:`, `missing rules:`, `engine error:`). The fast test uses a small folder; the ignored one runs
 //! README's corpus command ("Rule sets", the public corpus) as written.
 
+use cli::scratch_dir::Scratch;
 #[path = "common/cli.rs"]
 mod cli;
 mod common;
 
 use cli::{assert_stdout_has, rows, run, ROOT};
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("dagaz-evalcorpus-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
+fn scratch(name: &str) -> Scratch {
+    Scratch::new(&format!("evalcorpus-{name}"))
 }
 
 /// What a row says of its rule set: `played`, or the kind its reason begins with, or `other`.

@@ -4,6 +4,7 @@
 //! limits are CPU time and the slow rule sets slow by design (a game no position ends, a search of depth
 //! 12), so that load on the machine changes how long these tests take, not what they see.
 
+use cli::scratch_dir::Scratch;
 #[path = "common/cli.rs"]
 mod cli;
 
@@ -11,11 +12,8 @@ use cli::{assert_stdout_has, dagaz, read, rows};
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
-fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("dagaz-timelimit-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
+fn scratch(name: &str) -> Scratch {
+    Scratch::new(&format!("timelimit-{name}"))
 }
 
 /// Ends within three plies: the player who cannot drop loses.

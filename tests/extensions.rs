@@ -2,6 +2,9 @@
 //! `--extension NAME` on the command line attach a module; an unknown name is an error; the modules' hooks
 //! change the moves and the end of the game; the missing rules they supply are no longer listed.
 
+#[path = "common/scratch.rs"]
+mod scratch_dir;
+use scratch_dir::Scratch;
 mod common;
 
 use dagaz::engine::{position, Engine};
@@ -27,10 +30,8 @@ fn path(rel: &str) -> PathBuf {
 const CORPUS_C4: &str = "DagazProject.github.io/arrange/zrf/connect-four.zrf";
 
 /// A scratch file with the given text.
-fn scratch(name: &str, text: &str) -> PathBuf {
-    let p = std::env::temp_dir().join(format!("dagaz-ext-{}-{name}.zrf", std::process::id()));
-    std::fs::write(&p, text).unwrap();
-    p
+fn scratch(name: &str, text: &str) -> Scratch {
+    Scratch::file("ext", &format!("{name}.zrf"), text)
 }
 
 const TINY: &str = "(game (title \"tiny\") (players A B) (turn-order A B)
@@ -172,8 +173,7 @@ fn the_command_line_adds_a_module_and_refuses_an_unknown_one() {
 
 #[test]
 fn a_tournament_records_its_modules_and_a_resume_with_other_modules_is_refused() {
-    let out = std::env::temp_dir().join(format!("dagaz-ext-tour-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&out);
+    let out = Scratch::unmade("ext-tour");
     let file = common::corpus_root().join(CORPUS_C4);
     let o = dagaz(&[
         "tournament",

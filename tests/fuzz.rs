@@ -1,6 +1,9 @@
 //! The fuzzer (`src/bin/fuzz.rs`): a short deterministic run finds nothing, and every input it once found to
 //! crash, hang or panic (kept in `tests/fuzz-regressions/`) now loads, compiles and plays in a fresh process.
 
+#[path = "common/scratch.rs"]
+mod scratch_dir;
+use scratch_dir::Scratch;
 use std::path::Path;
 use std::process::{Command, Stdio};
 
@@ -8,7 +11,7 @@ const FUZZ: &str = env!("CARGO_BIN_EXE_fuzz");
 
 #[test]
 fn a_short_fuzzing_run_finds_nothing() {
-    let out = std::env::temp_dir().join(format!("dagaz-fuzz-{}", std::process::id()));
+    let out = Scratch::unmade("fuzz");
     let o = Command::new(FUZZ)
         .args(["--iterations", "40", "--seed", "1", "--quiet", "--out"])
         .arg(&out)
@@ -18,7 +21,6 @@ fn a_short_fuzzing_run_finds_nothing() {
     let stderr = String::from_utf8_lossy(&o.stderr);
     assert!(stdout.contains("40 executions"), "{stdout}\n{stderr}");
     assert!(o.status.success(), "findings:\n{stdout}\n{stderr}");
-    let _ = std::fs::remove_dir_all(&out);
 }
 
 #[test]

@@ -3,6 +3,9 @@
 //! fails if its rule is ignored. Go positions are on the 5x5 variant of `games/go-9x9.zrf` (columns a-e,
 //! rows 1-5); Hex on the 9x9 variant of `games/hex.zrf`.
 
+#[path = "common/scratch.rs"]
+mod scratch_dir;
+use scratch_dir::Scratch;
 mod common;
 
 use dagaz::engine::{position, Action, Engine, Move, State};
@@ -360,8 +363,7 @@ fn hex_a_chain_between_its_edges_wins_for_each_player() {
 }
 
 fn errors(src: &str) -> String {
-    let dir = std::env::temp_dir().join(format!("dagaz-groups-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = Scratch::new("groups");
     let f = dir.join("bad.zrf");
     std::fs::write(&f, src).unwrap();
     let l = load(&f, &VariantSel::First);

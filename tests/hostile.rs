@@ -1,6 +1,9 @@
 //! Runs that cannot be killed by their inputs (issue 21): each test plays what used to kill, hang or exhaust
 //! the runner, through the binary, and checks the exit code, the message and the peak memory (from `wait4`).
 
+#[path = "common/scratch.rs"]
+mod scratch_dir;
+use scratch_dir::Scratch;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
@@ -14,11 +17,8 @@ fn bin() -> String {
 const WALL_LIMIT: std::time::Duration = std::time::Duration::from_secs(120);
 
 /// A fresh, empty folder for one test.
-fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("dagaz-hostile-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
+fn scratch(name: &str) -> Scratch {
+    Scratch::new(&format!("hostile-{name}"))
 }
 
 /// How a run of the binary ended.

@@ -2,6 +2,9 @@
 //! of a program, and each test here is a program the fast path must not take, or must take with the general
 //! path's meaning.
 
+#[path = "common/scratch.rs"]
+mod scratch_dir;
+use scratch_dir::Scratch;
 mod common;
 
 use dagaz::compile::code::{Code, Op};
@@ -14,11 +17,8 @@ use dagaz::engine::{MoveList, State};
 use dagaz::load::{load_game, VariantSel};
 
 fn game(name: &str, text: &str) -> Game {
-    let p = std::env::temp_dir().join(format!("dagaz-interp-{}-{name}.zrf", std::process::id()));
-    std::fs::write(&p, text).unwrap();
-    let g = load_game(&p, &VariantSel::First).unwrap();
-    let _ = std::fs::remove_file(&p);
-    g
+    let p = Scratch::file("interp", &format!("{name}.zrf"), text);
+    load_game(&p, &VariantSel::First).unwrap()
 }
 
 /// The notations of the legal moves at the start, sorted.
@@ -174,7 +174,7 @@ fn compare_along_games(name: &str, game: &Game, games: u64, plies: u32) -> usize
             }
             let i = below(&mut rng, list.len());
             let i = engine.resolve(&s, &mut list, i).unwrap();
-            engine.play_listed(&mut s, &list, i);
+            engine.play_listed(&mut s, &list, i).unwrap();
         }
     }
     flipped

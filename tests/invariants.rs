@@ -3,6 +3,9 @@
 //! chess's second royal piece and Shogi's "no mate by a dropped pawn". Each test fails if its form is ignored:
 //! the positions are chosen so that the legal moves or the outcome differ without it.
 
+#[path = "common/scratch.rs"]
+mod scratch_dir;
+use scratch_dir::Scratch;
 mod common;
 
 use dagaz::compile::Game;
@@ -19,16 +22,8 @@ fn load(file: &str) -> Game {
 }
 
 fn game_from(text: &str) -> Game {
-    let dir = std::env::temp_dir().join(format!("dagaz-invariants-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    // One file per call: tests run in parallel and may load the same text.
-    static N: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-    let name = format!(
-        "g{}.zrf",
-        N.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
-    );
-    let path = dir.join(name);
-    std::fs::write(&path, text).unwrap();
+    // One folder per call: tests run in parallel and may load the same text.
+    let path = Scratch::file("invariants", "g.zrf", text);
     load_game(&path, &VariantSel::First).unwrap()
 }
 
@@ -324,14 +319,7 @@ fn a_pawn_drop_that_checks_without_mate_is_legal() {
 // --- Compile errors, with their place ---
 
 fn errors_of(text: &str) -> String {
-    let dir = std::env::temp_dir().join(format!("dagaz-invariants-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    static N: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-    let path = dir.join(format!(
-        "e{}.zrf",
-        N.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
-    ));
-    std::fs::write(&path, text).unwrap();
+    let path = Scratch::file("invariants", "e.zrf", text);
     load_game(&path, &VariantSel::First).expect_err("an error")
 }
 

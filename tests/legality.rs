@@ -3,6 +3,8 @@
 //! seeded random games of the games with `checkmated` or invariants; the draw is uniform over the legal moves
 //! where some candidates are illegal; and a position with no legal move is found so by the draw.
 
+#[path = "common/scratch.rs"]
+mod scratch_dir;
 use dagaz::compile::Game;
 use dagaz::engine::playout::{
     below, draw_legal, game_rng, random_game, random_game_counting, random_game_drawn,
@@ -11,6 +13,7 @@ use dagaz::engine::playout::{
 use dagaz::engine::{position, Engine, Move, State};
 use dagaz::load::{load_game, VariantSel};
 use rand_core::RngCore;
+use scratch_dir::Scratch;
 use std::path::Path;
 
 fn load(file: &str) -> Game {
@@ -200,10 +203,9 @@ fn listed_royal_playouts_play_the_games_of_owned_draws() {
                 "(title \"Chess\")",
                 "(title \"Chess\") (option \"pass turn\" forced)",
             );
-    let path = std::env::temp_dir().join(format!("dagaz-pass-chess-{}.zrf", std::process::id()));
-    std::fs::write(&path, text).unwrap();
+    let path = Scratch::file("pass-chess", "chess.zrf", &text);
     let passing = load_game(&path, &VariantSel::First).unwrap();
-    let _ = std::fs::remove_file(&path);
+    drop(path);
     assert!(!Engine::new(&passing).royal_listed());
     let game = load("games/chess.zrf");
     let engine = Engine::new(&game);

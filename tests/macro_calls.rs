@@ -1,6 +1,9 @@
 //! Errors raised inside a macro's expansion name the call (every call it was expanded from, innermost first)
 //! as well as the line in the macro's body (README, "Decisions where ZRF is unclear": macros).
 
+#[path = "common/scratch.rs"]
+mod scratch_dir;
+use scratch_dir::Scratch;
 mod common;
 
 use std::process::{Command, Output, Stdio};
@@ -15,12 +18,8 @@ fn dagaz(args: &[&str]) -> Output {
         .unwrap()
 }
 
-fn scratch(name: &str, text: &str) -> String {
-    let d = std::env::temp_dir().join(format!("dagaz-macro-calls-{}", std::process::id()));
-    std::fs::create_dir_all(&d).unwrap();
-    let p = d.join(name);
-    std::fs::write(&p, text).unwrap();
-    p.to_string_lossy().into_owned()
+fn scratch(name: &str, text: &str) -> Scratch {
+    Scratch::file("macro-calls", name, text)
 }
 
 /// A small game whose `step` macro uses `$2` (a zone) and is called as `CALL` in a piece's moves.
@@ -53,7 +52,7 @@ fn game_with(call: &str) -> String {
 fn an_error_in_a_macro_body_names_the_call() {
     // Line 2 is `(verify (in-zone? $2))` in the body; the call `(step n)` is on line 16, column 5.
     let f = scratch("missing.zrf", &game_with("(step n)"));
-    let out = dagaz(&["check", &f]);
+    let out = dagaz(&["check", f.to_str().unwrap()]);
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("missing.zrf:2:11"), "{err}");
@@ -63,7 +62,7 @@ fn an_error_in_a_macro_body_names_the_call() {
         "{err}"
     );
     // The one-line form (`--json` and the CSV reasons of `evaluate` use the location and this) names it too.
-    let out = dagaz(&["check", "--json", &f]);
+    let out = dagaz(&["check", "--json", f.to_str().unwrap()]);
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let calls = &json[0]["macro_calls"];
     assert_eq!(calls[0]["macro"], "step", "{json}");
@@ -88,7 +87,7 @@ fn nested_calls_are_all_named() {
     // `(step-in n)` at top level: `step-in`'s one argument, and `step`'s `$2` has no argument anywhere. The
     // error is in `step`'s body (line 2), called from `step-in`'s body (line 6, column 3), called at line 16.
     let f = scratch("nested.zrf", &game_with("(step-in n)"));
-    let out = dagaz(&["check", &f]);
+    let out = dagaz(&["check", f.to_str().unwrap()]);
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("nested.zrf:2:11"), "{err}");

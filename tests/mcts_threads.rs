@@ -1,15 +1,15 @@
 //! MCTS with root parallelism (`threads`) in a tournament: the games do not depend on `--jobs` (issue 22).
 
-use std::path::{Path, PathBuf};
+#[path = "common/scratch.rs"]
+mod scratch_dir;
+use scratch_dir::Scratch;
+use std::path::Path;
 use std::process::{Command, Stdio};
 
 const BIN: &str = env!("CARGO_BIN_EXE_dagaz");
 
-fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("dagaz-mcts-threads-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
+fn scratch(name: &str) -> Scratch {
+    Scratch::new(&format!("mcts-threads-{name}"))
 }
 
 fn run(out: &Path, jobs: &str, seed: &str) -> String {

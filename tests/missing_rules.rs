@@ -3,12 +3,15 @@
 //! and `tournament` refuse the game in one line unless given `--allow-missing-rules`; a run that plays anyway
 //! lists what it played without in `config.toml` and `report.md`, and can be resumed.
 
+#[path = "common/scratch.rs"]
+mod scratch_dir;
 use dagaz::compile::MissingKind;
 use dagaz::lang::read_str;
 use dagaz::load::compile_source as compile;
+use scratch_dir::Scratch;
 use serde_json::Value;
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
 const BIN: &str = env!("CARGO_BIN_EXE_dagaz");
@@ -43,11 +46,8 @@ fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
 }
 
-fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("dagaz-missing-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
+fn scratch(name: &str) -> Scratch {
+    Scratch::new(&format!("missing-{name}"))
 }
 
 fn read(p: &Path) -> String {

@@ -2,11 +2,14 @@
 //! Lines of Action (`games/lines-of-action.zrf`, Sackson's rules) for `count` along a line, move variables,
 //! comparisons and `connected`; tiny inline games for game and player variables, and the errors.
 
+#[path = "common/scratch.rs"]
+mod scratch_dir;
 use dagaz::engine::{position, Engine};
 use dagaz::lang::diag::render_all;
 use dagaz::lang::read_str;
 use dagaz::load::compile_source as compile;
 use dagaz::load::{load, load_game, VariantSel};
+use scratch_dir::Scratch;
 use std::path::Path;
 
 const LOA: &str = "games/lines-of-action.zrf";
@@ -232,8 +235,7 @@ fn arithmetic_folds_left_and_min_max_mod_work() {
 }
 
 fn errors(src: &str) -> String {
-    let dir = std::env::temp_dir().join(format!("dagaz-numbers-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = Scratch::new("numbers");
     let f = dir.join("bad.zrf");
     std::fs::write(&f, src).unwrap();
     let l = load(&f, &VariantSel::First);

@@ -3,6 +3,8 @@
 //! onto `games/chess.zrf`'s `never-moved` attribute and last move; illegal openings refused before the run,
 //! naming the file and the line; a changed book refused by `--resume`.
 
+#[path = "common/scratch.rs"]
+mod scratch_dir;
 use dagaz::bot::protocol::notation::ChessNotation;
 use dagaz::engine::{position, Engine, Move, State};
 use dagaz::load::{load_game, VariantSel};
@@ -10,16 +12,14 @@ use dagaz::tournament::config::BotConfig;
 use dagaz::tournament::openings::{decode_start, fen_to_position, OpeningsOrder};
 use dagaz::tournament::records_out::san_moves_from;
 use dagaz::tournament::{run, GameRecord, Progress, RunOptions, TournamentConfig};
-use std::path::{Path, PathBuf};
+use scratch_dir::Scratch;
+use std::path::Path;
 use std::process::{Command, Stdio};
 
 const BIN: &str = env!("CARGO_BIN_EXE_dagaz");
 
-fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("dagaz-openings-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
+fn scratch(name: &str) -> Scratch {
+    Scratch::new(&format!("openings-{name}"))
 }
 
 fn options(out: &Path) -> RunOptions {

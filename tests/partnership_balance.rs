@@ -2,10 +2,13 @@
 //! two partners of Partnership Chess win or lose together, so one game won by a team is one win of its side.
 //! Every expected value is worked by hand in the comments (Wilson's interval with z = 1.96, README's formulas).
 
+#[path = "common/scratch.rs"]
+mod scratch_dir;
 use dagaz::evaluate::measures::{measure, measure_sides, sides_of};
 use dagaz::load::{load_game, VariantSel};
 use dagaz::tournament::config::seats_of;
 use dagaz::tournament::GameRecord;
+use scratch_dir::Scratch;
 use std::path::Path;
 use std::process::{Command, Stdio};
 
@@ -114,8 +117,7 @@ fn mismatched_sides_are_not_measured() {
 
 #[test]
 fn evaluate_writes_two_sides_for_partnership_chess() {
-    let out = std::env::temp_dir().join(format!("dagaz-partners-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&out);
+    let out = Scratch::unmade("partners");
     let o = Command::new(env!("CARGO_BIN_EXE_dagaz"))
         .current_dir(ROOT)
         .args([

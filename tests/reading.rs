@@ -2,8 +2,11 @@
 //! Each case runs the real `dagaz` binary and measures its peak memory (`wait4`) and time; the heavy ones are
 //! `#[ignore]`d (`cargo test --release --test reading -- --ignored`).
 
+#[path = "common/scratch.rs"]
+mod scratch_dir;
+use scratch_dir::Scratch;
 use std::io::Read;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::Instant;
 
@@ -81,11 +84,8 @@ fn dagaz(args: &[&str]) -> Run {
 }
 
 /// A fresh directory for one test.
-fn temp_dir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("dagaz-reading-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
+fn temp_dir(name: &str) -> Scratch {
+    Scratch::new(&format!("reading-{name}"))
 }
 
 fn write(dir: &Path, name: &str, text: &str) -> String {

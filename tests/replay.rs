@@ -2,6 +2,9 @@
 //! `dagaz session`, and ends as recorded: tournaments of random bots on each file of `games/` and on 20 corpus
 //! games (the morris files among them, whose moves once shared a notation).
 
+#[path = "common/scratch.rs"]
+mod scratch_dir;
+use scratch_dir::Scratch;
 mod common;
 
 use serde_json::{json, Value};
@@ -140,7 +143,7 @@ fn replay(game: &Path, variant: &str, moves: &[&str], end_type: &str) -> usize {
 }
 
 fn check(files: &[PathBuf], tag: &str, all: bool) {
-    let out = std::env::temp_dir().join(format!("dagaz-replay-{}-{tag}", std::process::id()));
+    let out = Scratch::unmade(&format!("replay-{tag}"));
     let (mut games, mut plies) = (0, 0);
     for (k, f) in files.iter().enumerate() {
         let rows = tournament(f, &out.join(k.to_string()), all);

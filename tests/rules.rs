@@ -2,6 +2,9 @@
 //! many attributes, equal moves merged, forced passes against `stalemated`, notation that names one move.
 //! Each test states the published rule it checks; corpus files are read where they are, never copied.
 
+#[path = "common/scratch.rs"]
+mod scratch_dir;
+use scratch_dir::Scratch;
 mod common;
 
 use dagaz::compile::Game;
@@ -156,7 +159,7 @@ fn attribute_game(n: usize) -> String {
 /// an error at the first attribute too many.
 #[test]
 fn forty_attributes_are_forty_independent_flags() {
-    let dir = std::env::temp_dir();
+    let dir = Scratch::new("rules");
     let file = dagaz::lang::read_str("attributes.zrf", &attribute_game(40), &dir);
     let (game, diags) = dagaz::load::compile_selected(&file, &VariantSel::First);
     let game = game.unwrap_or_else(|| panic!("{diags:?}"));
@@ -191,7 +194,8 @@ fn forty_attributes_are_forty_independent_flags() {
 
 /// Compiles a game written in the test.
 fn game_from(text: &str) -> Game {
-    let file = dagaz::lang::read_str("test.zrf", text, &std::env::temp_dir());
+    let dir = Scratch::new("rules");
+    let file = dagaz::lang::read_str("test.zrf", text, &dir);
     let (game, diags) = dagaz::load::compile_selected(&file, &VariantSel::First);
     game.unwrap_or_else(|| panic!("{diags:?}"))
 }

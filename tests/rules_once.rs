@@ -2,9 +2,12 @@
 //! many games, threads and output files it has: issue 20. One test in this file, so that nothing else in the
 //! process builds rules meanwhile.
 
+#[path = "common/scratch.rs"]
+mod scratch_dir;
 use dagaz::tournament::config::{BotConfig, Format};
 use dagaz::tournament::rules;
 use dagaz::tournament::{run, Progress, RunOptions, TournamentConfig};
+use scratch_dir::Scratch;
 
 const RACE3: &str = r#"
 (game
@@ -23,9 +26,7 @@ const RACE3: &str = r#"
 
 #[test]
 fn a_run_builds_the_rules_once_per_variant() {
-    let d = std::env::temp_dir().join(format!("dagaz-rules-once-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
+    let d = Scratch::new("rules-once");
     let game = d.join("race.zrf");
     std::fs::write(&game, RACE3).unwrap();
     let config = TournamentConfig {

@@ -42,11 +42,11 @@ fn check_generators_skipped(name: &str, game: &Game, games: u64, plies: u32) -> 
             engine.legal_into(&s, &mut list).unwrap();
             let effect_of = |m: &MoveList, i: usize| -> Effect {
                 let mut t = s.clone();
-                engine.play_listed(&mut t, m, i);
-                (m.ends(i), t.key())
+                engine.play_listed(&mut t, m, i).unwrap();
+                (m.ends(i).unwrap(), t.key())
             };
             let mut want: Vec<Effect> = (0..list.len())
-                .filter(|&i| !list.is_pass(i))
+                .filter(|&i| !list.is_pass(i).unwrap())
                 .map(|i| effect_of(&list, i))
                 .collect();
             let entry = &game.turn_order.entries[s.turn()];
@@ -90,7 +90,7 @@ fn check_generators_skipped(name: &str, game: &Game, games: u64, plies: u32) -> 
             }
             let i = below(&mut rng, list.len());
             let i = engine.resolve(&s, &mut list, i).unwrap();
-            engine.play_listed(&mut s, &list, i);
+            engine.play_listed(&mut s, &list, i).unwrap();
         }
     }
     (positions, skipped)
@@ -182,7 +182,7 @@ fn the_draw_is_uniform() {
     // The biased sampler: a piece with a move uniformly, then one of its moves.
     let mut by_piece: BTreeMap<u32, Vec<u32>> = BTreeMap::new();
     for i in 0..k {
-        let e = list.ends(i);
+        let e = list.ends(i).unwrap();
         by_piece.entry(e >> 16).or_default().push(e);
     }
     let pieces: Vec<&Vec<u32>> = by_piece.values().collect();

@@ -2,16 +2,16 @@
 //! game file and of the build, `dagaz status`, and an SPRT that stops every shard once it decides over all of
 //! them. The Slurm end-to-end check (`scripts/slurm-local.sh`) is the ignored test at the end.
 
+#[path = "common/scratch.rs"]
+mod scratch_dir;
+use scratch_dir::Scratch;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
 const BIN: &str = env!("CARGO_BIN_EXE_dagaz");
 
-fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("dagaz-shards-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
+fn scratch(name: &str) -> Scratch {
+    Scratch::new(&format!("shards-{name}"))
 }
 
 fn read(p: &Path) -> String {

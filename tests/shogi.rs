@@ -3,6 +3,9 @@
 //! restrictions (last ranks, nifu), forced promotion, and no checkmate by a dropped pawn. Each test fails if
 //! its rule is ignored: the positions are chosen so that the legal moves differ without it.
 
+#[path = "common/scratch.rs"]
+mod scratch_dir;
+use scratch_dir::Scratch;
 mod common;
 
 use dagaz::compile::Game;
@@ -134,8 +137,7 @@ fn a_dropped_pawn_may_not_give_checkmate() {
 
 #[test]
 fn captures_to_hand_errors_have_places() {
-    let dir = std::env::temp_dir().join(format!("dagaz-shogi-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = Scratch::new("shogi");
     let text =
         std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("games/shogi.zrf"))
             .unwrap();

@@ -5,14 +5,14 @@
 //! stops the daemons it started and only those; and its comparison of the merged run with one process's
 //! run fails when a file differs.
 
+#[path = "common/scratch.rs"]
+mod scratch_dir;
+use scratch_dir::Scratch;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
-fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("dagaz-slurm-local-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
+fn scratch(name: &str) -> Scratch {
+    Scratch::new(&format!("slurm-local-{name}"))
 }
 
 fn script() -> PathBuf {

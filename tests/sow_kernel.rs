@@ -89,7 +89,7 @@ fn same_games(name: &str, game: &Game, games: u64) -> u64 {
                 history.push(s.key());
                 let i = dagaz::engine::playout::below(&mut rng, moves.len());
                 let i = general.resolve(&s, &mut moves, i).unwrap();
-                general.play_listed(&mut s, &moves, i);
+                general.play_listed(&mut s, &moves, i).unwrap();
             }
             if !ended {
                 plies += compare_from(

@@ -2,6 +2,9 @@
 //! rules) and `games/kalah.zrf` (Kalah(6,4)): each position is built from the published rule it tests, and
 //! each test fails if that rule is ignored. Perft is in `tests/perft.rs`.
 
+#[path = "common/scratch.rs"]
+mod scratch_dir;
+use scratch_dir::Scratch;
 mod common;
 
 use dagaz::engine::{position, Engine, Move, State};
@@ -172,8 +175,7 @@ fn oware_a_grand_slam_captures_nothing_or_as_declared() {
 
     let text = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(OWARE)).unwrap();
     for (rule, legal, store) in [("illegal", false, 10), ("allowed", true, 15)] {
-        let dir = std::env::temp_dir().join(format!("dagaz-sow-{rule}-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = Scratch::new(&format!("sow-{rule}"));
         let f = dir.join("oware.zrf");
         std::fs::write(
             &f,
@@ -291,8 +293,7 @@ fn kalah_the_end_sweeps_the_rows_to_their_owners() {
 }
 
 fn errors(src: &str) -> String {
-    let dir = std::env::temp_dir().join(format!("dagaz-sowing-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = Scratch::new("sowing");
     let f = dir.join("bad.zrf");
     std::fs::write(&f, src).unwrap();
     let l = load(&f, &VariantSel::First);
@@ -462,8 +463,7 @@ fn corpus_kalah_plays_its_dagaz_rules_with_the_module() {
         .iter()
         .any(|d| !d.is_error() && d.message.starts_with("setup position `g1` is not placed")));
     let g = corpus_with("kalah.zrf", 1, "kalah");
-    let dir = std::env::temp_dir().join(format!("dagaz-kalah-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = Scratch::new("kalah");
     let six = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(KALAH))
         .unwrap()
         .replace("(attribute seeds 4)", "(attribute seeds 6)");

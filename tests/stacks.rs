@@ -2,6 +2,9 @@
 //! (the comments of `games/lasca.zrf` and `games/bashni.zrf`), the position format of columns, and the hash.
 //! Columns in positions are written from the bottom up: the last `piece` line on a square is the top.
 
+#[path = "common/scratch.rs"]
+mod scratch_dir;
+use scratch_dir::Scratch;
 mod common;
 
 use dagaz::compile::Game;
@@ -331,8 +334,7 @@ fn a_setup_with_several_pieces_on_one_position_is_not_silent() {
                (loss-condition (A B) stalemated))"
         )
     };
-    let dir = std::env::temp_dir().join(format!("dagaz-stacks-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = Scratch::new("stacks");
     let with = dir.join("with.zrf");
     std::fs::write(&with, src("(stacks)")).unwrap();
     let game = load_game(&with, &VariantSel::First).unwrap();
@@ -392,8 +394,7 @@ fn carry_moves_the_top_of_a_column_and_leaves_the_rest() {
 }
 
 fn errors(src: &str) -> String {
-    let dir = std::env::temp_dir().join(format!("dagaz-stack-errors-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = Scratch::new("stack-errors");
     let f = dir.join("bad.zrf");
     std::fs::write(&f, src).unwrap();
     let l = dagaz::load::load(&f, &VariantSel::First);
@@ -462,8 +463,7 @@ fn the_session_state_lists_the_pieces_under_each_top() {
 
 #[test]
 fn a_board_model_option_is_a_missing_rule_that_points_to_stacks() {
-    let dir = std::env::temp_dir().join(format!("dagaz-board-model-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = Scratch::new("board-model");
     let f = dir.join("heap.zrf");
     std::fs::write(
         &f,

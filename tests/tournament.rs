@@ -2,12 +2,15 @@
 //! resumed, bots that panic, stall or answer nonsense, the SPRT, games of three players and of several variants.
 //! Small games and weak bots keep it quick.
 
+#[path = "common/scratch.rs"]
+mod scratch_dir;
 use dagaz::bot::{Bot, BotError, BotSpec};
 use dagaz::engine::{Engine, Move, State};
 use dagaz::tournament::config::{BotConfig, Format, SprtConfig};
 use dagaz::tournament::record::BOT_ERROR;
 use dagaz::tournament::{run, BotEntry, Progress, RunOptions, Tournament, TournamentConfig};
 use rand_chacha::ChaCha8Rng;
+use scratch_dir::Scratch;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -22,11 +25,8 @@ fn bin() -> String {
 }
 
 /// A fresh, empty folder for one test.
-fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("dagaz-tournament-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
+fn scratch(name: &str) -> Scratch {
+    Scratch::new(&format!("tournament-{name}"))
 }
 
 fn read(p: &Path) -> String {
@@ -2281,7 +2281,8 @@ fn report_html_draws_go_and_passes_in_chromium() {
 }
 
 /// The small run of the report.html checks: three bots, 4 games, seed 2 (one Elo's 95% interval is unbounded).
-fn small_run(name: &str) -> PathBuf {
+/// The guard reads as the run folder, `run` in a scratch folder.
+fn small_run(name: &str) -> Scratch {
     let d = scratch(name);
     let out = d.join("run");
     dagaz(&[
@@ -2298,7 +2299,7 @@ fn small_run(name: &str) -> PathBuf {
         "--out",
         out.to_str().unwrap(),
     ]);
-    out
+    d.at("run")
 }
 
 /// A report.html fault of issue 21, fixed in 5e662a1 and failed by the page before it (shown with

@@ -2,6 +2,9 @@
 //! grow to; all the tables of a run together stay within `DAGAZ_TT_BUDGET_MB` (by default half the machine's
 //! memory, or of `ulimit -v`), with a warning when the budget stops a table, never an abort.
 
+#[path = "common/scratch.rs"]
+mod scratch_dir;
+use scratch_dir::Scratch;
 use std::process::{Command, Stdio};
 
 const BIN: &str = env!("CARGO_BIN_EXE_dagaz");
@@ -26,10 +29,8 @@ fn tournament(
     c.output().unwrap()
 }
 
-fn scratch(name: &str) -> std::path::PathBuf {
-    let d = std::env::temp_dir().join(format!("dagaz-tt-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    d
+fn scratch(name: &str) -> Scratch {
+    Scratch::unmade(&format!("tt-{name}"))
 }
 
 /// Two bots that may each grow a 4 GiB table play their games: the run ends normally.

@@ -3,6 +3,9 @@
 //! Morris tests state the published rule they check (the rules written at the top of
 //! games/nine-mens-morris.zrf); each fails if the form it checks is ignored.
 
+#[path = "common/scratch.rs"]
+mod scratch_dir;
+use scratch_dir::Scratch;
 mod common;
 
 use dagaz::compile::Game;
@@ -24,7 +27,8 @@ fn notations(g: &Game, moves: &[Move]) -> Vec<String> {
 
 /// Compiles a game written in the test; the errors rendered one per line (`file:line:col: error: ...`).
 fn compile(text: &str) -> Result<Game, String> {
-    let file = dagaz::lang::read_str("test.zrf", text, &std::env::temp_dir());
+    let dir = Scratch::new("turns");
+    let file = dagaz::lang::read_str("test.zrf", text, &dir);
     let (game, diags) = dagaz::load::compile_selected(&file, &VariantSel::First);
     game.ok_or_else(|| {
         diags

@@ -1027,13 +1027,11 @@ mod tests {
     use super::*;
     use crate::bot::testgames::bare_game;
     use crate::engine::playout::game_rng;
-    use std::path::PathBuf;
 
     /// A python script that misbehaves (`bad`) in its first process only, then plays move 1: the counter file
     /// beside it counts the processes started.
-    fn script(tag: &str, bad: &str) -> (PathBuf, ExternalConfig) {
-        let dir = std::env::temp_dir().join(format!("dagaz-bot-{}-{tag}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+    fn script(tag: &str, bad: &str) -> (crate::test_scratch::Scratch, ExternalConfig) {
+        let dir = crate::test_scratch::Scratch::new(&format!("bot-{tag}"));
         let path = dir.join("bot.py");
         let text = format!(
             r#"import json, os, sys, time
@@ -1129,8 +1127,7 @@ for line in sys.stdin:
     #[cfg(target_os = "linux")]
     #[test]
     fn a_timeout_kills_what_the_bot_started_too() {
-        let dir = std::env::temp_dir().join(format!("dagaz-bot-{}-tree", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = crate::test_scratch::Scratch::new("bot-tree");
         let pidfile = dir.join("pid");
         // The bot starts a child (the runner's grandchild), waits until it runs, answers its first request, and
         // never answers the second. Nothing here is timed but the second request, which never gets an answer:
@@ -1229,8 +1226,7 @@ for line in sys.stdin:
     #[cfg(target_os = "linux")]
     #[test]
     fn a_grandchild_that_calls_setsid_ends_with_the_bot() {
-        let dir = std::env::temp_dir().join(format!("dagaz-bot-{}-setsid", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = crate::test_scratch::Scratch::new("bot-setsid");
         let pidfile = dir.join("gc.pid");
         std::fs::write(
             dir.join("bot.py"),
@@ -1342,8 +1338,7 @@ for line in sys.stdin:
     /// never taken for the current one.
     #[test]
     fn a_late_answer_to_an_earlier_request_is_discarded() {
-        let dir = std::env::temp_dir().join(format!("dagaz-bot-{}-late", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = crate::test_scratch::Scratch::new("bot-late");
         let path = dir.join("bot.py");
         std::fs::write(
             &path,
@@ -1390,8 +1385,7 @@ for line in sys.stdin:
     #[cfg(target_os = "linux")]
     #[test]
     fn the_bots_whole_group_ends_with_it() {
-        let dir = std::env::temp_dir().join(format!("dagaz-bot-{}-fork", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = crate::test_scratch::Scratch::new("bot-fork");
         let pidfile = dir.join("pid");
         std::fs::write(
             dir.join("bot.py"),

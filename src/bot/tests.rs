@@ -195,8 +195,7 @@ fn the_example_external_bot_plays_a_game_and_an_illegal_notation_is_caught() {
     let g = play(&game, &mut bots, 3, 20);
     assert!(!g.moves.is_empty());
     // A bot answering by notation: a legal one is taken, an illegal one is an error.
-    let dir = std::env::temp_dir().join(format!("dagaz-bot-notation-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = crate::test_scratch::Scratch::new("bot-notation");
     let script = dir.join("bot.py");
     std::fs::write(
         &script,
@@ -225,7 +224,7 @@ for line in sys.stdin:
         matches!(&e, BotError::Illegal(m) if m.contains("`a1-a5` is not a legal move")),
         "{e}"
     );
-    std::fs::remove_dir_all(dir).ok();
+    drop(dir);
 }
 
 /// Speed and value figures for the report: `cargo test --release --lib bot::tests::figures -- --ignored --nocapture`.

@@ -738,8 +738,7 @@ mod tests {
     /// A preset file with a bad `squares` entry is refused with the file, line and column.
     #[test]
     fn a_bad_preset_file_names_its_place() {
-        let dir = std::env::temp_dir().join(format!("dagaz-tune-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = crate::test_scratch::Scratch::new("tune");
         let path = dir.join("bad.toml");
         std::fs::write(
             &path,

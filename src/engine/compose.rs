@@ -427,7 +427,7 @@ pub fn complete_moves_into(
         return Ok(());
     }
     keys.clear();
-    keys.extend((first_move..out.len()).map(|i| out.from(i).map_or(u32::MAX, |p| p.0 as u32)));
+    keys.extend((first_move..out.len()).map(|i| out.start_in(i).map_or(u32::MAX, |p| p.0 as u32)));
     keys.sort_unstable();
     shared.clear();
     shared.extend(keys.windows(2).filter(|w| w[0] == w[1]).map(|w| w[0]));
@@ -438,7 +438,7 @@ pub fn complete_moves_into(
     seen.clear();
     let mut kept = first_move;
     for i in first_move..out.len() {
-        let from = out.from(i).map_or(u32::MAX, |p| p.0 as u32);
+        let from = out.start_in(i).map_or(u32::MAX, |p| p.0 as u32);
         if shared.binary_search(&from).is_err() || seen.insert(effect_key(game, work, out, i, undo))
         {
             out.moves[kept] = out.moves[i];
@@ -452,10 +452,16 @@ pub fn complete_moves_into(
 /// The net effect of move `i` from `state` (made and unmade): the board and reserves after it, and the square
 /// its piece started from. Equal keys are one move.
 fn effect_key(game: &Game, state: &mut State, list: &MoveList, i: usize, undo: &mut Undo) -> u64 {
-    make_parts(game, state, list.heads(i).len(), |j| list.view(i, j), undo);
+    make_parts(
+        game,
+        state,
+        list.heads_in(i).len(),
+        |j| list.view_in(i, j),
+        undo,
+    );
     let h = state.hash;
     unmake(state, undo);
-    h ^ from_key(list.from(i)) ^ extra_key(list.actions_of(i))
+    h ^ from_key(list.start_in(i)) ^ extra_key(list.actions_in(i))
 }
 
 /// A move that earns another turn (or sends the turn order elsewhere) differs from the same move without it.
@@ -531,11 +537,11 @@ fn merge_equal_singles(
     shared: &mut Vec<u32>,
     seen: &mut KeySet,
 ) -> Result<(), EngineError> {
-    if out.len() < first + 2 || !may_share_ends((first..out.len()).map(|i| out.ends(i))) {
+    if out.len() < first + 2 || !may_share_ends((first..out.len()).map(|i| out.ends_in(i))) {
         return Ok(());
     }
     keys.clear();
-    keys.extend((first..out.len()).map(|i| out.ends(i)));
+    keys.extend((first..out.len()).map(|i| out.ends_in(i)));
     keys.sort_unstable();
     shared.clear();
     shared.extend(keys.windows(2).filter(|w| w[0] == w[1]).map(|w| w[0]));
@@ -543,7 +549,7 @@ fn merge_equal_singles(
     let work = work_copy(work, state);
     let mut kept = first;
     for i in first..out.len() {
-        let e = out.ends(i);
+        let e = out.ends_in(i);
         // `shared` is sorted: a linear scan per move was quadratic in a file that repeats one program
         // thousands of times (a fuzzed Thud).
         if shared.binary_search(&e).is_err()

@@ -660,7 +660,7 @@ pub(super) fn perft(
     }
     let mut n = 0;
     for i in 0..list.len() {
-        engine.make_listed(s, list, i, undo);
+        engine.make_listed_in(s, list, i, undo);
         let r = perft(engine, plan, s, depth - 1, undo, deeper, c);
         engine.unmake(s, undo);
         n += r?;

@@ -720,7 +720,7 @@ impl DraughtsPlan {
         if game.irreversible.is_some() || game.variables.iter().any(|v| v.per_ply || v.per_turn) {
             return false;
         }
-        let heads = moves.heads(i);
+        let heads = moves.heads_in(i);
         // The commonest move, a step: one part, one movement.
         if let [h] = heads {
             if let Some(&[Action::Move { from, to }]) =
@@ -1090,7 +1090,7 @@ impl<const W: usize> Chain<'_, W> {
     fn fresh(&self, to: u16, kind: PieceType) -> bool {
         let out = &*self.out;
         for j in self.piece_first..out.moves.len() {
-            let heads = out.heads(j);
+            let heads = out.heads_in(j);
             if heads.last().and_then(|h| h.to) != Some(Pos(to)) {
                 continue;
             }

@@ -1259,14 +1259,20 @@ impl LegalityCache {
         player: Player,
         types: &[PieceType],
     ) -> Result<bool, EngineError> {
-        let changed = self.changed(list.actions_of(i));
+        let changed = self.changed(list.actions_in(i));
         if let Some(c) = changed {
             // Nothing any walk or run read has changed: every cached answer stands.
             if !self.union_last && (0..4).all(|w| self.union[w] & c[w] == 0) {
                 return Ok(self.any_hit);
             }
         }
-        super::apply::make_parts(game, state, list.heads(i).len(), |j| list.view(i, j), undo);
+        super::apply::make_parts(
+            game,
+            state,
+            list.heads_in(i).len(),
+            |j| list.view_in(i, j),
+            undo,
+        );
         let r = match changed {
             Some(c) => self.attacked_given(game, state, c, player, types),
             None => royal_attacked(game, state, player, types),
@@ -1549,10 +1555,9 @@ mod tests {
     (Black (Pawn b2)))
   (draw-condition (White Black) stalemated))
 "#;
-        let path = std::env::temp_dir().join(format!("dagaz-neighbour-{}.zrf", std::process::id()));
-        std::fs::write(&path, src).unwrap();
+        let path = crate::test_scratch::Scratch::file("neighbour", "neighbour.zrf", src);
         let game = load_game(&path, &VariantSel::First);
-        let _ = std::fs::remove_file(&path);
+        drop(path);
         let game = game.unwrap();
         let engine = crate::engine::Engine::new(&game);
         let s = engine.initial();

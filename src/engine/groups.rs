@@ -197,11 +197,11 @@ pub fn filter_listed(game: &Game, state: &State, rule: RepetitionRule, list: &mu
     let plain = game.captures_to_hand.is_none() && !game.options.recycle_captures && !game.stacks;
     let mut touched = vec![];
     list.retain_moves(|l, i| {
-        if l.is_pass(i) {
+        if l.is_pass_in(i) {
             return true;
         }
-        if plain && l.heads(i).len() == 1 {
-            let actions = l.view(i, 0).actions;
+        if plain && l.heads_in(i).len() == 1 {
+            let actions = l.view_in(i, 0).actions;
             if actions
                 .iter()
                 .all(|a| matches!(a, Action::Place { .. } | Action::Capture { .. }))
@@ -263,7 +263,7 @@ impl<'a> PartJudge<'a> {
         // Any other part: applied whole, as `filter_listed` does.
         let mut one = MoveList::new();
         one.push_singles(&mut em.clone());
-        if one.is_pass(0) {
+        if one.is_pass_in(0) {
             return false;
         }
         // `push_singles` lists whole moves, never handles, so `to_move` cannot fail here.

@@ -576,6 +576,10 @@ impl<'g> Engine<'g> {
         if i < moves.len() && moves.handle(i).is_none() {
             return Ok(i);
         }
+        if i >= moves.len() {
+            // Past the end: the same error as every accessor's.
+            moves.check(i)?;
+        }
         compose::with_scratch(|scratch| {
             compose::resolve(self.game, &self.index, s, moves, i, scratch)
         })
@@ -598,7 +602,7 @@ impl<'g> Engine<'g> {
         }
         let count = end::MoveCount {
             count: moves.len(),
-            all_pass: (0..moves.len()).all(|i| moves.is_pass(i)),
+            all_pass: (0..moves.len()).all(|i| moves.is_pass_in(i)),
         };
         end::outcome_of(
             self.game,
@@ -649,27 +653,62 @@ impl<'g> Engine<'g> {
         )
     }
 
-    /// Plays move `i` of a move buffer on the state in place, saving in `undo` what [`Engine::unmake`] needs.
-    pub fn make_listed(&self, s: &mut State, moves: &MoveList, i: usize, undo: &mut apply::Undo) {
+    /// Plays move `i` of a move buffer on the state in place, saving in `undo` what [`Engine::unmake`] needs;
+    /// an error (the state untouched) where `i` is not a whole move of the list ([`MoveList::check`]).
+    pub fn make_listed(
+        &self,
+        s: &mut State,
+        moves: &MoveList,
+        i: usize,
+        undo: &mut apply::Undo,
+    ) -> Result<(), EngineError> {
+        moves.check(i)?;
+        self.make_listed_in(s, moves, i, undo);
+        Ok(())
+    }
+
+    /// [`Engine::make_listed`] unchecked, for the engine's loops over its own lists.
+    pub(crate) fn make_listed_in(
+        &self,
+        s: &mut State,
+        moves: &MoveList,
+        i: usize,
+        undo: &mut apply::Undo,
+    ) {
         apply::make_parts(
             self.game,
             s,
-            moves.heads(i).len(),
-            |j| moves.view(i, j),
+            moves.heads_in(i).len(),
+            |j| moves.view_in(i, j),
             undo,
         )
     }
 
-    /// Plays move `i` of a move buffer on the state in place (no undo).
+    /// Plays move `i` of a move buffer on the state in place (no undo); an error (the state untouched) where
+    /// `i` is not a whole move of the list ([`MoveList::check`]).
+    pub fn play_listed(
+        &self,
+        s: &mut State,
+        moves: &MoveList,
+        i: usize,
+    ) -> Result<(), EngineError> {
+        moves.check(i)?;
+        self.play_listed_in(s, moves, i);
+        Ok(())
+    }
+
+    /// [`Engine::play_listed`] unchecked, for the engine's loops over its own lists.
     #[inline]
-    pub fn play_listed(&self, s: &mut State, moves: &MoveList, i: usize) {
+    pub(crate) fn play_listed_in(&self, s: &mut State, moves: &MoveList, i: usize) {
         // The moves a draughts plan lists, played natively (the same state after them).
         if let Some(plan) = &self.draughts {
             if plan.play(self.game, s, moves, i) {
                 return;
             }
         }
-        apply::play_parts(self.game, s, moves.heads(i).len(), |j| moves.view(i, j))
+        apply::play_parts(self.game, s, moves.heads_in(i).len(), |j| {
+            moves.view_in(i, j)
+        })
     }
 
     /// Whether [`Engine::candidates_into`] and [`Engine::listed_legal`] serve this game (see the field).
@@ -704,10 +743,11 @@ impl<'g> Engine<'g> {
         player: Player,
         undo: &mut apply::Undo,
     ) -> Result<bool, EngineError> {
+        list.check(i)?;
         let Some(types) = self.royal.get(player.idx()).filter(|t| !t.is_empty()) else {
             return Ok(true);
         };
-        self.make_listed(s, list, i, undo);
+        self.make_listed_in(s, list, i, undo);
         let attacked = gen::royal_attacked(self.game, s, player, types);
         self.unmake(s, undo);
         Ok(!attacked?)
@@ -876,7 +916,7 @@ impl<'g> Engine<'g> {
         }
         let mut n = 0;
         for i in 0..list.len() {
-            self.make_listed(s, list, i, undo);
+            self.make_listed_in(s, list, i, undo);
             let r = self.perft_flat(s, depth - 1, undo, deeper);
             self.unmake(s, undo);
             n += r?;
@@ -919,7 +959,7 @@ impl<'g> Engine<'g> {
         }
         let count = end::MoveCount {
             count: legal.len(),
-            all_pass: legal.iter().all(|&i| list.is_pass(i as usize)),
+            all_pass: legal.iter().all(|&i| list.is_pass_in(i as usize)),
         };
         if self.outcome_counted(s, count, &[])?.is_some() {
             return Ok(0);
@@ -929,7 +969,7 @@ impl<'g> Engine<'g> {
         }
         let mut n = 0;
         for &i in legal.iter() {
-            self.make_listed(s, list, i as usize, undo);
+            self.make_listed_in(s, list, i as usize, undo);
             let r = self.perft_royal(s, depth - 1, undo, deeper);
             self.unmake(s, undo);
             n += r?;

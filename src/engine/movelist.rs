@@ -76,6 +76,34 @@ impl MoveList {
         (m.len == HANDLE).then(|| self.handles[m.first as usize])
     }
 
+    /// Whether `i` names a whole move of the list: an error, saying why, where it is past the end (a stale
+    /// index, or one from another list) or a handle ([`MoveList::lazy`]) not yet resolved. What the public
+    /// accessors below check before they read; the engine's own loops, whose indices are the list's, use the
+    /// crate's unchecked forms (`heads_in`, `view_in`, ...).
+    pub fn check(&self, i: usize) -> Result<(), super::EngineError> {
+        let Some(m) = self.moves.get(i) else {
+            return Err(super::EngineError::Other(format!(
+                "move {i} is not in the list: it holds {} move(s) (a stale index, or one of another list?)",
+                self.moves.len()
+            )));
+        };
+        if m.len == HANDLE {
+            return Err(super::EngineError::Other(format!(
+                "move {i} of the list is a handle (a composite move listed with MoveList::lazy): \
+                 resolve it with Engine::resolve first, or list with lazy off"
+            )));
+        }
+        let end = m.first as usize + m.len as usize;
+        if end > self.parts.len() {
+            return Err(super::EngineError::Other(format!(
+                "move {i} of the list names parts {}..{end} of {} (the list was changed under it)",
+                m.first,
+                self.parts.len()
+            )));
+        }
+        Ok(())
+    }
+
     /// Part `p` of `parts`, as the apply functions read it.
     pub(crate) fn part_view(&self, p: usize) -> PartView<'_> {
         let h = &self.parts[p];
@@ -147,15 +175,35 @@ impl MoveList {
         self.moves.len() - 1
     }
 
-    /// The parts of move `i`.
-    pub fn heads(&self, i: usize) -> &[PartHead] {
+    /// The parts of move `i`; an error where `i` is not a whole move of the list ([`MoveList::check`]).
+    pub fn heads(&self, i: usize) -> Result<&[PartHead], super::EngineError> {
+        self.check(i)?;
+        Ok(self.heads_in(i))
+    }
+
+    /// [`MoveList::heads`] unchecked, for the engine's loops over its own list: `i` must be a whole move.
+    #[inline]
+    pub(crate) fn heads_in(&self, i: usize) -> &[PartHead] {
         let m = self.moves[i];
         &self.parts[m.first as usize..(m.first + m.len) as usize]
     }
 
-    /// Part `j` of move `i`, as the apply functions read it.
-    pub fn view(&self, i: usize, j: usize) -> PartView<'_> {
-        let h = &self.heads(i)[j];
+    /// Part `j` of move `i`, as the apply functions read it; an error where `i` is not a whole move of the list
+    /// or `j` not one of its parts.
+    pub fn view(&self, i: usize, j: usize) -> Result<PartView<'_>, super::EngineError> {
+        let n = self.heads(i)?.len();
+        if j >= n {
+            return Err(super::EngineError::Other(format!(
+                "move {i} of the list has {n} part(s): there is no part {j}"
+            )));
+        }
+        Ok(self.view_in(i, j))
+    }
+
+    /// [`MoveList::view`] unchecked (see [`MoveList::heads_in`]).
+    #[inline]
+    pub(crate) fn view_in(&self, i: usize, j: usize) -> PartView<'_> {
+        let h = &self.heads_in(i)[j];
         PartView {
             actions: &self.actions[h.start as usize..h.end as usize],
             from: h.from,
@@ -163,29 +211,45 @@ impl MoveList {
         }
     }
 
-    /// Every action of move `i`, part after part.
-    pub fn actions_of(&self, i: usize) -> impl Iterator<Item = &Action> + '_ {
-        self.heads(i)
+    /// Every action of move `i`, part after part; an error where `i` is not a whole move of the list.
+    pub fn actions_of(
+        &self,
+        i: usize,
+    ) -> Result<impl Iterator<Item = &Action> + '_, super::EngineError> {
+        self.check(i)?;
+        Ok(self.actions_in(i))
+    }
+
+    /// [`MoveList::actions_of`] unchecked (see [`MoveList::heads_in`]).
+    pub(crate) fn actions_in(&self, i: usize) -> impl Iterator<Item = &Action> + '_ {
+        self.heads_in(i)
             .iter()
             .flat_map(|h| &self.actions[h.start as usize..h.end as usize])
     }
 
-    pub fn is_pass(&self, i: usize) -> bool {
+    /// Whether move `i` is a pass (no parts); an error where `i` is past the end of the list. A handle is
+    /// never a pass.
+    pub fn is_pass(&self, i: usize) -> Result<bool, super::EngineError> {
+        match self.check(i) {
+            Ok(()) => Ok(self.is_pass_in(i)),
+            Err(_) if i < self.moves.len() && self.moves[i].len == HANDLE => Ok(false),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// [`MoveList::is_pass`] unchecked: `i` must be below [`MoveList::len`].
+    #[inline]
+    pub(crate) fn is_pass_in(&self, i: usize) -> bool {
         self.moves[i].len == 0
     }
 
-    /// Move `i` as an owned [`Move`]; an error where it is a handle ([`MoveList::lazy`]), whose later parts
+    /// Move `i` as an owned [`Move`]; an error where it is past the end of the list or a handle ([`MoveList::lazy`]), whose later parts
     /// only the engine can build: resolve it first ([`super::Engine::resolve`]), or list with `lazy` off.
     pub fn to_move(&self, i: usize) -> Result<Move, super::EngineError> {
-        if self.handle(i).is_some() {
-            return Err(super::EngineError::Other(format!(
-                "move {i} of the list is a handle (a composite move listed with MoveList::lazy): \
-                 resolve it with Engine::resolve first, or list with lazy off"
-            )));
-        }
+        self.check(i)?;
         Ok(Move {
             parts: self
-                .heads(i)
+                .heads_in(i)
                 .iter()
                 .map(|h| h.to_part(&self.actions))
                 .collect(),
@@ -289,9 +353,15 @@ impl MoveList {
     }
 
     /// The square the move's piece started from, and where its last part ended (`0xFFFF` for none), in one
-    /// word: moves of one net effect share it.
-    pub fn ends(&self, i: usize) -> u32 {
-        let h = self.heads(i);
+    /// word: moves of one net effect share it. An error where `i` is not a whole move of the list.
+    pub fn ends(&self, i: usize) -> Result<u32, super::EngineError> {
+        self.check(i)?;
+        Ok(self.ends_in(i))
+    }
+
+    /// [`MoveList::ends`] unchecked (see [`MoveList::heads_in`]).
+    pub(crate) fn ends_in(&self, i: usize) -> u32 {
+        let h = self.heads_in(i);
         let from = h
             .first()
             .and_then(|p| p.from)
@@ -300,8 +370,14 @@ impl MoveList {
         from << 16 | to
     }
 
-    /// The first square the move's piece started from.
-    pub fn from(&self, i: usize) -> Option<Pos> {
-        self.heads(i).first().and_then(|p| p.from)
+    /// The first square the move's piece started from; an error where `i` is not a whole move of the list.
+    pub fn from(&self, i: usize) -> Result<Option<Pos>, super::EngineError> {
+        self.check(i)?;
+        Ok(self.start_in(i))
+    }
+
+    /// [`MoveList::from`] unchecked (see [`MoveList::heads_in`]).
+    pub(crate) fn start_in(&self, i: usize) -> Option<Pos> {
+        self.heads_in(i).first().and_then(|p| p.from)
     }
 }

@@ -358,7 +358,7 @@ fn random_game_listed<S: MoveSink>(
             if S::ON {
                 sink.played(engine, s, super::search::list_key(&moves, 0));
             }
-            engine.play_listed(s, &moves, 0);
+            engine.play_listed_in(s, &moves, 0);
             continue;
         }
         engine.legal_into(s, &mut moves)?;
@@ -377,7 +377,7 @@ fn random_game_listed<S: MoveSink>(
         if S::ON {
             sink.played(engine, s, super::search::list_key(&moves, i));
         }
-        engine.play_listed(s, &moves, i);
+        engine.play_listed_in(s, &moves, i);
     }
 }
 
@@ -414,7 +414,7 @@ fn random_game_royal<S: MoveSink>(
         // The end conditions see the one legal move found, or none (as in `random_game`).
         let count = super::end::MoveCount {
             count: chosen.is_some() as usize,
-            all_pass: chosen.is_none_or(|i| list.is_pass(i)),
+            all_pass: chosen.is_none_or(|i| list.is_pass_in(i)),
         };
         window.update(s, history.keys.len());
         if let Some(r) = over(
@@ -436,7 +436,7 @@ fn random_game_royal<S: MoveSink>(
         if S::ON {
             sink.played(engine, s, super::search::list_key(&list, i));
         }
-        engine.play_listed(s, &list, i);
+        engine.play_listed_in(s, &list, i);
     }
 }
 
@@ -479,7 +479,7 @@ fn random_game_sampled<S: MoveSink>(
             Drawn::Nothing => {
                 engine.legal_into(s, &mut moves)?;
                 // The proof says a position whose generators all fail has no move but the pass.
-                if (0..moves.len()).any(|i| !moves.is_pass(i)) {
+                if (0..moves.len()).any(|i| !moves.is_pass_in(i)) {
                     return Err(EngineError(format!(
                         "{}: a move no sampled generator yields",
                         game.title
@@ -499,6 +499,6 @@ fn random_game_sampled<S: MoveSink>(
         if S::ON {
             sink.played(engine, s, super::search::list_key(&moves, i));
         }
-        engine.play_listed(s, &moves, i);
+        engine.play_listed_in(s, &moves, i);
     }
 }

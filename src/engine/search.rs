@@ -57,7 +57,7 @@ impl SearchMoves {
             Kind::Owned => self.owned[i].captures(),
             _ => self
                 .list
-                .actions_of(self.at(i))
+                .actions_in(self.at(i))
                 .filter(|a| matches!(a, Action::Capture { .. } | Action::TakePrisoner { .. }))
                 .count(),
         }
@@ -75,7 +75,7 @@ impl SearchMoves {
 
     /// Whether every legal move is a pass (a royal listing's).
     fn all_pass(&self) -> bool {
-        self.legal.iter().all(|&i| self.list.is_pass(i as usize))
+        self.legal.iter().all(|&i| self.list.is_pass_in(i as usize))
     }
 }
 
@@ -100,8 +100,8 @@ pub fn move_key(m: &Move) -> u32 {
 /// [`SearchMoves::move_key`] of move `i` of a move buffer (the key of the same move owned, [`move_key`]).
 #[inline]
 pub fn list_key(list: &MoveList, i: usize) -> u32 {
-    let piece = list.heads(i).first().map_or(0, |p| p.piece.idx() + 1);
-    key_of(piece, list.ends(i))
+    let piece = list.heads_in(i).first().map_or(0, |p| p.piece.idx() + 1);
+    key_of(piece, list.ends_in(i))
 }
 
 fn key_of(piece: usize, ends: u32) -> u32 {
@@ -206,7 +206,7 @@ impl Engine<'_> {
     pub fn search_make(&self, s: &mut State, moves: &SearchMoves, i: usize, undo: &mut Undo) {
         match moves.kind {
             Kind::Owned => self.make(s, &moves.owned[i], undo),
-            _ => self.make_listed(s, &moves.list, moves.at(i), undo),
+            _ => self.make_listed_in(s, &moves.list, moves.at(i), undo),
         }
     }
 }

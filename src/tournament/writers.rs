@@ -935,9 +935,7 @@ mod tests {
     /// `keep` asked in order; no run file is left behind.
     #[test]
     fn the_external_sort_matches_an_in_memory_sort() {
-        let dir = std::env::temp_dir().join(format!("dagaz-sort-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = crate::test_scratch::Scratch::new("sort");
         let path = dir.join("games.csv");
         let header: Vec<String> = ["id", "pair", "text"].map(String::from).to_vec();
         // A fixed pseudo-random order of 500 ids with some repeated (the first copy says "first").
@@ -1019,9 +1017,7 @@ mod tests {
 
     #[test]
     fn a_half_written_last_line_is_dropped_and_appends_go_on() {
-        let dir = std::env::temp_dir().join(format!("dagaz-writers-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = crate::test_scratch::Scratch::new("writers");
         let files = RunFiles::new(&dir, 2);
         let recs = [record(0), record(1)];
         files.rewrite(recs.iter(), [].iter()).unwrap();

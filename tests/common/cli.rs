@@ -3,6 +3,9 @@
 //! test files that do not are not rebuilt when it changes.
 #![allow(dead_code)]
 
+#[path = "scratch.rs"]
+pub mod scratch_dir;
+use scratch_dir::Scratch;
 use std::collections::BTreeMap;
 use std::ffi::OsStr;
 use std::path::Path;
@@ -18,9 +21,7 @@ pub fn run<S: AsRef<OsStr>>(args: &[S]) -> Output {
     static RUNS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
     let n = RUNS.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
     // Its output goes to files, which a child cannot block on as it can on a full pipe.
-    let dir = std::env::temp_dir().join(format!("dagaz-cli-{}-{n}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = Scratch::new(&format!("cli-{n}"));
     let (out, err) = (dir.join("stdout"), dir.join("stderr"));
     let mut child = Command::new(BIN)
         .current_dir(ROOT)

@@ -294,9 +294,8 @@ mod tests {
     }
 
     /// A fake engine that writes every line it reads to a log and answers the moves it is given, in turn.
-    fn logging_engine(tag: &str, answers: &[&str]) -> (std::path::PathBuf, UciBot) {
-        let dir = std::env::temp_dir().join(format!("dagaz-uci-{}-{tag}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+    fn logging_engine(tag: &str, answers: &[&str]) -> (crate::test_scratch::Scratch, UciBot) {
+        let dir = crate::test_scratch::Scratch::new(&format!("uci-{tag}"));
         let log = dir.join("log");
         let _ = std::fs::remove_file(&log);
         let script = dir.join("engine.py");
@@ -330,7 +329,7 @@ for line in sys.stdin:
             },
         )
         .unwrap();
-        (log, bot)
+        (dir.at("log"), bot)
     }
 
     #[test]

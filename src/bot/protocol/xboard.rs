@@ -916,9 +916,8 @@ mod tests {
 
     /// The fake engine of `tests/fake_engines/cecp.py`, logging what it reads; `protover_ms` is the wait for
     /// the features of an engine that sends none.
-    fn fake(mode: &str, tag: &str, answers: &[&str]) -> (std::path::PathBuf, XboardBot) {
-        let dir = std::env::temp_dir().join(format!("dagaz-cecp-{}-{tag}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+    fn fake(mode: &str, tag: &str, answers: &[&str]) -> (crate::test_scratch::Scratch, XboardBot) {
+        let dir = crate::test_scratch::Scratch::new(&format!("cecp-{tag}"));
         let log = dir.join("log");
         let _ = std::fs::remove_file(&log);
         let bot = XboardBot::new(
@@ -934,7 +933,7 @@ mod tests {
             },
         )
         .unwrap();
-        (log, bot)
+        (dir.at("log"), bot)
     }
 
     fn clock(me: usize, left: [u64; 2]) -> ClockView {

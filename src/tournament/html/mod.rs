@@ -597,8 +597,7 @@ mod tests {
     /// finished run again makes exactly one pass over the file and writes the same page.
     #[test]
     fn the_report_is_written_from_the_one_pass_over_the_games() {
-        let dir = std::env::temp_dir().join(format!("dagaz-html-once-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
+        let dir = crate::test_scratch::Scratch::unmade("html-once");
         let t = TournamentConfig {
             game: format!("{}/games/breakthrough.zrf", env!("CARGO_MANIFEST_DIR")),
             bots: vec![
@@ -617,7 +616,7 @@ mod tests {
         .load()
         .unwrap();
         let opts = RunOptions {
-            out: dir.clone(),
+            out: dir.to_path_buf(),
             jobs: 1,
             progress: Progress::None,
             resume: false,
