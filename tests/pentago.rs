@@ -8,8 +8,12 @@
 //! (a6 -> c6 -> c4 -> a4 in the upper-left quadrant) and its top edge to its right edge (b6 -> c5 -> b4 -> a5);
 //! anticlockwise the other way. A quadrant's centre (b5, e5, b2, e2) stays.
 
+#[path = "common/scratch.rs"]
+mod scratch;
+
 use dagaz::engine::{position, Engine, State};
 use dagaz::load::{load_game, VariantSel};
+use scratch::Scratch;
 use std::path::Path;
 
 fn pentago() -> dagaz::Game {
@@ -295,11 +299,8 @@ fn openspiel_agrees() {
     let source = std::fs::read_to_string(&file).unwrap();
     let broken = |name: &str, from: &str, to: &str| {
         assert_eq!(source.matches(from).count(), 1, "{from}");
-        let path =
-            std::env::temp_dir().join(format!("dagaz-pentago-{}-{name}.zrf", std::process::id()));
-        std::fs::write(&path, source.replace(from, to)).unwrap();
+        let path = Scratch::file("pentago", &format!("{name}.zrf"), &source.replace(from, to));
         let (ok, text) = run(&path, "0");
-        let _ = std::fs::remove_file(&path);
         assert!(!ok, "{name}: the broken rule went unnoticed:\n{text}");
         text
     };

@@ -1,6 +1,10 @@
 //! `dagaz playout` counts its games per end condition (type, name, priority), split by outcome per player, as a
 //! tournament's `end_conditions.csv` does. The expected splits are worked out by hand from the rules of tiny games.
 
+#[path = "common/scratch.rs"]
+mod scratch;
+
+use scratch::Scratch;
 use std::process::{Command, Output, Stdio};
 
 const BIN: &str = env!("CARGO_BIN_EXE_dagaz");
@@ -22,12 +26,10 @@ const FOUR: &str = r#"(game
   (draw-condition (White) (absolute-config Man (c1))))
 "#;
 
-fn write(name: &str, text: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("dagaz-playout-ends-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let f = dir.join(name);
-    std::fs::write(&f, text).unwrap();
-    f
+/// The game file in a scratch folder of its own, removed (with any run folder beside the file) when the guard
+/// drops.
+fn write(name: &str, text: &str) -> Scratch {
+    Scratch::file("playout-ends", name, text)
 }
 
 fn dagaz(args: &[&str]) -> Output {
