@@ -3,24 +3,14 @@
 //! `Hooks::outcome`, what the general path asks), on boards whose discs are added, removed, handed to the
 //! other player and cleared in random order; and by hand on lines the rules give.
 
-use dagaz::compile::{Game, PieceType, Player, Pos};
+#[path = "common/connect_four.rs"]
+mod c4;
+
+use c4::{connect_four, disc};
+use dagaz::compile::Pos;
 use dagaz::engine::playout::{below, game_rng};
-use dagaz::engine::state::{Piece, State};
+use dagaz::engine::state::State;
 use dagaz::engine::{Engine, Outcome};
-
-fn connect_four() -> Game {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("games/connect-four.zrf");
-    dagaz::load::load_game(&path, &dagaz::load::VariantSel::First).expect("Connect Four")
-}
-
-fn disc(owner: usize) -> Piece {
-    Piece {
-        kind: PieceType(0),
-        owner: Player(owner as u8),
-        attrs: Default::default(),
-        dead: false,
-    }
-}
 
 /// Both readings of the end (with `moves` legal moves), which must agree.
 fn both(engine: &Engine, s: &State, moves: usize) -> Option<Outcome> {

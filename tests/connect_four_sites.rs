@@ -4,24 +4,14 @@
 //! added, removed and handed over in random order (positions the game never reaches included), against that
 //! rule read from the cells' names (file letter, rank 1 the bottom row), not from the board's links.
 
-use dagaz::compile::{Game, PieceType, Player, Pos};
+#[path = "common/connect_four.rs"]
+mod c4;
+
+use c4::{connect_four, disc};
+use dagaz::compile::{Game, Pos};
 use dagaz::engine::playout::{below, game_rng};
-use dagaz::engine::state::{Piece, State};
+use dagaz::engine::state::State;
 use dagaz::engine::Engine;
-
-fn connect_four() -> Game {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("games/connect-four.zrf");
-    dagaz::load::load_game(&path, &dagaz::load::VariantSel::First).expect("Connect Four")
-}
-
-fn disc(owner: usize) -> Piece {
-    Piece {
-        kind: PieceType(0),
-        owner: Player(owner as u8),
-        attrs: Default::default(),
-        dead: false,
-    }
-}
 
 /// The cells a drop may land on, by the rule: rank 1, or the cell of the same file one rank lower holds a
 /// disc.
