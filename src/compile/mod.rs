@@ -952,26 +952,6 @@ pub fn compile_with(
         };
         let game_pre = life(&mut pc, "pre");
         let game_post = life(&mut pc, "post");
-        let move_post_body = life(&mut pc, "move-post");
-        move_post = by_head("move-post").last().map(|s| {
-            let body = move_post_body;
-            // Run as a program that ends with the emission of what it recorded, back on its start square (so
-            // that the part moves nothing): `engine/gen.rs` turns that emission into the move's last part.
-            let mut run = body.clone();
-            run.push(Instr::Go(GoTarget::From));
-            run.push(Instr::Add {
-                promote: vec![],
-                copy: false,
-                partial: None,
-            });
-            MoveProgram {
-                move_type: None,
-                code: code::Code::lower(&run, &board.opposite),
-                body,
-                span: s.span,
-                source: s.to_source_limited(600),
-            }
-        });
         let mut k = 0;
         for p in &piece_nodes {
             let Some(info) = pieces.get_mut(k) else { break };
@@ -1023,6 +1003,27 @@ pub fn compile_with(
                 }
             }
         }
+        // After the pieces: its conditions may name their move types (`(defended? shak-move)`).
+        let move_post_body = life(&mut pc, "move-post");
+        move_post = by_head("move-post").last().map(|s| {
+            let body = move_post_body;
+            // Run as a program that ends with the emission of what it recorded, back on its start square (so
+            // that the part moves nothing): `engine/gen.rs` turns that emission into the move's last part.
+            let mut run = body.clone();
+            run.push(Instr::Go(GoTarget::From));
+            run.push(Instr::Add {
+                promote: vec![],
+                copy: false,
+                partial: None,
+            });
+            MoveProgram {
+                move_type: None,
+                code: code::Code::lower(&run, &board.opposite),
+                body,
+                span: s.span,
+                source: s.to_source_limited(600),
+            }
+        });
         memory = pc.names.memory;
     }
     for info in &mut pieces {
