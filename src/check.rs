@@ -41,14 +41,17 @@ fn expr_text(g: &Game, e: &numbers::Expr) -> String {
     match e {
         Expr::Int(n) => n.to_string(),
         Expr::Var(v) => format!("(move-var #{v})"),
-        Expr::StateVar(slot, p) => match p {
-            Some(p) => format!(
-                "(var {} {})",
-                crate::engine::moves::var_name(g, *slot),
-                g.players[p.idx()].name
-            ),
-            None => crate::engine::moves::var_name(g, *slot),
-        },
+        // The index of a declared variable (not a slot of the state: a player variable has several).
+        Expr::StateVar(v, p) => {
+            let name = g
+                .variables
+                .get(*v as usize)
+                .map_or_else(|| format!("variable#{v}"), |x| x.name.clone());
+            match p {
+                Some(p) => format!("(var {name} {})", g.players[p.idx()].name),
+                None => name,
+            }
+        }
         Expr::Arith(op, args) => {
             let w = match op {
                 ArithOp::Add => "+",
@@ -459,6 +462,9 @@ pub fn describe(g: &Game) -> String {
                 e.priority
             );
         }
+    }
+    if let Some(mp) = &g.move_post {
+        let _ = writeln!(o, "  move-post: {}", mp.source);
     }
     for inv in &g.invariants {
         let _ = writeln!(

@@ -965,3 +965,23 @@ fn the_general_path_uses_no_backend() {
         );
     }
 }
+
+/// Shatar (`games/shatar.zrf`), from its start after 1.d4 d5. d1 = 20 by hand: seven pawns one step each (the
+/// d-pawn is blocked), knights b1 (a3, c3, d2) and g1 (f3, h3), bishop c1 (d2, e3, f4, g5, h6), bers d1 (d2,
+/// d3; its diagonal steps c2 and e2 are its own pawns), king e1 (d2): 7 + 3 + 2 + 5 + 2 + 1. d2 = 400 by hand:
+/// the position is symmetric and no White move reaches Black's pieces or changes Black's 20 replies (after
+/// Bc1-h6, h7-h6 is lost and g7xh6 gained). d4 = 177,344: Fairy-Stockfish's `tests/perft.sh`
+/// (`shatar startpos 4 177344`).
+#[test]
+fn shatar() {
+    let game = load_game(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("games/shatar.zrf"),
+        &VariantSel::First,
+    )
+    .unwrap();
+    let engine = engine_for(&game);
+    let s = engine.initial();
+    for (d, expected) in [(1, 20), (2, 400), (4, 177_344)] {
+        assert_eq!(engine.perft(&s, d).unwrap(), expected, "Shatar d{d}");
+    }
+}

@@ -331,6 +331,8 @@ pub fn bare_game() -> Game {
         stacks: false,
         extensions: vec![],
         attack: Default::default(),
+        move_post: None,
+        life_cycle: false,
     }
 }
 

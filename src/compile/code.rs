@@ -152,6 +152,10 @@ pub enum Op {
     Add(u32),
     /// `choose`: [`Code::chooses`]`[i]`. The choice's body follows this op, then its rest.
     Choose(u32),
+    /// An emission with its `post` instructions ([`Instr::Post`]): they follow this op, then the emission,
+    /// then an [`Op::End`]; the run goes on at [`Code::posts`]`[i]`, with the registers as they were here
+    /// (less what the emission consumed, when it emitted).
+    Post(u32),
     /// Any other instruction, run from the tree: [`Code::instrs`]`[i]`.
     Instr(u32),
     /// The start of a skippable region (see the module's "Regions that runs for a destination skip"), which
@@ -237,6 +241,8 @@ pub struct Code {
     pub conds: Vec<Cond>,
     pub adds: Vec<AddOp>,
     pub chooses: Vec<ChooseOp>,
+    /// Per [`Op::Post`], where the program goes on after the emission.
+    pub posts: Vec<u32>,
     pub instrs: Vec<Instr>,
     /// The program is its first op and a plain `add`: `[Fail, first, AddPlain, End]`, so that a run whose
     /// first op passed only emits (`Run::exec`).
@@ -460,6 +466,9 @@ impl Lower<'_> {
         for c in &mut self.code.chooses {
             c.rest = at(c.rest);
         }
+        for r in &mut self.code.posts {
+            *r = at(*r);
+        }
         self.code.weights = std::mem::take(&mut self.weights);
     }
 
@@ -588,6 +597,16 @@ impl Lower<'_> {
                 self.block(&c.body);
                 self.bind(rest);
                 self.block(&c.rest);
+            }
+            Instr::Post(p) => {
+                let k = self.code.posts.len() as u32;
+                let rest = self.label();
+                self.code.posts.push(rest);
+                self.push(Op::Post(k));
+                self.block(&p.post);
+                self.block(&p.emit);
+                self.push(Op::End);
+                self.bind(rest);
             }
             _ => {
                 self.code.instrs.push(i.clone());

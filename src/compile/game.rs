@@ -328,6 +328,15 @@ pub struct Choice {
     pub rest: Vec<Instr>,
 }
 
+/// The parts of [`Instr::Post`]: a piece's and the game's `post` instructions and the emission they guard.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PostEmit {
+    /// The `post` instructions (the piece's, then the game's), run just before the emission.
+    pub post: Vec<Instr>,
+    /// The emission: an `add` of any kind or an `add-rotate` (with the `add-partial-required` marker before it).
+    pub emit: Vec<Instr>,
+}
+
 /// Where `go` sends the cursor.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum GoTarget {
@@ -413,6 +422,10 @@ pub enum Instr {
     /// `(add-rotate NAME [STEPS])`: `add`, the board's rotation `NAME` (its index in `Board::rotations`)
     /// turned by STEPS (1 when left out; backwards when negative) as part of the part (`engine/run/rotate.rs`).
     AddRotate(u16, i32),
+    /// An emission with the `post` instructions of the move life cycle in front of it (`docs/language.md`, "The
+    /// move life cycle"): run on a copy of the program's registers, so that a failed `verify` in `post` drops
+    /// this emission only and what `post` changes belongs to this emission only (`engine/run/instr.rs`).
+    Post(Box<PostEmit>),
 }
 
 /// A move program with its type.
@@ -714,6 +727,12 @@ pub struct Game {
     /// Which move programs `attacked?` checks backwards (`compile/attack.rs`), classified on first use, so that
     /// modules attached after compiling are seen.
     pub attack: std::sync::OnceLock<super::attack::AttackTable>,
+    /// `(move-post ...)`: instructions run once per complete move on the position after it, whose changes are
+    /// the move's last part and whose failed `verify` removes the move (`engine/gen.rs`, `life_cycle`).
+    pub move_post: Option<MoveProgram>,
+    /// Some program has a `post` ([`Instr::Post`]) or the game a `move-post`: the move generation takes the
+    /// general path (the counting, sampling and draughts plans do not know them).
+    pub life_cycle: bool,
 }
 
 /// An extension module a game names, with what the compiler learnt of it (see `compile::extension::Module`):

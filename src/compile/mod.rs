@@ -83,6 +83,9 @@ const RULE_SECTIONS: &[&str] = &[
     "phases",
     "capture-order",
     "captures-to-hand",
+    "pre",
+    "post",
+    "move-post",
     "forbid-repetition",
     "irreversible",
     "stacks",
@@ -911,6 +914,7 @@ pub fn compile_with(
     let mut flags = vec![];
     let mut position_flags = vec![];
     let memory;
+    let move_post;
     {
         let names = Names {
             board: &board,
@@ -929,7 +933,25 @@ pub fn compile_with(
         let mut pc = ProgramCompiler {
             names,
             diags: c.diags,
+            pre: vec![],
+            post: vec![],
         };
+        // The move life cycle (`docs/language.md`, "The move life cycle"): one section of each per game.
+        let life = |pc: &mut ProgramCompiler, what: &str| -> Vec<Instr> {
+            let sections = by_head(what);
+            if let Some(extra) = sections.get(1) {
+                pc.diags.push(
+                    Diagnostic::error(extra.span, format!("a game has one `{what}`"))
+                        .with_hint("write every instruction in one section"),
+                );
+            }
+            match sections.last() {
+                Some(s) => pc.life_block(s, what),
+                None => vec![],
+            }
+        };
+        let game_pre = life(&mut pc, "pre");
+        let game_post = life(&mut pc, "post");
         let mut k = 0;
         for p in &piece_nodes {
             let Some(info) = pieces.get_mut(k) else { break };
@@ -944,6 +966,35 @@ pub fn compile_with(
                 continue;
             }
             k += 1;
+            let forms = |what: &str| {
+                p.args()
+                    .iter()
+                    .filter(|a| a.head().is_some_and(|h| h.eq_ignore_ascii_case(what)))
+                    .collect::<Vec<_>>()
+            };
+            let piece_life = |pc: &mut ProgramCompiler, what: &str| -> Vec<Instr> {
+                let found = forms(what);
+                if let Some(extra) = found.get(1) {
+                    pc.diags.push(
+                        Diagnostic::error(
+                            extra.span,
+                            format!("piece `{}` has one `{what}`", info.name),
+                        )
+                        .with_hint("write every instruction in one section"),
+                    );
+                }
+                match found.last() {
+                    Some(s) => pc.life_block(s, what),
+                    None => vec![],
+                }
+            };
+            let piece_pre = piece_life(&mut pc, "pre");
+            let piece_post = piece_life(&mut pc, "post");
+            pc.pre = game_pre.iter().cloned().chain(piece_pre).collect();
+            pc.post = piece_post
+                .into_iter()
+                .chain(game_post.iter().cloned())
+                .collect();
             for a in p.args() {
                 match a.head().map(|h| h.to_ascii_lowercase()).as_deref() {
                     Some("moves") => info.moves.extend(pc.section(a.args())),
@@ -952,6 +1003,27 @@ pub fn compile_with(
                 }
             }
         }
+        // After the pieces: its conditions may name their move types (`(defended? shak-move)`).
+        let move_post_body = life(&mut pc, "move-post");
+        move_post = by_head("move-post").last().map(|s| {
+            let body = move_post_body;
+            // Run as a program that ends with the emission of what it recorded, back on its start square (so
+            // that the part moves nothing): `engine/gen.rs` turns that emission into the move's last part.
+            let mut run = body.clone();
+            run.push(Instr::Go(GoTarget::From));
+            run.push(Instr::Add {
+                promote: vec![],
+                copy: false,
+                partial: None,
+            });
+            MoveProgram {
+                move_type: None,
+                code: code::Code::lower(&run, &board.opposite),
+                body,
+                span: s.span,
+                source: s.to_source_limited(600),
+            }
+        });
         memory = pc.names.memory;
     }
     for info in &mut pieces {
@@ -995,7 +1067,7 @@ pub fn compile_with(
         match head.as_str() {
             "players" | "turn-order" | "board" | "piece" | "board-setup" | "move-priorities"
             | "variables" | "player-variables" | "ply-variables" | "turn-variables" | "phases"
-            | "stacks" => {}
+            | "stacks" | "pre" | "post" | "move-post" => {}
             "capture-order" => {
                 if !capture_order.is_empty() {
                     c.err(
@@ -1136,6 +1208,13 @@ pub fn compile_with(
     {
         irreversible = Some(vec![]);
     }
+    let life_cycle = move_post.is_some()
+        || pieces.iter().any(|p| {
+            p.moves
+                .iter()
+                .chain(&p.drops)
+                .any(|m| !m.code.posts.is_empty())
+        });
     let mut game = Game {
         title: src.title.clone(),
         variant: src.number,
@@ -1166,6 +1245,8 @@ pub fn compile_with(
         extensions: vec![],
         stacks,
         attack: Default::default(),
+        life_cycle,
+        move_post,
     };
     sow::check_capacity(&game, c.diags);
     // Rules left to code outside the file, seen from what it writes (`compile/outside.rs`).

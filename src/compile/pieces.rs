@@ -108,7 +108,7 @@ impl Compiler<'_> {
                         Some(v) => info.value = Some(v),
                         None => self.err(a.span, "`value` needs a number"),
                     },
-                    Some("name" | "moves" | "drops") => {}
+                    Some("name" | "moves" | "drops" | "pre" | "post") => {}
                     Some(h) if missing::UI_PIECE_FORMS.contains(&h) => {}
                     Some(h) => self.missing_rule(MissingKind::PieceForm, h, "", a.span),
                     None => {

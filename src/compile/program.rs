@@ -221,6 +221,61 @@ impl Names<'_> {
 pub struct ProgramCompiler<'a, 'd> {
     pub names: Names<'a>,
     pub diags: &'d mut Vec<Diagnostic>,
+    /// The move life cycle of the piece whose programs are being compiled: the `pre` instructions put in
+    /// front of each program (the game's, then the piece's) and the `post` instructions put in front of each
+    /// emission (the piece's, then the game's). See `docs/language.md`, "The move life cycle".
+    pub pre: Vec<Instr>,
+    pub post: Vec<Instr>,
+}
+
+/// The first instruction in `body` that the life-cycle section `what` may not hold, by name: an emission
+/// (`pre`, `post`, `move-post`) or a `choose` (`post`, `move-post`).
+fn not_in_life_cycle(body: &[Instr], what: &str) -> Option<&'static str> {
+    body.iter().find_map(|i| match i {
+        Instr::Add { partial: None, .. } => Some("add"),
+        Instr::Add { .. } => Some("add-partial"),
+        Instr::AddRotate(..) => Some("add-rotate"),
+        Instr::Choose(_) if what != "pre" => Some("choose"),
+        Instr::Choose(c) => not_in_life_cycle(&c.body, what).or(not_in_life_cycle(&c.rest, what)),
+        Instr::If(_, a, b) => not_in_life_cycle(a, what).or(not_in_life_cycle(b, what)),
+        Instr::While(_, a) => not_in_life_cycle(a, what),
+        _ => None,
+    })
+}
+
+/// Puts `post` in front of every emission of `body` ([`Instr::Post`]).
+pub(super) fn wrap_emissions(body: Vec<Instr>, post: &[Instr]) -> Vec<Instr> {
+    let mut out = Vec::with_capacity(body.len());
+    let mut it = body.into_iter().peekable();
+    while let Some(i) = it.next() {
+        let wrapped = |emit: Vec<Instr>| {
+            Instr::Post(Box::new(PostEmit {
+                post: post.to_vec(),
+                emit,
+            }))
+        };
+        match i {
+            // `add-partial-required`: the marker goes with its `add`, so that a dropped emission leaves none.
+            Instr::RequireContinuation if matches!(it.peek(), Some(Instr::Add { .. })) => {
+                let add = it.next().into_iter();
+                out.push(wrapped(std::iter::once(i).chain(add).collect()));
+            }
+            Instr::Add { .. } | Instr::AddRotate(..) => out.push(wrapped(vec![i])),
+            Instr::If(c, a, b) => out.push(Instr::If(
+                c,
+                wrap_emissions(a, post),
+                wrap_emissions(b, post),
+            )),
+            Instr::While(c, a) => out.push(Instr::While(c, wrap_emissions(a, post))),
+            Instr::Choose(mut c) => {
+                c.body = wrap_emissions(std::mem::take(&mut c.body), post);
+                c.rest = wrap_emissions(std::mem::take(&mut c.rest), post);
+                out.push(Instr::Choose(c));
+            }
+            other => out.push(other),
+        }
+    }
+    out
 }
 
 impl ProgramCompiler<'_, '_> {
@@ -297,12 +352,18 @@ impl ProgramCompiler<'_, '_> {
                 }
                 continue;
             }
-            let body = match &item.kind {
+            let mut body = match &item.kind {
                 NodeKind::List(l) => self.block(l),
                 _ => self.block(std::slice::from_ref(item)),
             };
+            if !self.pre.is_empty() {
+                body.splice(0..0, self.pre.iter().cloned());
+            }
             // A `choose` runs the rest of the program once per choice: move that tail into it.
-            let body = super::turns::sink_choices(body).unwrap_or_default();
+            let mut body = super::turns::sink_choices(body).unwrap_or_default();
+            if !self.post.is_empty() {
+                body = wrap_emissions(body, &self.post);
+            }
             let code = super::code::Code::lower(&body, &self.names.board.opposite);
             out.push(MoveProgram {
                 move_type,
@@ -313,6 +374,43 @@ impl ProgramCompiler<'_, '_> {
             });
         }
         out
+    }
+
+    /// The instructions of a life-cycle section (`(pre ...)`, `(post ...)`, `(move-post ...)`, named `what`),
+    /// with the errors for misuse at the section.
+    pub fn life_block(&mut self, node: &Node, what: &str) -> Vec<Instr> {
+        let args = node.args();
+        if args.is_empty() {
+            self.err(
+                Diagnostic::error(node.span, format!("`{what}` needs instructions")).with_hint(
+                    format!("({what} (if (in-zone? promotion) (change-type King)))"),
+                ),
+            );
+            return vec![];
+        }
+        let body = self.block(args);
+        if let Some(word) = not_in_life_cycle(&body, what) {
+            let (msg, hint) = match (what, word) {
+                ("move-post", "choose") => (
+                    "`move-post` runs once on the position after the move; it cannot `choose`".to_string(),
+                    "choose in the move programs",
+                ),
+                ("move-post", _) => (
+                    format!("`move-post` runs after the move; it cannot add a part (`{word}`)"),
+                    "its changes are the move's last part: write them without `add`",
+                ),
+                (_, "choose") => (
+                    format!("`{what}` runs at each emission; it cannot `choose`"),
+                    "choose in the move programs, or in `pre`",
+                ),
+                _ => (
+                    format!("`pre` and `post` run inside a part and cannot emit one (`{word}` in `{what}`)"),
+                    "the move programs emit; `pre` and `post` only test and change",
+                ),
+            };
+            self.err(Diagnostic::error(node.span, msg).with_hint(hint));
+        }
+        body
     }
 
     /// A sequence of instructions.

@@ -171,7 +171,8 @@ pub fn apply_actions(game: &Game, state: &mut State, part: PartView<'_>, deferre
             }
         }
     }
-    if from.is_some() || to.is_some() {
+    // A part with no destination (a `move-post` part, `gen::move_post`) leaves the last move's squares.
+    if to.is_some() {
         state.last_from = from.or(to);
         state.last_to = to;
     }
@@ -256,7 +257,7 @@ pub fn play_parts<'a>(game: &Game, s: &mut State, n: usize, part: impl Fn(usize)
                 let x = s.get(*from);
                 s.set(*from, None);
                 s.set(*to, x);
-                if p.from.is_some() || p.to.is_some() {
+                if p.to.is_some() {
                     s.last_from = p.from.or(p.to);
                     s.last_to = p.to;
                 }

@@ -776,8 +776,56 @@ pub fn candidates(
     let entry = turn_of(game, state);
     let player = entry.player;
     let mut moves = generated(game, index, state, entry)?;
+    if let Some(prog) = &game.move_post {
+        moves = move_post(game, state, entry, prog, moves)?;
+    }
     order_filters(game, state, kings, &mut moves);
     Ok((player, moves))
+}
+
+/// The move life cycle's `move-post` (`docs/language.md`, "The move life cycle"): once per complete move, on
+/// the position after it, with the cursor on the last part's destination (its start when it has none) and the
+/// mover as the player. What it records is the move's last part, with that square as its origin and no
+/// destination (the squares of the last move stay the last real part's, `apply`); a failed `verify` removes
+/// the move.
+fn move_post(
+    game: &Game,
+    state: &State,
+    entry: &TurnEntry,
+    prog: &MoveProgram,
+    moves: Vec<Move>,
+) -> Result<Vec<Move>, EngineError> {
+    let mut kept = Vec::with_capacity(moves.len());
+    let mut out = Emissions::default();
+    for mut m in moves {
+        let Some(at) = m.parts.last().and_then(|p| p.to.or(p.from)) else {
+            kept.push(m);
+            continue;
+        };
+        let after = apply_move(game, state, &m);
+        out.clear();
+        let mut run = Run::new(game, &after, entry.player, Mode::Generate, &mut out);
+        run.owner = entry.moves_as;
+        run.exec(prog, at, after.get(at), None)?;
+        // The program ends with its own emission (`compile/mod.rs`): none means a `verify` failed.
+        let Some(part) = out.parts.first() else {
+            continue;
+        };
+        let (a, b) = (part.head.start as usize, part.head.end as usize);
+        if a < b {
+            // Its origin is the square it ran on, so that a capture there removes the mover and takes
+            // nothing (`Part::taken`), as Zillions' capture on the destination does.
+            m.parts.push(Part {
+                actions: out.actions[a..b].to_vec(),
+                from: Some(at),
+                to: None,
+                piece: part.head.piece,
+                move_type: None,
+            });
+        }
+        kept.push(m);
+    }
+    Ok(kept)
 }
 
 /// The complete moves of the turn, under phases and move priorities.

@@ -271,6 +271,7 @@ impl Backends {
     fn choose(game: &Game, royal: &[Vec<PieceType>], options: EngineOptions) -> Backends {
         // `optional-priority` judges the generated moves by the pieces that make them (`gen::generated`).
         let judged_whole = game.phases.is_empty()
+            && !game.life_cycle
             && game.optional_priority.is_empty()
             && matches!(game.options.maximal_captures, MaximalCaptures::No)
             && game.capture_order.is_empty()
@@ -281,6 +282,7 @@ impl Backends {
         // off the general path, the move buffer lists such a game's moves and filters them
         // (`groups::filter_listed`, in `Engine::legal_into`).
         let ko_listed = !options.general_path
+            && !game.life_cycle
             && game.forbid_repetition.is_some()
             && game.phases.is_empty()
             && matches!(game.options.maximal_captures, MaximalCaptures::No)
@@ -385,6 +387,10 @@ impl<'g> Engine<'g> {
                         promoted(b, out);
                     }
                     Instr::While(_, a) => promoted(a, out),
+                    Instr::Post(p) => {
+                        promoted(&p.post, out);
+                        promoted(&p.emit, out);
+                    }
                     _ => {}
                 }
             }

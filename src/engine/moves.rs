@@ -148,6 +148,30 @@ impl Move {
         let mut s = String::new();
         let mut prev_to: Option<Pos> = None;
         for part in &self.parts {
+            // A `move-post` part (`gen::move_post`): what it changed, in brackets: `[xa1]`, `[e8=King]`.
+            if let (Some(_), None) = (part.from, part.to) {
+                let mut shown = vec![];
+                for a in &part.actions {
+                    match a {
+                        Action::Capture { at } => shown.push(format!("x{}", b.pos_name(*at))),
+                        Action::ChangeType { at, kind } => shown.push(format!(
+                            "{}={}",
+                            b.pos_name(*at),
+                            game.pieces[kind.idx()].name
+                        )),
+                        Action::Place { at, piece, .. } => shown.push(format!(
+                            "{}@{}",
+                            game.pieces[piece.kind.idx()].name,
+                            b.pos_name(*at)
+                        )),
+                        _ => {}
+                    }
+                }
+                if !shown.is_empty() {
+                    s.push_str(&format!(" [{}]", shown.join(" ")));
+                }
+                continue;
+            }
             // Movements cascaded before the main one (castling's king) come first: `e1-g1 h1-f1`.
             for a in &part.actions {
                 if let Action::Move { from, to } | Action::MoveTop { from, to, .. } = a {

@@ -70,6 +70,29 @@ impl Run<'_> {
         Err(Stop::Path)
     }
 
+    /// An emission with its `post` instructions ([`Instr::Post`]): they and the emission (the ops from `body` to
+    /// their [`Op::End`](crate::compile::code::Op::End)) run on a copy of the registers, which are then put
+    /// back: a failed `verify` in `post` drops this emission only, and what `post` recorded (a change of type,
+    /// a capture, a flag) belongs to this emission only. When the emission was made, the registers then lose
+    /// what an emission consumes (`Run::forget_emitted`), as after a bare `add`.
+    #[inline(never)]
+    #[cold]
+    pub(in crate::engine) fn post_emit(&mut self, code: &Code, body: usize) -> Result<(), Stop> {
+        let mut saved = self.saved.pop().unwrap_or_default();
+        self.save(&mut saved);
+        let r = self.run_code(code, body);
+        self.restore(&saved);
+        self.saved.push(saved);
+        match r {
+            Ok(()) => {
+                self.forget_emitted();
+                Ok(())
+            }
+            Err(Stop::Path) => Ok(()),
+            Err(e) => Err(e),
+        }
+    }
+
     /// Copies the run's state into `s`, reusing its vectors.
     fn save(&self, s: &mut Saved) {
         s.cursor = self.cursor;

@@ -265,6 +265,12 @@ impl Run<'_> {
                 }
             }
         }
+        self.forget_emitted();
+        Ok(())
+    }
+
+    /// What an emission consumes of the registers, for the path that goes on after it.
+    pub(in crate::engine) fn forget_emitted(&mut self) {
         // Captures and drops before an `add` are not carried into later emissions; nor are cascades, under
         // `discard cascades`.
         self.captures.clear();
@@ -278,7 +284,8 @@ impl Run<'_> {
             self.changes
                 .retain(|a| !matches!(a, Action::TakePrisoner { .. } | Action::MoveTop { .. }));
         }
-        Ok(())
+        self.required = false;
+        self.again = false;
     }
 }
 

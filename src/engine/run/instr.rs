@@ -156,6 +156,10 @@ impl Run<'_> {
                 Op::Choose(i) => {
                     return self.choose(code, &code.chooses[i as usize], pc);
                 }
+                Op::Post(i) => {
+                    self.post_emit(code, pc)?;
+                    pc = code.posts[i as usize] as usize;
+                }
                 Op::Instr(i) => self.instr(&code.instrs[i as usize])?,
                 Op::Skip { to, set_mark } => {
                     // An effect-only region (`compile/code.rs`): nothing in it decides an attack run.
@@ -351,7 +355,8 @@ impl Run<'_> {
             | Instr::Cascade
             | Instr::Add { .. }
             | Instr::Capture(_)
-            | Instr::Choose(_) => debug_assert!(false, "{i:?} has an op of its own"),
+            | Instr::Choose(_)
+            | Instr::Post(_) => debug_assert!(false, "{i:?} has an op of its own"),
         }
         Ok(())
     }
