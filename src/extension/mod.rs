@@ -22,6 +22,7 @@ pub mod go;
 pub mod hex;
 pub mod mancala;
 pub mod stapeldammen;
+pub mod tables;
 pub mod tchuka_ruma;
 
 use crate::compile::{Game, Module};
@@ -34,7 +35,7 @@ impl<T: Module + Hooks> Extension for T {}
 
 /// Every module, one line each. Add a module here (and a `pub mod` above) to register it.
 static MODULES: &[&dyn Extension] = &[
-    &backgammon::Backgammon,
+    &backgammon::BACKGAMMON,
     &connect_four::ConnectFour,
     &mancala::OWARE,
     &mancala::ALEMUNGULA,
