@@ -248,17 +248,15 @@ fn steps(r: &Rules, b: &Board, side: usize, die: i32, head_ok: bool, out: &mut V
         return;
     }
     let home = b.all_home(r, side);
-    let highest = (1..=24)
-        .rev()
-        .find(|&p| b.own(r, side, p) > 0)
-        .unwrap_or(0);
+    let highest = (1..=24).rev().find(|&p| b.own(r, side, p) > 0).unwrap_or(0);
     for from in 1..=24 {
         if b.own(r, side, from) == 0 || (from == 24 && !head_ok) {
             continue;
         }
         let to = from - die;
         if to >= 1 {
-            if open(to) && !(r.no_prime && b.own(r, side, to) == 0 && makes_prime(r, b, side, from, to))
+            if open(to)
+                && !(r.no_prime && b.own(r, side, to) == 0 && makes_prime(r, b, side, from, to))
             {
                 out.push(Step { from, to });
             }
@@ -478,7 +476,10 @@ impl Tables {
         for &(st, _) in path {
             let (src, c) = match (st.from, l.bar) {
                 (25, Some(bar)) => (bar[side], b.bar[side]),
-                _ => (l.points[abs(r.paths, side, st.from)], b.own(r, side, st.from)),
+                _ => (
+                    l.points[abs(r.paths, side, st.from)],
+                    b.own(r, side, st.from),
+                ),
             };
             let (dst, d, hit) = if st.to == 0 {
                 (l.off[side], b.off[side], false)
