@@ -1,5 +1,5 @@
 //! Rust extension modules: rules a game file cannot say in the language (Go's group captures, mancala
-//! sowing, the dice of backgammon), written as code beside the rules and named by the game, with
+//! sowing, the dice of backgammon and Long Nardy), written as code beside the rules and named by the game, with
 //! `(extension NAME)` in the file or `--extension NAME` on the command line.
 //!
 //! A module is a value implementing both halves of [`Extension`]: [`Module`], what the compiler needs to
@@ -20,8 +20,10 @@ mod columns;
 pub mod connect_four;
 pub mod go;
 pub mod hex;
+pub mod long_nardy;
 pub mod mancala;
 pub mod stapeldammen;
+pub mod tables;
 pub mod tchuka_ruma;
 
 use crate::compile::{Game, Module};
@@ -34,7 +36,9 @@ impl<T: Module + Hooks> Extension for T {}
 
 /// Every module, one line each. Add a module here (and a `pub mod` above) to register it.
 static MODULES: &[&dyn Extension] = &[
-    &backgammon::Backgammon,
+    &backgammon::BACKGAMMON,
+    &long_nardy::LONG_NARDY,
+    &long_nardy::LONG_NARDY_NARROW_HEAD,
     &connect_four::ConnectFour,
     &mancala::OWARE,
     &mancala::ALEMUNGULA,
