@@ -26,13 +26,13 @@ use super::state::{Piece, State};
 use super::{EngineError, MoveList};
 use crate::compile::*;
 
-/// One cached answer.
+/// A cached answer of a forward run: program `prog` of the piece `piece` run from `start`. (The answers after
+/// the runs are the walks: per attacking player of `LegalityCache::attackers`, one per attack shape.)
 #[derive(Clone, Copy, Debug)]
-enum Answer {
-    /// The backward walk of attack shape `shape` for the attacking player.
-    Walk { shape: u16, attacker: Player },
-    /// Program `prog` of the piece `piece` run forwards from `start`.
-    Run { start: Pos, piece: Piece, prog: u16 },
+struct Answer {
+    start: Pos,
+    piece: Piece,
+    prog: u16,
 }
 
 /// Up to this many answers, the sets of a move are kept on the stack.
@@ -48,7 +48,7 @@ pub(crate) struct LegalityCache {
     words: usize,
     /// `touch[sq * words ..][.. words]`: the answers that read square `sq`.
     touch: Vec<u64>,
-    /// How many of `answers` are runs (they come first).
+    /// How many answers are runs (they come first, as `answers`).
     runs: usize,
     /// The answers that read the last move.
     last: Vec<u64>,
@@ -57,9 +57,8 @@ pub(crate) struct LegalityCache {
     /// The squares of pieces not of the player's team: a move that moves one or changes its type may bring an
     /// attacker where none was, which no answer covers (see [`LegalityCache::touched`]).
     foreign: [u64; 4],
-    /// Each answer's reads while the cache is built: its squares, whether it read the last move, whether it
-    /// was a hit.
-    reads: Vec<([u64; 4], bool, bool)>,
+    /// The players whose walks are answers, in order.
+    attackers: Vec<Player>,
 }
 
 impl LegalityCache {
@@ -103,71 +102,44 @@ impl LegalityCache {
         };
         self.royal = royal;
         self.answers.clear();
-        self.reads.clear();
+        self.attackers.clear();
         self.foreign = [0; 4];
         let table = game.attack_table();
-        let mut scratch = Emissions::default();
-        let mut run = Run::new(game, state, player, Mode::Attack(royal), &mut scratch);
-        run.track = true;
+        // At most how many answers, so that each is indexed as soon as it is found: the runs of the enemy
+        // pieces' programs run forwards (at most the most any type has, per piece), then a walk per attack
+        // shape and attacking player.
+        let forward_of = |x: &Piece| {
+            let moves = &game.pieces[x.kind.idx()].moves;
+            let forward = table.usable.then(|| &table.forward[x.kind.idx()]);
+            (moves, forward)
+        };
+        let most = if table.usable {
+            table.forward.iter().map(|f| f.len()).max()
+        } else {
+            game.pieces.iter().map(|p| p.moves.len()).max()
+        }
+        .unwrap_or(0);
+        let target = state.get(royal).filter(|x| !x.dead);
+        let mut pieces = 0;
         for (q, info) in game.players.iter().enumerate() {
             let enemy = Player(q as u8);
             if game.same_team(enemy, player) {
                 continue;
             }
-            for (w, &bits) in state.occupancy(enemy).iter().enumerate().take(4) {
-                self.foreign[w] |= bits;
-            }
-            if info.random {
-                continue;
-            }
-            for start in state.pieces_of(enemy) {
-                let Some(x) = state.get(start).filter(|x| !x.dead && x.owner == enemy) else {
-                    continue;
-                };
-                let i = start.idx();
-                let moves = &game.pieces[x.kind.idx()].moves;
-                // Plain programs are answered by the backward walks below.
-                let forward = table.usable.then(|| &table.forward[x.kind.idx()]);
-                for f in 0..forward.map_or(moves.len(), |f| f.len()) {
-                    let j = forward.map_or(f, |fw| fw[f] as usize);
-                    let Some(prog) = moves.get(j) else { continue };
-                    run.player = x.owner;
-                    run.owner = x.owner;
-                    let hit = run.exec(prog, start, Some(x), None)?;
-                    let mut squares = run.reads.get();
-                    squares[(i >> 6) & 3] |= 1 << (i & 63);
-                    self.reads.push((squares, run.reads_last.get(), hit));
-                    self.answers.push(Answer::Run {
-                        start,
-                        piece: x,
-                        prog: j as u16,
-                    });
+            for (w, &bits) in state.occupancy(enemy).iter().enumerate() {
+                if let Some(f) = self.foreign.get_mut(w) {
+                    *f |= bits;
+                }
+                if !info.random {
+                    pieces += bits.count_ones() as usize;
                 }
             }
-        }
-        drop(run);
-        self.runs = self.answers.len();
-        if table.usable {
-            if let Some(target) = state.get(royal).filter(|x| !x.dead) {
-                for (i, info) in game.players.iter().enumerate() {
-                    let attacker = Player(i as u8);
-                    if info.random || game.same_team(attacker, player) {
-                        continue;
-                    }
-                    for (k, shape) in table.shapes.iter().enumerate() {
-                        let mut w = Walk::new(game, table, state, royal, target, attacker, player);
-                        w.track = true;
-                        let hit = w.hits(k, shape);
-                        self.reads.push((w.reads.get(), w.reads_last.get(), hit));
-                        self.answers.push(Answer::Walk {
-                            shape: k as u16,
-                            attacker,
-                        });
-                    }
-                }
+            if !info.random && table.usable && target.is_some() {
+                self.attackers.push(enemy);
             }
         }
-        let words = self.answers.len().div_ceil(64).max(1);
+        let total = pieces * most + self.attackers.len() * table.shapes.len();
+        let words = total.div_ceil(64).max(1);
         self.words = words;
         self.touch.clear();
         self.touch.resize(np * words, 0);
@@ -175,26 +147,113 @@ impl LegalityCache {
         self.last.resize(words, 0);
         self.hits.clear();
         self.hits.resize(words, 0);
-        for (a, &(squares, last, hit)) in self.reads.iter().enumerate() {
-            let (w, bit) = (a >> 6, 1u64 << (a & 63));
-            for (k, &word) in squares.iter().enumerate() {
-                let mut word = word;
-                while word != 0 {
-                    let sq = k * 64 + word.trailing_zeros() as usize;
-                    word &= word - 1;
-                    if let Some(t) = self.touch.get_mut(sq * words + w) {
-                        *t |= bit;
-                    }
+        let mut a = 0;
+        let mut scratch = Emissions::default();
+        let mut run = Run::new(game, state, player, Mode::Attack(royal), &mut scratch);
+        run.track = true;
+        for (q, info) in game.players.iter().enumerate() {
+            let enemy = Player(q as u8);
+            if info.random || game.same_team(enemy, player) {
+                continue;
+            }
+            for start in state.pieces_of(enemy) {
+                let Some(x) = state.get(start).filter(|x| !x.dead && x.owner == enemy) else {
+                    continue;
+                };
+                let i = start.idx();
+                // Plain programs are answered by the backward walks below.
+                let (moves, forward) = forward_of(&x);
+                for f in 0..forward.map_or(moves.len(), |f| f.len()) {
+                    let j = forward.map_or(f, |fw| fw[f] as usize);
+                    run.player = x.owner;
+                    run.owner = x.owner;
+                    let hit = match moves.get(j) {
+                        Some(prog) => run.exec(prog, start, Some(x), None)?,
+                        None => false,
+                    };
+                    let mut squares = run.reads.get();
+                    squares[(i >> 6) & 3] |= 1 << (i & 63);
+                    self.note(a, squares, run.reads_last.get(), hit);
+                    self.answers.push(Answer {
+                        start,
+                        piece: x,
+                        prog: j as u16,
+                    });
+                    a += 1;
                 }
             }
-            if last {
-                self.last[w] |= bit;
-            }
-            if hit {
-                self.hits[w] |= bit;
+        }
+        drop(run);
+        self.runs = a;
+        if let Some(target) = target {
+            for &attacker in &self.attackers {
+                for (k, shape) in table.shapes.iter().enumerate() {
+                    let mut w = Walk::new(game, table, state, royal, target, attacker, player);
+                    w.track = true;
+                    let hit = w.hits(k, shape);
+                    let (squares, last) = (w.reads.get(), w.reads_last.get());
+                    Self::note_in(
+                        &mut self.touch,
+                        &mut self.last,
+                        &mut self.hits,
+                        words,
+                        a,
+                        squares,
+                        last,
+                        hit,
+                    );
+                    a += 1;
+                }
             }
         }
         Ok(true)
+    }
+
+    /// Indexes answer `a`: the squares it read, whether it read the last move, whether it was a hit.
+    #[inline]
+    fn note(&mut self, a: usize, squares: [u64; 4], last: bool, hit: bool) {
+        let words = self.words;
+        Self::note_in(
+            &mut self.touch,
+            &mut self.last,
+            &mut self.hits,
+            words,
+            a,
+            squares,
+            last,
+            hit,
+        );
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn note_in(
+        touch: &mut [u64],
+        lasts: &mut [u64],
+        hits: &mut [u64],
+        words: usize,
+        a: usize,
+        squares: [u64; 4],
+        last: bool,
+        hit: bool,
+    ) {
+        let (w, bit) = (a >> 6, 1u64 << (a & 63));
+        for (k, &word) in squares.iter().enumerate() {
+            let mut word = word;
+            while word != 0 {
+                let sq = k * 64 + word.trailing_zeros() as usize;
+                word &= word - 1;
+                if let Some(t) = touch.get_mut(sq * words + w) {
+                    *t |= bit;
+                }
+            }
+        }
+        if last {
+            lasts[w] |= bit;
+        }
+        if hit {
+            hits[w] |= bit;
+        }
     }
 
     /// Whether the royal piece is attacked in `after`, the state after move `m` of the position the cache was
@@ -236,7 +295,21 @@ impl LegalityCache {
         let mut stack = [0u64; STACK_WORDS];
         let mut heap = vec![];
         let touched = self.sets(&mut stack, &mut heap);
-        let known = self.touched(list.actions_in(i), touched);
+        let known = if self.words == 1 {
+            // The usual case, up to 64 answers: one word, no loops over words.
+            let mut t = self.last[0];
+            let known = self.squares_of(list.actions_in(i), |p| match self.touch.get(p.idx()) {
+                Some(r) => {
+                    t |= r;
+                    true
+                }
+                None => false,
+            });
+            touched[0] = t;
+            known
+        } else {
+            self.touched(list.actions_in(i), touched)
+        };
         if known {
             if let Some(answer) = self.standing(touched) {
                 return Ok(answer);
@@ -311,7 +384,25 @@ impl LegalityCache {
         }
         let (hash, last_from, last_to) = (state.hash, state.last_from, state.last_to);
         for j in 0..n {
-            super::apply::apply_actions(game, state, list.view_in(i, j), false);
+            let part = list.view_in(i, j);
+            match *part.actions {
+                // A piece moving (and taking what stands where it lands), as `apply::play_parts` writes it;
+                // the hash is left alone (walks do not read it, and it is put back).
+                [Action::Move { from, to }]
+                | [Action::Capture { .. }, Action::Move { from, to }] => {
+                    if let [Action::Capture { at }, _] = *part.actions {
+                        state.put(at, None);
+                    }
+                    let x = state.get(from);
+                    state.put(from, None);
+                    state.put(to, x);
+                    if part.from.is_some() || part.to.is_some() {
+                        state.last_from = part.from.or(part.to);
+                        state.last_to = part.to;
+                    }
+                }
+                _ => super::apply::apply_actions(game, state, part, false),
+            }
         }
         let r = self.attacked_given(game, state, touched, player, types);
         for &(p, c) in saved[..k].iter().rev() {
@@ -356,6 +447,25 @@ impl LegalityCache {
         for (t, l) in touched.iter_mut().zip(&self.last) {
             *t |= l;
         }
+        self.squares_of(actions, |p| {
+            let Some(row) = self.touch.get(p.idx() * words..(p.idx() + 1) * words) else {
+                return false;
+            };
+            for (t, r) in touched.iter_mut().zip(row) {
+                *t |= r;
+            }
+            true
+        })
+    }
+
+    /// Calls `f` on every square the actions change (false from `f` stops with false); false when the cache
+    /// cannot answer for the move (see [`LegalityCache::touched`]).
+    #[inline(always)]
+    fn squares_of<'a>(
+        &self,
+        actions: impl Iterator<Item = &'a Action>,
+        mut f: impl FnMut(Pos) -> bool,
+    ) -> bool {
         for a in actions {
             let squares: &[Pos] = match a {
                 Action::Move { from, to }
@@ -382,14 +492,8 @@ impl LegalityCache {
                 }
             }
             for p in squares {
-                if *p == self.royal {
+                if *p == self.royal || !f(*p) {
                     return false;
-                }
-                let Some(row) = self.touch.get(p.idx() * words..(p.idx() + 1) * words) else {
-                    return false;
-                };
-                for (t, r) in touched.iter_mut().zip(row) {
-                    *t |= r;
                 }
             }
         }
@@ -400,6 +504,13 @@ impl LegalityCache {
     /// attacked when the move touches none. `None`: the touched answers must be found again.
     #[inline]
     fn standing(&self, touched: &[u64]) -> Option<bool> {
+        if let ([h], [t]) = (&self.hits[..], touched) {
+            return if h & !t != 0 {
+                Some(true)
+            } else {
+                (*t == 0).then_some(false)
+            };
+        }
         if self.hits.iter().zip(touched).any(|(h, t)| h & !t != 0) {
             return Some(true);
         }
@@ -429,49 +540,49 @@ impl LegalityCache {
             while word != 0 {
                 let a = w * 64 + word.trailing_zeros() as usize;
                 word &= word - 1;
-                match self.answers[a] {
-                    Answer::Walk { shape, attacker } => {
-                        let Some(target) = target else {
-                            return royal_attacked(game, after, player, types);
-                        };
-                        let w = Walk::new(game, table, after, self.royal, target, attacker, player);
-                        if w.hits(shape as usize, &table.shapes[shape as usize]) {
+                let Some(&Answer { start, piece, prog }) = self.answers.get(a) else {
+                    // A walk: its attacking player and shape from its index.
+                    let k = a - self.runs;
+                    let n = table.shapes.len();
+                    let (attacker, shape) = (self.attackers[k / n], k % n);
+                    let Some(target) = target else {
+                        return royal_attacked(game, after, player, types);
+                    };
+                    let w = Walk::new(game, table, after, self.royal, target, attacker, player);
+                    if w.hits(shape, &table.shapes[shape]) {
+                        return Ok(true);
+                    }
+                    continue;
+                };
+                // The attacker itself may be gone or changed.
+                let Some(now) = after.get(start) else {
+                    continue;
+                };
+                if game.same_team(now.owner, player) || now.dead {
+                    continue;
+                }
+                let Some(run) = run.as_mut() else {
+                    continue;
+                };
+                run.player = now.owner;
+                run.owner = now.owner;
+                let moves = &game.pieces[now.kind.idx()].moves;
+                if now.kind == piece.kind {
+                    if let Some(p) = moves.get(prog as usize) {
+                        if run.exec(p, start, Some(now), None)? {
                             return Ok(true);
                         }
                     }
-                    Answer::Run { start, piece, prog } => {
-                        // The attacker itself may be gone or changed.
-                        let Some(now) = after.get(start) else {
-                            continue;
-                        };
-                        if game.same_team(now.owner, player) || now.dead {
-                            continue;
-                        }
-                        let Some(run) = run.as_mut() else {
-                            continue;
-                        };
-                        run.player = now.owner;
-                        run.owner = now.owner;
-                        let moves = &game.pieces[now.kind.idx()].moves;
-                        if now.kind == piece.kind {
-                            if let Some(p) = moves.get(prog as usize) {
-                                if run.exec(p, start, Some(now), None)? {
-                                    return Ok(true);
-                                }
-                            }
-                            continue;
-                        }
-                        // A piece of another type stands there now: test all of its programs (those the
-                        // backward walk does not cover).
-                        for (j, p) in moves.iter().enumerate() {
-                            if table.usable && !table.forward[now.kind.idx()].contains(&(j as u16))
-                            {
-                                continue;
-                            }
-                            if run.exec(p, start, Some(now), None)? {
-                                return Ok(true);
-                            }
-                        }
+                    continue;
+                }
+                // A piece of another type stands there now: test all of its programs (those the backward
+                // walk does not cover).
+                for (j, p) in moves.iter().enumerate() {
+                    if table.usable && !table.forward[now.kind.idx()].contains(&(j as u16)) {
+                        continue;
+                    }
+                    if run.exec(p, start, Some(now), None)? {
+                        return Ok(true);
                     }
                 }
             }

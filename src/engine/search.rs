@@ -74,6 +74,14 @@ impl SearchMoves {
         }
     }
 
+    /// Legal move `i` as an owned move.
+    pub fn to_move(&self, i: usize) -> Result<Move, EngineError> {
+        match self.kind {
+            Kind::Owned => Ok(self.owned[i].clone()),
+            _ => self.list.to_move(self.at(i)),
+        }
+    }
+
     /// Whether every legal move is a pass (a royal listing's).
     fn all_pass(&self) -> bool {
         self.legal.iter().all(|&i| self.list.is_pass_in(i as usize))
