@@ -25,7 +25,7 @@
 //! (`set-attribute`, `change-owner`, `change-type`, `flip`) are recorded and thrown away, and the board is
 //! frozen while a program runs (`../shared/spec/zrf.md`, "Principles"), so no later condition sees them.
 //! Code that does nothing else is pure cost there, and worse, its reads are recorded as the run's reads, so
-//! the legality cache (`engine::gen::LegalityCache`) runs the program again after any move that touches a
+//! the legality cache (`engine::legality::LegalityCache`) runs the program again after any move that touches a
 //! square it only scanned. Gwangsanghui's move programs end with three scans of the whole board before their
 //! `add`, which made every legality test re-run every enemy program.
 //!

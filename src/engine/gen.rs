@@ -4,7 +4,7 @@
 //! the state and the same piece continues; only complete moves are returned.
 
 use super::moves::{Action, Move, Part};
-use super::run::{Mode, Reads, Run};
+use super::run::{Mode, Run};
 use super::state::{Piece, State};
 use super::EngineError;
 use crate::compile::code::{Op, Test, START};
@@ -304,7 +304,7 @@ pub struct ProgramIndex {
     ranges: Vec<(u32, u32)>,
     entries: Vec<Entry>,
     /// The engine's general path is forced (`EngineOptions::general_path`): no first op is decided before
-    /// a run, and the legality tests build no [`LegalityCache`]. Carried here because the index goes wherever
+    /// a run, and the legality tests build no `super::legality::LegalityCache`. Carried here because the index goes wherever
     /// moves are generated.
     general: bool,
     /// The hooks of the game's extension modules, for the same reason: the `mates` invariant generates the
@@ -1017,7 +1017,7 @@ fn finish_legal(
         let cache = if index.general() {
             None
         } else {
-            LegalityCache::build(game, state, player, types)?
+            super::legality::LegalityCache::build(game, state, player, types)?
         };
         let mut keep = Vec::with_capacity(moves.len());
         for m in moves {
@@ -1167,277 +1167,6 @@ pub fn royal_attacked(
         }
     }
     Ok(false)
-}
-
-/// The `checkmated` legality rule made cheap. Before the candidate moves are tried, every opponent program is run
-/// once against the player's royal square, recording which squares it read. A move changes a few squares; a
-/// program that read none of them (and not the last move, which every move changes) gives the same answer as
-/// before, so only the others run again. Exact, not a heuristic: a program's result depends only on what it
-/// reads. Used when the player has one royal piece, which the move does not touch, on a board of at most 256
-/// positions, and the move creates no piece and changes no owner; otherwise the full test runs.
-pub(crate) struct LegalityCache {
-    royal: Pos,
-    /// Per opponent program run: the attacker's square, the piece there, the program, its answer, its reads.
-    runs: Vec<(Pos, Piece, usize, bool, Reads)>,
-    /// Per backward walk of an attack shape (`super::attack`): the shape, the attacking player, its answer,
-    /// its reads. Empty when the game's programs are all run forwards.
-    walks: Vec<(u16, Player, bool, Reads)>,
-    /// Every square some walk or run read, whether any read the last move, whether any answer was a hit.
-    union: [u64; 4],
-    union_last: bool,
-    any_hit: bool,
-}
-
-impl LegalityCache {
-    pub(super) fn build(
-        game: &Game,
-        state: &State,
-        player: Player,
-        types: &[PieceType],
-    ) -> Result<Option<LegalityCache>, EngineError> {
-        if state.cells.len() > 256 {
-            return Ok(None);
-        }
-        let mut royals = state.cells.iter().enumerate().filter(|(_, c)| {
-            c.is_some_and(|x| x.owner == player && types.contains(&x.kind) && !x.dead)
-        });
-        let (Some((k, _)), None) = (royals.next(), royals.next()) else {
-            return Ok(None);
-        };
-        let royal = Pos(k as u16);
-        let table = game.attack_table();
-        let mut runs = vec![];
-        let mut scratch = Emissions::default();
-        let mut run = Run::new(game, state, player, Mode::Attack(royal), &mut scratch);
-        run.track = true;
-        for (i, c) in state.cells.iter().enumerate() {
-            let Some(x) = c else { continue };
-            if x.dead || game.same_team(x.owner, player) || game.players[x.owner.idx()].random {
-                continue;
-            }
-            let start = Pos(i as u16);
-            run.player = x.owner;
-            run.owner = x.owner;
-            for (j, prog) in game.pieces[x.kind.idx()].moves.iter().enumerate() {
-                // Plain programs are answered by the backward walk in `attacked_after`.
-                if table.usable && !table.forward[x.kind.idx()].contains(&(j as u16)) {
-                    continue;
-                }
-                let hit = run.exec(prog, start, Some(*x), None)?;
-                let mut reads = Reads {
-                    squares: run.reads.get(),
-                    last: run.reads_last.get(),
-                };
-                reads.squares[i >> 6] |= 1 << (i & 63);
-                runs.push((start, *x, j, hit, reads));
-            }
-        }
-        let mut walks = vec![];
-        if table.usable {
-            let target = state.get(royal).filter(|x| !x.dead);
-            for (i, info) in game.players.iter().enumerate() {
-                let attacker = Player(i as u8);
-                let Some(target) = target else { break };
-                if info.random || game.same_team(attacker, player) {
-                    continue;
-                }
-                for (k, shape) in table.shapes.iter().enumerate() {
-                    let mut w = super::attack::Walk::new(
-                        game, table, state, royal, target, attacker, player,
-                    );
-                    w.track = true;
-                    let hit = w.hits(k, shape);
-                    let reads = Reads {
-                        squares: w.reads.get(),
-                        last: w.reads_last.get(),
-                    };
-                    walks.push((k as u16, attacker, hit, reads));
-                }
-            }
-        }
-        let mut union = [0u64; 4];
-        let mut union_last = false;
-        let mut any_hit = false;
-        let all = runs
-            .iter()
-            .map(|r| (r.3, r.4))
-            .chain(walks.iter().map(|w| (w.2, w.3)));
-        for (hit, reads) in all {
-            for (u, r) in union.iter_mut().zip(reads.squares) {
-                *u |= r;
-            }
-            union_last |= reads.last;
-            any_hit |= hit;
-        }
-        Ok(Some(LegalityCache {
-            royal,
-            runs,
-            walks,
-            union,
-            union_last,
-            any_hit,
-        }))
-    }
-
-    pub(super) fn attacked_after(
-        &self,
-        game: &Game,
-        after: &State,
-        m: &Move,
-        player: Player,
-        types: &[PieceType],
-    ) -> Result<bool, EngineError> {
-        match self.changed(m.parts.iter().flat_map(|p| &p.actions)) {
-            Some(changed) => self.attacked_given(game, after, changed, player, types),
-            None => royal_attacked(game, after, player, types),
-        }
-    }
-
-    /// [`LegalityCache::attacked_after`] for move `i` of a move buffer, `state` being the position before it
-    /// (the one the cache was built on): the move is made (and unmade) only when some cached answer is touched
-    /// by it and must be found again.
-    #[allow(clippy::too_many_arguments)]
-    pub(super) fn attacked_listed(
-        &self,
-        game: &Game,
-        state: &mut State,
-        list: &super::MoveList,
-        i: usize,
-        undo: &mut super::apply::Undo,
-        player: Player,
-        types: &[PieceType],
-    ) -> Result<bool, EngineError> {
-        let changed = self.changed(list.actions_in(i));
-        if let Some(c) = changed {
-            // Nothing any walk or run read has changed: every cached answer stands.
-            if !self.union_last && (0..4).all(|w| self.union[w] & c[w] == 0) {
-                return Ok(self.any_hit);
-            }
-        }
-        super::apply::make_parts(
-            game,
-            state,
-            list.heads_in(i).len(),
-            |j| list.view_in(i, j),
-            undo,
-        );
-        let r = match changed {
-            Some(c) => self.attacked_given(game, state, c, player, types),
-            None => royal_attacked(game, state, player, types),
-        };
-        super::apply::unmake(state, undo);
-        r
-    }
-
-    /// The squares a move's actions change (a bitmap), or `None` when the cache cannot answer for it: the move
-    /// touches the royal square, creates a piece or changes an owner or a variable.
-    fn changed<'a>(&self, actions: impl Iterator<Item = &'a Action>) -> Option<[u64; 4]> {
-        let mut changed = [0u64; 4];
-        for a in actions {
-            let squares: &[Pos] = match a {
-                Action::Move { from, to }
-                | Action::MoveTop { from, to, .. }
-                | Action::TakePrisoner { at: from, to } => &[*from, *to],
-                Action::Capture { at }
-                | Action::ChangeType { at, .. }
-                | Action::SetAttribute { at, .. }
-                | Action::SetIntAttribute { at, .. } => &[*at],
-                Action::ExtraTurn | Action::GotoTurn { .. } => &[],
-                // A new piece or a new owner may add an attacker the cache never saw.
-                // So may a variable that a program reads.
-                Action::Place { .. } | Action::ChangeOwner { .. } | Action::SetVar { .. } => {
-                    return None
-                }
-            };
-            for p in squares {
-                if *p == self.royal {
-                    return None;
-                }
-                changed[(p.idx() >> 6) & 3] |= 1 << (p.idx() & 63);
-            }
-        }
-        Some(changed)
-    }
-
-    /// Whether the royal piece is attacked in `after`, the state after a move that changed the squares
-    /// `changed` (not the royal square): the cached answers that read none of them stand, the others are
-    /// found again.
-    fn attacked_given(
-        &self,
-        game: &Game,
-        after: &State,
-        changed: [u64; 4],
-        player: Player,
-        types: &[PieceType],
-    ) -> Result<bool, EngineError> {
-        let table = game.attack_table();
-        if !self.walks.is_empty() {
-            let Some(target) = after.get(self.royal).filter(|x| !x.dead) else {
-                return royal_attacked(game, after, player, types);
-            };
-            for &(k, attacker, hit, reads) in &self.walks {
-                let touched = reads.last || (0..4).any(|w| reads.squares[w] & changed[w] != 0);
-                let hit = if touched {
-                    let w = super::attack::Walk::new(
-                        game, table, after, self.royal, target, attacker, player,
-                    );
-                    w.hits(k as usize, &table.shapes[k as usize])
-                } else {
-                    hit
-                };
-                if hit {
-                    return Ok(true);
-                }
-            }
-        }
-        let mut scratch = Emissions::default();
-        let mut run = Run::new(game, after, player, Mode::Attack(self.royal), &mut scratch);
-        for (start, piece, j, hit, reads) in &self.runs {
-            let touched = reads.last || (0..4).any(|w| reads.squares[w] & changed[w] != 0);
-            if !touched {
-                if *hit {
-                    return Ok(true);
-                }
-                continue;
-            }
-            // The attacker itself may be gone or changed.
-            let Some(now) = after.get(*start) else {
-                continue;
-            };
-            if game.same_team(now.owner, player) || now.dead {
-                continue;
-            }
-            let prog = if now.kind == piece.kind {
-                game.pieces[now.kind.idx()].moves.get(*j)
-            } else {
-                None
-            };
-            match prog {
-                Some(prog) => {
-                    run.player = now.owner;
-                    run.owner = now.owner;
-                    if run.exec(prog, *start, Some(now), None)? {
-                        return Ok(true);
-                    }
-                }
-                // A piece of another type stands there now: test all of its programs (those the backward
-                // walk does not cover).
-                None => {
-                    run.player = now.owner;
-                    run.owner = now.owner;
-                    for (j, prog) in game.pieces[now.kind.idx()].moves.iter().enumerate() {
-                        if table.usable && !table.forward[now.kind.idx()].contains(&(j as u16)) {
-                            continue;
-                        }
-                        if run.exec(prog, *start, Some(now), None)? {
-                            return Ok(true);
-                        }
-                    }
-                }
-            }
-        }
-        Ok(false)
-    }
 }
 
 #[cfg(test)]

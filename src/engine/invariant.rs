@@ -32,7 +32,7 @@ pub fn filter(
     for inv in &game.invariants {
         caches.push(match &inv.cond {
             InvCond::NotAttacked { types, all: false } if !index.general() => {
-                gen::LegalityCache::build(game, state, player, types)?
+                super::legality::LegalityCache::build(game, state, player, types)?
             }
             _ => None,
         });

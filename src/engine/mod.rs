@@ -19,6 +19,7 @@ pub mod gen;
 pub mod groups;
 pub mod hooks;
 pub mod invariant;
+mod legality;
 pub mod movelist;
 pub mod moves;
 pub mod ordering;
@@ -258,7 +259,7 @@ struct Backends {
     draughts: Option<draughts::DraughtsPlan>,
     sow: Option<sow_kernel::SowPlan>,
     /// The general path is forced: the program index decides no program's first op before its run
-    /// ([`gen::First`]), and the legality tests build no [`gen::LegalityCache`].
+    /// ([`gen::First`]), and the legality tests build no [`legality::LegalityCache`].
     general: bool,
 }
 
@@ -895,7 +896,7 @@ impl<'g> Engine<'g> {
             return self.perft_flat(&mut work, depth, &mut undo, &mut lists);
         }
         if self.royal_listed {
-            let mut lists = vec![(MoveList::new(), vec![]); depth as usize];
+            let mut lists = vec![Default::default(); depth as usize];
             return self.perft_royal(&mut work, depth, &mut undo, &mut lists);
         }
         self.perft_in(&mut work, depth, &mut undo)
@@ -937,25 +938,24 @@ impl<'g> Engine<'g> {
         s: &mut State,
         depth: u32,
         undo: &mut apply::Undo,
-        lists: &mut [(MoveList, Vec<u32>)],
+        lists: &mut [(MoveList, Vec<u32>, legality::LegalityCache)],
     ) -> Result<u64, EngineError> {
         if depth == 0 {
             return Ok(1);
         }
-        let ((list, legal), deeper) = lists.split_first_mut().expect("a buffer per depth");
+        let ((list, legal, cache), deeper) = lists.split_first_mut().expect("a buffer per depth");
         self.candidates_into(s, list)?;
         let player = self.to_move(s);
         legal.clear();
         match self.royal.get(player.idx()).filter(|t| !t.is_empty()) {
             None => legal.extend(0..list.len() as u32),
             Some(types) => {
-                let cache = gen::LegalityCache::build(self.game, s, player, types)?;
+                let cached = cache.rebuild(self.game, s, player, types)?;
                 for i in 0..list.len() {
-                    let ok = match &cache {
-                        Some(c) => {
-                            !c.attacked_listed(self.game, s, list, i, undo, player, types)?
-                        }
-                        None => self.listed_legal(s, list, i, player, undo)?,
+                    let ok = if cached {
+                        !cache.attacked_listed(self.game, s, list, i, undo, player, types)?
+                    } else {
+                        self.listed_legal(s, list, i, player, undo)?
                     };
                     if ok {
                         legal.push(i as u32);

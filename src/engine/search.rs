@@ -26,6 +26,7 @@ pub struct SearchMoves {
     list: MoveList,
     legal: Vec<u32>,
     owned: Vec<Move>,
+    cache: super::legality::LegalityCache,
 }
 
 impl SearchMoves {
@@ -70,6 +71,14 @@ impl SearchMoves {
         match self.kind {
             Kind::Owned => move_key(&self.owned[i]),
             _ => list_key(&self.list, self.at(i)),
+        }
+    }
+
+    /// Legal move `i` as an owned move.
+    pub fn to_move(&self, i: usize) -> Result<Move, EngineError> {
+        match self.kind {
+            Kind::Owned => Ok(self.owned[i].clone()),
+            _ => self.list.to_move(self.at(i)),
         }
     }
 
@@ -129,13 +138,13 @@ impl Engine<'_> {
             match self.royal.get(player.idx()).filter(|t| !t.is_empty()) {
                 None => out.legal.extend(0..out.list.len() as u32),
                 Some(types) => {
-                    let cache = gen::LegalityCache::build(self.game, s, player, types)?;
+                    let cached = out.cache.rebuild(self.game, s, player, types)?;
                     for i in 0..out.list.len() {
-                        let attacked = match &cache {
-                            Some(c) => {
-                                c.attacked_listed(self.game, s, &out.list, i, undo, player, types)?
-                            }
-                            None => !self.listed_legal(s, &out.list, i, player, undo)?,
+                        let attacked = if cached {
+                            out.cache
+                                .attacked_listed(self.game, s, &out.list, i, undo, player, types)?
+                        } else {
+                            !self.listed_legal(s, &out.list, i, player, undo)?
                         };
                         if !attacked {
                             out.legal.push(i as u32);

@@ -106,7 +106,7 @@ pub(in crate::engine) struct Run<'a> {
     /// Actions in the parts this run emitted (see [`MAX_EMITTED_ACTIONS`]).
     pub(in crate::engine) emitted_actions: usize,
     /// When set, every square whose contents the program reads is recorded in `reads`, and any read of the
-    /// last move in `reads_last` (see [`LegalityCache`]).
+    /// last move in `reads_last` (see `super::legality::LegalityCache`).
     pub(in crate::engine) track: bool,
     pub(in crate::engine) reads: std::cell::Cell<[u64; 4]>,
     pub(in crate::engine) reads_last: std::cell::Cell<bool>,
@@ -206,13 +206,6 @@ impl Flags {
         self.low = other.low;
         self.high.clone_from(&other.high);
     }
-}
-
-/// What a tracked run read: the squares (a bitmap) and whether it looked at the last move.
-#[derive(Clone, Copy, Default)]
-pub(in crate::engine) struct Reads {
-    pub(in crate::engine) squares: [u64; 4],
-    pub(in crate::engine) last: bool,
 }
 
 impl<'a> Run<'a> {
