@@ -209,6 +209,32 @@ fn word<const N: usize>(b: &Board<N>, w: usize) -> u64 {
     u64::from_ne_bytes(b[8 * w..8 * w + 8].try_into().expect("8 bytes"))
 }
 
+/// The bytes of the boards of a game of `n` positions: 16, 32 or 64.
+fn board_bytes(n: usize) -> usize {
+    if n <= 16 {
+        16
+    } else if n <= 32 {
+        32
+    } else {
+        64
+    }
+}
+
+/// The positions of a board that hold seeds (bit `i` for position `i`): per word, the high bit of each
+/// byte set where the byte is not 0 (a byte is at most [`MAX_SEEDS`], so adding 0x7f to it carries into
+/// no other), then the eight bits gathered by one multiplication.
+#[inline(always)]
+fn holding<const N: usize>(b: &Board<N>) -> u64 {
+    const LOW: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+    let mut m = 0;
+    for w in 0..N / 8 {
+        let x = word(b, w);
+        let high = (x + LOW) & !LOW;
+        m |= ((high >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56) << (8 * w);
+    }
+    m
+}
+
 /// Whether two boards are the same, word by word.
 #[inline(always)]
 fn same<const N: usize>(a: &Board<N>, b: &Board<N>) -> bool {
@@ -238,6 +264,10 @@ const NONE: u8 = u8::MAX;
 struct Sowing {
     origin: u8,
     lap: Vec<u8>,
+    /// Per count `k` of seeds from 0 to the lap's length: the words (a board's [`board_bytes`] / 8) to add to
+    /// the board's words to drop a seed on each of the lap's first `k` positions (a byte of 1 on each). No
+    /// byte carries into the next: a board holds at most [`MAX_SEEDS`] seeds in all.
+    drops: Vec<u64>,
     /// `capture`: where, the counts that capture (bit c for count c), whether the pits before are taken too.
     capture: Option<(u64, u128, bool)>,
     grand_slam: GrandSlamRule,
@@ -250,13 +280,25 @@ struct Sowing {
 
 impl Sowing {
     /// The sowing from `rules` (positions below [`MAX_POSITIONS`], as the plan checks).
-    fn new(origin: Pos, r: &Rules) -> Sowing {
+    fn new(origin: Pos, r: &Rules, bytes: usize) -> Sowing {
         let mask = |m: &[bool]| {
             m.iter()
                 .enumerate()
                 .fold(0u64, |acc, (i, &x)| acc | (x as u64) << i)
         };
+        let mut drops = vec![0u64; (r.lap.len() + 1) * bytes / 8];
+        let mut row = vec![0u8; bytes];
+        for k in 0..=r.lap.len() {
+            if k > 0 {
+                row[r.lap[k - 1].idx()] = 1;
+            }
+            for w in 0..bytes / 8 {
+                drops[k * bytes / 8 + w] =
+                    u64::from_ne_bytes(row[8 * w..8 * w + 8].try_into().expect("8 bytes"));
+            }
+        }
         Sowing {
+            drops,
             origin: origin.0 as u8,
             lap: r.lap.iter().map(|p| p.0 as u8).collect(),
             capture: r.capture.map(|(m, takes, chain)| {
@@ -304,20 +346,23 @@ impl Sowing {
             return None;
         }
         let starving = self.feed.is_some_and(|m| !Sowing::has_seeds(b, m));
-        b[origin] = 0;
-        let last_i = if n < len {
-            // Once round at most: a seed in each of the first n pits.
-            for &p in &self.lap[..n] {
-                b[p as usize] += 1;
-            }
-            n - 1
+        // The origin emptied (in its word: a byte store before the word loads would stall them), a seed on each of the first `rest` positions of the lap, and `rounds` on each, word by word.
+        let (rounds, rest, last_i) = if n <= len {
+            (0, n, n - 1)
         } else {
-            let (rounds, rest) = ((n / len) as u8, n % len);
-            for (i, &p) in self.lap.iter().enumerate() {
-                b[p as usize] += rounds + (i < rest) as u8;
-            }
-            (n - 1) % len
+            (n / len, n % len, (n - 1) % len)
         };
+        let words = N / 8;
+        let (part, full) = (
+            &self.drops[rest * words..rest * words + words],
+            &self.drops[len * words..len * words + words],
+        );
+        let (at, shift) = (origin / 8, 8 * (origin % 8));
+        for w in 0..words {
+            let keep = !((0xffu64 << shift) & ((w == at) as u64).wrapping_neg());
+            let x = (word(b, w) & keep) + part[w] + rounds as u64 * full[w];
+            b[8 * w..8 * w + 8].copy_from_slice(&x.to_ne_bytes());
+        }
         let last = self.lap[last_i];
         let mut captured = 0u8;
         if let Some((mask, takes, chain)) = self.capture {
@@ -373,8 +418,11 @@ impl Sowing {
                 }
             }
         }
-        if let Some(s) = self.store {
-            b[s as usize] += captured;
+        // No byte store where nothing is captured (the next word load of the board would wait on it).
+        if captured != 0 {
+            if let Some(s) = self.store {
+                b[s as usize] += captured;
+            }
         }
         if starving && !Sowing::has_seeds(b, self.feed.unwrap_or(0)) {
             return None;
@@ -392,6 +440,10 @@ pub struct SowPlan {
     n: usize,
     /// Per player: the sowings of its piles that have a move program and a lap, in board order.
     sowings: Vec<Vec<Sowing>>,
+    /// Per player: the positions of its sowings (bit `i` for position `i`).
+    origins: Vec<u64>,
+    /// Per position with a sowing: its index in its player's `sowings`.
+    slot: Vec<u8>,
     /// Per position: the pile standing there at the start, its count set to 0.
     piles: Vec<Piece>,
     /// Per position, per count 0..=MAX_SEEDS: the hash key of the pile with that count.
@@ -511,6 +563,8 @@ pub fn plan(game: &Game) -> Result<SowPlan, Refusal> {
     let start = State::initial(game);
     let mut piles = Vec::with_capacity(n);
     let mut sowings = vec![vec![]; np];
+    let mut slot = vec![0u8; n];
+    let mut origins = vec![0u64; np];
     for i in 0..n {
         let Some(x) = start.cells.get(i).copied().flatten().filter(|x| !x.dead) else {
             return Err("a position without a pile at the start");
@@ -521,7 +575,9 @@ pub fn plan(game: &Game) -> Result<SowPlan, Refusal> {
         if let Some((e, s)) = entries[x.kind.idx()] {
             // No lap from here: never a move (the tables read the board alone).
             if let Some(r) = tables.rules(e, s, x.owner, Pos(i as u16)) {
-                sowings[x.owner.idx()].push(Sowing::new(Pos(i as u16), &r));
+                slot[i] = sowings[x.owner.idx()].len() as u8;
+                origins[x.owner.idx()] |= 1u64 << i;
+                sowings[x.owner.idx()].push(Sowing::new(Pos(i as u16), &r, board_bytes(n)));
             }
         }
         piles.push(with_count(game, x, field, 0));
@@ -578,6 +634,8 @@ pub fn plan(game: &Game) -> Result<SowPlan, Refusal> {
         field,
         n,
         sowings,
+        origins,
+        slot,
         piles,
         keys,
         masks,
@@ -854,7 +912,12 @@ impl SowPlan {
         out.moves.clear();
         out.finished = 0;
         let sowings = &self.sowings[player.idx()];
-        for s in sowings {
+        let origins = self.origins[player.idx()];
+        // The sowings of the piles holding seeds, in board order.
+        let mut bits = holding(board) & origins;
+        while bits != 0 {
+            let s = &sowings[self.slot[bits.trailing_zeros() as usize] as usize];
+            bits &= bits - 1;
             let mut next = *board;
             let Some(again) = s.sow(&mut next) else {
                 continue;
@@ -872,7 +935,7 @@ impl SowPlan {
             out.chain.push(*board);
             out.chain.push(next);
             out.group = out.moves.len();
-            self.extend(game, sowings, s.origin, s.origin, &next, out)?;
+            self.extend(game, sowings, origins, s.origin, s.origin, &next, out)?;
         }
         Ok(())
     }
@@ -883,6 +946,7 @@ impl SowPlan {
         &self,
         game: &Game,
         sowings: &[Sowing],
+        origins: u64,
         first: u8,
         at: u8,
         work: &Board<N>,
@@ -895,7 +959,10 @@ impl SowPlan {
             });
         }
         let mut any = false;
-        for s in sowings {
+        let mut bits = holding(work) & origins;
+        while bits != 0 {
+            let s = &sowings[self.slot[bits.trailing_zeros() as usize] as usize];
+            bits &= bits - 1;
             let mut next = *work;
             let Some(again) = s.sow(&mut next) else {
                 continue;
@@ -907,7 +974,7 @@ impl SowPlan {
             any = true;
             if again {
                 out.chain.push(next);
-                let r = self.extend(game, sowings, first, s.origin, &next, out);
+                let r = self.extend(game, sowings, origins, first, s.origin, &next, out);
                 out.chain.pop();
                 r?;
             } else {
@@ -947,12 +1014,10 @@ impl SowPlan {
         rng: &mut impl RngCore,
         max_plies: u32,
     ) -> Result<Option<PlayoutResult>, EngineError> {
-        if self.n <= 16 {
-            self.play::<16>(engine, s, prefix, rng, max_plies)
-        } else if self.n <= 32 {
-            self.play::<32>(engine, s, prefix, rng, max_plies)
-        } else {
-            self.play::<64>(engine, s, prefix, rng, max_plies)
+        match board_bytes(self.n) {
+            16 => self.play::<16>(engine, s, prefix, rng, max_plies),
+            32 => self.play::<32>(engine, s, prefix, rng, max_plies),
+            _ => self.play::<64>(engine, s, prefix, rng, max_plies),
         }
     }
 
@@ -967,7 +1032,7 @@ impl SowPlan {
     ) -> Result<Option<PlayoutResult>, EngineError> {
         let game = engine.game;
         let (n, field) = (self.n, self.field);
-        if n > N || s.cells.len() != n || s.has_columns() || !s.trail.is_empty() {
+        if N != board_bytes(n) || s.cells.len() != n || s.has_columns() || !s.trail.is_empty() {
             return Ok(None);
         }
         let mut board: Board<N> = [0; N];
