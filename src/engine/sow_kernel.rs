@@ -563,7 +563,7 @@ pub fn plan(game: &Game) -> Result<SowPlan, Refusal> {
     let start = State::initial(game);
     let mut piles = Vec::with_capacity(n);
     let mut sowings = vec![vec![]; np];
-    let mut slot = vec![0u8; n];
+    let mut slot = Vec::with_capacity(n);
     let mut origins = vec![0u64; np];
     for i in 0..n {
         let Some(x) = start.cells.get(i).copied().flatten().filter(|x| !x.dead) else {
@@ -572,14 +572,16 @@ pub fn plan(game: &Game) -> Result<SowPlan, Refusal> {
         if x.owner.idx() >= np {
             return Err("a pile of no player");
         }
+        let mut at = 0;
         if let Some((e, s)) = entries[x.kind.idx()] {
             // No lap from here: never a move (the tables read the board alone).
             if let Some(r) = tables.rules(e, s, x.owner, Pos(i as u16)) {
-                slot[i] = sowings[x.owner.idx()].len() as u8;
+                at = sowings[x.owner.idx()].len() as u8;
                 origins[x.owner.idx()] |= 1u64 << i;
                 sowings[x.owner.idx()].push(Sowing::new(Pos(i as u16), &r, board_bytes(n)));
             }
         }
+        slot.push(at);
         piles.push(with_count(game, x, field, 0));
     }
     let mut keys = Vec::with_capacity(n * (MAX_SEEDS as usize + 1));
@@ -935,7 +937,7 @@ impl SowPlan {
             out.chain.push(*board);
             out.chain.push(next);
             out.group = out.moves.len();
-            self.extend(game, sowings, origins, s.origin, s.origin, &next, out)?;
+            self.extend(game, player, s.origin, s.origin, &next, out)?;
         }
         Ok(())
     }
@@ -945,8 +947,7 @@ impl SowPlan {
     fn extend<const N: usize>(
         &self,
         game: &Game,
-        sowings: &[Sowing],
-        origins: u64,
+        player: Player,
         first: u8,
         at: u8,
         work: &Board<N>,
@@ -958,6 +959,7 @@ impl SowPlan {
                 game: game.title.clone(),
             });
         }
+        let (sowings, origins) = (&self.sowings[player.idx()], self.origins[player.idx()]);
         let mut any = false;
         let mut bits = holding(work) & origins;
         while bits != 0 {
@@ -974,7 +976,7 @@ impl SowPlan {
             any = true;
             if again {
                 out.chain.push(next);
-                let r = self.extend(game, sowings, origins, first, s.origin, &next, out);
+                let r = self.extend(game, player, first, s.origin, &next, out);
                 out.chain.pop();
                 r?;
             } else {
@@ -1126,8 +1128,7 @@ impl SowPlan {
             let chosen = &listed.moves[i];
             if keep {
                 history.push(hash ^ turn_key(turn));
-                for j in 0..n {
-                    let (c, a) = (board[j], chosen.board[j]);
+                for (j, (&c, &a)) in board.iter().zip(&chosen.board).enumerate().take(n) {
                     if c != a {
                         let base = j * (MAX_SEEDS as usize + 1);
                         hash ^= self.keys[base + c as usize] ^ self.keys[base + a as usize];
