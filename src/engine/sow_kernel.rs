@@ -17,7 +17,11 @@
 //! board seen earlier in the move is not made; moves with the same first pit and the same board after them are
 //! one, the first listed kept), draws among them with the same random calls as the listed loop
 //! (`playout::random_game_listed`), and keeps the position's hash only where an end condition reads the
-//! history. When the game ends the counts, the turn, the ply and the last move are written back into the
+//! history. The end conditions are read once per position for every player at once (bit masks of players),
+//! as one `or` whose shared first parts are read once (`factor`), on comparisons of the masks' sums computed
+//! once per position (`masked_sum`). Boards are 16, 32 or 64 bytes by the game's size, and a sowing drops its
+//! seeds by word additions (`Sowing::drops`). When the game ends the counts, the turn, the ply and the last
+//! move are written back into the
 //! state, and the outcome is read from it by the general end conditions (`Engine::outcome_of_count`), which
 //! must agree that the game is over. The same games as the general path, state for state: tested move for move
 //! against it (`tests/sow_kernel.rs`) on `games/` and on small games for every `sow` option.
