@@ -308,3 +308,64 @@ fn a_list_of_handles_is_an_error_when_asked_for_owned_moves_and_resolves_to_the_
         assert_eq!(&list.to_move(j).unwrap(), m, "move {i}");
     }
 }
+
+/// A two-row mancala of `pits` pits a side and a store each (Kalah's rules, `seeds` a pit), its positions
+/// named by row and column: the kernel's boards are 16, 32 or 64 bytes by the number of positions, each
+/// width compared with the general path.
+fn long_mancala(pits: usize, seeds: u32) -> Game {
+    let south: Vec<String> = (0..pits).map(|i| format!("s{i}")).collect();
+    let north: Vec<String> = (0..pits).map(|i| format!("n{i}")).collect();
+    // Counter-clockwise: South's row left to right, its store, North's row right to left, North's store.
+    let mut track: Vec<String> = south.clone();
+    track.push("ss".into());
+    track.extend(north.iter().rev().cloned());
+    track.push("ns".into());
+    let ccw: Vec<String> = (0..track.len())
+        .map(|i| format!("({} {})", track[i], track[(i + 1) % track.len()]))
+        .collect();
+    let across: Vec<String> = (0..pits)
+        .flat_map(|i| {
+            [
+                format!("({} {})", south[i], north[i]),
+                format!("({} {})", north[i], south[i]),
+            ]
+        })
+        .collect();
+    compile_src(&format!(
+        "(define ended (or (= (sum seeds (zone home)) 0) (= (sum seeds (zone home) opponent) 0)))
+         (game (title \"t\") (players South North) (turn-order South North)
+           (board
+             (positions {south} ss {north} ns)
+             (links ccw {ccw})
+             (links across {across})
+             (zone (name home) (players South) (positions {south}))
+             (zone (name home) (players North) (positions {north}))
+             (zone (name store) (players South) (positions ss))
+             (zone (name store) (players North) (positions ns))
+             (zone (name their-store) (players South) (positions ns))
+             (zone (name their-store) (players North) (positions ss)))
+           (piece (name Pit) (attribute seeds {seeds}) (moves ((sow seeds ccw (skip (in-zone? their-store))
+             (store store) (capture-opposite (in-zone? home) across) (again (in-zone? store))) add)))
+           (piece (name Store) (attribute seeds 0))
+           (board-setup
+             (South (Pit {south}) (Store ss))
+             (North (Pit {north}) (Store ns)))
+           {ROW_EMPTY})",
+        south = south.join(" "),
+        north = north.join(" "),
+        ccw = ccw.join(" "),
+        across = across.join(" "),
+    ))
+}
+
+#[test]
+fn the_kernel_plays_boards_of_every_width_as_the_general_path() {
+    // 14, 18, 26 and 34 positions: boards of 16, 32, 32 and 64 bytes; 48 to 96 seeds.
+    for (pits, seeds) in [(6, 4), (8, 4), (12, 3), (16, 3)] {
+        let g = long_mancala(pits, seeds);
+        let r = sow_kernel::plan(&g);
+        assert!(r.is_ok(), "{pits} pits: {:?}", r.err());
+        let n = same_games(&format!("{pits} pits of {seeds}"), &g, 40);
+        assert!(n > 500, "{pits} pits: {n} plies");
+    }
+}

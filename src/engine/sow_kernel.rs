@@ -17,7 +17,11 @@
 //! board seen earlier in the move is not made; moves with the same first pit and the same board after them are
 //! one, the first listed kept), draws among them with the same random calls as the listed loop
 //! (`playout::random_game_listed`), and keeps the position's hash only where an end condition reads the
-//! history. When the game ends the counts, the turn, the ply and the last move are written back into the
+//! history. The end conditions are read once per position for every player at once (bit masks of players),
+//! as one `or` whose shared first parts are read once (`factor`), on comparisons of the masks' sums computed
+//! once per position (`masked_sum`). Boards are 16, 32 or 64 bytes by the game's size, and a sowing drops its
+//! seeds by word additions (`Sowing::drops`). When the game ends the counts, the turn, the ply and the last
+//! move are written back into the
 //! state, and the outcome is read from it by the general end conditions (`Engine::outcome_of_count`), which
 //! must agree that the game is over. The same games as the general path, state for state: tested move for move
 //! against it (`tests/sow_kernel.rs`) on `games/` and on small games for every `sow` option.
@@ -45,6 +49,59 @@ enum Num {
     /// The seeds on the positions of a mask: per tested player, the index of its mask in `SowPlan::masks`.
     Sum(Vec<usize>),
     Arith(ArithOp, Vec<Num>),
+}
+
+/// A side of a comparison that is a constant plus at most one sum: `k` plus the sum of mask `sum` (the
+/// index past the last mask: a sum that is always 0).
+#[derive(Clone, Copy, Debug)]
+struct Lin {
+    k: i64,
+    sum: usize,
+}
+
+/// A comparison of two [`Lin`] sides for one player, read without a branch: bit 0 of `holds` says whether
+/// it holds where the first side is smaller, bit 1 where they are equal, bit 2 where it is larger.
+#[derive(Clone, Copy, Debug)]
+struct FlatCmp {
+    holds: u8,
+    a: Lin,
+    b: Lin,
+}
+
+impl FlatCmp {
+    /// The comparison `op` of `a` and `b` for player `p`, where both sides are constants or sums.
+    fn of(op: CmpOp, a: &Num, b: &Num, p: Player, zero: usize) -> Option<FlatCmp> {
+        let lin = |e: &Num| match e {
+            Num::Int(v) => Some(Lin { k: *v, sum: zero }),
+            Num::Sum(ids) => Some(Lin {
+                k: 0,
+                sum: ids[p.idx()],
+            }),
+            Num::Arith(..) => None,
+        };
+        let holds = match op {
+            CmpOp::Lt => 0b001,
+            CmpOp::Le => 0b011,
+            CmpOp::Eq => 0b010,
+            CmpOp::Ge => 0b110,
+            CmpOp::Gt => 0b100,
+            CmpOp::Ne => 0b101,
+        };
+        Some(FlatCmp {
+            holds,
+            a: lin(a)?,
+            b: lin(b)?,
+        })
+    }
+
+    /// Whether the comparison holds with these sums (the last one 0).
+    #[inline(always)]
+    fn holds(&self, sums: &[i64]) -> bool {
+        let x = self.a.k + sums[self.a.sum];
+        let y = self.b.k + sums[self.b.sum];
+        let order = 1 + (x > y) as u32 - (x < y) as u32;
+        self.holds >> order & 1 != 0
+    }
 }
 
 /// An end condition on the counts.
@@ -82,6 +139,11 @@ fn intern(c: &Cond, nodes: &mut Vec<Node>) -> usize {
         Cond::Or(cs) => Node::Or(cs.iter().map(|c| intern(c, nodes)).collect()),
         Cond::Not(c) => Node::Not(intern(c, nodes)),
     };
+    add(node, nodes)
+}
+
+/// The node `node` in `nodes`, added where no equal node is there yet.
+fn add(node: Node, nodes: &mut Vec<Node>) -> usize {
     match nodes.iter().position(|x| *x == node) {
         Some(id) => id,
         None => {
@@ -91,22 +153,110 @@ fn intern(c: &Cond, nodes: &mut Vec<Node>) -> usize {
     }
 }
 
-/// A board: the seeds of each position (at most [`MAX_POSITIONS`] positions, each at most [`MAX_SEEDS`]).
-type Board = [u8; MAX_POSITIONS];
-
-/// Whether two boards are the same (word by word: the bytes past the board's positions are 0 in every board).
-#[inline]
-fn same(a: &Board, b: &Board, n: usize) -> bool {
-    let mut k = 0;
-    while k < n {
-        let x = u64::from_ne_bytes(a[k..k + 8].try_into().expect("8 bytes"));
-        let y = u64::from_ne_bytes(b[k..k + 8].try_into().expect("8 bytes"));
-        if x != y {
-            return false;
+/// A node that holds where one of `ids` holds (their `or`), its parts reordered and factored: the `and`s
+/// with the same first part become one `and` of that part and the `or` of their other parts (factored in
+/// turn). The conditions read only the position, so the value is the same; a part shared by several end
+/// conditions (as Kalah's `(ended)`, first in its win, its loss and its draw) is read once per position,
+/// and, where it fails, nothing else.
+fn factor(nodes: &mut Vec<Node>, ids: Vec<usize>) -> usize {
+    let mut parts: Vec<usize> = vec![];
+    // Per first part: the nodes of the other parts of each `and` that begins with it.
+    let mut groups: Vec<(usize, Vec<usize>, usize)> = vec![];
+    for id in ids {
+        if parts.contains(&id) {
+            continue;
         }
-        k += 8;
+        match &nodes[id] {
+            Node::And(cs) if cs.len() >= 2 => {
+                let (head, tail) = (cs[0], cs[1..].to_vec());
+                let rest = if tail.len() == 1 {
+                    tail[0]
+                } else {
+                    add(Node::And(tail), nodes)
+                };
+                match groups.iter_mut().find(|(h, _, _)| *h == head) {
+                    Some((_, rests, _)) => rests.push(rest),
+                    None => {
+                        groups.push((head, vec![rest], id));
+                        parts.push(id);
+                    }
+                }
+            }
+            _ => parts.push(id),
+        }
     }
-    true
+    for (head, rests, first) in groups {
+        if rests.len() > 1 {
+            let rest = factor(nodes, rests);
+            let node = add(Node::And(vec![head, rest]), nodes);
+            let at = parts
+                .iter()
+                .position(|&x| x == first)
+                .expect("the group's first and");
+            parts[at] = node;
+        }
+    }
+    if parts.len() == 1 {
+        parts[0]
+    } else {
+        add(Node::Or(parts), nodes)
+    }
+}
+
+/// A board of `N` bytes (16, 32 or 64: the smallest that holds the game's positions, so that copying and
+/// comparing a board of a small game costs a word or two): the seeds of each position, 0 past the last one.
+type Board<const N: usize> = [u8; N];
+
+/// The word `w` of a board (bytes `8w..8w+8`).
+#[inline(always)]
+fn word<const N: usize>(b: &Board<N>, w: usize) -> u64 {
+    u64::from_ne_bytes(b[8 * w..8 * w + 8].try_into().expect("8 bytes"))
+}
+
+/// The bytes of the boards of a game of `n` positions: 16, 32 or 64.
+fn board_bytes(n: usize) -> usize {
+    if n <= 16 {
+        16
+    } else if n <= 32 {
+        32
+    } else {
+        64
+    }
+}
+
+/// The positions of a board that hold seeds (bit `i` for position `i`): per word, the high bit of each
+/// byte set where the byte is not 0 (a byte is at most [`MAX_SEEDS`], so adding 0x7f to it carries into
+/// no other), then the eight bits gathered by one multiplication.
+#[inline(always)]
+fn holding<const N: usize>(b: &Board<N>) -> u64 {
+    const LOW: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+    let mut m = 0;
+    for w in 0..N / 8 {
+        let x = word(b, w);
+        let high = (x + LOW) & !LOW;
+        m |= ((high >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56) << (8 * w);
+    }
+    m
+}
+
+/// Whether two boards are the same, word by word.
+#[inline(always)]
+fn same<const N: usize>(a: &Board<N>, b: &Board<N>) -> bool {
+    (0..N / 8).all(|w| word(a, w) == word(b, w))
+}
+
+/// The seeds on the positions of a byte mask (`0xff` per position counted, in the board's byte order): per
+/// word, the masked bytes summed by one multiplication, exact because a board never holds more than
+/// [`MAX_SEEDS`] seeds in all (`SowPlan::random_game` checks it at the start, and a sowing never adds seeds),
+/// so no partial sum of bytes carries past a byte.
+#[inline(always)]
+fn masked_sum<const N: usize>(b: &Board<N>, mask: &[u64; MAX_POSITIONS / 8]) -> i64 {
+    const _: () = assert!(MAX_SEEDS < 256);
+    let mut t = 0u64;
+    for (w, &m) in mask.iter().enumerate().take(N / 8) {
+        t += (word(b, w) & m).wrapping_mul(0x0101_0101_0101_0101) >> 56;
+    }
+    t as i64
 }
 
 /// No position (in [`Sowing::opposite`]).
@@ -118,6 +268,10 @@ const NONE: u8 = u8::MAX;
 struct Sowing {
     origin: u8,
     lap: Vec<u8>,
+    /// Per count `k` of seeds from 0 to the lap's length: the words (a board's [`board_bytes`] / 8) to add to
+    /// the board's words to drop a seed on each of the lap's first `k` positions (a byte of 1 on each). No
+    /// byte carries into the next: a board holds at most [`MAX_SEEDS`] seeds in all.
+    drops: Vec<u64>,
     /// `capture`: where, the counts that capture (bit c for count c), whether the pits before are taken too.
     capture: Option<(u64, u128, bool)>,
     grand_slam: GrandSlamRule,
@@ -128,20 +282,27 @@ struct Sowing {
     again: u64,
 }
 
-/// What a sowing did: whether it earns another sowing.
-struct Sown {
-    again: bool,
-}
-
 impl Sowing {
     /// The sowing from `rules` (positions below [`MAX_POSITIONS`], as the plan checks).
-    fn new(origin: Pos, r: &Rules) -> Sowing {
+    fn new(origin: Pos, r: &Rules, bytes: usize) -> Sowing {
         let mask = |m: &[bool]| {
             m.iter()
                 .enumerate()
                 .fold(0u64, |acc, (i, &x)| acc | (x as u64) << i)
         };
+        let mut drops = vec![0u64; (r.lap.len() + 1) * bytes / 8];
+        let mut row = vec![0u8; bytes];
+        for k in 0..=r.lap.len() {
+            if k > 0 {
+                row[r.lap[k - 1].idx()] = 1;
+            }
+            for w in 0..bytes / 8 {
+                drops[k * bytes / 8 + w] =
+                    u64::from_ne_bytes(row[8 * w..8 * w + 8].try_into().expect("8 bytes"));
+            }
+        }
         Sowing {
+            drops,
             origin: origin.0 as u8,
             lap: r.lap.iter().map(|p| p.0 as u8).collect(),
             capture: r.capture.map(|(m, takes, chain)| {
@@ -166,7 +327,7 @@ impl Sowing {
 
     /// Whether a position of `mask` holds seeds.
     #[inline]
-    fn has_seeds(b: &Board, mask: u64) -> bool {
+    fn has_seeds<const N: usize>(b: &Board<N>, mask: u64) -> bool {
         let mut bits = mask;
         while bits != 0 {
             let i = bits.trailing_zeros() as usize;
@@ -178,9 +339,10 @@ impl Sowing {
         false
     }
 
-    /// `gen::sow::sow` on a board: the same counts after it, the same refusals.
-    #[inline]
-    fn sow(&self, b: &mut Board) -> Option<Sown> {
+    /// `gen::sow::sow` on a board: the same counts after it, the same refusals; whether the sowing earns
+    /// another.
+    #[inline(always)]
+    fn sow<const N: usize>(&self, b: &mut Board<N>) -> Option<bool> {
         let origin = self.origin as usize;
         let n = b[origin] as usize;
         let len = self.lap.len();
@@ -188,19 +350,23 @@ impl Sowing {
             return None;
         }
         let starving = self.feed.is_some_and(|m| !Sowing::has_seeds(b, m));
-        b[origin] = 0;
-        if n < len {
-            // Once round at most: a seed in each of the first n pits.
-            for &p in &self.lap[..n] {
-                b[p as usize] += 1;
-            }
+        // The origin emptied (in its word: a byte store before the word loads would stall them), a seed on each of the first `rest` positions of the lap, and `rounds` on each, word by word.
+        let (rounds, rest, last_i) = if n <= len {
+            (0, n, n - 1)
         } else {
-            let (rounds, rest) = ((n / len) as u8, n % len);
-            for (i, &p) in self.lap.iter().enumerate() {
-                b[p as usize] += rounds + (i < rest) as u8;
-            }
+            (n / len, n % len, (n - 1) % len)
+        };
+        let words = N / 8;
+        let (part, full) = (
+            &self.drops[rest * words..rest * words + words],
+            &self.drops[len * words..len * words + words],
+        );
+        let (at, shift) = (origin / 8, 8 * (origin % 8));
+        for w in 0..words {
+            let keep = !((0xffu64 << shift) & ((w == at) as u64).wrapping_neg());
+            let x = (word(b, w) & keep) + part[w] + rounds as u64 * full[w];
+            b[8 * w..8 * w + 8].copy_from_slice(&x.to_ne_bytes());
         }
-        let last_i = (n - 1) % len;
         let last = self.lap[last_i];
         let mut captured = 0u8;
         if let Some((mask, takes, chain)) = self.capture {
@@ -256,15 +422,16 @@ impl Sowing {
                 }
             }
         }
-        if let Some(s) = self.store {
-            b[s as usize] += captured;
+        // No byte store where nothing is captured (the next word load of the board would wait on it).
+        if captured != 0 {
+            if let Some(s) = self.store {
+                b[s as usize] += captured;
+            }
         }
         if starving && !Sowing::has_seeds(b, self.feed.unwrap_or(0)) {
             return None;
         }
-        Some(Sown {
-            again: self.again >> last & 1 != 0,
-        })
+        Some(self.again >> last & 1 != 0)
     }
 }
 
@@ -277,18 +444,28 @@ pub struct SowPlan {
     n: usize,
     /// Per player: the sowings of its piles that have a move program and a lap, in board order.
     sowings: Vec<Vec<Sowing>>,
+    /// Per player: the positions of its sowings (bit `i` for position `i`).
+    origins: Vec<u64>,
+    /// Per position with a sowing: its index in its player's `sowings`.
+    slot: Vec<u8>,
     /// Per position: the pile standing there at the start, its count set to 0.
     piles: Vec<Piece>,
     /// Per position, per count 0..=MAX_SEEDS: the hash key of the pile with that count.
     keys: Vec<u64>,
-    /// The masks the end conditions' sums read (distinct).
-    masks: Vec<u64>,
+    /// The masks the end conditions' sums read (distinct), as byte masks of a board (`0xff` on each position
+    /// of the mask, word by word, as [`masked_sum`] reads them).
+    masks: Vec<[u64; MAX_POSITIONS / 8]>,
     /// The comparisons of the end conditions (distinct).
     cmps: Vec<(CmpOp, Num, Num)>,
-    /// The nodes of the end conditions (distinct).
+    /// Per comparison and player (`cmp * players + player`): the comparison as a [`FlatCmp`], where its
+    /// sides are constants or sums.
+    flat: Vec<Option<FlatCmp>>,
+    /// The nodes of the end conditions (distinct), each after its parts, and those [`factor`] adds.
     nodes: Vec<Node>,
-    /// Per end condition: the node of its condition on the counts, and the players it names.
-    ends: Vec<(usize, Vec<Player>)>,
+    /// Whether the game is over, as nodes: per set of players named by end conditions (bit `p` for player
+    /// `p`), the node that holds for a player of the set where one of those end conditions holds for it
+    /// ([`factor`]: the conditions in one `or`, their common first parts read once).
+    ended: Vec<(usize, u64)>,
 }
 
 /// Why a game is not one the kernel plays (for tests and `dagaz check`-like reports).
@@ -344,6 +521,10 @@ pub fn plan(game: &Game) -> Result<SowPlan, Refusal> {
     if np == 0 || game.players.iter().any(|p| p.random) {
         return Err("random players");
     }
+    if np > 64 {
+        // The end conditions are read for all players at once, a bit each.
+        return Err("more than 64 players");
+    }
     let to = &game.turn_order;
     if to.entries.is_empty()
         || !to.labels.is_empty()
@@ -386,6 +567,8 @@ pub fn plan(game: &Game) -> Result<SowPlan, Refusal> {
     let start = State::initial(game);
     let mut piles = Vec::with_capacity(n);
     let mut sowings = vec![vec![]; np];
+    let mut slot = Vec::with_capacity(n);
+    let mut origins = vec![0u64; np];
     for i in 0..n {
         let Some(x) = start.cells.get(i).copied().flatten().filter(|x| !x.dead) else {
             return Err("a position without a pile at the start");
@@ -393,12 +576,16 @@ pub fn plan(game: &Game) -> Result<SowPlan, Refusal> {
         if x.owner.idx() >= np {
             return Err("a pile of no player");
         }
+        let mut at = 0;
         if let Some((e, s)) = entries[x.kind.idx()] {
             // No lap from here: never a move (the tables read the board alone).
             if let Some(r) = tables.rules(e, s, x.owner, Pos(i as u16)) {
-                sowings[x.owner.idx()].push(Sowing::new(Pos(i as u16), &r));
+                at = sowings[x.owner.idx()].len() as u8;
+                origins[x.owner.idx()] |= 1u64 << i;
+                sowings[x.owner.idx()].push(Sowing::new(Pos(i as u16), &r, board_bytes(n)));
             }
         }
+        slot.push(at);
         piles.push(with_count(game, x, field, 0));
     }
     let mut keys = Vec::with_capacity(n * (MAX_SEEDS as usize + 1));
@@ -409,22 +596,59 @@ pub fn plan(game: &Game) -> Result<SowPlan, Refusal> {
     }
     let mut masks = vec![];
     let mut cmps = vec![];
-    let mut ends = vec![];
+    let mut ends: Vec<(usize, u64)> = vec![];
     let mut nodes = vec![];
     for ec in &game.end_conditions {
         let c = cond(game, &start, &piles, field, &mut masks, &mut cmps, &ec.cond)?;
-        ends.push((intern(&c, &mut nodes), ec.players.clone()));
+        let players = ec.players.iter().fold(0u64, |m, p| m | 1 << p.idx());
+        ends.push((intern(&c, &mut nodes), players));
     }
+    let zero = masks.len();
+    let flat = cmps
+        .iter()
+        .flat_map(|(op, a, b)| (0..np).map(move |q| FlatCmp::of(*op, a, b, Player(q as u8), zero)))
+        .collect();
+    // The end conditions naming the same players, as one `or`.
+    let mut by_players: Vec<(u64, Vec<usize>)> = vec![];
+    for &(id, players) in &ends {
+        match by_players.iter_mut().find(|(m, _)| *m == players) {
+            Some((_, ids)) => ids.push(id),
+            None => by_players.push((players, vec![id])),
+        }
+    }
+    let ended = by_players
+        .into_iter()
+        .map(|(players, ids)| (factor(&mut nodes, ids), players))
+        .collect();
+    let masks = masks
+        .iter()
+        .map(|&m| {
+            let mut bytes = [0u8; MAX_POSITIONS];
+            for (i, b) in bytes.iter_mut().enumerate() {
+                if m >> i & 1 != 0 {
+                    *b = 0xff;
+                }
+            }
+            let mut words = [0u64; MAX_POSITIONS / 8];
+            for (w, x) in words.iter_mut().enumerate() {
+                *x = word(&bytes, w);
+            }
+            words
+        })
+        .collect();
     Ok(SowPlan {
         field,
         n,
         sowings,
+        origins,
+        slot,
         piles,
         keys,
         masks,
         cmps,
+        flat,
         nodes,
-        ends,
+        ended,
     })
 }
 
@@ -520,17 +744,11 @@ fn num(
 
 /// The position a playout is at, as the kernel reads it.
 struct Ctx<'a> {
-    board: &'a Board,
-    cmps: &'a [(CmpOp, Num, Num)],
-    nodes: &'a [Node],
-    /// The nodes read so far at this position: per node and player (`node * players + player`), 0 not read,
-    /// 1 false, 2 true.
-    memo: &'a mut [u8],
+    plan: &'a SowPlan,
+    /// The sums of the plan's masks on the position.
+    sums: &'a [i64],
+    /// Players in the game.
     players: usize,
-    masks: &'a [u64],
-    /// The sums read at this position so far (bit k of `known`: `sums[k]` is read; masks past 64 are not kept).
-    sums: &'a mut [i64],
-    known: u64,
     player: Player,
     moves: usize,
     /// Occurrences of the position's key in the history, once counted.
@@ -541,39 +759,20 @@ struct Ctx<'a> {
 }
 
 impl Ctx<'_> {
-    #[inline]
-    fn sum(&mut self, id: usize) -> i64 {
-        if id < 64 && self.known >> id & 1 != 0 {
-            return self.sums[id];
-        }
-        let mut bits = self.masks[id];
-        let mut t = 0i64;
-        while bits != 0 {
-            let i = bits.trailing_zeros() as usize;
-            bits &= bits - 1;
-            t += self.board[i] as i64;
-        }
-        if id < 64 {
-            self.sums[id] = t;
-            self.known |= 1 << id;
-        }
-        t
-    }
-
-    /// [`Ctx::num`] without a call where the number is a constant or a sum (the usual sides of a comparison).
+    /// A side of a comparison: a constant or a sum without a call.
     #[inline(always)]
-    fn side(&mut self, e: &Num, p: Player) -> i64 {
+    fn side(&self, e: &Num, p: Player) -> i64 {
         match e {
             Num::Int(v) => *v,
-            Num::Sum(ids) => self.sum(ids[p.idx()]),
+            Num::Sum(ids) => self.sums[ids[p.idx()]],
             _ => self.num(e, p),
         }
     }
 
-    fn num(&mut self, e: &Num, p: Player) -> i64 {
+    fn num(&self, e: &Num, p: Player) -> i64 {
         match e {
             Num::Int(v) => *v,
-            Num::Sum(ids) => self.sum(ids[p.idx()]),
+            Num::Sum(ids) => self.sums[ids[p.idx()]],
             // As `gen::numbers::eval_static`.
             Num::Arith(op, xs) => {
                 let mut acc = self.num(&xs[0], p);
@@ -597,116 +796,166 @@ impl Ctx<'_> {
         }
     }
 
-    /// [`Ctx::holds`] without a call where the node is already read at this position.
-    #[inline(always)]
-    fn read(&mut self, id: usize, p: Player) -> bool {
-        match self.memo.get(id * self.players + p.idx()) {
-            Some(1) => false,
-            Some(2) => true,
-            _ => self.holds(id, p),
-        }
+    /// Whether the position's key occurs twice or more in the history (counted once per position).
+    fn repeated(&mut self) -> bool {
+        let n = match self.seen {
+            Some(n) => n,
+            None => {
+                let k = self.key;
+                let n = self.prefix.iter().filter(|&&h| h == k).count()
+                    + self.history.iter().filter(|&&h| h == k).count();
+                self.seen = Some(n);
+                n
+            }
+        };
+        n >= 2
     }
 
-    fn holds(&mut self, id: usize, p: Player) -> bool {
-        let slot = id * self.players + p.idx();
-        match self.memo.get(slot) {
-            Some(1) => return false,
-            Some(2) => return true,
-            _ => {}
-        }
-        let nodes = self.nodes;
-        let v = match &nodes[id] {
+    /// The players of `want` (bit `p` for player `p`) for whom node `id` holds, all of them in one call: an
+    /// `and` reads its next part only for the players its earlier parts left standing, an `or` only for
+    /// those not yet decided.
+    fn eval(&mut self, id: usize, want: u64) -> u64 {
+        let plan = self.plan;
+        match &plan.nodes[id] {
             Node::Cmp(c) => {
-                let cmps = self.cmps;
-                let (op, a, b) = &cmps[*c];
-                let a = self.side(a, p);
-                let b = self.side(b, p);
-                op.holds(a, b)
+                let mut r = 0;
+                let mut bits = want;
+                while bits != 0 {
+                    let q = bits.trailing_zeros();
+                    bits &= bits - 1;
+                    let holds = match &plan.flat[c * self.players + q as usize] {
+                        Some(f) => f.holds(self.sums),
+                        None => {
+                            let (op, a, b) = &plan.cmps[*c];
+                            let p = Player(q as u8);
+                            op.holds(self.side(a, p), self.side(b, p))
+                        }
+                    };
+                    r |= (holds as u64) << q;
+                }
+                r
             }
-            Node::Stalemated => self.player == p && self.moves == 0,
+            Node::Stalemated => {
+                if self.moves == 0 {
+                    want & 1 << self.player.idx()
+                } else {
+                    0
+                }
+            }
             Node::Repetition => {
-                let n = match self.seen {
-                    Some(n) => n,
-                    None => {
-                        let k = self.key;
-                        let n = self.prefix.iter().filter(|&&h| h == k).count()
-                            + self.history.iter().filter(|&&h| h == k).count();
-                        self.seen = Some(n);
-                        n
-                    }
-                };
-                n >= 2
+                if self.repeated() {
+                    want
+                } else {
+                    0
+                }
             }
-            Node::And(cs) => cs.iter().all(|&c| self.read(c, p)),
-            Node::Or(cs) => cs.iter().any(|&c| self.read(c, p)),
-            Node::Not(c) => !self.read(*c, p),
-        };
-        if let Some(m) = self.memo.get_mut(slot) {
-            *m = 1 + v as u8;
+            Node::And(cs) => {
+                let mut acc = want;
+                for &c in cs {
+                    acc = self.eval(c, acc);
+                    if acc == 0 {
+                        break;
+                    }
+                }
+                acc
+            }
+            Node::Or(cs) => {
+                let (mut r, mut rest) = (0, want);
+                for &c in cs {
+                    let x = self.eval(c, rest);
+                    r |= x;
+                    rest &= !x;
+                    if rest == 0 {
+                        break;
+                    }
+                }
+                r
+            }
+            Node::Not(c) => want & !self.eval(*c, want),
         }
-        v
     }
 }
 
-/// The moves of one position: per move its first pit, its last pit and the board after it.
-#[derive(Default)]
-struct Listed {
-    first: Vec<u8>,
-    last: Vec<u8>,
-    boards: Vec<Board>,
+/// A whole move of a listed position: its first pit, its last pit and the board after it.
+#[derive(Clone, Copy)]
+struct Whole<const N: usize> {
+    board: Board<N>,
+    first: u8,
+    last: u8,
+}
+
+/// The moves of one position.
+struct Listed<const N: usize> {
+    moves: Vec<Whole<N>>,
     /// The boards of the move being built (the position first), for the loop check.
-    chain: Vec<Board>,
+    chain: Vec<Board<N>>,
     /// Moves finished, merged ones included.
     finished: usize,
     /// Where the moves of the first pit being extended begin (only they can share its first pit).
     group: usize,
 }
 
+impl<const N: usize> Listed<N> {
+    fn new() -> Listed<N> {
+        Listed {
+            moves: vec![],
+            chain: vec![],
+            finished: 0,
+            group: 0,
+        }
+    }
+}
+
 impl SowPlan {
     /// Lists the moves of `player` on `board` into `out` (cleared first), as the composer lists them.
-    fn list(
+    fn list<const N: usize>(
         &self,
         game: &Game,
-        board: &Board,
+        board: &Board<N>,
         player: Player,
-        out: &mut Listed,
+        out: &mut Listed<N>,
     ) -> Result<(), EngineError> {
-        out.first.clear();
-        out.last.clear();
-        out.boards.clear();
+        out.moves.clear();
         out.finished = 0;
         let sowings = &self.sowings[player.idx()];
-        for s in sowings {
+        let origins = self.origins[player.idx()];
+        // The sowings of the piles holding seeds, in board order.
+        let mut bits = holding(board) & origins;
+        while bits != 0 {
+            let s = &sowings[self.slot[bits.trailing_zeros() as usize] as usize];
+            bits &= bits - 1;
             let mut next = *board;
-            let Some(sown) = s.sow(&mut next) else {
+            let Some(again) = s.sow(&mut next) else {
                 continue;
             };
-            if !sown.again {
+            if !again {
                 out.finished += 1;
-                out.first.push(s.origin);
-                out.last.push(s.origin);
-                out.boards.push(next);
+                out.moves.push(Whole {
+                    board: next,
+                    first: s.origin,
+                    last: s.origin,
+                });
                 continue;
             }
             out.chain.clear();
             out.chain.push(*board);
             out.chain.push(next);
-            out.group = out.first.len();
-            self.extend(game, sowings, s.origin, s.origin, &next, out)?;
+            out.group = out.moves.len();
+            self.extend(game, player, s.origin, s.origin, &next, out)?;
         }
         Ok(())
     }
 
     /// Continues a move whose first pit is `first` and whose last part (from `at`) left `work` and earned
     /// another sowing, as the composer extends a part whose continuation may start anywhere.
-    fn extend(
+    fn extend<const N: usize>(
         &self,
         game: &Game,
-        sowings: &[Sowing],
+        player: Player,
         first: u8,
         at: u8,
-        work: &Board,
-        out: &mut Listed,
+        work: &Board<N>,
+        out: &mut Listed<N>,
     ) -> Result<(), EngineError> {
         if out.chain.len() > super::compose::MAX_PARTS || out.finished >= super::compose::MAX_MOVES
         {
@@ -714,43 +963,49 @@ impl SowPlan {
                 game: game.title.clone(),
             });
         }
+        let (sowings, origins) = (&self.sowings[player.idx()], self.origins[player.idx()]);
         let mut any = false;
-        for s in sowings {
+        let mut bits = holding(work) & origins;
+        while bits != 0 {
+            let s = &sowings[self.slot[bits.trailing_zeros() as usize] as usize];
+            bits &= bits - 1;
             let mut next = *work;
-            let Some(sown) = s.sow(&mut next) else {
+            let Some(again) = s.sow(&mut next) else {
                 continue;
             };
             // A continuation back to a board of this move would loop.
-            if out.chain.iter().any(|b| same(b, &next, self.n)) {
+            if out.chain.iter().any(|b| same(b, &next)) {
                 continue;
             }
             any = true;
-            if sown.again {
+            if again {
                 out.chain.push(next);
-                let r = self.extend(game, sowings, first, s.origin, &next, out);
+                let r = self.extend(game, player, first, s.origin, &next, out);
                 out.chain.pop();
                 r?;
             } else {
-                self.finish(first, s.origin, &next, out);
+                Self::finish(first, s.origin, &next, out);
             }
         }
         if !any {
-            self.finish(first, at, work, out);
+            Self::finish(first, at, work, out);
         }
         Ok(())
     }
 
     /// A whole move: kept unless a move from the same first pit leaves the same board.
-    fn finish(&self, first: u8, last: u8, after: &Board, out: &mut Listed) {
+    #[inline]
+    fn finish<const N: usize>(first: u8, last: u8, after: &Board<N>, out: &mut Listed<N>) {
         out.finished += 1;
-        let same = out.first[out.group..]
+        let same = out.moves[out.group..]
             .iter()
-            .zip(&out.boards[out.group..])
-            .any(|(&f, b)| f == first && same(b, after, self.n));
+            .any(|m| m.first == first && same(&m.board, after));
         if !same {
-            out.first.push(first);
-            out.last.push(last);
-            out.boards.push(*after);
+            out.moves.push(Whole {
+                board: *after,
+                first,
+                last,
+            });
         }
     }
 
@@ -765,12 +1020,28 @@ impl SowPlan {
         rng: &mut impl RngCore,
         max_plies: u32,
     ) -> Result<Option<PlayoutResult>, EngineError> {
+        match board_bytes(self.n) {
+            16 => self.play::<16>(engine, s, prefix, rng, max_plies),
+            32 => self.play::<32>(engine, s, prefix, rng, max_plies),
+            _ => self.play::<64>(engine, s, prefix, rng, max_plies),
+        }
+    }
+
+    /// [`SowPlan::random_game`] on boards of `N` bytes (at least the game's positions).
+    fn play<const N: usize>(
+        &self,
+        engine: &Engine,
+        s: &mut State,
+        prefix: &[u64],
+        rng: &mut impl RngCore,
+        max_plies: u32,
+    ) -> Result<Option<PlayoutResult>, EngineError> {
         let game = engine.game;
         let (n, field) = (self.n, self.field);
-        if s.cells.len() != n || s.has_columns() || !s.trail.is_empty() {
+        if N != board_bytes(n) || s.cells.len() != n || s.has_columns() || !s.trail.is_empty() {
             return Ok(None);
         }
-        let mut board: Board = [0; MAX_POSITIONS];
+        let mut board: Board<N> = [0; N];
         let mut total = 0;
         for (i, c) in s.cells.iter().enumerate() {
             let Some(x) = c else { return Ok(None) };
@@ -790,25 +1061,22 @@ impl SowPlan {
         let mut hash = s.hash;
         let (mut turn, mut ply) = (s.turn, s.ply);
         let mut last: Option<(u8, usize)> = None;
-        let mut listed = Listed::default();
-        let mut sums = vec![0i64; self.masks.len().min(64)];
+        let mut listed = Listed::<N>::new();
+        // The last one: the sum of no position, 0 ([`Lin`]).
+        let mut sums = vec![0i64; self.masks.len() + 1];
         let players = game.players.len();
-        let mut memo = vec![0u8; self.nodes.len() * players];
         let mut moves_seen = 0u64;
         loop {
             let player = game.turn_order.entries[turn].player;
             self.list(game, &board, player, &mut listed)?;
-            let count = listed.first.len();
-            memo.fill(0);
+            let count = listed.moves.len();
+            for (t, m) in sums.iter_mut().zip(&self.masks) {
+                *t = masked_sum(&board, m);
+            }
             let mut ctx = Ctx {
-                board: &board,
-                cmps: &self.cmps,
-                nodes: &self.nodes,
-                memo: &mut memo,
+                plan: self,
+                sums: &sums,
                 players,
-                masks: &self.masks,
-                sums: &mut sums,
-                known: 0,
                 player,
                 moves: count,
                 seen: None,
@@ -818,9 +1086,9 @@ impl SowPlan {
             };
             let ended = count == 0
                 || self
-                    .ends
+                    .ended
                     .iter()
-                    .any(|(c, players)| players.iter().any(|&p| ctx.holds(*c, p)));
+                    .any(|&(c, players)| ctx.eval(c, players) != 0);
             if ended || ply >= max_plies {
                 // The position back into the state, and the outcome as the general end conditions read it.
                 for i in 0..n {
@@ -861,19 +1129,18 @@ impl SowPlan {
             }
             moves_seen += count as u64;
             let i = below(rng, count);
-            let after = &listed.boards[i];
+            let chosen = &listed.moves[i];
             if keep {
                 history.push(hash ^ turn_key(turn));
-                for j in 0..n {
-                    let (c, a) = (board[j], after[j]);
+                for (j, (&c, &a)) in board.iter().zip(&chosen.board).enumerate().take(n) {
                     if c != a {
                         let base = j * (MAX_SEEDS as usize + 1);
                         hash ^= self.keys[base + c as usize] ^ self.keys[base + a as usize];
                     }
                 }
             }
-            board = *after;
-            last = Some((listed.last[i], turn));
+            board = chosen.board;
+            last = Some((chosen.last, turn));
             turn = game.turn_order.next(turn);
             ply += 1;
         }
