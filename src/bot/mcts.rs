@@ -34,10 +34,13 @@
 //!   mean of its own average and of the averages of the sequences ending in it (the moves before it in the
 //!   iteration) that were played at least [`NST_MIN_VISITS`] times, picked as MAST's.
 //! * `grave = R`: GRAVE. Each node keeps all-moves-as-first statistics of its player's moves (every move its
-//!   player played after it in an iteration through it, in the tree or the rollout, its reward). A child's
-//!   mean is blended with its move's AMAF mean in the deepest node of the path with more than R visits (the root
-//!   before any has): β = n_a / (n_a + n + b·n_a·n), b = `grave_bias`; unexpanded moves are expanded best AMAF
-//!   mean first.
+//!   player played after it in an iteration through it, in the tree or the rollout, its reward). At a node of
+//!   player P, a child's mean is blended with its move's AMAF mean in P's reference node: the deepest node of P
+//!   on the path down to it (itself included) with more than R visits, β = n_a / (n_a + n + b·n_a·n),
+//!   b = `grave_bias`; unexpanded moves are expanded best AMAF mean first. Where P has no such node yet, plain
+//!   UCT (and untried moves at random). One reference per player, because a node's table holds only its own
+//!   player's moves and move identities name no player (Cazenave's GRAVE keeps both colours' moves in every
+//!   node, so one reference serves both).
 //! * `progressive_history = W`: Progressive History, W·h / ((1 − mean)·n + 1) added to a child's UCT value, h the
 //!   move's average over the search (MAST's table, kept for it); unexpanded moves best h first.
 //! * `progressive_bias = W`: W·e / (n + 1) added, e the evaluation of the child's position for its mover (a
@@ -626,6 +629,8 @@ struct Tree<'a, M: Model> {
     /// The current iteration's moves, when the search records them.
     seq: Seq,
     record: bool,
+    /// GRAVE: the current iteration's reference node of each player (see [`Tree::iterate`]).
+    refs: Vec<u32>,
 }
 
 fn rewards_of(results: &[i8]) -> Vec<f64> {
@@ -679,13 +684,13 @@ impl<M: Model> Tree<'_, M> {
 
     /// The child of node `at` to go down to: the best by UCT, plus, where on, GRAVE's blend with the
     /// all-moves-as-first mean of node `reference`, Progressive History's and progressive bias's terms.
-    fn select_child(&self, at: u32, reference: u32, p: &Params) -> usize {
+    fn select_child(&self, at: u32, reference: Option<u32>, p: &Params) -> usize {
         let n = &self.nodes[at as usize];
         let c = p.exploration;
         let ln = (n.visits.max(1) as f64).ln();
         let mut best = (usize::MAX, f64::NEG_INFINITY);
         let mut fallback = 0;
-        let refn = &self.nodes[reference as usize];
+        let refn = reference.map(|r| &self.nodes[r as usize]);
         for (i, &ch) in n.children.iter().enumerate() {
             if ch == NONE {
                 continue;
@@ -706,7 +711,7 @@ impl<M: Model> Tree<'_, M> {
             }
             let id = n.ids.get(i).copied().flatten();
             let mut q = mean;
-            if p.grave > 0 {
+            if let Some(refn) = refn {
                 if let Some(&(w, na)) = id.and_then(|id| refn.amaf.get(&id)) {
                     if na > 0 {
                         let na = na as f64;
@@ -740,15 +745,21 @@ impl<M: Model> Tree<'_, M> {
     /// The untried move of node `at` to expand: at random, or, with GRAVE or Progressive History, the one of
     /// the best prior (the all-moves-as-first mean of node `reference`, else the history mean; a move never
     /// seen: 1), ties at random. Removed from the untried moves.
-    fn pick_untried(&mut self, at: u32, reference: u32, p: &Params, rng: &mut ChaCha8Rng) -> usize {
+    fn pick_untried(
+        &mut self,
+        at: u32,
+        reference: Option<u32>,
+        p: &Params,
+        rng: &mut ChaCha8Rng,
+    ) -> usize {
         let n = &self.nodes[at as usize];
         let k = if (p.grave > 0 || p.progressive_history != 0.0) && !n.ids.is_empty() {
-            let refn = &self.nodes[reference as usize];
+            let refn = reference.map(|r| &self.nodes[r as usize]);
             let prior = |i: u32| -> f64 {
                 let Some(id) = n.ids[i as usize] else {
                     return 0.5;
                 };
-                if p.grave > 0 {
+                if let Some(refn) = refn {
                     if let Some(&(w, na)) = refn.amaf.get(&id) {
                         if na > 0 {
                             return w / na as f64;
@@ -838,8 +849,10 @@ impl<M: Model> Tree<'_, M> {
         self.path.push(self.root_id);
         self.seq.clear();
         let mut at = self.root_id;
-        // GRAVE: the deepest node on the path with more than `grave` visits (the root at first).
-        let mut reference = self.root_id;
+        // GRAVE: per player, the deepest node of that player on the path so far with more than `grave` visits
+        // (NONE while there is none): a node's all-moves-as-first table holds its own player's moves only.
+        self.refs.clear();
+        self.refs.resize(self.players, NONE);
         let rewards = loop {
             if !self.nodes[at as usize].listed {
                 self.list(at, &s, None)?;
@@ -857,9 +870,14 @@ impl<M: Model> Tree<'_, M> {
                 // No move and no end condition: the engine's outcome always covers this; be safe.
                 break vec![0.5; self.players];
             }
-            if p.grave > 0 && n.visits > p.grave {
-                reference = at;
-            }
+            let reference = if p.grave > 0 && !n.chance {
+                if n.visits > p.grave {
+                    self.refs[n.player] = at;
+                }
+                Some(self.refs[n.player]).filter(|&r| r != NONE)
+            } else {
+                None
+            };
             let i = if n.chance {
                 below(rng, n.moves.len())
             } else if !n.untried.is_empty() {
@@ -1236,6 +1254,7 @@ pub fn search_reusing<M: Model>(
         nst,
         seq: vec![],
         record,
+        refs: vec![],
     };
     match reused {
         Some((nodes, _, _))
@@ -1915,6 +1934,7 @@ mod tests {
             nst: None,
             seq: vec![],
             record: true,
+            refs: vec![],
         };
         let id = tree.new_node(&race.start());
         tree.list(id, &race.start(), Some(moves)).unwrap();
@@ -2011,6 +2031,7 @@ mod tests {
             nst: Some(Nst::new(2)),
             seq: vec![],
             record: true,
+            refs: vec![],
         };
         let id = tree.new_node(&race.start());
         tree.list(id, &race.start(), Some(moves)).unwrap();
@@ -2040,6 +2061,78 @@ mod tests {
         let grave = long_steps(20, with(params(20), |p| p.grave = 5), 200);
         assert!(grave >= 190, "GRAVE {grave}/200 (plain {plain})");
         assert!(plain <= 170, "plain {plain}/200: not a test of GRAVE");
+    }
+
+    /// A hand-built Nim tree (heap 20, take 1 to 3) for GRAVE's reference: A (player 0, 100 visits) → B (player 1,
+    /// 50 visits) → C (player 0, 3 visits), each of A and B listed with one move (take 1), C with two expanded
+    /// children, take 1 and take 2, of one visit and the same mean ½. `a_amaf` and `b_amaf` are A's and B's
+    /// all-moves-as-first tables (sum, count) for the moves 1 and 2.
+    fn grave_tree<'a>(nim: &'a Nim, a_amaf: [(f64, u32); 2], b_amaf: [(f64, u32); 2]) -> Tree<'a, Nim> {
+        let node = |player: usize, visits: u32, moves: Vec<u32>, children: Vec<u32>| Node {
+            listed: true,
+            ids: moves.iter().map(|&m| Some(m as u64)).collect(),
+            moves,
+            children,
+            player,
+            visits,
+            reward: visits as f64 / 2.0,
+            ..Node::empty()
+        };
+        let mut a = node(0, 100, vec![1], vec![1]);
+        let mut b = node(1, 50, vec![1], vec![2]);
+        a.amaf.extend([(1, a_amaf[0]), (2, a_amaf[1])]);
+        b.amaf.extend([(1, b_amaf[0]), (2, b_amaf[1])]);
+        let c = node(0, 3, vec![1, 2], vec![3, 4]);
+        // The leaves are not listed: the iteration lists the one it reaches and rolls out from below it.
+        let leaf = |player| Node {
+            player,
+            visits: 1,
+            reward: 0.5,
+            ..Node::empty()
+        };
+        Tree {
+            model: nim,
+            root: NimState { heap: 20, turn: 0 },
+            root_id: 0,
+            nodes: vec![a, b, c, leaf(1), leaf(1)],
+            history: vec![],
+            path: vec![],
+            players: 2,
+            mast: None,
+            nst: None,
+            seq: vec![],
+            record: true,
+            refs: vec![],
+        }
+    }
+
+    #[test]
+    fn grave_reads_the_movers_own_all_moves_as_first_statistics() {
+        // At C (player 0, 3 visits ≤ R = 5) the deepest node with more than R visits is B, player 1's: its table
+        // holds player 1's moves. Player 0's own deepest such node is A. A says take 1 wins for player 0 (0.9) and
+        // take 2 loses (0.1); B says the opposite of player 1's moves. C's children are otherwise equal, so the
+        // table read decides which one the iteration goes down to.
+        let nim = Nim { max_take: 3 };
+        let p = with(params(1), |p| p.grave = 5);
+        let mut rng = game_rng(1, 0);
+        let mut tree = grave_tree(&nim, [(90.0, 100), (10.0, 100)], [(5.0, 50), (45.0, 50)]);
+        tree.iterate(&p, &mut rng).unwrap();
+        assert_eq!(tree.path[..3], [0, 1, 2]);
+        assert_eq!(
+            (tree.nodes[3].visits, tree.nodes[4].visits),
+            (2, 1),
+            "C must go down take 1, by A's (its own player's) statistics, not B's"
+        );
+        // The statistics still decide under the mover's own reference: A's table reversed, take 2.
+        let mut tree = grave_tree(&nim, [(10.0, 100), (90.0, 100)], [(45.0, 50), (5.0, 50)]);
+        tree.iterate(&p, &mut rng).unwrap();
+        assert_eq!((tree.nodes[3].visits, tree.nodes[4].visits), (1, 2));
+        // No node of the mover's with more than R visits on the path (A at 5): plain UCT, whose tie between C's
+        // equal children goes to the first, whatever B's table says.
+        let mut tree = grave_tree(&nim, [(10.0, 100), (90.0, 100)], [(5.0, 50), (45.0, 50)]);
+        tree.nodes[0].visits = 5;
+        tree.iterate(&p, &mut rng).unwrap();
+        assert_eq!((tree.nodes[3].visits, tree.nodes[4].visits), (2, 1));
     }
 
     #[test]
