@@ -2184,7 +2184,11 @@ mod tests {
     /// 50 visits) → C (player 0, 3 visits), each of A and B listed with one move (take 1), C with two expanded
     /// children, take 1 and take 2, of one visit and the same mean ½. `a_amaf` and `b_amaf` are A's and B's
     /// all-moves-as-first tables (sum, count) for the moves 1 and 2.
-    fn grave_tree<'a>(nim: &'a Nim, a_amaf: [(f64, u32); 2], b_amaf: [(f64, u32); 2]) -> Tree<'a, Nim> {
+    fn grave_tree<'a>(
+        nim: &'a Nim,
+        a_amaf: [(f64, u32); 2],
+        b_amaf: [(f64, u32); 2],
+    ) -> Tree<'a, Nim> {
         let node = |player: usize, visits: u32, moves: Vec<u32>, children: Vec<u32>| Node {
             listed: true,
             ids: moves.iter().map(|&m| Some(m as u64)).collect(),
@@ -2331,7 +2335,10 @@ mod tests {
 
     #[test]
     fn decisive_moves_in_connect_four_are_judged_without_listing() {
-        let game = load_file(concat!(env!("CARGO_MANIFEST_DIR"), "/games/connect-four.zrf"));
+        let game = load_file(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/games/connect-four.zrf"
+        ));
         let engine = Engine::new(&game);
         let mut s = engine.initial();
         let mut history = vec![];
@@ -2339,7 +2346,9 @@ mod tests {
             let moves = engine.legal_moves(s).unwrap();
             let i = (0..moves.len())
                 .find(|&i| moves[i].notation(&game) == name)
-                .unwrap_or_else(|| panic!("{name}: not among {:?}", Move::notations(&game, &moves)));
+                .unwrap_or_else(|| {
+                    panic!("{name}: not among {:?}", Move::notations(&game, &moves))
+                });
             (moves, i)
         };
         // Yellow (first) on d1, d2, d3; Red on a1, a2, a3; Yellow to move: d4 wins, any other drop does not.
@@ -2352,7 +2361,9 @@ mod tests {
         let (moves, win) = find(&s, "Disc@d4");
         history.push(s.key());
         for (i, m) in moves.iter().enumerate() {
-            let o = engine.outcome_unlisted(&engine.apply(&s, m), &history).unwrap();
+            let o = engine
+                .outcome_unlisted(&engine.apply(&s, m), &history)
+                .unwrap();
             if i == win {
                 let o = o.expect("four in a row");
                 assert_eq!(o.results[yellow], 1);

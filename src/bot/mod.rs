@@ -466,10 +466,7 @@ impl Model for EngineModel<'_, '_> {
     }
 
     fn outcome_unlisted(&self, s: &State, history: &[u64]) -> Result<Option<Vec<i8>>, EngineError> {
-        Ok(self
-            .engine
-            .outcome_unlisted(s, history)?
-            .map(|o| o.results))
+        Ok(self.engine.outcome_unlisted(s, history)?.map(|o| o.results))
     }
 
     fn key(&self, s: &State) -> u64 {
