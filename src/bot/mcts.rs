@@ -34,10 +34,13 @@
 //!   mean of its own average and of the averages of the sequences ending in it (the moves before it in the
 //!   iteration) that were played at least [`NST_MIN_VISITS`] times, picked as MAST's.
 //! * `grave = R`: GRAVE. Each node keeps all-moves-as-first statistics of its player's moves (every move its
-//!   player played after it in an iteration through it, in the tree or the rollout, its reward). A child's
-//!   mean is blended with its move's AMAF mean in the deepest node of the path with more than R visits (the root
-//!   before any has): β = n_a / (n_a + n + b·n_a·n), b = `grave_bias`; unexpanded moves are expanded best AMAF
-//!   mean first.
+//!   player played after it in an iteration through it, in the tree or the rollout, its reward). At a node of
+//!   player P, a child's mean is blended with its move's AMAF mean in P's reference node: the deepest node of P
+//!   on the path down to it (itself included) with more than R visits, β = n_a / (n_a + n + b·n_a·n),
+//!   b = `grave_bias`; unexpanded moves are expanded best AMAF mean first. Where P has no such node yet, plain
+//!   UCT (and untried moves at random). One reference per player, because a node's table holds only its own
+//!   player's moves and move identities name no player (Cazenave's GRAVE keeps both colours' moves in every
+//!   node, so one reference serves both).
 //! * `progressive_history = W`: Progressive History, W·h / ((1 − mean)·n + 1) added to a child's UCT value, h the
 //!   move's average over the search (MAST's table, kept for it); unexpanded moves best h first.
 //! * `progressive_bias = W`: W·e / (n + 1) added, e the evaluation of the child's position for its mover (a
@@ -45,6 +48,15 @@
 //! * `playout_cutoff = N`: playouts stop after N plies and are scored by the evaluation (the cap of
 //!   `playout_plies` with `eval_at_cap`).
 //! * `threads = T`: root parallelism (see [`search_parallel`]).
+//! * `decisive`: decisive moves (Teytaud & Teytaud 2010). A rollout lists each position's moves and plays the
+//!   first one after which the game is over, won by its mover, where there is one (else its policy's move).
+//!   With the solver, a node is proven a win for its player when it is listed and one of its moves wins at
+//!   once (that move's child made, over and proven), so its parent's move into it is proven lost without
+//!   waiting for the reply to be expanded. Each candidate move is made and the end judged by
+//!   [`Model::outcome_unlisted`]: for the engine, only an end that holds whatever the next position's moves are
+//!   (a line, a goal reached, pieces taken, a count; not a checkmate or a stalemate) and only in games whose
+//!   modules judge the end from the count of moves ([`crate::engine::Engine::outcome_unlisted`]). Elsewhere no
+//!   move is found decisive and the rollouts are uniform, only slower (every position listed).
 //!
 //! MAST, NST, GRAVE and Progressive History record the moves of each iteration. Uniform rollouts (GRAVE and
 //! Progressive History with `rollout = "random"`) record on the fast random loops
@@ -224,6 +236,10 @@ pub struct MctsConfig {
     /// Root parallelism: this many threads, each its own tree, stream and share of the iterations.
     #[serde(default = "default_threads", skip_serializing_if = "is_one")]
     pub threads: u32,
+    /// Decisive moves: a rollout plays a move that wins at once where it has one, and with the solver a node
+    /// with such a move is proven when it is listed (see the module's documentation).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub decisive: bool,
 }
 
 impl Default for MctsConfig {
@@ -254,6 +270,7 @@ impl Default for MctsConfig {
             progressive_bias: 0.0,
             playout_cutoff: 0,
             threads: 1,
+            decisive: false,
         }
     }
 }
@@ -284,6 +301,7 @@ pub struct Params {
     pub progressive_history: f64,
     pub progressive_bias: f64,
     pub threads: u32,
+    pub decisive: bool,
 }
 
 impl Params {
@@ -325,6 +343,7 @@ impl From<&MctsConfig> for Params {
             progressive_history: c.progressive_history,
             progressive_bias: c.progressive_bias,
             threads: c.threads,
+            decisive: c.decisive,
         }
     }
 }
@@ -626,10 +645,51 @@ struct Tree<'a, M: Model> {
     /// The current iteration's moves, when the search records them.
     seq: Seq,
     record: bool,
+    /// GRAVE: the current iteration's reference node of each player (see [`Tree::iterate`]).
+    refs: Vec<u32>,
+    /// With the solver and `decisive`: a node with a move that wins at once is proven when it is listed.
+    prove_wins: bool,
 }
 
 fn rewards_of(results: &[i8]) -> Vec<f64> {
     results.iter().map(|&r| (r as f64 + 1.0) / 2.0).collect()
+}
+
+/// Whether the results of a game's end are a win for `player`.
+fn wins(results: &[i8], player: usize) -> bool {
+    results.get(player).is_some_and(|&r| r > 0)
+}
+
+/// The first move of `moves` (listed for `s`) after which the game is over, won by `player` (to move in `s`),
+/// as [`Model::outcome_unlisted`] judges it: each move made and unmade on `s`.
+fn winning_at<M: Model>(
+    model: &M,
+    s: &mut M::State,
+    moves: &M::Moves,
+    undo: &mut M::Undo,
+    history: &mut Vec<u64>,
+    player: usize,
+) -> Result<Option<usize>, EngineError> {
+    history.push(model.key(s));
+    let mut found = Ok(None);
+    for j in 0..model.count(moves) {
+        model.make(s, moves, j, undo);
+        let r = model.outcome_unlisted(s, history);
+        model.unmake(s, undo);
+        match r {
+            Ok(Some(r)) if wins(&r, player) => {
+                found = Ok(Some(j));
+                break;
+            }
+            Ok(_) => {}
+            Err(e) => {
+                found = Err(e);
+                break;
+            }
+        }
+    }
+    history.pop();
+    found
 }
 
 impl<M: Model> Tree<'_, M> {
@@ -663,6 +723,11 @@ impl<M: Model> Tree<'_, M> {
                 .outcome(s, &moves, &self.history)?
                 .map(|r| rewards_of(&r))
         };
+        let win = if self.prove_wins && terminal.is_none() && !self.model.is_chance(s) {
+            self.winning_move(s, &moves)?
+        } else {
+            None
+        };
         let n = if terminal.is_some() { 0 } else { moves.len() };
         let node = &mut self.nodes[id as usize];
         node.listed = true;
@@ -674,18 +739,59 @@ impl<M: Model> Tree<'_, M> {
             node.ids = moves.iter().map(|m| self.model.move_id(m)).collect();
         }
         node.moves = moves;
+        if let Some((j, next, r)) = win {
+            // The winning move's child, over and proven; the node proven a win for its player.
+            let c = self.new_node(&next);
+            let child = &mut self.nodes[c as usize];
+            child.listed = true;
+            child.terminal = Some(r.clone());
+            child.proven = Some(r.clone());
+            let node = &mut self.nodes[id as usize];
+            node.children[j] = c;
+            node.untried.retain(|&u| u as usize != j);
+            node.proven = Some(r);
+        }
         Ok(())
+    }
+
+    /// The first of `moves` (the legal moves of `s`) after which the game is over, won by the player to move,
+    /// as [`Model::outcome_unlisted`] judges it: its index, the position after it and its rewards.
+    #[allow(clippy::type_complexity)]
+    fn winning_move(
+        &mut self,
+        s: &M::State,
+        moves: &[M::Move],
+    ) -> Result<Option<(usize, M::State, Vec<f64>)>, EngineError> {
+        let player = self.model.to_move(s);
+        self.history.push(self.model.key(s));
+        let mut found = Ok(None);
+        for (j, m) in moves.iter().enumerate() {
+            let next = self.model.apply(s, m);
+            match self.model.outcome_unlisted(&next, &self.history) {
+                Ok(Some(r)) if wins(&r, player) => {
+                    found = Ok(Some((j, next, rewards_of(&r))));
+                    break;
+                }
+                Ok(_) => {}
+                Err(e) => {
+                    found = Err(e);
+                    break;
+                }
+            }
+        }
+        self.history.pop();
+        found
     }
 
     /// The child of node `at` to go down to: the best by UCT, plus, where on, GRAVE's blend with the
     /// all-moves-as-first mean of node `reference`, Progressive History's and progressive bias's terms.
-    fn select_child(&self, at: u32, reference: u32, p: &Params) -> usize {
+    fn select_child(&self, at: u32, reference: Option<u32>, p: &Params) -> usize {
         let n = &self.nodes[at as usize];
         let c = p.exploration;
         let ln = (n.visits.max(1) as f64).ln();
         let mut best = (usize::MAX, f64::NEG_INFINITY);
         let mut fallback = 0;
-        let refn = &self.nodes[reference as usize];
+        let refn = reference.map(|r| &self.nodes[r as usize]);
         for (i, &ch) in n.children.iter().enumerate() {
             if ch == NONE {
                 continue;
@@ -706,7 +812,7 @@ impl<M: Model> Tree<'_, M> {
             }
             let id = n.ids.get(i).copied().flatten();
             let mut q = mean;
-            if p.grave > 0 {
+            if let Some(refn) = refn {
                 if let Some(&(w, na)) = id.and_then(|id| refn.amaf.get(&id)) {
                     if na > 0 {
                         let na = na as f64;
@@ -740,15 +846,21 @@ impl<M: Model> Tree<'_, M> {
     /// The untried move of node `at` to expand: at random, or, with GRAVE or Progressive History, the one of
     /// the best prior (the all-moves-as-first mean of node `reference`, else the history mean; a move never
     /// seen: 1), ties at random. Removed from the untried moves.
-    fn pick_untried(&mut self, at: u32, reference: u32, p: &Params, rng: &mut ChaCha8Rng) -> usize {
+    fn pick_untried(
+        &mut self,
+        at: u32,
+        reference: Option<u32>,
+        p: &Params,
+        rng: &mut ChaCha8Rng,
+    ) -> usize {
         let n = &self.nodes[at as usize];
         let k = if (p.grave > 0 || p.progressive_history != 0.0) && !n.ids.is_empty() {
-            let refn = &self.nodes[reference as usize];
+            let refn = reference.map(|r| &self.nodes[r as usize]);
             let prior = |i: u32| -> f64 {
                 let Some(id) = n.ids[i as usize] else {
                     return 0.5;
                 };
-                if p.grave > 0 {
+                if let Some(refn) = refn {
                     if let Some(&(w, na)) = refn.amaf.get(&id) {
                         if na > 0 {
                             return w / na as f64;
@@ -838,8 +950,10 @@ impl<M: Model> Tree<'_, M> {
         self.path.push(self.root_id);
         self.seq.clear();
         let mut at = self.root_id;
-        // GRAVE: the deepest node on the path with more than `grave` visits (the root at first).
-        let mut reference = self.root_id;
+        // GRAVE: per player, the deepest node of that player on the path so far with more than `grave` visits
+        // (NONE while there is none): a node's all-moves-as-first table holds its own player's moves only.
+        self.refs.clear();
+        self.refs.resize(self.players, NONE);
         let rewards = loop {
             if !self.nodes[at as usize].listed {
                 self.list(at, &s, None)?;
@@ -857,9 +971,14 @@ impl<M: Model> Tree<'_, M> {
                 // No move and no end condition: the engine's outcome always covers this; be safe.
                 break vec![0.5; self.players];
             }
-            if p.grave > 0 && n.visits > p.grave {
-                reference = at;
-            }
+            let reference = if p.grave > 0 && !n.chance {
+                if n.visits > p.grave {
+                    self.refs[n.player] = at;
+                }
+                Some(self.refs[n.player]).filter(|&r| r != NONE)
+            } else {
+                None
+            };
             let i = if n.chance {
                 below(rng, n.moves.len())
             } else if !n.untried.is_empty() {
@@ -894,7 +1013,8 @@ impl<M: Model> Tree<'_, M> {
             self.path.push(id);
             if p.solver {
                 self.list(id, &s, None)?;
-                if let Some(r) = &self.nodes[id as usize].terminal {
+                // Over, or proven at once by a winning move (`decisive`).
+                if let Some(r) = &self.nodes[id as usize].proven {
                     break r.clone();
                 }
             }
@@ -986,7 +1106,7 @@ impl<M: Model> Tree<'_, M> {
             }
             return self.cap_rewards(&s, p);
         }
-        let r = if self.record && p.rollout == RolloutPolicy::Random {
+        let r = if self.record && p.rollout == RolloutPolicy::Random && !p.decisive {
             // A uniform rollout (under GRAVE or Progressive History) needs the identity of each move it plays
             // only: the model's fast loops, recording.
             self.model.rollout_recording(
@@ -996,7 +1116,7 @@ impl<M: Model> Tree<'_, M> {
                 rng,
                 &mut self.seq,
             )?
-        } else if self.record {
+        } else if self.record || p.decisive {
             policy_rollout(
                 self.model,
                 self.mast.as_mut(),
@@ -1054,9 +1174,10 @@ pub fn listed_recording<M: Model>(
     }
 }
 
-/// A rollout by MAST's or NST's policy that records its moves in `seq`, on the model's move buffers (make and
-/// unmake, the native backends for the engine): each position's moves listed and their identities read (chance
-/// moves uniform); otherwise as [`Model::rollout`].
+/// A rollout by MAST's or NST's policy (or uniform), with `decisive` a move that wins at once first where there
+/// is one ([`winning_at`]), that records its moves in `seq`, on the model's move buffers (make and unmake, the
+/// native backends for the engine): each position's moves listed and, for MAST and NST, their identities read
+/// (chance moves uniform); otherwise as [`Model::rollout`].
 #[allow(clippy::too_many_arguments)]
 fn policy_rollout<M: Model>(
     model: &M,
@@ -1083,8 +1204,19 @@ fn policy_rollout<M: Model>(
             return Ok(None);
         }
         let player = model.to_move(s);
-        let (i, id) = if model.is_chance(s) {
+        let chance = model.is_chance(s);
+        let win = if p.decisive && !chance {
+            winning_at(model, s, &moves, &mut undo, history, player)?
+        } else {
+            None
+        };
+        let (i, id) = if chance {
             (below(rng, n), None)
+        } else if let Some(i) = win {
+            (i, model.move_id_at(&moves, i))
+        } else if p.rollout == RolloutPolicy::Random {
+            let i = below(rng, n);
+            (i, model.move_id_at(&moves, i))
         } else {
             ids.clear();
             ids.extend((0..n).map(|i| model.move_id_at(&moves, i)));
@@ -1236,6 +1368,8 @@ pub fn search_reusing<M: Model>(
         nst,
         seq: vec![],
         record,
+        refs: vec![],
+        prove_wins: p.solver && p.decisive,
     };
     match reused {
         Some((nodes, _, _))
@@ -1915,6 +2049,8 @@ mod tests {
             nst: None,
             seq: vec![],
             record: true,
+            refs: vec![],
+            prove_wins: false,
         };
         let id = tree.new_node(&race.start());
         tree.list(id, &race.start(), Some(moves)).unwrap();
@@ -2011,6 +2147,8 @@ mod tests {
             nst: Some(Nst::new(2)),
             seq: vec![],
             record: true,
+            refs: vec![],
+            prove_wins: false,
         };
         let id = tree.new_node(&race.start());
         tree.list(id, &race.start(), Some(moves)).unwrap();
@@ -2040,6 +2178,205 @@ mod tests {
         let grave = long_steps(20, with(params(20), |p| p.grave = 5), 200);
         assert!(grave >= 190, "GRAVE {grave}/200 (plain {plain})");
         assert!(plain <= 170, "plain {plain}/200: not a test of GRAVE");
+    }
+
+    /// A hand-built Nim tree (heap 20, take 1 to 3) for GRAVE's reference: A (player 0, 100 visits) → B (player 1,
+    /// 50 visits) → C (player 0, 3 visits), each of A and B listed with one move (take 1), C with two expanded
+    /// children, take 1 and take 2, of one visit and the same mean ½. `a_amaf` and `b_amaf` are A's and B's
+    /// all-moves-as-first tables (sum, count) for the moves 1 and 2.
+    fn grave_tree<'a>(
+        nim: &'a Nim,
+        a_amaf: [(f64, u32); 2],
+        b_amaf: [(f64, u32); 2],
+    ) -> Tree<'a, Nim> {
+        let node = |player: usize, visits: u32, moves: Vec<u32>, children: Vec<u32>| Node {
+            listed: true,
+            ids: moves.iter().map(|&m| Some(m as u64)).collect(),
+            moves,
+            children,
+            player,
+            visits,
+            reward: visits as f64 / 2.0,
+            ..Node::empty()
+        };
+        let mut a = node(0, 100, vec![1], vec![1]);
+        let mut b = node(1, 50, vec![1], vec![2]);
+        a.amaf.extend([(1, a_amaf[0]), (2, a_amaf[1])]);
+        b.amaf.extend([(1, b_amaf[0]), (2, b_amaf[1])]);
+        let c = node(0, 3, vec![1, 2], vec![3, 4]);
+        // The leaves are not listed: the iteration lists the one it reaches and rolls out from below it.
+        let leaf = |player| Node {
+            player,
+            visits: 1,
+            reward: 0.5,
+            ..Node::empty()
+        };
+        Tree {
+            model: nim,
+            root: NimState { heap: 20, turn: 0 },
+            root_id: 0,
+            nodes: vec![a, b, c, leaf(1), leaf(1)],
+            history: vec![],
+            path: vec![],
+            players: 2,
+            mast: None,
+            nst: None,
+            seq: vec![],
+            record: true,
+            refs: vec![],
+            prove_wins: false,
+        }
+    }
+
+    #[test]
+    fn grave_reads_the_movers_own_all_moves_as_first_statistics() {
+        // At C (player 0, 3 visits ≤ R = 5) the deepest node with more than R visits is B, player 1's: its table
+        // holds player 1's moves. Player 0's own deepest such node is A. A says take 1 wins for player 0 (0.9) and
+        // take 2 loses (0.1); B says the opposite of player 1's moves. C's children are otherwise equal, so the
+        // table read decides which one the iteration goes down to.
+        let nim = Nim { max_take: 3 };
+        let p = with(params(1), |p| p.grave = 5);
+        let mut rng = game_rng(1, 0);
+        let mut tree = grave_tree(&nim, [(90.0, 100), (10.0, 100)], [(5.0, 50), (45.0, 50)]);
+        tree.iterate(&p, &mut rng).unwrap();
+        assert_eq!(tree.path[..3], [0, 1, 2]);
+        assert_eq!(
+            (tree.nodes[3].visits, tree.nodes[4].visits),
+            (2, 1),
+            "C must go down take 1, by A's (its own player's) statistics, not B's"
+        );
+        // The statistics still decide under the mover's own reference: A's table reversed, take 2.
+        let mut tree = grave_tree(&nim, [(10.0, 100), (90.0, 100)], [(45.0, 50), (5.0, 50)]);
+        tree.iterate(&p, &mut rng).unwrap();
+        assert_eq!((tree.nodes[3].visits, tree.nodes[4].visits), (1, 2));
+        // No node of the mover's with more than R visits on the path (A at 5): plain UCT, whose tie between C's
+        // equal children goes to the first, whatever B's table says.
+        let mut tree = grave_tree(&nim, [(10.0, 100), (90.0, 100)], [(5.0, 50), (45.0, 50)]);
+        tree.nodes[0].visits = 5;
+        tree.iterate(&p, &mut rng).unwrap();
+        assert_eq!((tree.nodes[3].visits, tree.nodes[4].visits), (2, 1));
+    }
+
+    /// `n` rollouts of tic-tac-toe from `s` by [`policy_rollout`] (uniform, with or without decisive moves): each
+    /// one's results and moves (cells) in order.
+    fn ttt_rollouts(s: &TttState, decisive: bool, n: u64) -> Vec<(Vec<i8>, Vec<u64>)> {
+        let p = with(params(1), |p| p.decisive = decisive);
+        let mut rng = game_rng(5, 0);
+        (0..n)
+            .map(|_| {
+                let (mut s, mut seq, mut history) = (s.clone(), vec![], vec![]);
+                let r = policy_rollout(
+                    &TicTacToe,
+                    None,
+                    None,
+                    &mut seq,
+                    &mut s,
+                    &mut history,
+                    &p,
+                    &mut rng,
+                )
+                .unwrap()
+                .expect("a tic-tac-toe game ends within 100 plies");
+                (r, seq.iter().map(|e| e.0.unwrap()).collect())
+            })
+            .collect()
+    }
+
+    #[test]
+    fn decisive_rollouts_play_the_win_in_one() {
+        // X (player 0, mark 1) on 0 and 1, O on 3 and 4, X to move: cell 2 wins at once.
+        let mut s = TttState::new();
+        for (c, v) in [(0, 1), (1, 1), (3, 2), (4, 2)] {
+            s.cells[c] = v;
+        }
+        let decisive = ttt_rollouts(&s, true, 200);
+        assert!(decisive.iter().all(|(r, m)| r == &[1, -1] && m == &[2]));
+        // Uniform rollouts take cell 2 first only one time in five (5 empty cells); otherwise O, on 3 and 4, may
+        // take 5 and win. Strictly fewer X wins than 200 (the chance of 200 out of 200 is below 0.8^200).
+        let uniform = ttt_rollouts(&s, false, 200);
+        let won = uniform.iter().filter(|(r, _)| r == &[1, -1]).count();
+        assert!(won < 200, "{won}");
+        // O to move (X on 0 and 1, O on 4; O has no win in one): wherever O's first move leaves cell 2 open, X's
+        // reply is cell 2 and wins, in every decisive rollout.
+        let mut s = TttState::new();
+        for (c, v) in [(0, 1), (1, 1), (4, 2)] {
+            s.cells[c] = v;
+        }
+        s.turn = 1;
+        let runs = ttt_rollouts(&s, true, 200);
+        let open = runs.iter().filter(|(_, m)| m[0] != 2).count();
+        assert!(open > 0);
+        for (r, m) in runs.iter().filter(|(_, m)| m[0] != 2) {
+            assert_eq!((&r[..], &m[1..]), (&[1, -1][..], &[2][..]), "{m:?}");
+        }
+    }
+
+    #[test]
+    fn decisive_listing_proves_a_node_with_a_win_in_one() {
+        // Nim taking 1 to 3 from 5 stones: taking 2 or 3 leaves 3 or 2, a win in one for the opponent; taking 1
+        // leaves 4, which has none (4 is lost for its mover, but only two plies down). After 3 iterations, each
+        // expanding one root move (listed at once with the solver), decisive listing has proven the first two
+        // lost; without it nothing is proven yet.
+        let nim = Nim { max_take: 3 };
+        let s = NimState { heap: 5, turn: 0 };
+        let solver = with(params(3), |p| p.solver = true);
+        let r = run(&nim, &s, with(solver, |p| p.decisive = true), 1);
+        assert_eq!(r.iterations, 3);
+        assert_eq!(r.proven, [None, Some(0.0), Some(0.0)], "{r:?}");
+        assert_eq!(r.best, 0);
+        let r = run(&nim, &s, solver, 1);
+        assert_eq!(r.proven, [None, None, None], "{r:?}");
+        // 3 stones at the root: proven at its listing, no iteration needed, and the win (take 3) is played.
+        let s = NimState { heap: 3, turn: 1 };
+        let r = run(&nim, &s, with(solver, |p| p.decisive = true), 1);
+        assert_eq!((r.iterations, r.best), (0, 2), "{r:?}");
+        assert_eq!(r.proven[2], Some(1.0));
+    }
+
+    #[test]
+    fn decisive_moves_in_connect_four_are_judged_without_listing() {
+        let game = load_file(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/games/connect-four.zrf"
+        ));
+        let engine = Engine::new(&game);
+        let mut s = engine.initial();
+        let mut history = vec![];
+        let find = |s: &State, name: &str| {
+            let moves = engine.legal_moves(s).unwrap();
+            let i = (0..moves.len())
+                .find(|&i| moves[i].notation(&game) == name)
+                .unwrap_or_else(|| {
+                    panic!("{name}: not among {:?}", Move::notations(&game, &moves))
+                });
+            (moves, i)
+        };
+        // Yellow (first) on d1, d2, d3; Red on a1, a2, a3; Yellow to move: d4 wins, any other drop does not.
+        for name in ["d1", "a1", "d2", "a2", "d3", "a3"] {
+            let (moves, i) = find(&s, &format!("Disc@{name}"));
+            history.push(s.key());
+            s = engine.apply(&s, &moves[i]);
+        }
+        let yellow = engine.to_move(&s).idx();
+        let (moves, win) = find(&s, "Disc@d4");
+        history.push(s.key());
+        for (i, m) in moves.iter().enumerate() {
+            let o = engine
+                .outcome_unlisted(&engine.apply(&s, m), &history)
+                .unwrap();
+            if i == win {
+                let o = o.expect("four in a row");
+                assert_eq!(o.results[yellow], 1);
+            } else {
+                assert!(o.is_none(), "{}", m.notation(&game));
+            }
+        }
+        history.pop();
+        // The search: the root proven when listed, d4 played without an iteration.
+        let model = EngineModel::new(&engine, Default::default());
+        let p = with(params(1000), |p| (p.solver, p.decisive) = (true, true));
+        let r = search(&model, &s, moves.clone(), &history, &p, &mut game_rng(1, 0)).unwrap();
+        assert_eq!((r.iterations, r.best), (0, win), "{r:?}");
     }
 
     #[test]

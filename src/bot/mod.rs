@@ -226,6 +226,19 @@ pub trait Model {
         moves: &[Self::Move],
         history: &[u64],
     ) -> Result<Option<Vec<i8>>, EngineError>;
+    /// [`Model::outcome`] where the game is over in `s` whatever its legal moves, judged without listing them
+    /// (what decisive-move checks ask after each candidate move); `None` where the game goes on or where that
+    /// cannot be told without the list. `history` holds the keys of the positions before `s`. This default
+    /// lists the moves (exact, for the unit tests' small games); the engine's model asks
+    /// [`Engine::outcome_unlisted`].
+    fn outcome_unlisted(
+        &self,
+        s: &Self::State,
+        history: &[u64],
+    ) -> Result<Option<Vec<i8>>, EngineError> {
+        let moves = self.legal_moves(s)?;
+        self.outcome(s, &moves, history)
+    }
     /// The position's hash, whose turn it is included.
     fn key(&self, s: &Self::State) -> u64;
     /// Pieces the move captures (ordering: captures are searched first).
@@ -450,6 +463,10 @@ impl Model for EngineModel<'_, '_> {
         history: &[u64],
     ) -> Result<Option<Vec<i8>>, EngineError> {
         Ok(self.engine.outcome(s, moves, history)?.map(|o| o.results))
+    }
+
+    fn outcome_unlisted(&self, s: &State, history: &[u64]) -> Result<Option<Vec<i8>>, EngineError> {
+        Ok(self.engine.outcome_unlisted(s, history)?.map(|o| o.results))
     }
 
     fn key(&self, s: &State) -> u64 {

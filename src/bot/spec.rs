@@ -603,11 +603,11 @@ mod tests {
             "mcts:eval_at_cap=false,exploration=1.0,iterations=500,material=1.0,mobility=0.05,playout_plies=200"
         );
         let s = BotSpec::parse_inline(
-            "mcts:solver=true,final=max,reuse=true,rollout=mast,mast_epsilon=0.2,mast_tau=0.5",
+            "mcts:solver=true,final=max,reuse=true,rollout=mast,mast_epsilon=0.2,mast_tau=0.5,decisive=true",
         )
         .unwrap();
         let BotSpec::Mcts(c) = &s else { panic!() };
-        assert!(c.solver && c.reuse);
+        assert!(c.solver && c.reuse && c.decisive);
         assert_eq!(c.final_move, super::super::mcts::FinalMove::Max);
         assert_eq!(c.rollout, super::super::mcts::RolloutPolicy::Mast);
         assert_eq!((c.mast_epsilon, c.mast_tau), (0.2, Some(0.5)));

@@ -170,6 +170,9 @@ pub fn bots(dirs: &[PathBuf]) {
         presets.len()
     );
     println!(
+        "MCTS enhancements, off by default: solver=false, reuse=false, final=robust, rollout=random (mast, nst), grave=0, progressive_history=0, progressive_bias=0, playout_cutoff=0, threads=1, decisive=false (README's bot table)."
+    );
+    println!(
         "Kinds: {}; `uci`, `usi`, `ucci`, `xboard` and `gtp` run real engines over their protocols (README, \"Real engines\"); any bot takes a clock (`tc`, `st`, `timemargin`).",
         crate::bot::spec::KINDS.join(", ")
     );

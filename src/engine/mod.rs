@@ -660,6 +660,45 @@ impl<'g> Engine<'g> {
         )
     }
 
+    /// The outcome of `s` where the game is over there whatever its legal moves, judged without listing them:
+    /// the end conditions (and a flat game's modules, [`Hooks::outcome_counted`]) asked as if the player to
+    /// move had one move, one pass only, and no move, and the game over with the same results in all three.
+    /// `None` where the game goes on, where the answer depends on the moves (a checkmate, a stalemate) or where
+    /// a module reads the whole list (a game that is not flat with modules). What MCTS's decisive-move checks
+    /// ask after each candidate move: never a win the full [`Engine::outcome`] would not give.
+    pub fn outcome_unlisted(
+        &self,
+        s: &State,
+        history: &[u64],
+    ) -> Result<Option<Outcome>, EngineError> {
+        if !self.hooks.is_empty() && !self.flat {
+            return Ok(None);
+        }
+        let judge = |count: usize, all_pass: bool| {
+            if self.hooks.is_empty() {
+                end::outcome_of(
+                    self.game,
+                    s,
+                    end::MoveCount { count, all_pass },
+                    history,
+                    &self.royal,
+                    self.options.general_path,
+                )
+            } else {
+                self.outcome_of_count(s, count, all_pass, history)
+            }
+        };
+        let Some(o) = judge(1, false)? else {
+            return Ok(None);
+        };
+        for (count, all_pass) in [(1, true), (0, true)] {
+            if judge(count, all_pass)?.is_none_or(|p| p.results != o.results) {
+                return Ok(None);
+            }
+        }
+        Ok(Some(o))
+    }
+
     /// Plays move `i` of a move buffer on the state in place, saving in `undo` what [`Engine::unmake`] needs;
     /// an error (the state untouched) where `i` is not a whole move of the list ([`MoveList::check`]).
     pub fn make_listed(
