@@ -782,11 +782,11 @@ pub fn candidates(
         let ordinary = |s: &State| -> Result<Vec<Move>, EngineError> {
             let mut moves = generated(game, index, s, entry)?;
             order_filters(game, s, kings, &mut moves);
-            super::huff::mark(game, h, s, &mut moves);
+            super::huff::mark(h, s, &mut moves);
             Ok(moves)
         };
         let huffs = super::huff::huffs(h, state, entry.moves_as, ordinary)?;
-        super::huff::mark(game, h, state, &mut moves);
+        super::huff::mark(h, state, &mut moves);
         moves.extend(huffs);
     }
     Ok((player, moves))

@@ -33,8 +33,7 @@ fn same_part(a: &Part, b: &Part) -> bool {
 }
 
 /// Rewrites the moves of one position with the mark actions (see the module's comment).
-pub fn mark(game: &Game, h: &Huffing, state: &State, moves: &mut [Move]) {
-    let _ = game;
+pub fn mark(h: &Huffing, state: &State, moves: &mut [Move]) {
     let marked: Vec<Pos> = (0..state.cells().len())
         .map(|i| Pos(i as u16))
         .filter(|&p| state.get(p).is_some_and(|x| x.attr(h.mark)))
