@@ -354,6 +354,13 @@ pub fn describe(g: &Game) -> String {
             names(&g.optional_priority, |t| g.pieces[t.idx()].name.clone())
         );
     }
+    if let Some(h) = &g.huffing {
+        let _ = writeln!(
+            o,
+            "  huffing: {} (captures optional; a piece that could capture and did not may be removed by the opponent)",
+            names(&h.types, |t| g.move_types[t.idx()].clone())
+        );
+    }
     if !g.capture_order.is_empty() {
         let _ = writeln!(
             o,

@@ -318,6 +318,7 @@ pub fn bare_game() -> Game {
         move_types: vec![],
         move_priorities: vec![],
         optional_priority: vec![],
+        huffing: None,
         setup: Setup::default(),
         options: Options::default(),
         end_conditions: vec![],

@@ -689,6 +689,9 @@ pub struct Game {
     /// type (all moves when no other piece has a ranked move): Shashmat's and Dablot's "capturing is
     /// compulsory, but not for these pieces" (docs/language.md, "Optional priority").
     pub optional_priority: Vec<PieceType>,
+    /// `(huffing T...)`: captures (moves of these types) are never compulsory, but a piece that could have
+    /// captured and did not may be removed by the opponent before its move (docs/language.md, "Huffing").
+    pub huffing: Option<Huffing>,
     pub setup: Setup,
     pub options: Options,
     pub end_conditions: Vec<EndCondition>,
@@ -839,4 +842,12 @@ impl Game {
     pub fn same_team(&self, a: Player, b: Player) -> bool {
         a == b || (!self.teams.is_empty() && self.teams[a.idx()] == self.teams[b.idx()])
     }
+}
+
+/// `(huffing T...)` (docs/language.md, "Huffing"): the move types that are captures, and the piece attribute
+/// that marks a piece its opponent may huff (`huffable`, implicit: declared by the section).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Huffing {
+    pub types: Vec<MoveType>,
+    pub mark: AttrId,
 }

@@ -62,6 +62,9 @@ const METADATA_SECTIONS: &[&str] = &[
     "board-image",
 ];
 
+/// The attribute that `(huffing ...)` declares for its marks.
+pub const HUFF_MARK: &str = "huffable";
+
 /// The sections that carry rules, for suggestions when a section is not known.
 const RULE_SECTIONS: &[&str] = &[
     "players",
@@ -71,6 +74,7 @@ const RULE_SECTIONS: &[&str] = &[
     "board-setup",
     "move-priorities",
     "optional-priority",
+    "huffing",
     "option",
     "win-condition",
     "loss-condition",
@@ -177,6 +181,52 @@ impl Compiler<'_> {
             }
         }
         move_priorities
+    }
+
+    /// A `(huffing T...)` section: the move types that are captures, each a type some piece moves with,
+    /// none ranked in `move-priorities` (huffing makes captures optional). `None` after an error.
+    fn huffing(
+        &mut self,
+        s: &Node,
+        mark: AttrId,
+        move_types: &[String],
+        move_priorities: &[MoveType],
+    ) -> Option<Huffing> {
+        let mut types = vec![];
+        let errors = self.diags.iter().filter(|d| d.is_error()).count();
+        if s.args().is_empty() {
+            self.err(
+                s.span,
+                "`huffing` names the move types that are captures: one or more",
+            );
+        }
+        for a in s.args() {
+            let Some(n) = a.atom() else {
+                self.err(a.span, "`huffing` lists move type names");
+                continue;
+            };
+            let l = n.to_ascii_lowercase();
+            match move_types.iter().position(|m| *m == l) {
+                Some(i) => {
+                    let t = MoveType(i as u16);
+                    if move_priorities.contains(&t) {
+                        self.err(
+                            a.span,
+                            format!("huffing makes captures optional; `{n}` is ranked in move-priorities"),
+                        );
+                    }
+                    if !types.contains(&t) {
+                        types.push(t);
+                    }
+                }
+                None => self.err(
+                    a.span,
+                    format!("move type `{n}` in `huffing` is used by no piece"),
+                ),
+            }
+        }
+        let ok = self.diags.iter().filter(|d| d.is_error()).count() == errors;
+        ok.then_some(Huffing { types, mark })
     }
 
     /// A `win-condition`, `loss-condition`, `draw-condition` or `count-condition` section (`head`), the
@@ -883,13 +933,38 @@ pub fn compile_with(
     let piece_nodes = by_head("piece");
     let Declared {
         index: piece_index,
-        attributes,
-        attr_index,
+        mut attributes,
+        mut attr_index,
         mut pieces,
     } = c.piece_declarations(&piece_nodes);
     if pieces.is_empty() {
         c.err(src.span, "the game declares no pieces");
     }
+    // `(huffing ...)` declares the mark its rule keeps: a boolean attribute `huffable` of every piece.
+    let huff_sections = by_head("huffing");
+    let huff_mark = match huff_sections.first() {
+        Some(s) if attr_index.contains_key(HUFF_MARK) => {
+            c.err(
+                s.span,
+                format!("`huffing` keeps its marks in an attribute `{HUFF_MARK}`, which a piece of this game declares too"),
+            );
+            None
+        }
+        Some(s) if attributes.len() >= MAX_ATTRIBUTES => {
+            c.err(
+                s.span,
+                "`huffing` needs one attribute more than the 64 a piece has",
+            );
+            None
+        }
+        Some(_) => {
+            let id = AttrId(attributes.len() as u16);
+            attributes.push(HUFF_MARK.to_string());
+            attr_index.insert(HUFF_MARK.to_string(), id);
+            Some(id)
+        }
+        None => None,
+    };
 
     let int_attributes = numbers::int_attributes(c.diags, &pieces, attributes.len(), src.span);
     let variables = {
@@ -1054,6 +1129,7 @@ pub fn compile_with(
     let mut forbid_repetition = None;
     let mut irreversible: Option<Vec<PieceType>> = None;
     let mut optional_priority: Vec<PieceType> = vec![];
+    let mut huffing: Option<Huffing> = None;
     let mut teams: Vec<u8> = (0..players.len() as u8).collect();
     let mut extensions: Vec<(&'static dyn Module, crate::lang::Span)> = vec![];
     for s in &src.sections {
@@ -1116,6 +1192,17 @@ pub fn compile_with(
                 optional_priority = c.piece_list(s.args(), &piece_index);
                 if s.args().is_empty() {
                     c.err(s.span, "`optional-priority` names one piece type or more");
+                }
+            }
+            "huffing" => {
+                if huffing.is_some() {
+                    c.err(
+                        s.span,
+                        "a game has one `huffing`; list every capture type in it",
+                    );
+                }
+                if let Some(mark) = huff_mark {
+                    huffing = c.huffing(s, mark, &move_types, &move_priorities);
                 }
             }
             "irreversible" => {
@@ -1229,6 +1316,7 @@ pub fn compile_with(
         move_types,
         move_priorities,
         optional_priority,
+        huffing,
         setup,
         options,
         end_conditions,

@@ -359,6 +359,9 @@ pub fn plan(game: &Game) -> Result<DraughtsPlan, String> {
     if !game.optional_priority.is_empty() {
         return why("an optional priority");
     }
+    if game.huffing.is_some() {
+        return why("huffing");
+    }
     if !game.invariants.is_empty() {
         return why("invariants");
     }

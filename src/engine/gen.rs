@@ -780,6 +780,18 @@ pub fn candidates(
         moves = move_post(game, state, entry, prog, moves)?;
     }
     order_filters(game, state, kings, &mut moves);
+    if let Some(h) = &game.huffing {
+        // Huffing (`huff.rs`): every move marks and clears; the huffs follow the ordinary moves.
+        let ordinary = |s: &State| -> Result<Vec<Move>, EngineError> {
+            let mut moves = generated(game, index, s, entry)?;
+            order_filters(game, s, kings, &mut moves);
+            super::huff::mark(h, s, &mut moves);
+            Ok(moves)
+        };
+        let huffs = super::huff::huffs(h, state, entry.moves_as, ordinary)?;
+        super::huff::mark(h, state, &mut moves);
+        moves.extend(huffs);
+    }
     Ok((player, moves))
 }
 

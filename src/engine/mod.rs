@@ -18,6 +18,7 @@ pub mod end;
 pub mod gen;
 pub mod groups;
 pub mod hooks;
+pub mod huff;
 pub mod invariant;
 mod legality;
 pub mod movelist;
@@ -278,7 +279,8 @@ impl Backends {
             && game.capture_order.is_empty()
             && game.invariants.is_empty()
             && game.forbid_repetition.is_none()
-            && game.extensions.is_empty();
+            && game.extensions.is_empty()
+            && game.huffing.is_none();
         // Ko and superko judge the generated moves too, but each alone, by the key of the position after it:
         // off the general path, the move buffer lists such a game's moves and filters them
         // (`groups::filter_listed`, in `Engine::legal_into`).
@@ -289,7 +291,8 @@ impl Backends {
             && matches!(game.options.maximal_captures, MaximalCaptures::No)
             && game.capture_order.is_empty()
             && game.invariants.is_empty()
-            && game.extensions.is_empty();
+            && game.extensions.is_empty()
+            && game.huffing.is_none();
         // Not a backend: where no rule judges a generated move, the composer lists the moves into a buffer.
         let flat = (judged_whole || ko_listed) && royal.iter().all(|r| r.is_empty());
         if options.general_path {
@@ -426,6 +429,7 @@ impl<'g> Engine<'g> {
                 && game.capture_order.is_empty()
                 && game.invariants.is_empty()
                 && game.forbid_repetition.is_none()
+                && game.huffing.is_none()
                 && royal.iter().all(|r| r.is_empty()));
         Ok(Engine {
             game,
