@@ -286,3 +286,47 @@ fn huffing_errors_are_located() {
         "{e:?}"
     );
 }
+
+/// Promotion at the end of the move, also where a chain stops short on the far row: White man b8, Black men
+/// c9 and e9 (and j2, so that Black keeps a man). White: b8-a9; b8xc9 landing on d10 and stopping there; or
+/// on over e9 to f8 (a man passing the far row in a chain stays a man) = 3. The stopped chain ends the move on
+/// the far row: the man is crowned there, and marked, since it could have captured e9 from d10. The full chain
+/// ends on f8 as a man, with no mark.
+#[test]
+fn a_man_stopping_its_chain_on_the_far_row_is_crowned_and_marked() {
+    let g = damii();
+    for options in [EngineOptions::default(), EngineOptions::general()] {
+        let e = Engine::with_options(&g, options);
+        let s = position::parse(
+            &g,
+            "turn White\npiece White Man b8\npiece Black Man c9\npiece Black Man e9\npiece Black Man j2\n",
+        )
+        .unwrap();
+        let moves = e.legal_moves(&s).unwrap();
+        assert_eq!(moves.len(), 3, "{:?}", sorted(&g, &moves));
+        let piece_at = |s: &State, at: &str| -> Option<String> {
+            position::format(&g, s)
+                .lines()
+                .find(|l| l.starts_with("piece White") && l.split_whitespace().nth(3) == Some(at))
+                .map(|l| l.split_whitespace().nth(2).unwrap().to_string())
+        };
+        let mut ends = vec![];
+        for m in &moves {
+            let after = e.apply(&s, m);
+            let at = ["a9", "d10", "f8"]
+                .into_iter()
+                .find(|sq| piece_at(&after, sq).is_some())
+                .unwrap_or_else(|| panic!("{}: White's man is gone", m.notation(&g)));
+            ends.push((at, piece_at(&after, at).unwrap(), marked(&g, &after)));
+        }
+        ends.sort();
+        assert_eq!(
+            ends,
+            [
+                ("a9", "Man".to_string(), vec!["a9".to_string()]),
+                ("d10", "King".to_string(), vec!["d10".to_string()]),
+                ("f8", "Man".to_string(), vec![]),
+            ]
+        );
+    }
+}

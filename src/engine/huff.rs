@@ -32,6 +32,17 @@ fn same_part(a: &Part, b: &Part) -> bool {
     a.from == b.from && a.to == b.to && a.taken().eq(b.taken())
 }
 
+/// A move's chain: its parts without a trailing `move-post` part (`gen::move_post`: no destination, no move
+/// type), which records what happened after the chain (a promotion) and is not a step of it.
+fn chain(m: &Move) -> &[Part] {
+    match m.parts.split_last() {
+        Some((last, rest)) if last.to.is_none() && last.move_type.is_none() && !rest.is_empty() => {
+            rest
+        }
+        _ => &m.parts,
+    }
+}
+
 /// Rewrites the moves of one position with the mark actions (see the module's comment).
 pub fn mark(h: &Huffing, state: &State, moves: &mut [Move]) {
     let marked: Vec<Pos> = (0..state.cells().len())
@@ -51,9 +62,9 @@ pub fn mark(h: &Huffing, state: &State, moves: &mut [Move]) {
         .map(|m| {
             is_capture(h, m)
                 && moves.iter().any(|o| {
-                    o.parts.len() > m.parts.len()
+                    chain(o).len() > chain(m).len()
                         && is_capture(h, o)
-                        && m.parts.iter().zip(&o.parts).all(|(a, b)| same_part(a, b))
+                        && chain(m).iter().zip(chain(o)).all(|(a, b)| same_part(a, b))
                 })
         })
         .collect();
@@ -62,7 +73,7 @@ pub fn mark(h: &Huffing, state: &State, moves: &mut [Move]) {
             continue;
         }
         let start = m.parts[0].from;
-        let end = m.parts.last().and_then(|p| p.to);
+        let end = chain(m).last().and_then(|p| p.to);
         let clear = marked.iter().map(|&at| Action::SetAttribute {
             at,
             attr: h.mark,
