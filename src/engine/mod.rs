@@ -227,6 +227,9 @@ pub struct Engine<'g> {
     /// `caused-repetition` condition anywhere in an end condition, or an extension module. Where it may not,
     /// random playouts keep no history ([`Engine::reads_history`]).
     reads_history: bool,
+    /// The start position ([`Engine::initial`]), built once: every game of a playout run, a match or a
+    /// search starts from a copy of it.
+    start: State,
 }
 
 /// Whether an end condition reads the history of position keys (`repetition`, `caused-repetition`).
@@ -431,7 +434,9 @@ impl<'g> Engine<'g> {
                 && game.forbid_repetition.is_none()
                 && game.huffing.is_none()
                 && royal.iter().all(|r| r.is_empty()));
+        let start = Engine::start_of(game, &hooks);
         Ok(Engine {
+            start,
             game,
             options,
             index,
@@ -500,10 +505,15 @@ impl<'g> Engine<'g> {
     }
 
     pub fn initial(&self) -> State {
-        let mut s = State::initial(self.game);
-        if !self.hooks.is_empty() {
-            for m in &self.hooks {
-                m.setup(self.game, &mut s);
+        self.start.clone()
+    }
+
+    /// The start position: the setup, then the modules' own ([`Hooks::setup`], which reads the game alone).
+    fn start_of(game: &Game, hooks: &[&'static dyn Hooks]) -> State {
+        let mut s = State::initial(game);
+        if !hooks.is_empty() {
+            for m in hooks {
+                m.setup(game, &mut s);
             }
             s.hash = s.full_hash();
         }

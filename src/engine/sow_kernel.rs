@@ -1091,10 +1091,15 @@ impl SowPlan {
                     .any(|&(c, players)| ctx.eval(c, players) != 0);
             if ended || ply >= max_plies {
                 // The position back into the state, and the outcome as the general end conditions read it.
+                // The hash moved by the plan's keys (the cell held the pile of `start[i]` seeds, as checked
+                // at the start), not by hashing both piles anew.
                 for i in 0..n {
                     if board[i] != start[i] {
                         let x = with_count(game, self.piles[i], field, board[i] as i32);
-                        s.set(Pos(i as u16), Some(x));
+                        let base = i * (MAX_SEEDS as usize + 1);
+                        s.hash ^= self.keys[base + start[i] as usize]
+                            ^ self.keys[base + board[i] as usize];
+                        s.put(Pos(i as u16), Some(x));
                     }
                 }
                 if let Some((at, entry)) = last {
