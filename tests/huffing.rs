@@ -330,3 +330,24 @@ fn a_man_stopping_its_chain_on_the_far_row_is_crowned_and_marked() {
         );
     }
 }
+
+/// The move after a huff is a complete move, so the game's `move-post` crowns it as it crowns an ordinary
+/// one: Black man j2 steps to i1, its far row, crowned with or without the huff of White's marked a9 first.
+#[test]
+fn a_move_after_a_huff_is_crowned_like_any_other() {
+    let g = damii();
+    for options in [EngineOptions::default(), EngineOptions::general()] {
+        let e = Engine::with_options(&g, options);
+        let s = position::parse(
+            &g,
+            "turn Black\npiece White Man a9 huffable\npiece White Man c3\npiece Black Man j2\npiece Black Man a7\n",
+        )
+        .unwrap();
+        let moves = e.legal_moves(&s).unwrap();
+        for n in ["j2-i1 [i1=King]", "xa9 j2-i1 [i1=King]"] {
+            let after = e.apply(&s, find(&g, &moves, n));
+            let text = position::format(&g, &after);
+            assert!(text.contains("piece Black King i1"), "{n}: {text}");
+        }
+    }
+}

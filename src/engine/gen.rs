@@ -784,6 +784,10 @@ pub fn candidates(
         // Huffing (`huff.rs`): every move marks and clears; the huffs follow the ordinary moves.
         let ordinary = |s: &State| -> Result<Vec<Move>, EngineError> {
             let mut moves = generated(game, index, s, entry)?;
+            // The moves after a huff are complete moves too: the life cycle's `move-post` runs on them.
+            if let Some(prog) = &game.move_post {
+                moves = move_post(game, s, entry, prog, moves)?;
+            }
             order_filters(game, s, kings, &mut moves);
             super::huff::mark(h, s, &mut moves);
             Ok(moves)
