@@ -4,11 +4,14 @@
 //! White moves towards p1, Black towards p24; Black enters on p1-p6, White on p19-p24.
 
 mod common;
+#[path = "common/tables.rs"]
+mod tables;
 
-use dagaz::engine::{position, Engine, Move, State};
+use dagaz::engine::{Engine, Move, State};
 use dagaz::load::{load_game, VariantSel};
 use dagaz::Game;
 use std::path::Path;
+use tables::{count, pos};
 
 fn game() -> Game {
     load_game(
@@ -16,29 +19,6 @@ fn game() -> Game {
         &VariantSel::First,
     )
     .unwrap()
-}
-
-/// A position with dice thrown: `dice` as (die1, die2), `side` to move, then checkers as "White p13 2".
-fn pos(g: &Game, side: &str, dice: (usize, usize), checkers: &[(&str, &str, u8)]) -> State {
-    const FACES: [&str; 6] = ["One", "Two", "Three", "Four", "Five", "Six"];
-    let mut text = format!(
-        "turn {side}\npiece ?Dice {} die1\npiece ?Dice {} die2\n",
-        FACES[dice.0 - 1],
-        FACES[dice.1 - 1]
-    );
-    for (owner, at, n) in checkers {
-        text.push_str(&format!("piece {owner} Checker {at} count={n}\n"));
-    }
-    position::parse(g, &text).unwrap()
-}
-
-/// The number of checkers of `owner` at `at` in `s`.
-fn count(g: &Game, s: &State, owner: &str, at: &str) -> i8 {
-    let p = g.board.position(at).unwrap();
-    let who = g.player(owner).unwrap();
-    s.get(p)
-        .filter(|x| x.owner == who && g.pieces[x.kind.idx()].name == "Checker")
-        .map_or(0, |x| x.attrs.get_int(0))
 }
 
 fn moves(g: &Game, s: &State) -> Vec<Move> {
