@@ -85,7 +85,11 @@ impl Run<'_> {
         self.saved.push(saved);
         match r {
             Ok(()) => {
+                // The registers were put back as they were before the emission: it consumed these too
+                // (`emit_general` takes them as it emits).
                 self.forget_emitted();
+                self.required = false;
+                self.again = false;
                 Ok(())
             }
             Err(Stop::Path) => Ok(()),

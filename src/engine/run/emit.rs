@@ -284,8 +284,6 @@ impl Run<'_> {
             self.changes
                 .retain(|a| !matches!(a, Action::TakePrisoner { .. } | Action::MoveTop { .. }));
         }
-        self.required = false;
-        self.again = false;
     }
 }
 
