@@ -694,7 +694,11 @@ fn sweep(hit: impl Fn(bool, &[u8]) -> bool) {
                 let state = rest.next().unwrap_or("");
                 let ours = rest.next().and_then(|p| p.parse::<i32>().ok()) == Some(me);
                 if state == "Z" {
-                    if ours {
+                    // A zombie's environment cannot be read, so it cannot be told a bot's: reap it only where
+                    // every child is a bot's (the binary, our subreaper). In a library caller (a test binary
+                    // running tournaments beside its own `Command`s) it belongs to whoever waits for it, and
+                    // reaping it made that wait fail with ECHILD.
+                    if ours && SUBREAPER.load(Ordering::SeqCst) {
                         unsafe {
                             libc::waitpid(pid, std::ptr::null_mut(), libc::WNOHANG);
                         }
